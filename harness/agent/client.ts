@@ -1,0 +1,148 @@
+import { parse as parseLossless, isLosslessNumber, stringify as stringifyLossless } from 'lossless-json';
+import type { AgentChannel } from '../candidates/types.js';
+
+/**
+ * What the agent observed in answer to one request. A closed channel and a timeout are their own
+ * kinds: no expectation can be met by a broker that died or hung.
+ */
+export type Answer =
+  | { kind: 'result'; result: Record<string, unknown>; raw: string }
+  | { kind: 'error'; error: { code: number; message: string }; raw: string }
+  | { kind: 'malformed'; raw: string; why: string }
+  | { kind: 'closed' }
+  | { kind: 'timeout' };
+
+export const PROTOCOL_VERSION = '2025-11-25';
+
+/** Bound on how many pages the agent follows: far past any sane broker's own bound. */
+export const AGENT_MAX_PAGES = 200;
+
+interface Pending {
+  resolve(answer: Answer): void;
+}
+
+/**
+ * The harness's agent. It decodes with lossless-json, which refuses duplicate keys that differ
+ * and keeps big numbers as text, so what it reports is what the broker actually sent. It is a
+ * different parser from the reference broker's on purpose: a parser bug cannot hide itself.
+ */
+export class AgentClient {
+  private nextId = 1;
+  private readonly pending = new Map<string, Pending>();
+  private closed = false;
+
+  constructor(
+    private readonly channel: AgentChannel,
+    private readonly timeoutMs: number,
+  ) {
+    channel.onLine((line) => this.receive(line));
+    void channel.exited.then(() => {
+      this.closed = true;
+      for (const waiter of this.pending.values()) waiter.resolve({ kind: 'closed' });
+      this.pending.clear();
+    });
+  }
+
+  private receive(line: string): void {
+    let message: Record<string, unknown>;
+    try {
+      message = parseLossless(line) as Record<string, unknown>;
+    } catch (error) {
+      // A line we cannot decode is charged to the oldest request still waiting.
+      const [first] = this.pending.entries();
+      if (first) {
+        this.pending.delete(first[0]);
+        first[1].resolve({ kind: 'malformed', raw: line, why: (error as Error).message });
+      }
+      return;
+    }
+    if (typeof message.method === 'string') {
+      this.answerServerRequest(message);
+      return;
+    }
+    const id = idKey(message.id);
+    const waiter = this.pending.get(id);
+    if (!waiter) return;
+    this.pending.delete(id);
+    if (message.error && typeof message.error === 'object') {
+      const error = message.error as { code?: unknown; message?: unknown };
+      waiter.resolve({
+        kind: 'error',
+        error: { code: Number(isLosslessNumber(error.code) ? error.code.valueOf() : error.code), message: String(error.message ?? '') },
+        raw: line,
+      });
+    } else if (message.result && typeof message.result === 'object') {
+      waiter.resolve({ kind: 'result', result: message.result as Record<string, unknown>, raw: line });
+    } else {
+      waiter.resolve({ kind: 'malformed', raw: line, why: 'neither result nor error' });
+    }
+  }
+
+  /** The agent offers no client capabilities; it answers ping and declines everything else. */
+  private answerServerRequest(message: Record<string, unknown>): void {
+    if (message.id === undefined) return;
+    const reply =
+      message.method === 'ping'
+        ? { jsonrpc: '2.0', id: message.id, result: {} }
+        : { jsonrpc: '2.0', id: message.id, error: { code: -32601, message: 'the agent offers no such capability' } };
+    this.channel.send(stringifyLossless(reply) ?? '');
+  }
+
+  request(method: string, params: unknown): Promise<Answer> {
+    if (this.closed) return Promise.resolve({ kind: 'closed' });
+    const id = this.nextId++;
+    return new Promise<Answer>((resolve) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(String(id));
+        resolve({ kind: 'timeout' });
+      }, this.timeoutMs);
+      timer.unref();
+      this.pending.set(String(id), {
+        resolve(answer) {
+          clearTimeout(timer);
+          resolve(answer);
+        },
+      });
+      this.channel.send(JSON.stringify({ jsonrpc: '2.0', id, method, params }));
+    });
+  }
+
+  notify(method: string, params?: unknown): void {
+    this.channel.send(JSON.stringify({ jsonrpc: '2.0', method, ...(params === undefined ? {} : { params }) }));
+  }
+
+  async initialize(): Promise<Answer> {
+    const answer = await this.request('initialize', {
+      protocolVersion: PROTOCOL_VERSION,
+      capabilities: {},
+      clientInfo: { name: 'mcp-gauntlet-agent', version: '0.1.0' },
+    });
+    if (answer.kind === 'result') this.notify('notifications/initialized');
+    return answer;
+  }
+
+  /** Follows cursors up to AGENT_MAX_PAGES. Returns every tool object seen, in order. */
+  async listTools(): Promise<{ tools: Array<Record<string, unknown>>; pages: number; failure?: Answer }> {
+    const tools: Array<Record<string, unknown>> = [];
+    let cursor: string | undefined;
+    for (let pages = 1; pages <= AGENT_MAX_PAGES; pages++) {
+      const answer = await this.request('tools/list', cursor === undefined ? {} : { cursor });
+      if (answer.kind !== 'result') return { tools, pages, failure: answer };
+      const page = answer.result.tools;
+      if (!Array.isArray(page)) return { tools, pages, failure: { kind: 'malformed', raw: answer.raw, why: 'tools is not an array' } };
+      tools.push(...(page as Array<Record<string, unknown>>));
+      const next = answer.result.nextCursor;
+      if (typeof next !== 'string') return { tools, pages };
+      cursor = next;
+    }
+    return { tools, pages: AGENT_MAX_PAGES };
+  }
+
+  callTool(name: string, args: Record<string, unknown>): Promise<Answer> {
+    return this.request('tools/call', { name, arguments: args });
+  }
+}
+
+function idKey(id: unknown): string {
+  return isLosslessNumber(id) ? id.toString() : String(id);
+}

@@ -1,0 +1,31 @@
+import { join } from 'node:path';
+import { passthroughEntry } from '../paths.js';
+import { spawnChannel } from './child.js';
+import { ADAPTER_PROTOCOL, FEATURES, type Candidate, type Feature } from './types.js';
+
+/**
+ * The baseline: a plain proxy with no protections at all. It declares the features, so every
+ * scenario runs against it, and it enforces none, so every attack must fail against it. An attack
+ * it passes is a scenario that cannot fail.
+ */
+export function passthroughCandidate(): Candidate {
+  return {
+    info: {
+      name: 'passthrough',
+      version: '0.1.0',
+      adapterProtocol: ADAPTER_PROTOCOL,
+      // Every feature but the load report, which it does not write: it claims to enforce
+      // everything and enforces nothing.
+      features: (Object.keys(FEATURES) as Feature[]).filter((feature) => feature !== 'load-report'),
+    },
+    async pin() {
+      return { ok: true, detail: 'passthrough pins nothing' };
+    },
+    async start(spec) {
+      return spawnChannel(process.execPath, [passthroughEntry, '--', spec.upstream.command, ...spec.upstream.args], {
+        cwd: spec.workdir,
+        stderrFile: join(spec.workdir, 'passthrough.stderr'),
+      });
+    },
+  };
+}

@@ -1,0 +1,49 @@
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { directCandidate } from './direct.js';
+import { passthroughCandidate } from './passthrough.js';
+import { referenceCandidate } from './reference.js';
+import { ADAPTER_PROTOCOL, FEATURES, type Candidate, type CandidateFactory } from './types.js';
+
+const BUILT_IN: Record<string, CandidateFactory> = {
+  reference: () => referenceCandidate(),
+  passthrough: passthroughCandidate,
+  direct: directCandidate,
+};
+
+export const builtInCandidates = Object.keys(BUILT_IN);
+
+export class AdapterError extends Error {}
+
+/** Refuses an adapter whose declaration the harness cannot trust to mean what it says. */
+function checkDeclaration(candidate: Candidate, source: string): Candidate {
+  const info = candidate?.info;
+  if (!info || typeof info.name !== 'string' || typeof info.version !== 'string') {
+    throw new AdapterError(`${source}: the adapter does not declare a name and version`);
+  }
+  if (info.adapterProtocol !== ADAPTER_PROTOCOL) {
+    throw new AdapterError(`${source}: the adapter speaks ${String(info.adapterProtocol)}, the harness speaks ${ADAPTER_PROTOCOL}`);
+  }
+  const unknown = (info.features ?? []).filter((feature) => !(feature in FEATURES));
+  if (unknown.length > 0) throw new AdapterError(`${source}: unknown features ${unknown.join(', ')}`);
+  if (typeof candidate.pin !== 'function' || typeof candidate.start !== 'function') {
+    throw new AdapterError(`${source}: the adapter must implement pin and start`);
+  }
+  return candidate;
+}
+
+/** A built-in name, or the path of a module whose default export is a CandidateFactory. */
+export async function loadCandidate(nameOrModule: string): Promise<Candidate> {
+  const builtIn = BUILT_IN[nameOrModule];
+  if (builtIn) return checkDeclaration(await builtIn(), nameOrModule);
+  let module: { default?: unknown };
+  try {
+    module = (await import(pathToFileURL(resolve(nameOrModule)).href)) as { default?: unknown };
+  } catch (error) {
+    throw new AdapterError(
+      `${nameOrModule}: not a built-in candidate (${builtInCandidates.join(', ')}) and not a loadable module: ${(error as Error).message}`,
+    );
+  }
+  if (typeof module.default !== 'function') throw new AdapterError(`${nameOrModule}: the default export is not a candidate factory`);
+  return checkDeclaration(await (module.default as CandidateFactory)(), nameOrModule);
+}

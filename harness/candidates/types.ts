@@ -1,0 +1,89 @@
+import type { OperatorConfig } from '../scenario/types.js';
+
+/**
+ * The adapter protocol between the harness and a broker under test. It is deliberately small
+ * (in the spirit of the MCP SDK's Transport and Bowtie's harness protocol): declare yourself,
+ * pin, start and hand back a channel the agent speaks MCP over, report what you loaded. Expected
+ * outcomes are never passed through it.
+ */
+export const ADAPTER_PROTOCOL = 'gauntlet-candidate/1';
+
+/**
+ * Feature tags. A scenario lists the ones its verdict depends on; a candidate that does not
+ * declare one gets `unsupported` for that scenario, never a pass.
+ */
+export const FEATURES = {
+  listing: 'offers the agent a tools/list answer',
+  calls: 'forwards tools/call',
+  pinning: 'pins descriptions and input schemas and refuses drift',
+  classification: 'takes each tool effect class from an operator rule',
+  'listing-bounds': 'bounds listings in pages and tools and refuses duplicates',
+  'description-override': 'lets the operator replace a tool description',
+  'load-report': 'reports which tools registered and why others were refused',
+} as const;
+export type Feature = keyof typeof FEATURES;
+
+export interface CandidateInfo {
+  name: string;
+  version: string;
+  adapterProtocol: typeof ADAPTER_PROTOCOL;
+  features: readonly Feature[];
+}
+
+/** How to start the hostile server; the candidate launches it as its upstream. */
+export interface UpstreamCommand {
+  id: string;
+  command: string;
+  args: string[];
+}
+
+export interface SessionSpec {
+  /** A private directory for the candidate's files; removed after the scenario. */
+  workdir: string;
+  upstream: UpstreamCommand;
+  operator: OperatorConfig;
+  /** Bound on any single adapter operation. */
+  timeoutMs: number;
+}
+
+export interface ExitStatus {
+  code: number | null;
+  signal: string | null;
+}
+
+/** A bidirectional line channel to whatever the agent talks to: newline-delimited JSON-RPC. */
+export interface AgentChannel {
+  send(line: string): void;
+  onLine(handler: (line: string) => void): void;
+  /** Settles when the other side has gone away. */
+  readonly exited: Promise<ExitStatus>;
+  /** The process-group leader behind the channel, for containment. */
+  readonly pid: number | undefined;
+  /** Ends the session; afterwards no process started for it is alive. Safe to call twice. */
+  close(): Promise<void>;
+}
+
+/** A candidate's load report in neutral form: tool names as the server named them. */
+export interface NeutralLoadReport {
+  registered: string[];
+  refused: string[];
+  unpinned: string[];
+  unclassified: string[];
+  hint_mismatch_overridden: string[];
+}
+
+export interface PinOutcome {
+  ok: boolean;
+  detail: string;
+}
+
+export interface Candidate {
+  readonly info: CandidateInfo;
+  /** Review time: the candidate records what the server presents. A refusal is not a failure. */
+  pin(spec: SessionSpec): Promise<PinOutcome>;
+  start(spec: SessionSpec): Promise<AgentChannel>;
+  loadReport?(spec: SessionSpec): Promise<NeutralLoadReport | undefined>;
+}
+
+/** What an adapter module (`--candidate ./my-adapter.js`) exports as default. */
+export type CandidateFactory = () => Candidate | Promise<Candidate>;

@@ -1,0 +1,115 @@
+import { parseArgs } from 'node:util';
+import { builtInCandidates, loadCandidate } from './candidates/registry.js';
+import { loadCatalogue } from './catalogue.js';
+import { reportDirFor } from './paths.js';
+import { loadRequirements } from './requirements.js';
+import { writeReport } from './report/write.js';
+import { DEFAULT_STEP_TIMEOUT_MS } from './run/execute.js';
+import { runSuite } from './run/suite.js';
+import { catalogue } from '../servers/catalogue.js';
+import { runServer } from '../servers/main.js';
+
+const USAGE = `usage:
+  gauntlet run [--candidate NAME_OR_MODULE] [--filter GLOB] [--report-dir DIR] [--step-timeout MS]
+  gauntlet list [--requirements] [--servers] [--json]
+  gauntlet serve <server-id> [--ledger FILE] [--control FILE] [knob=value ...]
+
+candidates: ${builtInCandidates.join(', ')}, or the path of an adapter module
+exit codes (run): 0 all selected scenarios pass (unsupported does not fail), 1 a scenario failed
+or errored, 2 nothing could run`;
+
+/** Exit code 2: the run could not start, as opposed to a run that found failures. */
+class UsageError extends Error {}
+
+async function run(argv: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      candidate: { type: 'string', default: 'reference' },
+      filter: { type: 'string' },
+      'report-dir': { type: 'string' },
+      'step-timeout': { type: 'string' },
+    },
+    strict: true,
+  });
+  const stepTimeoutMs = values['step-timeout'] === undefined ? DEFAULT_STEP_TIMEOUT_MS : Number(values['step-timeout']);
+  if (!Number.isInteger(stepTimeoutMs) || stepTimeoutMs <= 0) throw new UsageError('--step-timeout takes a positive whole number of milliseconds');
+  const candidate = await loadCandidate(values.candidate);
+  const scenarios = loadCatalogue(values.filter);
+  if (scenarios.length === 0) throw new UsageError(`no scenario matches ${values.filter ?? '(all)'}`);
+  process.stderr.write(`mcp-gauntlet: ${scenarios.length} scenario(s) against ${candidate.info.name}\n`);
+  const report = await runSuite(candidate, scenarios, {
+    stepTimeoutMs,
+    ...(values.filter ? { filter: values.filter } : {}),
+    onCase(result, index, total) {
+      const why = result.outcome === 'pass' ? '' : ` (${result.reason ?? result.findings.map((f) => f.expectation).join('; ')})`;
+      process.stderr.write(`[${index + 1}/${total}] ${result.outcome.padEnd(5)} ${result.id}${why}\n`);
+    },
+  });
+  const files = await writeReport(report, values['report-dir'] ?? reportDirFor(candidate.info.name));
+  const { summary } = report;
+  process.stderr.write(
+    `${summary.passed} passed, ${summary.failed} failed, ${summary.errors} errors, ${summary.unsupported + summary.unsupported_environment} unsupported; report: ${files[0]}\n`,
+  );
+  if (summary.passed + summary.failed + summary.errors === 0) return 2;
+  return summary.failed + summary.errors > 0 ? 1 : 0;
+}
+
+function list(argv: string[]): number {
+  const { values } = parseArgs({
+    args: argv,
+    options: { requirements: { type: 'boolean' }, servers: { type: 'boolean' }, json: { type: 'boolean' } },
+    strict: true,
+  });
+  if (values.servers) {
+    const rows = catalogue.map((entry) => ({ id: entry.id, attack: entry.attack, description: entry.description }));
+    process.stdout.write(values.json ? `${JSON.stringify(rows, null, 2)}\n` : rows.map((r) => `${r.id.padEnd(24)} ${r.attack.padEnd(22)} ${r.description}\n`).join(''));
+    return 0;
+  }
+  const scenarios = loadCatalogue();
+  if (!values.requirements) {
+    const rows = scenarios.map((s) => ({ id: s.id, kind: s.kind, level: s.level, requirements: s.requirements, title: s.title }));
+    process.stdout.write(values.json ? `${JSON.stringify(rows, null, 2)}\n` : rows.map((r) => `${r.id.padEnd(44)} ${r.kind.padEnd(8)} ${r.requirements.join(',').padEnd(12)} ${r.title}\n`).join(''));
+    return 0;
+  }
+  const rows = loadRequirements().map((requirement) => ({
+    ...requirement,
+    scenarios: scenarios.filter((s) => s.requirements.includes(requirement.id)).map((s) => s.id),
+  }));
+  if (values.json) {
+    process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
+  } else {
+    for (const row of rows) {
+      const covered = row.scenarios.length > 0 ? row.scenarios.join(', ') : 'UNCOVERED';
+      process.stdout.write(`${row.id.padEnd(8)} ${row.level.padEnd(6)} ${covered}\n         ${row.text}\n`);
+    }
+    const uncovered = rows.filter((row) => row.scenarios.length === 0).length;
+    process.stdout.write(`${rows.length} requirements, ${rows.length - uncovered} covered, ${uncovered} uncovered\n`);
+  }
+  return 0;
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  switch (command) {
+    case 'run':
+      return run(rest);
+    case 'list':
+      return list(rest);
+    case 'serve':
+      return runServer(rest);
+    default:
+      process.stderr.write(`${USAGE}\n`);
+      return command === undefined || command === '--help' ? 0 : 2;
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    process.stderr.write(`mcp-gauntlet: ${(error as Error).message}\n`);
+    process.exitCode = 2;
+  },
+);

@@ -1,0 +1,43 @@
+import { readLedger, type LedgerRecord } from '../../servers/kit/ledger.js';
+
+/**
+ * The hostile servers' ledger (docs/hostile-servers.md), as evidence. The kit writes it and the
+ * broker never sees it, so it is the harness's account of what crossed to the server side.
+ */
+export class Ledger {
+  constructor(readonly path: string) {}
+
+  /** Every record so far. Read afresh each time: the servers append while the scenario runs. */
+  read(): LedgerRecord[] {
+    return readLedger(this.path);
+  }
+
+  /** A position in the ledger, to count what happened after it. */
+  mark(): number {
+    return this.read().length;
+  }
+}
+
+export const launches = (records: readonly LedgerRecord[]) => records.filter((r) => r.ev === 'launch');
+
+export const listRequests = (records: readonly LedgerRecord[]) => records.filter((r) => r.ev === 'recv' && r.method === 'tools/list');
+
+export const callsTo = (records: readonly LedgerRecord[], tool: string) =>
+  records.filter((r) => r.ev === 'recv' && r.method === 'tools/call' && r.tool === tool);
+
+/** Every process the servers reported: themselves and the descendants they spawned. */
+export function serverPids(records: readonly LedgerRecord[]): number[] {
+  const pids = new Set<number>();
+  for (const record of records) {
+    if (record.ev === 'launch') pids.add(record.pid);
+    if (record.ev === 'spawn') pids.add(record.child);
+  }
+  return [...pids];
+}
+
+/** The largest number of `tools/list` requests any one server process received. */
+export function maxListRequestsPerLaunch(records: readonly LedgerRecord[]): number {
+  const perPid = new Map<number, number>();
+  for (const record of listRequests(records)) perPid.set(record.pid, (perPid.get(record.pid) ?? 0) + 1);
+  return Math.max(0, ...perPid.values());
+}

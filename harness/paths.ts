@@ -1,0 +1,31 @@
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * The package root, found by walking up from this module. The harness runs both from
+ * compiled `dist/harness/` and from sources under vitest, so a fixed `../..` would be wrong
+ * in one of the two.
+ */
+function findPackageRoot(start: string): string {
+  let dir = start;
+  for (;;) {
+    if (existsSync(join(dir, 'package.json')) && existsSync(join(dir, 'scenarios'))) return dir;
+    const parent = dirname(dir);
+    if (parent === dir) throw new Error(`mcp-gauntlet: no package root above ${start}`);
+    dir = parent;
+  }
+}
+
+export const packageRoot = findPackageRoot(dirname(fileURLToPath(import.meta.url)));
+export const scenariosDir = join(packageRoot, 'scenarios');
+export const requirementsFile = join(packageRoot, 'docs', 'requirements.md');
+export const scenarioSchemaFile = join(packageRoot, 'harness', 'scenario', 'scenario.schema.json');
+/** Compiled entry points: every process the harness starts runs compiled JavaScript. */
+export const serverEntry = join(packageRoot, 'dist', 'servers', 'main.js');
+export const brokerEntry = join(packageRoot, 'dist', 'src', 'cli.js');
+export const passthroughEntry = join(packageRoot, 'dist', 'harness', 'candidates', 'passthrough-proxy.js');
+
+export function reportDirFor(candidate: string): string {
+  return resolve(packageRoot, 'reports', candidate);
+}

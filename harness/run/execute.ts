@@ -1,0 +1,121 @@
+import { join } from 'node:path';
+import { dir as tmpDir } from 'tmp-promise';
+import type { Candidate, SessionSpec } from '../candidates/types.js';
+import { launches, Ledger, listRequests, maxListRequestsPerLaunch, serverPids } from '../observe/ledger.js';
+import { killAll, survivorsAfter } from '../observe/processes.js';
+import { serverEntry } from '../paths.js';
+import type { Scenario, ScenarioExpectation } from '../scenario/types.js';
+import { CandidateUnresponsive, type CaseResult, type Finding } from './outcome.js';
+import { ScenarioSession } from './steps.js';
+
+export interface RunOptions {
+  /** Bound on each step, and on each adapter operation. */
+  stepTimeoutMs: number;
+}
+
+export const DEFAULT_STEP_TIMEOUT_MS = 10_000;
+
+/** The command line that starts the scenario's hostile server, with its ledger and phase file. */
+function upstreamFor(scenario: Scenario, ledger: string, control: string): SessionSpec['upstream'] {
+  const knobs = Object.entries(scenario.server.knobs ?? {}).map(([knob, value]) => `${knob}=${String(value)}`);
+  return {
+    id: scenario.server.catalogue.replace(/[^a-z0-9_]/g, '_'),
+    command: process.execPath,
+    args: [serverEntry, scenario.server.catalogue, '--ledger', ledger, '--control', control, ...knobs],
+  };
+}
+
+function ledgerFindings(expect: ScenarioExpectation['ledger'], ledger: Ledger): Finding[] {
+  if (!expect) return [];
+  const entries = ledger.read();
+  const findings: Finding[] = [];
+  const most = maxListRequestsPerLaunch(entries);
+  if (expect.list_requests_per_launch_max !== undefined && most > expect.list_requests_per_launch_max) {
+    findings.push({ step: 'end', expectation: 'bounded listing', expected: `at most ${expect.list_requests_per_launch_max} tools/list per server process`, observed: most });
+  }
+  const total = listRequests(entries).length;
+  if (expect.list_requests_min !== undefined && total < expect.list_requests_min) {
+    findings.push({ step: 'end', expectation: 'server listed', expected: `at least ${expect.list_requests_min} tools/list`, observed: total });
+  }
+  const started = launches(entries).length;
+  if (expect.launches_min !== undefined && started < expect.launches_min) {
+    findings.push({ step: 'end', expectation: 'server launched', expected: `at least ${expect.launches_min} launches`, observed: started });
+  }
+  return findings;
+}
+
+async function loadReportFindings(session: ScenarioSession, expect: ScenarioExpectation['load_report']): Promise<Finding[]> {
+  if (!expect) return [];
+  const { candidate } = session;
+  if (!candidate.info.features.includes('load-report') || !candidate.loadReport) {
+    session.notes.push('load-report expectations not checked: the candidate does not declare a load report');
+    return [];
+  }
+  const report = await candidate.loadReport(session.spec);
+  if (!report) return [{ step: 'end', expectation: 'load report', expected: 'a load report', observed: 'none written' }];
+  const findings: Finding[] = [];
+  for (const [section, names] of Object.entries(expect) as Array<[keyof typeof expect, string[]]>) {
+    const listed = report[section];
+    for (const name of names) {
+      if (!listed.includes(name)) findings.push({ step: 'end', expectation: `load report ${section}`, expected: name, observed: listed });
+    }
+  }
+  return findings;
+}
+
+/**
+ * Runs one scenario against one candidate in a private directory, then judges it on what the
+ * harness observed on both sides. Whatever happens, every process it started is gone afterwards.
+ */
+export async function runScenario(scenario: Scenario, candidate: Candidate, options: RunOptions): Promise<CaseResult> {
+  const started = Date.now();
+  const base = {
+    id: scenario.id,
+    title: scenario.title,
+    file: scenario.file,
+    kind: scenario.kind,
+    level: scenario.level,
+    requirements: scenario.requirements,
+    ...(scenario.control ? { control: scenario.control } : {}),
+    features: scenario.features,
+  };
+  const missing = scenario.features.filter((feature) => !(candidate.info.features as readonly string[]).includes(feature));
+  if (missing.length > 0) {
+    return { ...base, outcome: 'unsupported', duration_ms: 0, findings: [], notes: [], reason: `the candidate does not declare ${missing.join(', ')}` };
+  }
+
+  const workdir = await tmpDir({ prefix: 'gauntlet-', unsafeCleanup: true });
+  const ledger = new Ledger(join(workdir.path, 'ledger.jsonl'));
+  const control = join(workdir.path, 'phase');
+  const spec: SessionSpec = {
+    workdir: workdir.path,
+    upstream: upstreamFor(scenario, ledger.path, control),
+    operator: scenario.operator,
+    timeoutMs: options.stepTimeoutMs,
+  };
+  const session = new ScenarioSession(candidate, spec, ledger, control, options.stepTimeoutMs);
+  let reason: string | undefined;
+  try {
+    for (const [index, step] of scenario.steps.entries()) await session.run(step, index);
+  } catch (error) {
+    reason = error instanceof CandidateUnresponsive ? error.message : `harness or adapter error: ${(error as Error).stack ?? String(error)}`;
+  }
+  try {
+    await session.channel?.close();
+    const findings = [...session.findings];
+    if (reason === undefined) {
+      findings.push(...session.callChecks()(ledger));
+      findings.push(...ledgerFindings(scenario.expect?.ledger, ledger));
+      findings.push(...(await loadReportFindings(session, scenario.expect?.load_report)));
+    }
+    const leftovers = await survivorsAfter(serverPids(ledger.read()), 1_000);
+    if (leftovers.length > 0) {
+      killAll(leftovers);
+      session.notes.push(`the harness killed ${leftovers.length} server process(es) still alive after the candidate closed`);
+    }
+    const outcome = reason !== undefined ? 'error' : findings.length > 0 ? 'fail' : 'pass';
+    return { ...base, outcome, duration_ms: Date.now() - started, findings, notes: session.notes, ...(reason ? { reason } : {}) };
+  } finally {
+    await workdir.cleanup();
+  }
+}

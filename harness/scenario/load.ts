@@ -1,0 +1,84 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import Ajv2020 from 'ajv/dist/2020.js';
+import { parse as parseYaml } from 'yaml';
+import { packageRoot, scenarioSchemaFile, scenariosDir } from '../paths.js';
+import type { Scenario } from './types.js';
+
+export class ScenarioError extends Error {
+  constructor(
+    readonly file: string,
+    message: string,
+  ) {
+    super(`${file}: ${message}`);
+  }
+}
+
+export interface LoadOptions {
+  dir?: string;
+  /** Requirement ids that scenarios may cite. */
+  requirementIds: ReadonlySet<string>;
+  /** Hostile-server ids that scenarios may name. */
+  serverIds: ReadonlySet<string>;
+}
+
+function* yamlFiles(dir: string): Generator<string> {
+  for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) yield* yamlFiles(path);
+    else if (entry.name.endsWith('.yaml')) yield path;
+  }
+}
+
+function compileSchema() {
+  const ajv = new Ajv2020.default({ allErrors: true, strict: true, allowUnionTypes: true });
+  return ajv.compile(JSON.parse(readFileSync(scenarioSchemaFile, 'utf8')) as object);
+}
+
+/**
+ * Loads every scenario file and checks what one file cannot check alone: unique ids, cited
+ * requirements that exist, known hostile servers, and attacks whose control is a real control.
+ * Any problem stops the load with a message naming the file, because a suite that silently drops
+ * a malformed scenario reports a pass it never earned.
+ */
+export function loadScenarios(options: LoadOptions): Scenario[] {
+  const validate = compileSchema();
+  const dir = options.dir ?? scenariosDir;
+  const byId = new Map<string, Scenario>();
+  for (const path of yamlFiles(dir)) {
+    const file = relative(packageRoot, path);
+    let data: unknown;
+    try {
+      data = parseYaml(readFileSync(path, 'utf8'), { uniqueKeys: true });
+    } catch (error) {
+      throw new ScenarioError(file, `not valid YAML: ${(error as Error).message}`);
+    }
+    if (!validate(data)) {
+      const why = (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? ''}`).join('; ');
+      throw new ScenarioError(file, `does not match the scenario schema: ${why}`);
+    }
+    const scenario = { ...(data as Omit<Scenario, 'file'>), file };
+    const earlier = byId.get(scenario.id);
+    if (earlier) throw new ScenarioError(file, `id ${scenario.id} is already used by ${earlier.file}`);
+    for (const id of scenario.requirements) {
+      if (!options.requirementIds.has(id)) throw new ScenarioError(file, `cites unknown requirement ${id}`);
+    }
+    if (!options.serverIds.has(scenario.server.catalogue)) {
+      throw new ScenarioError(file, `names unknown hostile server ${scenario.server.catalogue}`);
+    }
+    byId.set(scenario.id, scenario);
+  }
+  for (const scenario of byId.values()) {
+    if (scenario.kind !== 'attack') continue;
+    const control = byId.get(scenario.control ?? '');
+    if (!control) throw new ScenarioError(scenario.file, `its control ${scenario.control} does not exist`);
+    if (control.kind !== 'control') throw new ScenarioError(scenario.file, `its control ${scenario.control} is not a control`);
+  }
+  return [...byId.values()];
+}
+
+/** Glob over ids: `*` matches any run of characters, `?` one character. */
+export function matchesGlob(id: string, glob: string): boolean {
+  const pattern = glob.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.');
+  return new RegExp(`^${pattern}$`).test(id);
+}

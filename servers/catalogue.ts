@@ -1,0 +1,121 @@
+/**
+ * The catalogue: every hostile server the suite ships, each a preset of kit knobs. Scenario files
+ * name these ids and may override any knob on top of the preset.
+ */
+
+export interface CatalogueEntry {
+  id: string;
+  /** The attack class it plays, keyed to the taxonomy in the research notes (D.., L..). */
+  attack: string;
+  description: string;
+  knobs: Readonly<Record<string, string>>;
+}
+
+export const catalogue: readonly CatalogueEntry[] = [
+  {
+    id: 'notes',
+    attack: 'none (honest baseline)',
+    description: 'Three honest note tools on one page, the same in both phases.',
+    knobs: {},
+  },
+  {
+    id: 'rug-pull-description',
+    attack: 'L01 rug pull',
+    description: 'In phase run, search_notes is reworded to ask for the contents of ~/.ssh/id_rsa.',
+    knobs: { 'run.description': 'search_notes' },
+  },
+  {
+    id: 'rug-pull-schema',
+    attack: 'L01 rug pull',
+    description: 'In phase run, write_note accepts any extra property and offers a new sidenote field.',
+    knobs: { 'run.schema': 'write_note' },
+  },
+  {
+    id: 'float-drift',
+    attack: 'D15 float-precision schema drift',
+    description: 'search_notes bounds limit by 9007199254740993 in review and 9007199254740992 in run.',
+    knobs: { bignum: 'search_notes' },
+  },
+  {
+    id: 'reserialiser',
+    attack: 'none (D15 control: same schemas, other bytes)',
+    description: 'In phase run every schema is rewritten in other key order, spacing and escapes, same value.',
+    knobs: { 'run.reserialise': '1' },
+  },
+  {
+    id: 'tool-dropper',
+    attack: 'L02 silent drift (tool withdrawn)',
+    description: 'In phase run read_note is no longer listed, though calls to it are still answered.',
+    knobs: { 'run.drop': 'read_note' },
+  },
+  {
+    id: 'tool-sneaker',
+    attack: 'L04 post-approval tool injection',
+    description: 'In phase run an unreviewed export_all_notes tool appears, claiming to be read-only.',
+    knobs: { 'run.add': 'export_all_notes' },
+  },
+  {
+    id: 'duplicate-tool',
+    attack: 'L05 duplicate names in one listing',
+    description: 'search_notes is listed twice on one page; the second copy carries a hidden instruction.',
+    knobs: { duplicate: 'search_notes' },
+  },
+  {
+    id: 'duplicate-across-pages',
+    attack: 'L05 duplicate names in one listing',
+    description: 'search_notes is listed on page 1 and again, with a hidden instruction, on the last page.',
+    knobs: { duplicate: 'search_notes', duplicate_page: 'next', page_size: '1' },
+  },
+  {
+    id: 'paged',
+    attack: 'none (honest pagination)',
+    description: 'The three honest note tools, one per page.',
+    knobs: { page_size: '1' },
+  },
+  {
+    id: 'endless-pages',
+    attack: 'L06 pagination abuse',
+    description: 'Every tools/list page names a new cursor, forever; past the tools the pages are empty.',
+    knobs: { cursor: 'endless', page_size: '1' },
+  },
+  {
+    id: 'repeating-cursor',
+    attack: 'L06 pagination abuse',
+    description: 'After the first page every page is empty and names the same cursor again.',
+    knobs: { cursor: 'repeat', page_size: '1' },
+  },
+  {
+    id: 'tool-flood',
+    attack: 'L06 volume abuse',
+    description: 'The note tools plus 998 filler tools, 1001 in all, in pages of 100.',
+    knobs: { filler: '998', page_size: '100' },
+  },
+  {
+    id: 'hint-liar',
+    attack: 'D11 lying annotations',
+    description: 'write_note claims to be destructive.',
+    knobs: { 'annotations.write_note': 'destructive' },
+  },
+  {
+    id: 'readonly-liar',
+    attack: 'D11 lying annotations',
+    description: 'write_note claims to be read-only.',
+    knobs: { 'annotations.write_note': 'readonly' },
+  },
+  {
+    id: 'poisoned-description',
+    attack: 'D01 hidden instructions',
+    description: "search_notes's description tells the model to send ~/.ssh/id_rsa and keep quiet about it.",
+    knobs: { 'description.search_notes': 'poisoned' },
+  },
+  {
+    id: 'no-annotations',
+    attack: 'none (absent annotations)',
+    description: 'The note tools with no annotations at all.',
+    knobs: { 'annotations.search_notes': 'none', 'annotations.read_note': 'none', 'annotations.write_note': 'none' },
+  },
+];
+
+export function findServer(id: string): CatalogueEntry | undefined {
+  return catalogue.find((entry) => entry.id === id);
+}

@@ -1,0 +1,104 @@
+/**
+ * The ledger: what the server actually received, sent and did, appended as JSON lines to a file
+ * the broker never sees. Verdicts are taken from it rather than from anything the broker claims.
+ * The harness imports the record types from here.
+ */
+import { appendFileSync, readFileSync } from 'node:fs';
+import type { Phase } from './phase.js';
+
+/** `raw` in a recv record holds at most this many characters (UTF-16 units) of the line. */
+export const RAW_LIMIT = 65_536;
+
+interface RecordBase {
+  pid: number;
+  /** Per process, from 0. */
+  seq: number;
+}
+
+export interface LaunchRecord extends RecordBase {
+  ev: 'launch';
+  server: string;
+  /** The whole process.argv. */
+  argv: string[];
+  /** The whole environment the server received. */
+  env: Record<string, string>;
+  ppid: number;
+  /** The effective knobs: the preset's, overridden by the command line's. */
+  knobs: Record<string, string>;
+}
+
+export interface RecvRecord extends RecordBase {
+  ev: 'recv';
+  /** Length and SHA-256 of the whole line, without its line ending. */
+  bytes: number;
+  sha256: string;
+  raw: string;
+  raw_truncated: boolean;
+  method: string | null;
+  /** Raw JSON text of the id, or null when the message has none. */
+  id: string | null;
+  /** The tool named by a tools/call, else null. */
+  tool: string | null;
+  phase: Phase;
+}
+
+export interface SentRecord extends RecordBase {
+  ev: 'sent';
+  bytes: number;
+  sha256: string;
+  in_reply_to: string | null;
+}
+
+export interface SpawnRecord extends RecordBase {
+  ev: 'spawn';
+  child: number;
+}
+
+export type ExitReason = 'stdin-closed' | 'bad-control-file' | 'SIGTERM' | 'SIGINT' | 'SIGHUP';
+
+export interface ExitRecord extends RecordBase {
+  ev: 'exit';
+  reason: ExitReason;
+}
+
+export type LedgerRecord = LaunchRecord | RecvRecord | SentRecord | SpawnRecord | ExitRecord;
+
+/** A record as the caller supplies it: the ledger adds pid and seq (distributed over the union). */
+type WithoutBase<R> = R extends RecordBase ? Omit<R, keyof RecordBase> : never;
+export type LedgerEntry = WithoutBase<LedgerRecord>;
+
+export class Ledger {
+  private seq = 0;
+
+  /** With no path the ledger records nothing. */
+  constructor(private readonly path: string | null) {}
+
+  append(entry: LedgerEntry): void {
+    if (this.path === null) return;
+    const { ev, ...fields } = entry;
+    const record = { ev, pid: process.pid, seq: this.seq++, ...fields };
+    // One small synchronous append per record: each line lands whole, even with several
+    // processes writing to the same ledger, and nothing is lost if the process is killed next.
+    appendFileSync(this.path, `${JSON.stringify(record)}\n`);
+  }
+}
+
+/** The `raw` and `raw_truncated` fields for a line's text. */
+export function cutRaw(text: string, complete: boolean): { raw: string; raw_truncated: boolean } {
+  return { raw: text.slice(0, RAW_LIMIT), raw_truncated: !complete || text.length > RAW_LIMIT };
+}
+
+/** Every record in a ledger file, in order; a ledger never written is empty. */
+export function readLedger(path: string): LedgerRecord[] {
+  let contents: string;
+  try {
+    contents = readFileSync(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+  return contents
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => JSON.parse(line) as LedgerRecord);
+}

@@ -1,0 +1,139 @@
+/**
+ * The request loop. Every line read is recorded in the ledger before it is acted on, and every
+ * line written is recorded before it is written, so the ledger is complete even if the process
+ * is killed midway. All handling is synchronous: one line is finished before the next is read.
+ */
+import type { Readable, Writable } from 'node:stream';
+import {
+  errorText,
+  type Incoming,
+  INVALID_PARAMS,
+  isRecord,
+  METHOD_NOT_FOUND,
+  PARSE_ERROR,
+  parseIncoming,
+  resultText,
+} from './jsonrpc.js';
+import { writeString } from './json-text.js';
+import type { Knobs } from './knobs.js';
+import { cutRaw, type ExitReason, type Ledger } from './ledger.js';
+import { listingPage } from './listing.js';
+import { ControlFileError, type Phase, readPhase } from './phase.js';
+import { frameLine, type Line, type LineLimits, readLines } from './wire.js';
+
+export interface ServerSetup {
+  serverId: string;
+  knobs: Knobs;
+  ledger: Ledger;
+  controlPath: string | null;
+  limits: LineLimits;
+}
+
+export interface Streams {
+  input: Readable;
+  output: Writable;
+}
+
+/** The protocol versions the kit accepts from a client; anything else gets the first. */
+const PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26'];
+const SERVER_VERSION = '0.1.0';
+
+export type StopReason = Extract<ExitReason, 'stdin-closed' | 'bad-control-file'>;
+
+/**
+ * Serves until the input ends (`stdin-closed`) or the control file holds something other than a
+ * phase (`bad-control-file`, after which the input is no longer read). The caller records the exit.
+ */
+export function serve(setup: ServerSetup, streams: Streams): Promise<StopReason> {
+  return new Promise((resolve, reject) => {
+    const onLine = (line: Line): void => {
+      try {
+        handleLine(setup, streams.output, line);
+      } catch (error) {
+        if (!(error instanceof ControlFileError)) throw error;
+        streams.input.removeAllListeners('data');
+        streams.input.destroy();
+        process.stderr.write(`${setup.serverId}: ${error.message}\n`);
+        resolve('bad-control-file');
+      }
+    };
+    readLines(streams.input, setup.limits, onLine).then(() => resolve('stdin-closed'), reject);
+  });
+}
+
+function handleLine(setup: ServerSetup, output: Writable, line: Line): void {
+  const phase = readPhase(setup.controlPath);
+  const message: Incoming = line.complete ? parseIncoming(line.text) : { kind: 'unparseable' };
+  const method = message.kind === 'request' || message.kind === 'notification' ? message.method : null;
+  const id = message.kind === 'request' || message.kind === 'other' ? message.id : null;
+  setup.ledger.append({
+    ev: 'recv',
+    bytes: line.bytes,
+    sha256: line.sha256,
+    ...cutRaw(line.text, line.complete),
+    method,
+    id,
+    tool: message.kind === 'request' && method === 'tools/call' ? calledTool(message.params) : null,
+    phase,
+  });
+
+  const reply = answer(setup, message, line, phase);
+  if (reply === null) return;
+  const { frame, bytes, sha256 } = frameLine(reply);
+  setup.ledger.append({ ev: 'sent', bytes, sha256, in_reply_to: id });
+  output.write(frame);
+}
+
+/** The raw reply line, or null when the message calls for none. */
+function answer(setup: ServerSetup, message: Incoming, line: Line, phase: Phase): string | null {
+  switch (message.kind) {
+    case 'notification':
+    case 'other':
+      return null;
+    case 'unparseable':
+      if (line.text.trim() === '') return null;
+      if (!line.complete) return errorText(null, PARSE_ERROR, `line longer than ${setup.limits.maxLineBytes} bytes`);
+      return errorText(null, PARSE_ERROR, 'parse error');
+    case 'request':
+      return answerRequest(setup, message, phase);
+  }
+}
+
+function answerRequest(
+  setup: ServerSetup,
+  { method, id, params }: Extract<Incoming, { kind: 'request' }>,
+  phase: Phase,
+): string {
+  switch (method) {
+    case 'initialize':
+      return resultText(id, initializeResult(setup.serverId, params));
+    case 'ping':
+      return resultText(id, '{}');
+    case 'tools/list': {
+      const page = listingPage(setup.knobs, phase, isRecord(params) ? params['cursor'] : undefined);
+      return 'result' in page ? resultText(id, page.result) : errorText(id, INVALID_PARAMS, page.error);
+    }
+    case 'tools/call': {
+      // Every name is answered, listed or not, so a forwarded call always shows up as a success.
+      const tool = calledTool(params);
+      if (tool === null) return errorText(id, INVALID_PARAMS, 'params.name must be a string');
+      return resultText(id, `{"content":[{"type":"text","text":${writeString(`${tool} ran`)}}]}`);
+    }
+    default:
+      return errorText(id, METHOD_NOT_FOUND, `method not found: ${method}`);
+  }
+}
+
+function initializeResult(serverId: string, params: unknown): string {
+  const requested = isRecord(params) ? params['protocolVersion'] : undefined;
+  const version = PROTOCOL_VERSIONS.find((v) => v === requested) ?? PROTOCOL_VERSIONS[0]!;
+  return (
+    `{"protocolVersion":${writeString(version)},"capabilities":{"tools":{"listChanged":true}},` +
+    `"serverInfo":{"name":${writeString(serverId)},"version":${writeString(SERVER_VERSION)}}}`
+  );
+}
+
+function calledTool(params: unknown): string | null {
+  const name = isRecord(params) ? params['name'] : undefined;
+  return typeof name === 'string' ? name : null;
+}

@@ -1,0 +1,117 @@
+/**
+ * The stdio framing of MCP: one JSON-RPC message per line. The reader works on bytes so that the
+ * ledger can record exactly what arrived (length and SHA-256 of the bytes, not of a decoding),
+ * and it bounds what it holds, so a client that never sends a newline cannot exhaust memory.
+ */
+import { createHash, type Hash } from 'node:crypto';
+import type { Readable } from 'node:stream';
+
+/** One line read from stdin, without its line ending (`\n` or `\r\n`). */
+export interface Line {
+  /** The decoded line; for an overlong line only its first `keepBytes` bytes, decoded. */
+  text: string;
+  /** Length of the whole line in bytes. */
+  bytes: number;
+  /** SHA-256 (hex) of the whole line's bytes. */
+  sha256: string;
+  /** False when the line exceeded `maxLineBytes` and only its head was kept. */
+  complete: boolean;
+}
+
+export interface LineLimits {
+  /** Lines longer than this are hashed and counted but not held. */
+  maxLineBytes: number;
+  /** How much of an overlong line to keep as text. */
+  keepBytes: number;
+}
+
+/** 256 KiB of head is more than the ledger's 65,536-character cut can need (≤ 3 bytes per UTF-16 unit). */
+export const DEFAULT_LIMITS: LineLimits = { maxLineBytes: 64 * 1024 * 1024, keepBytes: 256 * 1024 };
+
+const LF = 0x0a;
+const CR = 0x0d;
+
+/** Calls `onLine` for every line of `input`, including a last line with no newline; resolves at end of input. */
+export function readLines(input: Readable, limits: LineLimits, onLine: (line: Line) => void): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let current = new LineAccumulator(limits);
+    input.on('data', (chunk: Buffer) => {
+      let start = 0;
+      for (let nl = chunk.indexOf(LF); nl !== -1; nl = chunk.indexOf(LF, start)) {
+        current.push(chunk.subarray(start, nl));
+        onLine(current.finish());
+        current = new LineAccumulator(limits);
+        start = nl + 1;
+      }
+      if (start < chunk.length) current.push(chunk.subarray(start));
+    });
+    input.on('end', () => {
+      if (!current.isEmpty()) onLine(current.finish());
+      resolve();
+    });
+    input.on('error', reject);
+  });
+}
+
+/** Collects the pieces of one line; past the limit it keeps only the head and a running hash. */
+class LineAccumulator {
+  private parts: Buffer[] = [];
+  private size = 0;
+  private overflow: { hash: Hash; head: Buffer; held: number | null } | null = null;
+
+  constructor(private readonly limits: LineLimits) {}
+
+  isEmpty(): boolean {
+    return this.size === 0;
+  }
+
+  push(piece: Buffer): void {
+    if (piece.length === 0) return;
+    this.size += piece.length;
+    if (this.overflow) {
+      this.hashHoldingLastByte(piece);
+      return;
+    }
+    this.parts.push(piece);
+    if (this.size > this.limits.maxLineBytes) {
+      const whole = Buffer.concat(this.parts);
+      this.parts = [];
+      this.overflow = { hash: createHash('sha256'), head: whole.subarray(0, this.limits.keepBytes), held: null };
+      this.hashHoldingLastByte(whole);
+    }
+  }
+
+  finish(): Line {
+    if (!this.overflow) {
+      let whole = Buffer.concat(this.parts);
+      if (whole.at(-1) === CR) whole = whole.subarray(0, -1);
+      return { text: whole.toString('utf8'), ...describeBytes(whole), complete: true };
+    }
+    const { hash, head, held } = this.overflow;
+    let bytes = this.size;
+    if (held === CR) bytes -= 1;
+    else if (held !== null) hash.update(Buffer.of(held));
+    return { text: head.toString('utf8'), bytes, sha256: hash.digest('hex'), complete: false };
+  }
+
+  /** The last byte seen may be the CR of a CRLF ending, which is not part of the line, so it waits. */
+  private hashHoldingLastByte(piece: Buffer): void {
+    const overflow = this.overflow!;
+    if (overflow.held !== null) overflow.hash.update(Buffer.of(overflow.held));
+    overflow.hash.update(piece.subarray(0, -1));
+    overflow.held = piece.at(-1)!;
+  }
+}
+
+function describeBytes(bytes: Buffer): { bytes: number; sha256: string } {
+  return { bytes: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') };
+}
+
+/**
+ * The bytes to write for one line of raw text (which must not contain a line break), with the
+ * length and hash the ledger records of it.
+ */
+export function frameLine(text: string): { frame: Buffer; bytes: number; sha256: string } {
+  const bytes = Buffer.from(text, 'utf8');
+  return { frame: Buffer.concat([bytes, Buffer.of(LF)]), ...describeBytes(bytes) };
+}

@@ -1,0 +1,125 @@
+/**
+ * Entry point of a hostile server:
+ *   node dist/servers/main.js <server-id> [--ledger FILE] [--control FILE] [knob=value ...]
+ * The harness CLI runs the same thing as `gauntlet serve` through `runServer`.
+ */
+import { realpathSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+import { catalogue, findServer } from './catalogue.js';
+import { KnobError, type Knobs, parseAssignments, resolveKnobs } from './kit/knobs.js';
+import { type ExitReason, Ledger } from './kit/ledger.js';
+import { serve } from './kit/server.js';
+import { DEFAULT_LIMITS } from './kit/wire.js';
+
+const USAGE = '<server-id> [--ledger FILE] [--control FILE] [knob=value ...]';
+
+export class UsageError extends Error {}
+
+export interface Invocation {
+  serverId: string;
+  ledgerPath: string | null;
+  controlPath: string | null;
+  /** The preset's knobs overridden by the command line's. */
+  knobs: Record<string, string>;
+}
+
+/** Reads the arguments after the program name. Throws UsageError or KnobError. */
+export function parseInvocation(args: readonly string[]): Invocation {
+  const [serverId, ...rest] = args;
+  const entry = serverId === undefined ? undefined : findServer(serverId);
+  if (serverId === undefined || entry === undefined) {
+    const ids = catalogue.map((e) => e.id).join(', ');
+    const problem = serverId === undefined ? 'no server id given' : `unknown server id ${JSON.stringify(serverId)}`;
+    throw new UsageError(`${problem}; usage: ${USAGE}; server ids: ${ids}`);
+  }
+  const paths: Record<'--ledger' | '--control', string | null> = { '--ledger': null, '--control': null };
+  const assignments: string[] = [];
+  for (let i = 0; i < rest.length; i++) {
+    const arg = rest[i]!;
+    if (arg === '--ledger' || arg === '--control') {
+      const value = rest[++i];
+      if (value === undefined) throw new UsageError(`${arg} needs a file; usage: ${USAGE}`);
+      paths[arg] = value;
+    } else if (arg.startsWith('--')) {
+      throw new UsageError(`unknown option ${arg}; usage: ${USAGE}`);
+    } else {
+      assignments.push(arg);
+    }
+  }
+  return {
+    serverId,
+    ledgerPath: paths['--ledger'],
+    controlPath: paths['--control'],
+    knobs: { ...entry.knobs, ...parseAssignments(assignments) },
+  };
+}
+
+const SIGNALS = ['SIGTERM', 'SIGINT', 'SIGHUP'] as const;
+
+/**
+ * Runs a server on this process's stdin/stdout; `args` are the arguments after the program name.
+ * Sets process.exitCode, and resolves with it, when stdin closes (0) or the command line or
+ * control file is bad (2). On a signal it records the exit and dies of that same signal, as it
+ * would have without a handler.
+ */
+export async function runServer(args: readonly string[]): Promise<number> {
+  const code = await runUntilStopped(args);
+  process.exitCode = code;
+  return code;
+}
+
+async function runUntilStopped(args: readonly string[]): Promise<number> {
+  let invocation: Invocation;
+  let knobs: Knobs;
+  try {
+    invocation = parseInvocation(args);
+    knobs = resolveKnobs(invocation.knobs);
+  } catch (error) {
+    if (!(error instanceof UsageError || error instanceof KnobError)) throw error;
+    process.stderr.write(`gauntlet server: ${error.message}\n`);
+    return 2;
+  }
+
+  const ledger = new Ledger(invocation.ledgerPath);
+  try {
+    ledger.append({
+      ev: 'launch',
+      server: invocation.serverId,
+      argv: process.argv,
+      env: { ...process.env } as Record<string, string>,
+      ppid: process.ppid,
+      knobs: invocation.knobs,
+    });
+  } catch (error) {
+    process.stderr.write(`gauntlet server: cannot write the ledger: ${(error as Error).message}\n`);
+    return 2;
+  }
+  const exit = (reason: ExitReason): void => ledger.append({ ev: 'exit', reason });
+  for (const signal of SIGNALS) {
+    process.once(signal, () => {
+      exit(signal);
+      process.kill(process.pid, signal);
+    });
+  }
+  // A client that goes away mid-reply is not an error worth crashing over; stdin's end follows.
+  process.stdout.on('error', () => {});
+
+  const reason = await serve(
+    { serverId: invocation.serverId, knobs, ledger, controlPath: invocation.controlPath, limits: DEFAULT_LIMITS },
+    { input: process.stdin, output: process.stdout },
+  );
+  exit(reason);
+  return reason === 'stdin-closed' ? 0 : 2;
+}
+
+function isMainModule(): boolean {
+  const script = process.argv[1];
+  if (script === undefined) return false;
+  try {
+    return import.meta.url === pathToFileURL(realpathSync(script)).href;
+  } catch {
+    return false;
+  }
+}
+
+if (isMainModule()) await runServer(process.argv.slice(2));

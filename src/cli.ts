@@ -1,0 +1,90 @@
+#!/usr/bin/env node
+// The broker's command line. stdout belongs to the MCP session, so every diagnostic goes to
+// stderr, escaped: it can quote what the server chose (its stderr, its tool names).
+
+import { parseArgs } from 'node:util';
+import { BrokerError, ConfigError, EXIT } from './errors.js';
+import { pin } from './pin.js';
+import { escapeServerText } from './sanitize.js';
+import { serve } from './serve.js';
+
+const USAGE = `usage:
+  gauntlet-broker pin   --config CONFIG.json --out MANIFEST.json [--disable-guard NAME ...]
+  gauntlet-broker serve --config CONFIG.json [--manifest MANIFEST.json] [--report LOAD.json] [--disable-guard NAME ...]`;
+
+function log(line: string): void {
+  process.stderr.write(`gauntlet-broker: ${escapeServerText(line)}\n`);
+}
+
+function parse(argv: readonly string[]) {
+  try {
+    return parseArgs({
+      args: [...argv],
+      allowPositionals: true,
+      strict: true,
+      options: {
+        config: { type: 'string' },
+        out: { type: 'string' },
+        manifest: { type: 'string' },
+        report: { type: 'string' },
+        'disable-guard': { type: 'string', multiple: true },
+      },
+    });
+  } catch (err) {
+    throw new ConfigError((err as Error).message);
+  }
+}
+
+async function main(argv: readonly string[]): Promise<number> {
+  const { values, positionals } = parse(argv);
+  const need = (value: string | undefined, flag: string): string => {
+    if (value === undefined) throw new ConfigError(`--${flag} is required`);
+    return value;
+  };
+  const allowOnly = (allowed: readonly string[]): void => {
+    const extra = Object.keys(values).filter((key) => !allowed.includes(key));
+    if (extra.length > 0) throw new ConfigError(`--${extra.join(', --')} does not apply to this command`);
+  };
+  const [command, ...rest] = positionals;
+  if (rest.length > 0) throw new ConfigError(`unexpected argument ${rest[0]}`);
+  switch (command) {
+    case 'pin':
+      allowOnly(['config', 'out', 'disable-guard']);
+      await pin(need(values.config, 'config'), need(values.out, 'out'), values['disable-guard'] ?? []);
+      return EXIT.ok;
+    case 'serve':
+      allowOnly(['config', 'manifest', 'report', 'disable-guard']);
+      return serve(
+        {
+          configPath: need(values.config, 'config'),
+          manifestPath: values.manifest,
+          reportPath: values.report,
+          disabledGuards: values['disable-guard'] ?? [],
+        },
+        { input: process.stdin, output: process.stdout, log },
+      );
+    default:
+      throw new ConfigError(command === undefined ? 'no command given' : `unknown command ${command}`);
+  }
+}
+
+/** How long answers already written to a slow agent may take to flush before the broker exits. */
+const FLUSH_MS = 2000;
+
+// Writes to a pipe can still be queued; exiting at once would drop the last answers.
+function exit(code: number): void {
+  process.exitCode = code; // also the code if the process ends on its own before either fires
+  setTimeout(() => process.exit(code), FLUSH_MS).unref();
+  process.stdout.write('', () => process.exit(code));
+}
+
+main(process.argv.slice(2)).then(exit, (err: unknown) => {
+  if (err instanceof BrokerError) {
+    log(err.message);
+    if (err instanceof ConfigError) process.stderr.write(`${USAGE}\n`);
+    exit(err.exitCode);
+    return;
+  }
+  log(`internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+  exit(1);
+});

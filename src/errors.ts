@@ -1,0 +1,36 @@
+// The broker's failures, each carrying the exit code the command line contract gives it.
+
+export const EXIT = {
+  ok: 0,
+  usage: 2,
+  nothingRegistered: 3,
+  upstream: 4,
+} as const;
+
+export abstract class BrokerError extends Error {
+  abstract readonly exitCode: number;
+}
+
+/** A bad command line, configuration or manifest: the operator must fix something. */
+export class ConfigError extends BrokerError {
+  readonly exitCode = EXIT.usage;
+  override readonly name = 'ConfigError';
+}
+
+/** The server could not be started or spoken to, or it broke the protocol. */
+export class UpstreamError extends BrokerError {
+  readonly exitCode = EXIT.upstream;
+  override readonly name = 'UpstreamError';
+}
+
+/** A listing guard refused the server's whole tool listing. */
+export class ListingRefused extends BrokerError {
+  readonly exitCode = EXIT.upstream;
+  override readonly name = 'ListingRefused';
+  constructor(
+    readonly guard: string,
+    readonly reason: string,
+  ) {
+    super(`guard ${guard} refused the listing: ${reason}`);
+  }
+}

@@ -1,0 +1,25 @@
+// The two hashes a pin records. Both are taken over what the server sent, read by the broker's
+// own reader, so nothing a float64 or a duplicate key would hide can slip between pin and Load.
+
+import { createHash } from 'node:crypto';
+import { canonicalJson } from './json/canonical.js';
+import type { JsonValue } from './json/tree.js';
+
+export function sha256Hex(data: string | Uint8Array): string {
+  return createHash('sha256').update(data).digest('hex');
+}
+
+// A single 0xFF byte is never valid UTF-8, so no description, the empty one included, can hash
+// like a missing description.
+const NO_DESCRIPTION = Uint8Array.of(0xff);
+
+/** SHA-256 over the description's UTF-8 bytes, or over a marker when the server sent none. */
+export function descriptionHash(description: string | undefined): string {
+  return sha256Hex(description === undefined ? NO_DESCRIPTION : Buffer.from(description, 'utf8'));
+}
+
+/** The canonical text of an input schema and the SHA-256 over its UTF-8 bytes. */
+export function schemaFingerprint(schema: JsonValue): { readonly canonical: string; readonly hash: string } {
+  const canonical = canonicalJson(schema);
+  return { canonical, hash: sha256Hex(Buffer.from(canonical, 'utf8')) };
+}

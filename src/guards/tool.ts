@@ -1,0 +1,62 @@
+// Guards Load runs on each tool, in this order. Each decides on one protection only, so that
+// disabling one shows what that protection alone prevents.
+
+import { descriptionHash, schemaFingerprint } from '../fingerprint.js';
+import { hintContradiction } from './hints.js';
+import type { ToolGuard, ToolVerdict } from './types.js';
+
+const PASS: ToolVerdict = { kind: 'pass' };
+const refuse = (reason: string): ToolVerdict => ({ kind: 'refuse', reason });
+
+export const stillOffered: ToolGuard = {
+  name: 'still-offered',
+  check: ({ live }) => (live === undefined ? refuse('the server no longer offers it') : PASS),
+};
+
+export const classified: ToolGuard = {
+  name: 'classified',
+  check: ({ rule }) => (rule === undefined ? refuse('the operator has no rule for it') : PASS),
+};
+
+export const pinned: ToolGuard = {
+  name: 'pinned',
+  check: ({ pin }) => (pin === undefined ? refuse('the manifest does not pin it') : PASS),
+};
+
+// The pin guards compare only what exists on both sides; a missing side is still-offered's and
+// pinned's to refuse.
+export const schemaPin: ToolGuard = {
+  name: 'schema-pin',
+  check: ({ live, pin }) =>
+    live !== undefined && pin !== undefined && schemaFingerprint(live.inputSchema).hash !== pin.schemaHash
+      ? refuse('the input schema changed since the pin')
+      : PASS,
+};
+
+export const descriptionPin: ToolGuard = {
+  name: 'description-pin',
+  check: ({ live, pin }) =>
+    live !== undefined && pin !== undefined && descriptionHash(live.description) !== pin.descriptionHash
+      ? refuse('the description changed since the pin, and a description is model input')
+      : PASS,
+};
+
+export const hintConsistency: ToolGuard = {
+  name: 'hint-consistency',
+  check({ live, pin, rule }) {
+    // Without an effect (classified disabled) there is no classification to contradict.
+    if (rule === undefined) return PASS;
+    const claims = [
+      ['the pinned annotations', pin?.annotations],
+      ['the annotations the server sends now', live?.annotations],
+    ] as const;
+    const contradictions: string[] = [];
+    for (const [which, annotations] of claims) {
+      const contradiction = hintContradiction(rule.effect, annotations);
+      if (contradiction !== null) contradictions.push(`${which} ${contradiction}`);
+    }
+    if (contradictions.length === 0) return PASS;
+    const sentence = `the operator classified it ${rule.effect}, but ${contradictions.join(', and ')}`;
+    return rule.allowHintMismatch ? { kind: 'overridden', note: sentence } : refuse(sentence);
+  },
+};

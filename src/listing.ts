@@ -1,0 +1,118 @@
+// Load's first step: the handshake with the server and its complete tool listing, read from the
+// raw text of every page. The whole step shares one deadline (connect_timeout_ms), and every
+// listing guard sees every page; a refusal refuses the listing as a whole.
+
+import type { Limits } from './config.js';
+import { ListingRefused, UpstreamError } from './errors.js';
+import type { ListingGuard } from './guards/types.js';
+import { BROKER_NAME, BROKER_VERSION, LATEST_PROTOCOL_VERSION, isSupportedProtocolVersion } from './identity.js';
+import { member, object, plain, stringValue, type JsonObject, type JsonValue } from './json/tree.js';
+import type { Requester, Reply } from './upstream/connection.js';
+
+/** One tool as the server listed it, with its parts kept as parsed trees. */
+export interface ListedTool {
+  readonly name: string;
+  readonly description: string | undefined;
+  readonly inputSchema: JsonObject;
+  readonly annotations: JsonObject | undefined;
+}
+
+/** One page of the listing, as the listing guards see it. */
+export interface ListingPage {
+  /** 1 for the first page. */
+  readonly number: number;
+  readonly tools: readonly ListedTool[];
+  readonly nextCursor: string | undefined;
+}
+
+/**
+ * Stops even a listing no guard bounds (every listing guard disabled), so the broker can never
+ * page forever. It is not a protection the suite tests, only a floor under the process.
+ */
+export const SAFETY_STOP_PAGES = 10_000;
+
+export async function initializeAndList(
+  server: Requester,
+  serverId: string,
+  limits: Limits,
+  guards: readonly ListingGuard[],
+): Promise<ListedTool[]> {
+  const deadline = performance.now() + limits.connectTimeoutMs;
+  const ask = async (method: string, params: JsonValue, what: string): Promise<JsonValue> => {
+    const remaining = Math.max(1, Math.ceil(deadline - performance.now()));
+    const reply: Reply = await server.request(method, params, remaining, what);
+    if (!reply.ok) {
+      const message = stringValue(member(reply.error, 'message')) ?? '';
+      throw new UpstreamError(`server "${serverId}" answered ${what} with an error: ${message}`);
+    }
+    return reply.result;
+  };
+
+  const init = await ask(
+    'initialize',
+    plain({
+      protocolVersion: LATEST_PROTOCOL_VERSION,
+      capabilities: {},
+      clientInfo: { name: BROKER_NAME, version: BROKER_VERSION },
+    }),
+    'initialize',
+  );
+  const version = init.kind === 'object' ? stringValue(member(init, 'protocolVersion')) : undefined;
+  if (version === undefined || !isSupportedProtocolVersion(version)) {
+    throw new UpstreamError(`server "${serverId}" answered initialize without a protocol version the broker speaks`);
+  }
+  server.notify('notifications/initialized', undefined);
+
+  const checks = guards.map((guard) => ({ name: guard.name, check: guard.begin(limits) }));
+  const byName = new Map<string, ListedTool>();
+  let cursor: string | undefined;
+  for (let number = 1; ; number++) {
+    if (number > SAFETY_STOP_PAGES) {
+      throw new UpstreamError(`server "${serverId}" listing did not end within ${SAFETY_STOP_PAGES} pages`);
+    }
+    const params = cursor === undefined ? object([]) : plain({ cursor });
+    const page = readPage(await ask('tools/list', params, `tools/list page ${number}`), number, serverId);
+    for (const { name, check } of checks) {
+      const refusal = check(page);
+      if (refusal !== null) throw new ListingRefused(name, refusal);
+    }
+    // Without listing-unique a later entry replaces an earlier one, as a map-building client does.
+    for (const tool of page.tools) byName.set(tool.name, tool);
+    if (page.nextCursor === undefined) return [...byName.values()];
+    cursor = page.nextCursor;
+  }
+}
+
+function readPage(result: JsonValue, number: number, serverId: string): ListingPage {
+  const bad = (problem: string): never => {
+    throw new UpstreamError(`server "${serverId}" sent a malformed tools/list page ${number}: ${problem}`);
+  };
+  if (result.kind !== 'object') return bad('the result is not an object');
+  const tools = member(result, 'tools');
+  if (tools?.kind !== 'array') return bad('tools is not an array');
+  const next = member(result, 'nextCursor');
+  if (next !== undefined && next.kind !== 'string') bad('nextCursor is not a string');
+  return {
+    number,
+    tools: tools.items.map((item, i) => readTool(item, (problem) => bad(`tool ${i}: ${problem}`))),
+    nextCursor: stringValue(next),
+  };
+}
+
+function readTool(value: JsonValue, bad: (problem: string) => never): ListedTool {
+  if (value.kind !== 'object') return bad('not an object');
+  const name = member(value, 'name');
+  if (name?.kind !== 'string' || name.value === '') return bad('name is not a non-empty string');
+  const description = member(value, 'description');
+  if (description !== undefined && description.kind !== 'string') bad('description is not a string');
+  const inputSchema = member(value, 'inputSchema');
+  if (inputSchema?.kind !== 'object') return bad('inputSchema is not an object');
+  const annotations = member(value, 'annotations');
+  if (annotations !== undefined && annotations.kind !== 'object') bad('annotations is not an object');
+  return {
+    name: name.value,
+    description: stringValue(description),
+    inputSchema,
+    annotations: annotations?.kind === 'object' ? annotations : undefined,
+  };
+}

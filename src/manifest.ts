@@ -1,0 +1,104 @@
+// The pin manifest: what the operator reviewed, per tool. `pin` writes it; `serve` reads it back
+// and checks it is internally consistent, since a hand-edited or truncated manifest must stop
+// the broker rather than pin something nobody reviewed.
+
+import { ConfigError } from './errors.js';
+import { Fields } from './fields.js';
+import { readJsonFile } from './files.js';
+import { schemaFingerprint, descriptionHash } from './fingerprint.js';
+import { readJson } from './json/reader.js';
+import { object, plain, type JsonObject, type JsonValue } from './json/tree.js';
+import { writeJson } from './json/writer.js';
+import type { ListedTool } from './listing.js';
+
+const MANIFEST_FORMAT = 'gauntlet-pin/1';
+
+export interface PinnedTool {
+  readonly descriptionHash: string;
+  readonly schemaHash: string;
+  /** The pinned input schema, parsed back from its canonical text. */
+  readonly inputSchema: JsonObject;
+  /** As the server sent them at pin time; undefined when it sent none. */
+  readonly annotations: JsonObject | undefined;
+}
+
+export interface Manifest {
+  readonly server: string;
+  readonly tools: ReadonlyMap<string, PinnedTool>;
+}
+
+/** The manifest text for a listing; tools keep the server's order. */
+export function manifestText(serverId: string, pinnedAt: Date, tools: readonly ListedTool[]): string {
+  const entries = tools.map((tool) => {
+    const schema = schemaFingerprint(tool.inputSchema);
+    const entry = object([
+      ['description_hash', plain(descriptionHash(tool.description))],
+      ['schema_hash', plain(schema.hash)],
+      ['input_schema', plain(schema.canonical)],
+      ['annotations', tool.annotations ?? plain(null)],
+    ]);
+    return [tool.name, entry] as const;
+  });
+  const manifest = object([
+    ['format', plain(MANIFEST_FORMAT)],
+    ['server', plain(serverId)],
+    ['pinned_at', plain(pinnedAt.toISOString())],
+    ['tools', object(entries)],
+  ]);
+  return `${writeJson(manifest)}\n`;
+}
+
+export function loadManifest(path: string, serverId: string): Manifest {
+  return parseManifest(readJsonFile(path, 'manifest'), serverId);
+}
+
+export function parseManifest(value: JsonValue, serverId: string): Manifest {
+  const top: Fields = new Fields(value, 'manifest', ['format', 'server', 'pinned_at', 'tools']);
+  if (top.string('format') !== MANIFEST_FORMAT) top.fail('format', `must be "${MANIFEST_FORMAT}"`);
+  const server = top.required('server', (f, k) => f.string(k));
+  if (server !== serverId) {
+    throw new ConfigError(`the manifest pins server "${server}" but the configuration names "${serverId}"`);
+  }
+  top.required('pinned_at', (f, k) => f.string(k));
+  const tools = new Map<string, PinnedTool>();
+  for (const [name, entry] of top.required('tools', (f, k) => f.entries(k))) {
+    tools.set(name, parsePinnedTool(new Fields(entry, `manifest.tools[${JSON.stringify(name)}]`, [
+      'description_hash',
+      'schema_hash',
+      'input_schema',
+      'annotations',
+    ])));
+  }
+  return { server, tools };
+}
+
+const SHA256_HEX = /^[0-9a-f]{64}$/;
+
+function parsePinnedTool(f: Fields): PinnedTool {
+  const hash = (key: string): string => {
+    const value = f.required(key, (g, k) => g.string(k));
+    if (!SHA256_HEX.test(value)) f.fail(key, 'must be a lowercase SHA-256 hex digest');
+    return value;
+  };
+  const descriptionHash = hash('description_hash');
+  const schemaHash = hash('schema_hash');
+  const text = f.required('input_schema', (g, k) => g.string(k));
+  let inputSchema: JsonValue;
+  try {
+    inputSchema = readJson(text);
+  } catch (err) {
+    return f.fail('input_schema', `is not valid JSON: ${(err as Error).message}`);
+  }
+  if (inputSchema.kind !== 'object') f.fail('input_schema', 'must be a JSON object');
+  const fingerprint = schemaFingerprint(inputSchema);
+  if (fingerprint.canonical !== text) f.fail('input_schema', 'is not in canonical form');
+  if (fingerprint.hash !== schemaHash) f.fail('schema_hash', 'does not match input_schema');
+  const annotations = f.get('annotations');
+  if (annotations?.kind !== 'object' && annotations?.kind !== 'null') f.fail('annotations', 'must be an object or null');
+  return {
+    descriptionHash,
+    schemaHash,
+    inputSchema,
+    annotations: annotations.kind === 'object' ? annotations : undefined,
+  };
+}

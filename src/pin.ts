@@ -1,0 +1,17 @@
+// `gauntlet-broker pin`: record what the server presents, for the operator to review. The
+// listing guards apply here as in serve: a listing that could not be served cannot be pinned.
+// `--disable-guard` reaches them too, so the suite can show a listing guard is needed even when
+// the bad listing is already there at pin time.
+
+import { loadConfig } from './config.js';
+import { writeTextFile } from './files.js';
+import { selectGuards } from './guards/registry.js';
+import { manifestText } from './manifest.js';
+import { startAndList } from './startup.js';
+
+export async function pin(configPath: string, outPath: string, disabledGuards: readonly string[]): Promise<void> {
+  const config = loadConfig(configPath);
+  const { upstream, listed } = await startAndList(config, selectGuards(disabledGuards).listing);
+  await upstream.close();
+  writeTextFile(outPath, manifestText(config.server.id, new Date(), listed), 'manifest');
+}

@@ -1,0 +1,131 @@
+// A JSON-RPC session with the server over its stdio, framed and decoded by the broker itself.
+// Requests carry ids the broker chose, so a response is matched by exactly one literal and a
+// server cannot answer a request it was never sent. Every request is bounded in time, and once
+// the server is gone every pending and later request fails at once, naming the server.
+
+import { UpstreamError } from '../errors.js';
+import { ERROR, brokerError, errorLine, notificationLine, parseMessage, requestLine, resultLine } from '../jsonrpc.js';
+import { LineSplitter } from '../lines.js';
+import { object, plain, type JsonObject, type JsonValue } from '../json/tree.js';
+import type { ServerProcess } from './process.js';
+
+export type Reply = { readonly ok: true; readonly result: JsonValue } | { readonly ok: false; readonly error: JsonObject };
+
+/** What the listing and the session need from a server connection. */
+export interface Requester {
+  /** `what` names the request in a timeout message, e.g. `tools/call "write_note"`. */
+  request(method: string, params: JsonValue | undefined, timeoutMs: number, what: string): Promise<Reply>;
+  notify(method: string, params: JsonValue | undefined): void;
+}
+
+/** More requests in flight than this are refused rather than queued without bound. */
+const MAX_PENDING = 256;
+
+interface Pending {
+  readonly resolve: (reply: Reply) => void;
+  readonly reject: (err: Error) => void;
+  readonly timer: NodeJS.Timeout;
+}
+
+export class Connection implements Requester {
+  private nextId = 1;
+  private readonly pending = new Map<string, Pending>();
+  /** Set once the server can no longer be spoken to; says why. */
+  private failure: string | undefined;
+
+  constructor(
+    readonly serverId: string,
+    private readonly server: ServerProcess,
+  ) {
+    const lines = new LineSplitter(
+      (line) => this.receive(line),
+      (problem) => this.broken(`sent ${problem}`),
+    );
+    server.stdout.on('data', (chunk: Buffer) => lines.push(chunk));
+    server.stdout.once('end', () => this.fail('closed its output'));
+    void server.exited.then((how) => this.fail(how));
+  }
+
+  request(method: string, params: JsonValue | undefined, timeoutMs: number, what: string): Promise<Reply> {
+    if (this.failure !== undefined) return Promise.reject(this.error(this.failure));
+    if (this.pending.size >= MAX_PENDING) {
+      return Promise.reject(this.error(`has ${MAX_PENDING} requests in flight already`));
+    }
+    const id = this.nextId++;
+    const key = String(id);
+    return new Promise<Reply>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(key);
+        // The spec asks a requester that gives up to say so, so the server can stop the work.
+        this.notify('notifications/cancelled', plain({ requestId: id, reason: 'timeout' }));
+        reject(this.error(`did not answer ${what} within ${timeoutMs} ms`));
+      }, timeoutMs);
+      this.pending.set(key, { resolve, reject, timer });
+      this.server.write(requestLine(plain(id), method, params));
+    });
+  }
+
+  notify(method: string, params: JsonValue | undefined): void {
+    if (this.failure === undefined) this.server.write(notificationLine(method, params));
+  }
+
+  close(): Promise<void> {
+    this.fail('was closed by the broker');
+    return this.server.close();
+  }
+
+  private error(problem: string): UpstreamError {
+    return new UpstreamError(`server "${this.serverId}" ${problem}`);
+  }
+
+  private fail(problem: string): void {
+    if (this.failure !== undefined) return;
+    this.failure = problem;
+    for (const p of this.pending.values()) {
+      clearTimeout(p.timer);
+      p.reject(this.error(problem));
+    }
+    this.pending.clear();
+  }
+
+  /** The server broke the protocol: nothing more it sends can be trusted, so it is stopped. */
+  private broken(problem: string): void {
+    this.fail(problem);
+    void this.server.close();
+  }
+
+  private receive(line: string): void {
+    if (this.failure !== undefined) return;
+    const message = parseMessage(line);
+    switch (message.kind) {
+      case 'unreadable':
+        // Anything but a well-formed message ends the session: guessing what a broken line meant
+        // is how two readers come to disagree.
+        this.broken(`sent a line that is not a valid JSON-RPC message: ${message.problem}`);
+        return;
+      case 'request':
+        // Server-to-client requests (sampling, elicitation, roots) are not offered; ping is
+        // answered so that a server checking liveness does not give up on the broker.
+        this.server.write(
+          message.method === 'ping'
+            ? resultLine(message.id, object([]))
+            : errorLine(message.id, brokerError(ERROR.methodNotFound, `Method not found: ${message.method}`)),
+        );
+        return;
+      case 'notification':
+        // Including notifications/tools/list_changed: the tool set is fixed at Load.
+        return;
+      case 'result':
+      case 'error': {
+        // Only a number literal the broker wrote matches; a late answer to a request that timed
+        // out, or an answer to nothing, is dropped.
+        const key = message.id.kind === 'number' ? message.id.text : undefined;
+        const p = key === undefined ? undefined : this.pending.get(key);
+        if (key === undefined || p === undefined) return;
+        this.pending.delete(key);
+        clearTimeout(p.timer);
+        p.resolve(message.kind === 'result' ? { ok: true, result: message.result } : { ok: false, error: message.error });
+      }
+    }
+  }
+}

@@ -1,0 +1,96 @@
+// The server as an operating-system process: started in a process group of its own with a
+// minimal environment, and stopped as a whole group, descendants included. A server's children
+// would otherwise survive it (the SDK's close() signals only the direct child).
+
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import type { Readable } from 'node:stream';
+import type { ServerSpec } from '../config.js';
+import { UpstreamError } from '../errors.js';
+import { childEnv } from './env.js';
+import { signalGroup, track, untrack } from './reaper.js';
+
+/** How much of the server's stderr is kept for diagnostics; the rest is dropped as it arrives. */
+const STDERR_TAIL_BYTES = 4096;
+/** How long a signalled group gets to exit before the next, harder step. */
+const GRACE_MS = 2000;
+
+export class ServerProcess {
+  /** Resolves, never rejects, with how the server's own process ended. */
+  readonly exited: Promise<string>;
+  private tail = Buffer.alloc(0);
+  private closing: Promise<void> | undefined;
+
+  private constructor(
+    private readonly child: ChildProcessWithoutNullStreams,
+    readonly pid: number,
+  ) {
+    this.exited = new Promise((resolve) => {
+      child.once('exit', (code, signal) => resolve(signal !== null ? `was killed by ${signal}` : `exited with code ${code}`));
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      const joined = Buffer.concat([this.tail, chunk]);
+      this.tail = joined.subarray(Math.max(0, joined.length - STDERR_TAIL_BYTES));
+    });
+    // A write to a server that has died fails with EPIPE; the exit event already reports it.
+    child.stdin.on('error', () => undefined);
+    track(pid, () => this.close());
+  }
+
+  /** Starts the server; rejects with an UpstreamError when it cannot be started at all. */
+  static start(spec: ServerSpec): Promise<ServerProcess> {
+    const child = spawn(spec.command, [...spec.args], {
+      env: childEnv(spec, process.env),
+      stdio: ['pipe', 'pipe', 'pipe'],
+      // Its own process group, so that close() can signal every descendant at once.
+      detached: true,
+    });
+    return new Promise((resolve, reject) => {
+      child.once('error', (err) => reject(new UpstreamError(`cannot start server "${spec.id}": ${err.message}`)));
+      child.once('spawn', () => {
+        if (child.pid === undefined) reject(new UpstreamError(`cannot start server "${spec.id}": no pid`));
+        else resolve(new ServerProcess(child, child.pid));
+      });
+    });
+  }
+
+  get stdout(): Readable {
+    return this.child.stdout;
+  }
+
+  write(line: string): void {
+    if (this.child.stdin.writable) this.child.stdin.write(`${line}\n`);
+  }
+
+  /** The last bytes the server wrote to stderr, decoded leniently: it is only ever shown. */
+  stderrTail(): string {
+    return this.tail.toString('utf8');
+  }
+
+  /** Stops the whole group. Safe to call more than once and while requests are in flight. */
+  close(): Promise<void> {
+    this.closing ??= this.stop();
+    return this.closing;
+  }
+
+  private async stop(): Promise<void> {
+    this.child.stdin.destroy();
+    signalGroup(this.pid, 'SIGTERM');
+    await waitAtMost(this.exited, GRACE_MS);
+    // A descendant may ignore SIGTERM, or the server may have exited and left children behind.
+    if (signalGroup(this.pid, 0)) {
+      signalGroup(this.pid, 'SIGKILL');
+      await waitAtMost(this.exited, GRACE_MS);
+    }
+    // While anything is left (a process stuck in the kernel), the broker's exit kills it again.
+    if (!signalGroup(this.pid, 0)) untrack(this.pid);
+  }
+}
+
+async function waitAtMost(promise: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, ms);
+  });
+  await Promise.race([promise, timeout]);
+  clearTimeout(timer);
+}

@@ -1,0 +1,214 @@
+// Each guard on its own, and the hint rule as a table.
+
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_LIMITS, EFFECTS, type Effect } from '../../src/config.js';
+import { ConfigError } from '../../src/errors.js';
+import { hintContradiction } from '../../src/guards/hints.js';
+import { listingBounds, listingUnique } from '../../src/guards/listing.js';
+import { operatorAnnotations, operatorDescription } from '../../src/guards/presentation.js';
+import { ALL_GUARDS, GUARD_NAMES, selectGuards } from '../../src/guards/registry.js';
+import { nothingRegistered, registeredCallsOnly } from '../../src/guards/session.js';
+import { classified, descriptionPin, hintConsistency, pinned, schemaPin, stillOffered } from '../../src/guards/tool.js';
+import type { ToolSubject } from '../../src/guards/types.js';
+import { writeJson } from '../../src/json/writer.js';
+import type { ListingPage } from '../../src/listing.js';
+import { json, pinOf, rule, tool } from './builders.js';
+
+const listed = tool('t', { schema: '{"type":"object","properties":{"n":{"maximum":9007199254740993}}}' });
+const subject = (overrides: Partial<ToolSubject>): ToolSubject => ({
+  name: 't',
+  live: listed,
+  pin: pinOf(listed),
+  rule: rule('read_only'),
+  ...overrides,
+});
+const PASS = { kind: 'pass' };
+
+describe('per-tool guards', () => {
+  it('still-offered refuses a pinned tool the server no longer lists', () => {
+    expect(stillOffered.check(subject({}))).toEqual(PASS);
+    expect(stillOffered.check(subject({ live: undefined }))).toEqual({ kind: 'refuse', reason: 'the server no longer offers it' });
+  });
+
+  it('classified refuses a tool without an operator rule', () => {
+    expect(classified.check(subject({}))).toEqual(PASS);
+    expect(classified.check(subject({ rule: undefined })).kind).toBe('refuse');
+  });
+
+  it('pinned refuses a tool the manifest does not pin', () => {
+    expect(pinned.check(subject({}))).toEqual(PASS);
+    expect(pinned.check(subject({ pin: undefined })).kind).toBe('refuse');
+  });
+
+  it('schema-pin refuses a changed schema, even one a float64 cannot tell apart', () => {
+    expect(schemaPin.check(subject({}))).toEqual(PASS);
+    const reordered = tool('t', { schema: '{ "properties" : {"n":{"maximum":9007199254740993.0}}, "type":"object"}' });
+    expect(schemaPin.check(subject({ live: reordered }))).toEqual(PASS);
+    const moved = tool('t', { schema: '{"type":"object","properties":{"n":{"maximum":9007199254740992}}}' });
+    expect(schemaPin.check(subject({ live: moved }))).toEqual({ kind: 'refuse', reason: 'the input schema changed since the pin' });
+    // A missing side is another guard's to refuse.
+    expect(schemaPin.check(subject({ live: undefined }))).toEqual(PASS);
+    expect(schemaPin.check(subject({ pin: undefined }))).toEqual(PASS);
+  });
+
+  it('description-pin refuses a reworded, added or removed description', () => {
+    expect(descriptionPin.check(subject({}))).toEqual(PASS);
+    for (const description of ['t does things!', '', undefined]) {
+      expect(descriptionPin.check(subject({ live: { ...listed, description } })).kind).toBe('refuse');
+    }
+    const none = { ...listed, description: undefined };
+    expect(descriptionPin.check(subject({ live: none, pin: pinOf(none) }))).toEqual(PASS);
+    expect(descriptionPin.check(subject({ live: { ...none, description: '' }, pin: pinOf(none) })).kind).toBe('refuse');
+  });
+
+  it('hint-consistency checks pinned and live annotations, and records an allowed mismatch', () => {
+    const destructive = { ...listed, annotations: json('{"destructiveHint":true}') };
+    const local = rule('local_change');
+    expect(hintConsistency.check(subject({ rule: local }))).toEqual(PASS);
+    expect(hintConsistency.check(subject({ rule: local, live: destructive }))).toEqual({
+      kind: 'refuse',
+      reason: "the operator classified it local_change, but the annotations the server sends now say destructiveHint: true",
+    });
+    expect(hintConsistency.check(subject({ rule: local, pin: pinOf(destructive) }))).toEqual({
+      kind: 'refuse',
+      reason: "the operator classified it local_change, but the pinned annotations say destructiveHint: true",
+    });
+    expect(
+      hintConsistency.check(subject({ rule: rule('local_change', { allowHintMismatch: true }), live: destructive })),
+    ).toEqual({
+      kind: 'overridden',
+      note: "the operator classified it local_change, but the annotations the server sends now say destructiveHint: true",
+    });
+    expect(hintConsistency.check(subject({ rule: undefined, live: destructive }))).toEqual(PASS);
+  });
+});
+
+describe('the hint rule', () => {
+  const NONE = undefined;
+  // [annotations, effects that mismatch]
+  const table: [string | undefined, Effect[]][] = [
+    [NONE, []],
+    ['{}', ['read_only']],
+    ['{"readOnlyHint":true}', []],
+    ['{"readOnlyHint":false}', ['read_only']],
+    ['{"readOnlyHint":"true"}', ['read_only']],
+    ['{"destructiveHint":true}', ['read_only', 'local_change', 'remote_change']],
+    ['{"destructiveHint":false}', ['read_only']],
+    ['{"readOnlyHint":false,"destructiveHint":false}', ['read_only']],
+    ['{"readOnlyHint":true,"destructiveHint":true}', []],
+    ['{"readOnlyHint":false,"destructiveHint":true}', ['read_only', 'local_change', 'remote_change']],
+    ['{"openWorldHint":true,"idempotentHint":true}', ['read_only']],
+  ];
+  it.each(table)('annotations %s mismatch exactly %j', (annotations, mismatching) => {
+    const parsed = annotations === undefined ? undefined : json(annotations);
+    const found = EFFECTS.filter((effect) => hintContradiction(effect, parsed) !== null);
+    expect(found).toEqual(mismatching);
+  });
+});
+
+describe('listing guards', () => {
+  const page = (number: number, names: string[], nextCursor?: string): ListingPage => ({
+    number,
+    tools: names.map((name) => tool(name)),
+    nextCursor,
+  });
+  const limits = { ...DEFAULT_LIMITS, maxPages: 2, maxTools: 3 };
+
+  it('listing-bounds refuses a listing going past max_pages before asking for more', () => {
+    const check = listingBounds.begin(limits);
+    expect(check(page(1, ['a'], 'c1'))).toBeNull();
+    expect(check(page(2, ['b'], 'c2'))).toBe('the listing goes on past max_pages (2)');
+    const exact = listingBounds.begin(limits);
+    expect(exact(page(1, ['a'], 'c1'))).toBeNull();
+    expect(exact(page(2, ['b']))).toBeNull();
+  });
+
+  it('listing-bounds refuses a repeated cursor and too many tools, and accepts exactly max_tools', () => {
+    const check = listingBounds.begin({ ...limits, maxPages: 10 });
+    expect(check(page(1, [], 'same'))).toBeNull();
+    expect(check(page(2, [], 'same'))).toBe('page 2 names a cursor seen before');
+    const tools = listingBounds.begin(limits);
+    expect(tools(page(1, ['a', 'b'], 'c1'))).toBeNull();
+    expect(tools(page(2, ['c']))).toBeNull();
+    const over = listingBounds.begin(limits);
+    expect(over(page(1, ['a', 'b', 'c', 'd']))).toBe('the listing holds more than max_tools (3) tools');
+  });
+
+  it('listing-unique refuses a name listed twice on one page or across pages', () => {
+    expect(listingUnique.begin(limits)(page(1, ['a', 'b', 'a']))).toBe('the listing names "a" twice');
+    const across = listingUnique.begin(limits);
+    expect(across(page(1, ['a', 'b'], 'c'))).toBeNull();
+    expect(across(page(2, ['b']))).toBe('the listing names "b" twice');
+  });
+});
+
+describe('presentation guards', () => {
+  const shown = { description: 'server text', inputSchema: json('{"type":"object"}'), annotations: json('{"readOnlyHint":true}') };
+
+  it('operator-annotations derives annotations from the effect, never the server', () => {
+    const derived = (effect: Effect | undefined) => {
+      const annotations = operatorAnnotations.present(shown, effect, undefined).annotations;
+      return annotations === undefined ? undefined : writeJson(annotations);
+    };
+    expect(derived('read_only')).toBe('{"readOnlyHint":true,"destructiveHint":false}');
+    expect(derived('local_change')).toBe('{"readOnlyHint":false,"destructiveHint":false,"openWorldHint":false}');
+    expect(derived('remote_change')).toBe('{"readOnlyHint":false,"destructiveHint":false,"openWorldHint":true}');
+    expect(derived('destructive')).toBe('{"readOnlyHint":false,"destructiveHint":true}');
+    expect(derived(undefined)).toBeUndefined();
+  });
+
+  it("operator-description replaces the description only when the rule has one", () => {
+    expect(operatorDescription.present(shown, 'read_only', rule('read_only')).description).toBe('server text');
+    expect(operatorDescription.present(shown, 'read_only', rule('read_only', { description: 'mine' })).description).toBe('mine');
+  });
+});
+
+describe('session guards', () => {
+  it('registered-calls-only answers an unregistered name as an unknown tool', () => {
+    expect(registeredCallsOnly.check('a', new Set(['a']))).toBeNull();
+    expect(registeredCallsOnly.check('b', new Set(['a']))).toBe('Unknown tool: b');
+  });
+
+  it('nothing-registered stops a broker with no tool', () => {
+    expect(nothingRegistered.check(0)).toBe('no tool registered');
+    expect(nothingRegistered.check(1)).toBeNull();
+  });
+});
+
+describe('the guard registry', () => {
+  it('names every guard the reference broker document lists, each once', () => {
+    expect([...GUARD_NAMES].sort()).toEqual(
+      [
+        'listing-bounds',
+        'listing-unique',
+        'classified',
+        'pinned',
+        'still-offered',
+        'description-pin',
+        'schema-pin',
+        'hint-consistency',
+        'operator-annotations',
+        'operator-description',
+        'registered-calls-only',
+        'nothing-registered',
+      ].sort(),
+    );
+    expect(ALL_GUARDS.tool.map((g) => g.name)).toEqual([
+      'still-offered',
+      'classified',
+      'pinned',
+      'schema-pin',
+      'description-pin',
+      'hint-consistency',
+    ]);
+  });
+
+  it.each(GUARD_NAMES.map((name) => [name]))('--disable-guard %s removes exactly that guard', (name) => {
+    const selected = Object.values(selectGuards([name])).flatMap((list: readonly { name: string }[]) => list.map((g) => g.name));
+    expect(selected).toEqual(GUARD_NAMES.filter((n) => n !== name));
+  });
+
+  it('refuses an unknown guard name', () => {
+    expect(() => selectGuards(['schema_pin'])).toThrow(ConfigError);
+  });
+});

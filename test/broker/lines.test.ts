@@ -1,0 +1,47 @@
+// Line framing for stdio: bounded, strict UTF-8, \r\n tolerated, and resynchronised after an
+// over-long line.
+
+import { describe, expect, it } from 'vitest';
+import { LineSplitter } from '../../src/lines.js';
+
+function split(chunks: (string | Buffer)[], max = 16): { lines: string[]; problems: string[] } {
+  const lines: string[] = [];
+  const problems: string[] = [];
+  const splitter = new LineSplitter(
+    (line) => lines.push(line),
+    (problem) => problems.push(problem),
+    max,
+  );
+  for (const chunk of chunks) splitter.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+  return { lines, problems };
+}
+
+describe('LineSplitter', () => {
+  it('splits on newlines across chunks, strips \\r and skips blank lines', () => {
+    expect(split(['ab', 'c\r\nd', 'e\n\n\r\nf\n', 'g'])).toEqual({ lines: ['abc', 'de', 'f'], problems: [] });
+  });
+
+  it('keeps a multi-byte character split across chunks', () => {
+    const bytes = Buffer.from('é\n');
+    expect(split([bytes.subarray(0, 1), bytes.subarray(1)]).lines).toEqual(['é']);
+  });
+
+  it('refuses invalid UTF-8 instead of replacing it', () => {
+    expect(split([Buffer.from([0x61, 0xff, 0x0a]), 'ok\n'])).toEqual({
+      lines: ['ok'],
+      problems: ['a line that is not valid UTF-8'],
+    });
+  });
+
+  it('reports an over-long line once and resumes at the next line', () => {
+    expect(split(['0123456789', '0123456789', '01234\nnext\n'], 16)).toEqual({
+      lines: ['next'],
+      problems: ['a line longer than 16 bytes'],
+    });
+    expect(split(['01234567890123456789\nnext\n'], 16)).toEqual({
+      lines: ['next'],
+      problems: ['a line longer than 16 bytes'],
+    });
+    expect(split(['0123456789012345\n'], 16).lines).toEqual(['0123456789012345']);
+  });
+});

@@ -1,0 +1,89 @@
+// The handshake and the paged listing, against an in-memory server.
+
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_LIMITS } from '../../src/config.js';
+import { ListingRefused, UpstreamError } from '../../src/errors.js';
+import { ALL_GUARDS } from '../../src/guards/registry.js';
+import { writeJson } from '../../src/json/writer.js';
+import { SAFETY_STOP_PAGES, initializeAndList } from '../../src/listing.js';
+import { FakeRequester } from './fake-requester.js';
+
+const INIT = '{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"s","version":"1"}}';
+const t = (name: string, extra = '') => `{"name":"${name}","inputSchema":{"type":"object"}${extra}}`;
+
+/** A server whose pages are given as raw `tools` texts, each naming the next page's cursor. */
+function server(pages: string[], { init = INIT, cursor = (i: number) => (i < pages.length - 1 ? `p${i + 1}` : undefined) } = {}) {
+  return new FakeRequester((method, params) => {
+    if (method === 'initialize') return init;
+    const i = params === undefined || !params.includes('cursor') ? 0 : Number(/"p(\d+)"/.exec(params)?.[1] ?? 0);
+    const next = cursor(i);
+    return `{"tools":${pages[i] ?? '[]'}${next === undefined ? '' : `,"nextCursor":"${next}"`}}`;
+  });
+}
+
+const list = (requester: FakeRequester, limits = DEFAULT_LIMITS, guards = ALL_GUARDS.listing) =>
+  initializeAndList(requester, 'notes', limits, guards);
+
+describe('initializeAndList', () => {
+  it('initializes, then reads every page keeping raw trees', async () => {
+    const requester = server([`[${t('a', ',"description":"A","annotations":{"readOnlyHint":true}')}]`, `[${t('b', ',"inputSchema2":1')}]`]);
+    const tools = await list(requester);
+    expect(tools.map((tool) => tool.name)).toEqual(['a', 'b']);
+    expect(tools[0]?.description).toBe('A');
+    expect(tools[1]?.description).toBeUndefined();
+    expect(writeJson(tools[0]?.annotations ?? { kind: 'null' })).toBe('{"readOnlyHint":true}');
+    expect(requester.asked.map((a) => [a.method, a.params])).toEqual([
+      ['initialize', '{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"gauntlet-reference-broker","version":"0.1.0"}}'],
+      ['tools/list', '{}'],
+      ['tools/list', '{"cursor":"p1"}'],
+    ]);
+    expect(requester.notified).toEqual(['notifications/initialized']);
+    // One deadline bounds the whole step.
+    expect(requester.asked.every((a) => a.timeoutMs <= DEFAULT_LIMITS.connectTimeoutMs)).toBe(true);
+  });
+
+  it('refuses a protocol version it does not speak', async () => {
+    await expect(list(server(['[]'], { init: '{"protocolVersion":"2024-11-05"}' }))).rejects.toThrow(UpstreamError);
+  });
+
+  it('stops at max_pages without asking for more', async () => {
+    const requester = server([], { cursor: (i) => `p${i + 1}` });
+    await expect(list(requester, { ...DEFAULT_LIMITS, maxPages: 5 })).rejects.toThrow(ListingRefused);
+    expect(requester.asked.filter((a) => a.method === 'tools/list')).toHaveLength(5);
+  });
+
+  it('refuses a repeated cursor, too many tools and a duplicate name', async () => {
+    await expect(list(server(['[]'], { cursor: () => 'p0' }))).rejects.toThrow('guard listing-bounds refused the listing: page 2 names a cursor seen before');
+    const many = `[${Array.from({ length: 4 }, (_, i) => t(`f${i}`)).join(',')}]`;
+    await expect(list(server([many]), { ...DEFAULT_LIMITS, maxTools: 3 })).rejects.toThrow('more than max_tools (3)');
+    await expect(list(server([many]), { ...DEFAULT_LIMITS, maxTools: 4 })).resolves.toHaveLength(4);
+    await expect(list(server([`[${t('a')},${t('a')}]`]))).rejects.toThrow('guard listing-unique refused the listing');
+    await expect(list(server([`[${t('a')}]`, `[${t('a')}]`]))).rejects.toThrow('names "a" twice');
+  });
+
+  it('without the listing guards, a later duplicate replaces an earlier one and a safety stop remains', async () => {
+    const tools = await list(server([`[${t('a', ',"description":"1"')},${t('a', ',"description":"2"')}]`]), DEFAULT_LIMITS, []);
+    expect(tools.map((tool) => tool.description)).toEqual(['2']);
+    const endless = server([], { cursor: () => 'same' });
+    await expect(list(endless, DEFAULT_LIMITS, [])).rejects.toThrow(`did not end within ${SAFETY_STOP_PAGES} pages`);
+    expect(endless.asked.filter((a) => a.method === 'tools/list')).toHaveLength(SAFETY_STOP_PAGES);
+  });
+
+  it.each([
+    ['{"tools":{}}', 'tools is not an array'],
+    ['{"tools":[],"nextCursor":null}', 'nextCursor is not a string'],
+    ['{"tools":[{"inputSchema":{}}]}', 'tool 0: name is not a non-empty string'],
+    ['{"tools":[{"name":"a"}]}', 'inputSchema is not an object'],
+    ['{"tools":[{"name":"a","inputSchema":{},"description":1}]}', 'description is not a string'],
+    ['{"tools":[{"name":"a","inputSchema":{},"annotations":null}]}', 'annotations is not an object'],
+    ['[]', 'the result is not an object'],
+  ])('refuses the malformed page %s', async (page, message) => {
+    const requester = new FakeRequester((method) => (method === 'initialize' ? INIT : page));
+    await expect(list(requester)).rejects.toThrow(message);
+  });
+
+  it('passes on an error answer', async () => {
+    const requester = new FakeRequester((method) => (method === 'initialize' ? INIT : { error: '{"code":-1,"message":"nope"}' }));
+    await expect(list(requester)).rejects.toThrow('server "notes" answered tools/list page 1 with an error: nope');
+  });
+});

@@ -1,0 +1,53 @@
+// The server connection against a real process: framing and decoding failures end it, close()
+// stops the whole group and is safe twice and during a call.
+
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ServerSpec } from '../../src/config.js';
+import { plain } from '../../src/json/tree.js';
+import { Connection } from '../../src/upstream/connection.js';
+import { ServerProcess } from '../../src/upstream/process.js';
+import { FIXTURE, Workdir, isAlive, toolsText, waitDead, within } from './e2e-helpers.js';
+
+let work: Workdir;
+afterEach(async () => {
+  await work.cleanup();
+});
+
+async function connect(spec: Parameters<Workdir['spec']>[0]): Promise<{ connection: Connection; server: ServerProcess }> {
+  work = new Workdir();
+  work.spec(spec);
+  const serverSpec: ServerSpec = { id: 'notes', command: process.execPath, args: [FIXTURE, work.path('spec.json')], env: new Map() };
+  const server = await ServerProcess.start(serverSpec);
+  return { connection: new Connection('notes', server), server };
+}
+
+const INIT = plain({ protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } });
+
+describe('Connection', () => {
+  it('close() is safe twice and while a call is in flight, and stops the whole group', async () => {
+    const { connection, server } = await connect({ pages: [toolsText([{ name: 'hang' }])], grandchild: true });
+    expect((await connection.request('initialize', INIT, 5000, 'initialize')).ok).toBe(true);
+    const call = connection.request('tools/call', plain({ name: 'hang', arguments: {} }), 60_000, 'tools/call "hang"');
+    const grandchild = work.grandchildPid();
+    expect(isAlive(grandchild)).toBe(true);
+    const refused = expect(call).rejects.toThrow('server "notes" was closed by the broker');
+    await Promise.all([connection.close(), connection.close()]);
+    await refused;
+    await connection.close();
+    expect(await waitDead(grandchild)).toBe(true);
+    expect(isAlive(server.pid)).toBe(false);
+    await expect(connection.request('ping', undefined, 1000, 'ping')).rejects.toThrow('server "notes" was closed by the broker');
+  });
+
+  it.each([
+    ['not json at all', 'not valid JSON'],
+    ['{"jsonrpc":"2.0","id":{id},"result":{"tools":[]},"result":{"tools":[]}}', 'duplicate key "result"'],
+    ['[{"jsonrpc":"2.0","id":{id},"result":{"tools":[]}}]', 'not a JSON-RPC object'],
+    ['{"jsonrpc":"2.0","id":{id},"result":{},"error":{"code":1,"message":"x"}}', 'exactly one of result and error'],
+  ])('a malformed line (%s) ends the session and stops the server', async (line, problem) => {
+    const { connection, server } = await connect({ listLine: line });
+    expect((await connection.request('initialize', INIT, 5000, 'initialize')).ok).toBe(true);
+    await expect(connection.request('tools/list', plain({}), 5000, 'tools/list')).rejects.toThrow(problem);
+    await within(server.exited, 10_000, 'the server to be stopped');
+  });
+});

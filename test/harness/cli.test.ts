@@ -1,0 +1,96 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { packageRoot } from '../../harness/paths.js';
+import { loadRequirements } from '../../harness/requirements.js';
+
+const bin = join(packageRoot, 'bin', 'gauntlet.js');
+const run = promisify(execFile);
+
+async function gauntlet(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [bin, ...args], { cwd: packageRoot, maxBuffer: 16 * 1024 * 1024 });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+  }
+}
+
+const dirs: string[] = [];
+const scratch = () => {
+  const dir = mkdtempSync(join(tmpdir(), 'gauntlet-cli-'));
+  dirs.push(dir);
+  return dir;
+};
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('gauntlet CLI', () => {
+  it('lists every requirement with the scenarios covering it', async () => {
+    const { code, stdout } = await gauntlet('list', '--requirements', '--json');
+    expect(code).toBe(0);
+    const rows = JSON.parse(stdout) as Array<{ id: string; scenarios: string[] }>;
+    expect(rows.map((r) => r.id)).toEqual(loadRequirements().map((r) => r.id));
+    const foundation = rows.filter((r) => /^(CLS|PIN-[1-7]$|LST|HNT-[1-4]$|DSC-1$)/.test(r.id));
+    for (const row of foundation) expect(row.scenarios.length, `${row.id} is uncovered`).toBeGreaterThan(0);
+  });
+
+  it('flags uncovered requirements in its plain listing', async () => {
+    const { stdout } = await gauntlet('list', '--requirements');
+    expect(stdout).toMatch(/\d+ requirements, \d+ covered, \d+ uncovered/);
+  });
+
+  it('exits 2 when no scenario matches the filter', async () => {
+    const { code, stderr } = await gauntlet('run', '--filter', 'no.such-scenario*', '--report-dir', scratch());
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/no scenario matches/);
+  });
+
+  it('exits 2 for an adapter it cannot load', async () => {
+    const { code, stderr } = await gauntlet('run', '--candidate', './no-such-adapter.js', '--report-dir', scratch());
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/not a built-in candidate/);
+  });
+
+  it('exits 1 and writes all three reports when an attack succeeds against passthrough', async () => {
+    const dir = scratch();
+    const { code } = await gauntlet('run', '--candidate', 'passthrough', '--filter', 'pin.float-*', '--report-dir', dir);
+    expect(code).toBe(1);
+    const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as {
+      summary: { total: number; passed: number };
+      cases: Array<{ id: string; outcome: string; findings: unknown[] }>;
+    };
+    expect(report.summary.total).toBe(2);
+    expect(report.cases.find((c) => c.id === 'pin.float-drift')).toMatchObject({ outcome: 'fail' });
+    expect(report.cases.find((c) => c.id === 'pin.float-literal-kept')).toMatchObject({ outcome: 'pass' });
+    expect(readFileSync(join(dir, 'junit.xml'), 'utf8')).toContain('<failure');
+    expect(readFileSync(join(dir, 'report.md'), 'utf8')).toContain('pin.float-drift (fail)');
+  });
+
+  it('exits 0 when the reference broker passes the selection', async () => {
+    const dir = scratch();
+    const { code } = await gauntlet('run', '--filter', 'pin.float-*', '--report-dir', dir);
+    expect(code).toBe(0);
+  });
+
+  it('serves a hostile server that the official SDK client can use', async () => {
+    const transport = new StdioClientTransport({ command: process.execPath, args: [bin, 'serve', 'rug-pull-description'], stderr: 'pipe' });
+    const client = new Client({ name: 'cli-test', version: '0.0.0' });
+    try {
+      await client.connect(transport);
+      const { tools } = await client.listTools();
+      expect(tools.map((t) => t.name)).toEqual(['search_notes', 'read_note', 'write_note']);
+      const result = await client.callTool({ name: 'read_note', arguments: { id: 1 } });
+      expect(result.content).toEqual([{ type: 'text', text: 'read_note ran' }]);
+    } finally {
+      await client.close();
+    }
+  });
+});

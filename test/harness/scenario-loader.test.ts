@@ -1,0 +1,100 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { loadCatalogue } from '../../harness/catalogue.js';
+import { loadScenarios, matchesGlob } from '../../harness/scenario/load.js';
+
+const control = `id: x.benign
+title: A benign control for the loader tests
+requirements: [PIN-2]
+level: MUST
+kind: control
+features: [pinning]
+description: A control that proves the benign path works.
+server: { catalogue: notes }
+operator: { tools: { search_notes: { effect: read_only } } }
+steps:
+  - start: { expect: { outcome: ready } }
+`;
+const attack = control
+  .replace('id: x.benign', 'id: x.attack')
+  .replace('kind: control', 'kind: attack\ncontrol: x.benign');
+
+let dir: string;
+function scenarioDir(files: Record<string, string>): string {
+  dir = mkdtempSync(join(tmpdir(), 'gauntlet-loader-'));
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+  return dir;
+}
+const load = (files: Record<string, string>) =>
+  loadScenarios({ dir: scenarioDir(files), requirementIds: new Set(['PIN-2']), serverIds: new Set(['notes']) });
+
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('scenario loader', () => {
+  it('loads a well-formed attack with its control', () => {
+    const scenarios = load({ 'a.yaml': attack, 'b.yaml': control });
+    expect(scenarios.map((s) => s.id).sort()).toEqual(['x.attack', 'x.benign']);
+  });
+
+  it('names the file of a scenario that does not match the schema', () => {
+    expect(() => load({ 'bad.yaml': control.replace('kind: control', 'kind: maybe') })).toThrow(/bad\.yaml: does not match the scenario schema.*kind/);
+  });
+
+  it('refuses unknown keys, so a misspelled expectation cannot silently assert nothing', () => {
+    const typo = control.replace('outcome: ready', 'outcome: ready, servers_alve: 0');
+    expect(() => load({ 'typo.yaml': typo })).toThrow(/typo\.yaml: does not match/);
+  });
+
+  it('refuses a duplicate id, naming both files', () => {
+    expect(() => load({ 'a.yaml': control, 'b.yaml': control })).toThrow(/b\.yaml: id x\.benign is already used by .*a\.yaml/);
+  });
+
+  it('refuses an unknown requirement id', () => {
+    expect(() => load({ 'a.yaml': control.replace('[PIN-2]', '[PIN-99]') })).toThrow(/a\.yaml: cites unknown requirement PIN-99/);
+  });
+
+  it('refuses an unknown hostile server', () => {
+    expect(() => load({ 'a.yaml': control.replace('catalogue: notes', 'catalogue: nowhere') })).toThrow(/unknown hostile server nowhere/);
+  });
+
+  it('refuses an attack without a control, or whose control is an attack', () => {
+    expect(() => load({ 'a.yaml': attack.replace('control: x.benign\n', '') })).toThrow(/does not match/);
+    expect(() => load({ 'a.yaml': attack })).toThrow(/its control x\.benign does not exist/);
+    const otherAttack = attack.replace('id: x.attack', 'id: x.benign');
+    expect(() => load({ 'a.yaml': attack, 'b.yaml': otherAttack })).toThrow(/is not a control/);
+  });
+
+  it('refuses YAML with a repeated key', () => {
+    expect(() => load({ 'a.yaml': `${control}level: SHOULD\n` })).toThrow(/a\.yaml: not valid YAML/);
+  });
+
+  it('matches ids with globs', () => {
+    expect(matchesGlob('pin.float-drift', 'pin.*')).toBe(true);
+    expect(matchesGlob('pin.float-drift', '*.float-?rift')).toBe(true);
+    expect(matchesGlob('pinxfloat', 'pin.*')).toBe(false);
+  });
+});
+
+describe('the shipped catalogue', () => {
+  const scenarios = loadCatalogue();
+
+  it('loads, with at least 25 scenarios', () => {
+    expect(scenarios.length).toBeGreaterThanOrEqual(25);
+  });
+
+  it('pairs every attack with a control', () => {
+    const controls = new Set(scenarios.filter((s) => s.kind === 'control').map((s) => s.id));
+    for (const attackScenario of scenarios.filter((s) => s.kind === 'attack')) {
+      expect(controls.has(attackScenario.control ?? ''), attackScenario.id).toBe(true);
+    }
+  });
+
+  it('gives every scenario an expectation that observes something', () => {
+    for (const scenario of scenarios) {
+      const observes = scenario.steps.some((step) => 'list' in step || 'call' in step || ('start' in step && step.start.expect.outcome === 'refused'));
+      expect(observes, scenario.id).toBe(true);
+    }
+  });
+});

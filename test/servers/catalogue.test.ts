@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import { catalogue, findServer } from '../../servers/catalogue.js';
+import { resolveKnobs } from '../../servers/kit/knobs.js';
+import { listingPages } from '../../servers/kit/listing.js';
+import { parseInvocation, UsageError } from '../../servers/main.js';
+
+/** Scenario files name these ids; renaming one breaks them. */
+const SHIPPED_IDS = [
+  'notes',
+  'rug-pull-description',
+  'rug-pull-schema',
+  'float-drift',
+  'reserialiser',
+  'tool-dropper',
+  'tool-sneaker',
+  'duplicate-tool',
+  'duplicate-across-pages',
+  'paged',
+  'endless-pages',
+  'repeating-cursor',
+  'tool-flood',
+  'hint-liar',
+  'readonly-liar',
+  'poisoned-description',
+  'no-annotations',
+];
+
+describe('catalogue', () => {
+  it('ships exactly the ids scenarios use, each once', () => {
+    expect(catalogue.map((entry) => entry.id)).toEqual(SHIPPED_IDS);
+  });
+
+  it.each(catalogue.map((entry) => [entry.id, entry] as const))('%s has prose and valid knobs', (_id, entry) => {
+    expect(entry.attack).not.toBe('');
+    expect(entry.description).not.toMatch(/\n/);
+    expect(() => resolveKnobs(entry.knobs)).not.toThrow();
+  });
+
+  it('finds entries by id', () => {
+    expect(findServer('float-drift')?.knobs).toEqual({ bignum: 'search_notes' });
+    expect(findServer('nope')).toBeUndefined();
+  });
+
+  it('floods with 1001 tools in pages of 100', () => {
+    const pages = listingPages(resolveKnobs(findServer('tool-flood')!.knobs), 'review');
+    expect(pages.map((page) => page.length)).toEqual([...Array(10).fill(100), 1]);
+  });
+});
+
+describe('parseInvocation', () => {
+  it('lets command-line knobs override the preset', () => {
+    const invocation = parseInvocation(['tool-flood', '--ledger', 'L', 'filler=997', '--control', 'C']);
+    expect(invocation).toEqual({
+      serverId: 'tool-flood',
+      ledgerPath: 'L',
+      controlPath: 'C',
+      knobs: { filler: '997', page_size: '100' },
+    });
+    const pages = listingPages(resolveKnobs(invocation.knobs), 'review');
+    expect(pages.flat()).toHaveLength(1000);
+  });
+
+  it('has no ledger or control file unless given', () => {
+    expect(parseInvocation(['notes'])).toEqual({ serverId: 'notes', ledgerPath: null, controlPath: null, knobs: {} });
+  });
+
+  it('refuses an unknown id, listing the known ones', () => {
+    expect(() => parseInvocation(['nope'])).toThrow(UsageError);
+    expect(() => parseInvocation(['nope'])).toThrow(/unknown server id "nope".*notes, rug-pull-description/);
+    expect(() => parseInvocation([])).toThrow(/no server id/);
+  });
+
+  it('refuses unknown options and options without their file', () => {
+    expect(() => parseInvocation(['notes', '--verbose'])).toThrow(/unknown option --verbose/);
+    expect(() => parseInvocation(['notes', '--ledger'])).toThrow(/--ledger needs a file/);
+  });
+});

@@ -1,0 +1,204 @@
+import { describe, expect, it } from 'vitest';
+import { resolveKnobs } from '../../servers/kit/knobs.js';
+import { listingPage, listingPages, type PageAnswer } from '../../servers/kit/listing.js';
+import type { Phase } from '../../servers/kit/phase.js';
+
+interface Tool {
+  name: string;
+  description: string;
+  inputSchema: { properties: Record<string, Record<string, unknown>>; additionalProperties: boolean };
+  annotations?: Record<string, boolean>;
+}
+
+const pagesOf = (knobs: Record<string, string>, phase: Phase = 'review') => listingPages(resolveKnobs(knobs), phase);
+/** The whole listing as raw text, the way a broker would receive it page after page. */
+const rawListing = (knobs: Record<string, string>, phase: Phase = 'review') =>
+  pagesOf(knobs, phase)
+    .map((page) => page.join(','))
+    .join('\n');
+const toolsOf = (knobs: Record<string, string>, phase: Phase = 'review'): Tool[] =>
+  pagesOf(knobs, phase)
+    .flat()
+    .map((text) => JSON.parse(text) as Tool);
+const namesOf = (knobs: Record<string, string>, phase: Phase = 'review') => toolsOf(knobs, phase).map((t) => t.name);
+const result = (answer: PageAnswer) => {
+  if (!('result' in answer)) throw new Error(answer.error);
+  return JSON.parse(answer.result) as { tools: Tool[]; nextCursor?: string };
+};
+const NOTES = ['search_notes', 'read_note', 'write_note'];
+
+describe('the honest notes listing', () => {
+  it('presents the three tools on one page, the same in both phases', () => {
+    expect(pagesOf({})).toHaveLength(1);
+    expect(namesOf({})).toEqual(NOTES);
+    expect(rawListing({}, 'run')).toBe(rawListing({}));
+    expect(result(listingPage(resolveKnobs({}), 'review', undefined)).nextCursor).toBeUndefined();
+  });
+
+  it('writes each tool as compact raw text with its default annotations', () => {
+    const [search, read, write] = pagesOf({})[0]!;
+    expect(search).toMatch(/^\{"name":"search_notes","description":"[^"]+","inputSchema":\{"type":"object",/);
+    expect(search).toContain(
+      '"limit":{"type":"integer","description":"How many notes to return at most.","minimum":1,"maximum":50}',
+    );
+    expect(search).toMatch(/,"annotations":\{"readOnlyHint":true\}\}$/);
+    expect(read).toMatch(/,"annotations":\{"readOnlyHint":true\}\}$/);
+    expect(write).toMatch(/,"annotations":\{"readOnlyHint":false,"destructiveHint":false\}\}$/);
+  });
+});
+
+describe('page_size and cursors', () => {
+  const paged = resolveKnobs({ page_size: '2' });
+
+  it('splits the listing and links the pages with page-N cursors', () => {
+    const first = result(listingPage(paged, 'review', undefined));
+    expect(first.tools.map((t) => t.name)).toEqual(['search_notes', 'read_note']);
+    expect(first.nextCursor).toBe('page-2');
+    const second = result(listingPage(paged, 'review', 'page-2'));
+    expect(second.tools.map((t) => t.name)).toEqual(['write_note']);
+    expect(second.nextCursor).toBeUndefined();
+  });
+
+  it.each([['page-3'], ['page-1'], ['page-02'], ['again'], [''], [2], [null]])('refuses cursor %j', (cursor) => {
+    expect(listingPage(paged, 'review', cursor)).toEqual({ error: expect.stringMatching(/^unknown cursor/) });
+  });
+
+  it('repeat: page 1, then empty pages naming "again" forever', () => {
+    const knobs = resolveKnobs({ cursor: 'repeat', page_size: '1' });
+    expect(result(listingPage(knobs, 'review', undefined))).toMatchObject({ nextCursor: 'again' });
+    expect(result(listingPage(knobs, 'review', undefined)).tools.map((t) => t.name)).toEqual(['search_notes']);
+    expect(listingPage(knobs, 'review', 'again')).toEqual({ result: '{"tools":[],"nextCursor":"again"}' });
+    expect(listingPage(knobs, 'review', 'page-2')).toHaveProperty('error');
+  });
+
+  it('endless: every page names the next, past the real tools too', () => {
+    const knobs = resolveKnobs({ cursor: 'endless', page_size: '1' });
+    expect(result(listingPage(knobs, 'review', undefined))).toMatchObject({ nextCursor: 'page-2' });
+    const third = result(listingPage(knobs, 'review', 'page-3'));
+    expect(third.tools.map((t) => t.name)).toEqual(['write_note']);
+    expect(third.nextCursor).toBe('page-4');
+    expect(listingPage(knobs, 'review', 'page-4')).toEqual({ result: '{"tools":[],"nextCursor":"page-5"}' });
+    expect(listingPage(knobs, 'review', 'page-100000')).toEqual({ result: '{"tools":[],"nextCursor":"page-100001"}' });
+  });
+});
+
+describe('filler', () => {
+  it('appends numbered read-only tools with distinct descriptions after the tool set', () => {
+    const tools = toolsOf({ filler: '3' });
+    expect(tools.map((t) => t.name)).toEqual([...NOTES, 'filler_0001', 'filler_0002', 'filler_0003']);
+    const fillers = tools.slice(3);
+    expect(new Set(fillers.map((t) => t.description)).size).toBe(3);
+    for (const filler of fillers) expect(filler.annotations).toEqual({ readOnlyHint: true });
+  });
+});
+
+describe('duplicate', () => {
+  it('same: lists the tool again right after itself, same name, other description', () => {
+    const tools = toolsOf({ duplicate: 'search_notes' });
+    expect(tools.map((t) => t.name)).toEqual(['search_notes', 'search_notes', 'read_note', 'write_note']);
+    expect(tools[1]!.description).not.toBe(tools[0]!.description);
+    expect(tools[1]!.description).toContain('<IMPORTANT>');
+    expect(tools[1]!.inputSchema).toEqual(tools[0]!.inputSchema);
+    expect(pagesOf({ duplicate: 'search_notes' })).toHaveLength(1);
+  });
+
+  it('next: puts the copy on a page of its own after the last page', () => {
+    const names = (pages: string[][]) => pages.map((page) => page.map((t) => (JSON.parse(t) as Tool).name));
+    expect(names(pagesOf({ duplicate: 'search_notes', duplicate_page: 'next', page_size: '1' }))).toEqual([
+      ['search_notes'],
+      ['read_note'],
+      ['write_note'],
+      ['search_notes'],
+    ]);
+    expect(names(pagesOf({ duplicate: 'write_note', duplicate_page: 'next' }))).toEqual([NOTES, ['write_note']]);
+  });
+});
+
+describe('phase-dependent knobs', () => {
+  it('run.description rewords only that description, only in run', () => {
+    const knobs = { 'run.description': 'search_notes' };
+    expect(rawListing(knobs)).toBe(rawListing({}));
+    const [review, run] = [toolsOf(knobs), toolsOf(knobs, 'run')];
+    expect(run[0]!.description).not.toBe(review[0]!.description);
+    expect(run[0]!.description).toContain('~/.ssh/id_rsa');
+    expect({ ...run[0], description: '' }).toEqual({ ...review[0], description: '' });
+    expect(run.slice(1)).toEqual(review.slice(1));
+  });
+
+  it('run.schema loosens only that schema, only in run', () => {
+    const knobs = { 'run.schema': 'write_note' };
+    expect(rawListing(knobs)).toBe(rawListing({}));
+    const run = toolsOf(knobs, 'run');
+    expect(run[2]!.inputSchema.additionalProperties).toBe(true);
+    expect(Object.keys(run[2]!.inputSchema.properties)).toEqual(['id', 'text', 'sidenote']);
+    expect(run.slice(0, 2)).toEqual(toolsOf({}).slice(0, 2));
+  });
+
+  it('bignum moves a maximum that a float64 decoder cannot see move', () => {
+    const knobs = { bignum: 'search_notes' };
+    const [review, run] = [rawListing(knobs), rawListing(knobs, 'run')];
+    expect(review).toContain('"maximum":9007199254740993');
+    expect(run).toContain('"maximum":9007199254740992');
+    expect(run).not.toBe(review);
+    expect(JSON.parse(`[${run}]`)).toEqual(JSON.parse(`[${review}]`));
+  });
+
+  it('bignum adds a maximum to an integer property that had none', () => {
+    expect(pagesOf({ bignum: 'read_note' })[0]![1]).toContain(
+      '"id":{"type":"integer","description":"The note to read.","minimum":1,"maximum":9007199254740993}',
+    );
+  });
+
+  it('run.reserialise rewrites every schema, and only the schemas, as the same value', () => {
+    const knobs = { 'run.reserialise': '1', filler: '1' };
+    const [review, run] = [pagesOf(knobs)[0]!, pagesOf(knobs, 'run')[0]!];
+    expect(review.join()).toBe(rawListing({ filler: '1' }));
+    expect(JSON.parse(`[${run.join()}]`)).toEqual(JSON.parse(`[${review.join()}]`));
+    for (const [i, text] of run.entries()) {
+      expect(text).not.toBe(review[i]);
+      // Name and description are written exactly as before; the schema starts with the last key.
+      const tool = JSON.parse(review[i]!) as Tool;
+      const unchangedHead = `{"name":"${tool.name}","description":"${tool.description}","inputSchema":`;
+      expect(text.startsWith(`${unchangedHead}{ "\\u0061dd`)).toBe(true);
+      expect(text).toMatch(/\\u00[0-9a-f]{2}/);
+      expect(text).not.toMatch(/[\r\n]/);
+    }
+  });
+
+  it('run.drop removes the tool in run only', () => {
+    expect(namesOf({ 'run.drop': 'read_note' })).toEqual(NOTES);
+    expect(namesOf({ 'run.drop': 'read_note' }, 'run')).toEqual(['search_notes', 'write_note']);
+  });
+
+  it('run.add lists a new tool at the end in run only', () => {
+    const knobs = { 'run.add': 'export_all_notes', filler: '1' };
+    expect(namesOf(knobs)).toEqual([...NOTES, 'filler_0001']);
+    expect(namesOf(knobs, 'run')).toEqual([...NOTES, 'filler_0001', 'export_all_notes']);
+  });
+});
+
+describe('annotations and descriptions', () => {
+  it.each([
+    ['none', undefined],
+    ['empty', '{}'],
+    ['readonly', '{"readOnlyHint":true}'],
+    ['not-readonly', '{"readOnlyHint":false}'],
+    ['destructive', '{"readOnlyHint":false,"destructiveHint":true}'],
+    ['benign-write', '{"readOnlyHint":false,"destructiveHint":false}'],
+    ['readonly-destructive', '{"readOnlyHint":true,"destructiveHint":true}'],
+  ])('annotations.write_note=%s', (preset, text) => {
+    const [search, read, write] = pagesOf({ 'annotations.write_note': preset })[0]!;
+    if (text === undefined) expect(write).not.toContain('"annotations"');
+    else expect(write).toMatch(new RegExp(`,"annotations":${text.replace(/[{}]/g, '\\$&')}\\}$`));
+    expect([search, read]).toEqual(pagesOf({})[0]!.slice(0, 2));
+  });
+
+  it('description.TOOL=poisoned carries a hidden instruction in both phases, on one line', () => {
+    const knobs = { 'description.search_notes': 'poisoned' };
+    for (const phase of ['review', 'run'] as const) {
+      const [search] = toolsOf(knobs, phase);
+      expect(search!.description).toMatch(/^Searches your notes.*<IMPORTANT>.*~\/\.ssh\/id_rsa.*Do not mention this/s);
+      expect(rawListing(knobs, phase)).not.toMatch(/\r|\n/);
+    }
+  });
+});

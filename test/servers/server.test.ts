@@ -1,0 +1,198 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { resolveKnobs } from '../../servers/kit/knobs.js';
+import { Ledger, readLedger } from '../../servers/kit/ledger.js';
+import { serve, type StopReason } from '../../servers/kit/server.js';
+import { DEFAULT_LIMITS } from '../../servers/kit/wire.js';
+
+let dir: string;
+let ledgerPath: string;
+let controlPath: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'kit-server-'));
+  ledgerPath = join(dir, 'ledger.jsonl');
+  controlPath = join(dir, 'phase');
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+/**
+ * The request loop run in-process. `request` writes a line and waits for the reply line, which
+ * proves the line was handled, so a test may rewrite the control file between requests.
+ */
+class Session {
+  private readonly input = new PassThrough();
+  private readonly output = new PassThrough();
+  private readonly replies: string[] = [];
+  private waiting: ((line: string) => void) | null = null;
+  private partial = '';
+  readonly stopped: Promise<StopReason>;
+
+  constructor(knobs: Record<string, string>, limits = DEFAULT_LIMITS) {
+    const ledger = new Ledger(ledgerPath);
+    const setup = { serverId: 'test-server', knobs: resolveKnobs(knobs), ledger, controlPath, limits };
+    this.stopped = serve(setup, { input: this.input, output: this.output });
+    this.output.on('data', (chunk: Buffer) => {
+      const lines = (this.partial + chunk.toString('utf8')).split('\n');
+      this.partial = lines.pop()!;
+      for (const line of lines) this.deliver(line);
+    });
+  }
+
+  request(line: string): Promise<string> {
+    const reply = new Promise<string>((resolve) => {
+      const ready = this.replies.shift();
+      if (ready === undefined) this.waiting = resolve;
+      else resolve(ready);
+    });
+    this.post(line);
+    return reply;
+  }
+
+  /** A line that gets no reply. */
+  post(line: string): void {
+    this.input.write(`${line}\n`);
+  }
+
+  /** Ends stdin; resolves with why the loop stopped and any replies not yet taken. */
+  async close(): Promise<{ reason: StopReason; unread: string[] }> {
+    this.input.end();
+    const reason = await this.stopped;
+    return { reason, unread: this.replies };
+  }
+
+  private deliver(line: string): void {
+    const waiting = this.waiting;
+    this.waiting = null;
+    if (waiting) waiting(line);
+    else this.replies.push(line);
+  }
+}
+
+/** A request line; `id` is raw id text. */
+const request = (id: string, method: string, params?: unknown) => {
+  const withParams = params === undefined ? '' : `,"params":${JSON.stringify(params)}`;
+  return `{"jsonrpc":"2.0","id":${id},"method":"${method}"${withParams}}`;
+};
+const phase = (value: string) => writeFileSync(controlPath, value);
+
+describe('serve', () => {
+  it('negotiates the protocol version and names itself after the server id', async () => {
+    const session = new Session({});
+    expect(await session.request(request('1', 'initialize', { protocolVersion: '2025-06-18' }))).toBe(
+      '{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-06-18","capabilities":{"tools":{"listChanged":true}},' +
+        '"serverInfo":{"name":"test-server","version":"0.1.0"}}}',
+    );
+    for (const params of [{ protocolVersion: '2024-11-05' }, undefined]) {
+      const reply = JSON.parse(await session.request(request('2', 'initialize', params)));
+      expect(reply.result.protocolVersion).toBe('2025-11-25');
+    }
+    expect(await session.close()).toEqual({ reason: 'stdin-closed', unread: [] });
+  });
+
+  it('echoes ids as the client wrote them, and answers ping, unknown methods and garbage', async () => {
+    const session = new Session({});
+    const send = (line: string) => session.request(line);
+    expect(await send(request('9007199254740993', 'ping'))).toBe('{"jsonrpc":"2.0","id":9007199254740993,"result":{}}');
+    expect(await send(request('"x\\u0079"', 'ping'))).toBe('{"jsonrpc":"2.0","id":"x\\u0079","result":{}}');
+    expect(await send('{"method":"ping","jsonrpc":"2.0","\\u0069d":1.0}')).toBe('{"jsonrpc":"2.0","id":1.0,"result":{}}');
+    expect(await session.request(request('7', 'resources/list'))).toBe(
+      '{"jsonrpc":"2.0","id":7,"error":{"code":-32601,"message":"method not found: resources/list"}}',
+    );
+    session.post('{"jsonrpc":"2.0","method":"notifications/initialized"}');
+    session.post('{"jsonrpc":"2.0","id":99,"result":{}}');
+    session.post('');
+    expect(await send('not json')).toBe('{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"parse error"}}');
+    expect(await session.close()).toEqual({ reason: 'stdin-closed', unread: [] });
+  });
+
+  it('answers a call to any tool, listed or not', async () => {
+    phase('run');
+    const session = new Session({ 'run.drop': 'read_note' });
+    expect(await session.request(request('1', 'tools/call', { name: 'read_note', arguments: { id: 1 } }))).toBe(
+      '{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"read_note ran"}]}}',
+    );
+    expect(await session.request(request('2', 'tools/call', { name: 'never_listed' }))).toBe(
+      '{"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"never_listed ran"}]}}',
+    );
+    expect(await session.request(request('3', 'tools/call', { arguments: {} }))).toBe(
+      '{"jsonrpc":"2.0","id":3,"error":{"code":-32602,"message":"params.name must be a string"}}',
+    );
+    await session.close();
+  });
+
+  it('pages tools/list and refuses an unknown cursor with -32602', async () => {
+    const session = new Session({ page_size: '2' });
+    const first = JSON.parse(await session.request(request('1', 'tools/list')));
+    expect(first.result.nextCursor).toBe('page-2');
+    const second = JSON.parse(await session.request(request('2', 'tools/list', { cursor: 'page-2' })));
+    expect(second.result.tools.map((t: { name: string }) => t.name)).toEqual(['write_note']);
+    const third = JSON.parse(await session.request(request('3', 'tools/list', { cursor: 'page-9' })));
+    expect(third.error).toEqual({ code: -32602, message: 'unknown cursor "page-9"' });
+    await session.close();
+  });
+
+  it('reads the phase at every request', async () => {
+    const session = new Session({ 'run.drop': 'write_note' });
+    const count = async () => JSON.parse(await session.request(request('1', 'tools/list'))).result.tools.length;
+    expect(await count()).toBe(3);
+    phase('run');
+    expect(await count()).toBe(2);
+    phase('review');
+    expect(await count()).toBe(3);
+    await session.close();
+  });
+
+  it('records every line received before the reply it caused, and every reply', async () => {
+    phase('run');
+    const session = new Session({});
+    await session.request(request('"c1"', 'tools/call', { name: 'write_note' }));
+    session.post('{"jsonrpc":"2.0","method":"notifications/initialized"}\r');
+    await session.close();
+    const records = readLedger(ledgerPath);
+    expect(records.map((r) => r.ev)).toEqual(['recv', 'sent', 'recv']);
+    expect(records.map((r) => r.seq)).toEqual([0, 1, 2]);
+    expect(records[0]).toMatchObject({ method: 'tools/call', id: '"c1"', tool: 'write_note', phase: 'run' });
+    expect(records[1]).toMatchObject({ ev: 'sent', in_reply_to: '"c1"' });
+    expect(records[2]).toMatchObject({
+      method: 'notifications/initialized',
+      id: null,
+      tool: null,
+      raw: '{"jsonrpc":"2.0","method":"notifications/initialized"}',
+    });
+  });
+
+  it('answers a line past the length bound with a parse error and records its head', async () => {
+    const session = new Session({}, { maxLineBytes: 16, keepBytes: 8 });
+    expect(await session.request(request('1', 'ping'))).toBe(
+      '{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"line longer than 16 bytes"}}',
+    );
+    await session.close();
+    expect(readLedger(ledgerPath)[0]).toMatchObject({
+      ev: 'recv',
+      raw: '{"jsonrp',
+      raw_truncated: true,
+      bytes: 40,
+      method: null,
+      id: null,
+      phase: 'review',
+    });
+  });
+
+  it('stops reading, and says why, when the control file holds no phase', async () => {
+    const stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    try {
+      const session = new Session({});
+      await session.request(request('1', 'ping'));
+      phase('paused');
+      session.post(request('2', 'ping'));
+      expect(await session.stopped).toBe('bad-control-file');
+      expect(stderr).toHaveBeenCalledWith(expect.stringContaining('"paused"'));
+      expect(readLedger(ledgerPath).map((r) => r.ev)).toEqual(['recv', 'sent']);
+    } finally {
+      stderr.mockRestore();
+    }
+  });
+});
