@@ -1,0 +1,71 @@
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadCatalogue } from '../../harness/catalogue.js';
+import { spawnChannel } from '../../harness/candidates/child.js';
+import { ADAPTER_PROTOCOL, type Candidate, type Feature } from '../../harness/candidates/types.js';
+import { runScenario } from '../../harness/run/execute.js';
+
+const scenarios = loadCatalogue();
+const scenario = (id: string) => {
+  const found = scenarios.find((s) => s.id === id);
+  if (!found) throw new Error(`no scenario ${id}`);
+  return found;
+};
+
+/**
+ * A fake broker as a one-file script: it answers initialize and tools/list with a listing that
+ * satisfies the scenario, then misbehaves in the way named by `onCall`.
+ */
+const FAKE_BROKER = `
+const readline = require('node:readline');
+const mode = process.argv[1];
+const tools = [{ name: 'search_notes', inputSchema: { type: 'object' } }, { name: 'read_note', inputSchema: { type: 'object' } }];
+readline.createInterface({ input: process.stdin }).on('line', (line) => {
+  const m = JSON.parse(line);
+  const reply = (result) => process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id: m.id, result }) + '\\n');
+  if (mode === 'exit-at-once') process.exit(3);
+  if (m.method === 'initialize') reply({ protocolVersion: '2025-11-25', capabilities: { tools: {} }, serverInfo: { name: 'fake', version: '0' } });
+  else if (m.method === 'tools/list') reply({ tools });
+  else if (m.method === 'tools/call' && mode === 'die-on-call') process.exit(1);
+  else if (m.method === 'tools/call' && mode === 'hang-on-call') { /* never answers */ }
+});
+`;
+
+function fakeCandidate(mode: string, features: Feature[] = ['listing', 'calls', 'classification']): Candidate {
+  return {
+    info: { name: `fake-${mode}`, version: '0', adapterProtocol: ADAPTER_PROTOCOL, features },
+    async pin() {
+      return { ok: true, detail: 'fake' };
+    },
+    async start(spec) {
+      return spawnChannel(process.execPath, ['-e', FAKE_BROKER, mode], { cwd: spec.workdir, stderrFile: join(spec.workdir, 'fake.stderr') });
+    },
+  };
+}
+
+const options = { stepTimeoutMs: 1_500 };
+
+describe('a dead or hung candidate never passes', () => {
+  it('a broker that dies when called costs the scenario as an error, not a pass', async () => {
+    const result = await runScenario(scenario('cls.unclassified-tool-withheld'), fakeCandidate('die-on-call'), options);
+    expect(result.outcome).toBe('error');
+    expect(result.reason).toMatch(/tools\/call write_note no answer: the channel closed/);
+  });
+
+  it('a broker that hangs on a call is an error after the step timeout', async () => {
+    const result = await runScenario(scenario('cls.unclassified-tool-withheld'), fakeCandidate('hang-on-call'), options);
+    expect(result.outcome).toBe('error');
+    expect(result.reason).toMatch(/no answer before the step timeout/);
+  });
+
+  it('a broker that exits before listing the server does not earn a refusal', async () => {
+    const result = await runScenario(scenario('cls.nothing-registered-fails-closed'), fakeCandidate('exit-at-once'), options);
+    expect(result.outcome).toBe('fail');
+    expect(result.findings.map((f) => f.observed)).toContain('the server never received tools/list');
+  });
+
+  it('a candidate that lacks a feature is unsupported, never run', async () => {
+    const result = await runScenario(scenario('pin.float-drift'), fakeCandidate('die-on-call', ['listing', 'calls']), options);
+    expect(result).toMatchObject({ outcome: 'unsupported', reason: 'the candidate does not declare pinning' });
+  });
+});
