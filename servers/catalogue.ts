@@ -5,7 +5,10 @@
 
 export interface CatalogueEntry {
   id: string;
-  /** The attack class it plays, keyed to the taxonomy in the research notes (D.., L..). */
+  /**
+   * The attack class it plays, keyed to the taxonomy in the research notes (D.., L..), or for the
+   * call-path servers to the requirements it probes (docs/requirements.md).
+   */
   attack: string;
   description: string;
   knobs: Readonly<Record<string, string>>;
@@ -113,6 +116,42 @@ export const catalogue: readonly CatalogueEntry[] = [
     attack: 'none (absent annotations)',
     description: 'The note tools with no annotations at all.',
     knobs: { 'annotations.search_notes': 'none', 'annotations.read_note': 'none', 'annotations.write_note': 'none' },
+  },
+  {
+    id: 'hidden-references',
+    attack: 'hidden parameter named outside its own property (PAR-4)',
+    description: 'write_note requires folder and names it again in an anyOf, which removing its property leaves behind.',
+    knobs: { 'schema.write_note': 'folder-in-anyof' },
+  },
+  {
+    id: 'outside-references',
+    attack: 'schema that points outside itself (SCH-1, SCH-3)',
+    description: "search_notes's query schema is a $ref to a URL on the harness's canary listener.",
+    knobs: { 'schema.search_notes': 'ref-url' },
+  },
+  {
+    id: 'strict-schema',
+    attack: 'none (a strict schema to validate calls against: VAL-1, VAL-2)',
+    description: 'write_note takes a schema with bounds, lengths, a pattern, enum, const and a closed object.',
+    knobs: { 'schema.write_note': 'keywords' },
+  },
+  {
+    id: 'hanging-tool',
+    attack: 'server that never answers a call (TIM-1)',
+    description: 'A call to write_note is received and never answered; everything else still is.',
+    knobs: { hang_on_call: 'write_note' },
+  },
+  {
+    id: 'dying-tool',
+    attack: 'server that dies mid-call (TIM-2)',
+    description: 'A call to write_note is received, then the server exits with code 1 without answering.',
+    knobs: { die_on_call: 'write_note' },
+  },
+  {
+    id: 'bad-names',
+    attack: 'tool name outside the name rules (NAM-3)',
+    description: 'write_note is listed as "write note; rm -rf", a name with a space and shell punctuation.',
+    knobs: { 'name.write_note': 'write note; rm -rf' },
   },
 ];
 

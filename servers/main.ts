@@ -8,7 +8,7 @@ import { pathToFileURL } from 'node:url';
 import { catalogue, findServer } from './catalogue.js';
 import { KnobError, type Knobs, parseAssignments, resolveKnobs } from './kit/knobs.js';
 import { type ExitReason, Ledger } from './kit/ledger.js';
-import { serve } from './kit/server.js';
+import { serve, type StopReason } from './kit/server.js';
 import { DEFAULT_LIMITS } from './kit/wire.js';
 
 const USAGE = '<server-id> [--ledger FILE] [--control FILE] [knob=value ...]';
@@ -56,11 +56,14 @@ export function parseInvocation(args: readonly string[]): Invocation {
 
 const SIGNALS = ['SIGTERM', 'SIGINT', 'SIGHUP'] as const;
 
+/** 1 for die-on-call: a crash, as a broker would see one, not a refusal to start. */
+const EXIT_CODES: Record<StopReason, number> = { 'stdin-closed': 0, 'bad-control-file': 2, 'die-on-call': 1 };
+
 /**
  * Runs a server on this process's stdin/stdout; `args` are the arguments after the program name.
- * Sets process.exitCode, and resolves with it, when stdin closes (0) or the command line or
- * control file is bad (2). On a signal it records the exit and dies of that same signal, as it
- * would have without a handler.
+ * Sets process.exitCode, and resolves with it, when stdin closes (0), a call `die_on_call` names
+ * arrives (1), or the command line or control file is bad (2). On a signal it records the exit
+ * and dies of that same signal, as it would have without a handler.
  */
 export async function runServer(args: readonly string[]): Promise<number> {
   const code = await runUntilStopped(args);
@@ -109,7 +112,7 @@ async function runUntilStopped(args: readonly string[]): Promise<number> {
     { input: process.stdin, output: process.stdout },
   );
   exit(reason);
-  return reason === 'stdin-closed' ? 0 : 2;
+  return EXIT_CODES[reason];
 }
 
 function isMainModule(): boolean {

@@ -4,7 +4,8 @@
  * checked here once, at start: an unknown knob or bad value must stop the server before it
  * says anything, rather than quietly run some other scenario.
  */
-import { type AnnotationPreset, ANNOTATION_TEXT, TOOLSETS, type ToolsetName } from './tools.js';
+import { DEFAULT_CANARY_PORT, SCHEMA_PRESETS, type SchemaPreset } from './schemas.js';
+import { type AnnotationPreset, ANNOTATION_TEXT, fillerTool, TOOLSETS, type ToolsetName } from './tools.js';
 
 export type CursorMode = 'normal' | 'repeat' | 'endless';
 
@@ -26,6 +27,16 @@ export interface Knobs {
   /** Per tool of the tool set. */
   annotations: Record<string, AnnotationPreset>;
   poisoned: Set<string>;
+  /** Per tool of the tool set: the preset that replaces its input schema in both phases. */
+  schemas: Record<string, SchemaPreset>;
+  /** The port the URLs in schema presets name. */
+  canaryPort: number;
+  /** Per tool of the tool set: the name it is listed under instead of its own. */
+  names: Record<string, string>;
+  /** Calls to this tool of the set are recorded and never answered. */
+  hangOnCall: string | null;
+  /** A call to this tool of the set is recorded, then the server exits without answering. */
+  dieOnCall: string | null;
 }
 
 export class KnobError extends Error {}
@@ -56,10 +67,18 @@ const KNOB_KEYS = [
   'run.add',
   'annotations.<tool>',
   'description.<tool>',
+  'schema.<tool>',
+  'canary_port',
+  'name.<tool>',
+  'hang_on_call',
+  'die_on_call',
 ];
 
 /** MCP's advice for tool names: 1 to 128 of these characters. */
 const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
+
+/** `name.<tool>` takes any name a broker must cope with, up to this many characters (code points). */
+const MAX_LISTED_NAME = 300;
 
 export function resolveKnobs(assigned: Readonly<Record<string, string>>): Knobs {
   const toolset = oneOf('toolset', assigned['toolset'] ?? 'notes', Object.keys(TOOLSETS) as ToolsetName[]);
@@ -82,16 +101,30 @@ export function resolveKnobs(assigned: Readonly<Record<string, string>>): Knobs 
     runAdd: null,
     annotations: {},
     poisoned: new Set(),
+    schemas: {},
+    canaryPort: DEFAULT_CANARY_PORT,
+    names: {},
+    hangOnCall: null,
+    dieOnCall: null,
   };
   for (const [key, value] of Object.entries(assigned)) {
-    const [prefix, tool] = splitToolKey(key);
-    if (tool !== null) {
-      const name = toolOfSet(key, tool);
-      if (prefix === 'annotations') {
-        knobs.annotations[name] = oneOf(key, value, Object.keys(ANNOTATION_TEXT) as AnnotationPreset[]);
-      } else {
-        oneOf(key, value, ['poisoned']);
-        knobs.poisoned.add(name);
+    const toolKey = splitToolKey(key);
+    if (toolKey !== null) {
+      const name = toolOfSet(key, toolKey.tool);
+      switch (toolKey.prefix) {
+        case 'annotations':
+          knobs.annotations[name] = oneOf(key, value, Object.keys(ANNOTATION_TEXT) as AnnotationPreset[]);
+          break;
+        case 'description':
+          oneOf(key, value, ['poisoned']);
+          knobs.poisoned.add(name);
+          break;
+        case 'schema':
+          knobs.schemas[name] = oneOf(key, value, SCHEMA_PRESETS);
+          break;
+        case 'name':
+          knobs.names[name] = validListedName(key, value);
+          break;
       }
       continue;
     }
@@ -135,17 +168,73 @@ export function resolveKnobs(assigned: Readonly<Record<string, string>>): Knobs 
         }
         knobs.runAdd = value;
         break;
+      case 'canary_port':
+        knobs.canaryPort = integer(key, value, 1, 65535);
+        break;
+      case 'hang_on_call':
+        knobs.hangOnCall = toolOfSet(key, value);
+        break;
+      case 'die_on_call':
+        knobs.dieOnCall = toolOfSet(key, value);
+        break;
       default:
         throw new KnobError(`unknown knob ${JSON.stringify(key)}; knobs are ${KNOB_KEYS.join(', ')}`);
     }
   }
+  refuseConflicts(knobs, toolNames);
   return knobs;
 }
 
-/** `annotations.write_note` → ['annotations', 'write_note']; any other key → [key, null]. */
-function splitToolKey(key: string): [string, string | null] {
-  const match = /^(annotations|description)\.(.+)$/.exec(key);
-  return match ? [match[1]!, match[2]!] : [key, null];
+/** The name a tool of the set is listed under. */
+export function listedNameOf(knobs: Knobs, tool: string): string {
+  return knobs.names[tool] ?? tool;
+}
+
+/**
+ * Knobs that are each valid but cannot hold together. A preset schema has no `limit` or `id`
+ * of the tool's own for `bignum` to bound, and is not the schema `run.schema` loosens; a call
+ * cannot both hang and kill the server; and a listed name must name one tool only, or a call
+ * under it would be for two tools (listing a name twice is what `duplicate` is for).
+ */
+function refuseConflicts(knobs: Knobs, toolNames: readonly string[]): void {
+  for (const tool of Object.keys(knobs.schemas)) {
+    for (const [key, target] of [['bignum', knobs.bignum], ['run.schema', knobs.runSchema]] as const) {
+      if (target === tool) throw new KnobError(`knobs schema.${tool} and ${key}=${tool} cannot be combined`);
+    }
+  }
+  if (knobs.hangOnCall !== null && knobs.hangOnCall === knobs.dieOnCall) {
+    throw new KnobError(`knobs hang_on_call and die_on_call cannot name the same tool (${knobs.hangOnCall})`);
+  }
+  for (const [tool, name] of Object.entries(knobs.names)) {
+    const otherNames = [
+      ...toolNames.filter((other) => other !== tool),
+      ...Object.entries(knobs.names).flatMap(([other, listed]) => (other === tool ? [] : [listed])),
+      ...(knobs.runAdd === null ? [] : [knobs.runAdd]),
+    ];
+    if (otherNames.includes(name) || isFillerName(name, knobs.filler)) {
+      throw badValue(`name.${tool}`, name, 'a name no other tool has or is listed under');
+    }
+  }
+}
+
+/** Whether `name` is the name of one of the first `count` filler tools. */
+function isFillerName(name: string, count: number): boolean {
+  const n = Number(/^filler_(\d+)$/.exec(name)?.[1]);
+  return n >= 1 && n <= count && fillerTool(n).name === name;
+}
+
+type ToolKnob = 'annotations' | 'description' | 'schema' | 'name';
+
+/** `annotations.write_note` → annotations of write_note; any other key → null. */
+function splitToolKey(key: string): { prefix: ToolKnob; tool: string } | null {
+  const match = /^(annotations|description|schema|name)\.(.+)$/.exec(key);
+  return match ? { prefix: match[1] as ToolKnob, tool: match[2]! } : null;
+}
+
+function validListedName(key: string, value: string): string {
+  const length = [...value].length;
+  if (length >= 1 && length <= MAX_LISTED_NAME) return value;
+  throw badValue(key, value, `a name of 1 to ${MAX_LISTED_NAME} characters`);
 }
 
 function oneOf<T extends string>(key: string, value: string, allowed: readonly T[]): T {
@@ -153,10 +242,10 @@ function oneOf<T extends string>(key: string, value: string, allowed: readonly T
   throw badValue(key, value, `one of ${allowed.join(', ')}`);
 }
 
-function integer(key: string, value: string, min: number): number {
+function integer(key: string, value: string, min: number, max = Number.MAX_SAFE_INTEGER): number {
   const n = /^(0|[1-9]\d*)$/.test(value) ? Number(value) : NaN;
-  if (Number.isSafeInteger(n) && n >= min) return n;
-  throw badValue(key, value, `an integer >= ${min}`);
+  if (Number.isSafeInteger(n) && n >= min && n <= max) return n;
+  throw badValue(key, value, max === Number.MAX_SAFE_INTEGER ? `an integer >= ${min}` : `an integer ${min}..${max}`);
 }
 
 function badValue(key: string, value: string, expected: string): KnobError {

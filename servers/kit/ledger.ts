@@ -54,7 +54,7 @@ export interface SpawnRecord extends RecordBase {
   child: number;
 }
 
-export type ExitReason = 'stdin-closed' | 'bad-control-file' | 'SIGTERM' | 'SIGINT' | 'SIGHUP';
+export type ExitReason = 'stdin-closed' | 'bad-control-file' | 'die-on-call' | 'SIGTERM' | 'SIGINT' | 'SIGHUP';
 
 export interface ExitRecord extends RecordBase {
   ev: 'exit';

@@ -4,8 +4,9 @@
  * phase alone, so the server keeps no state between requests.
  */
 import { type JsonObject, type TextStyle, writeJson, writeString } from './json-text.js';
-import type { Knobs } from './knobs.js';
+import { type Knobs, listedNameOf } from './knobs.js';
 import type { Phase } from './phase.js';
+import { presetSchema } from './schemas.js';
 import {
   type AnnotationPreset,
   ANNOTATION_TEXT,
@@ -40,7 +41,8 @@ export function listingPages(knobs: Knobs, phase: Phase): string[][] {
   const schemaStyle: TextStyle = run && knobs.runReserialise ? 'reshuffled' : 'plain';
   const texts = tools.map((tool) => writeTool(tool, schemaStyle));
 
-  const original = tools.find((tool) => tool.name === knobs.duplicate);
+  const duplicated = knobs.duplicate === null ? null : listedNameOf(knobs, knobs.duplicate);
+  const original = tools.find((tool) => tool.name === duplicated);
   if (original === undefined) return paginate(texts, knobs.pageSize);
   const copy = writeTool({ ...original, description: poisonedDescription(original.description) }, schemaStyle);
   if (knobs.duplicatePage === 'next') return [...paginate(texts, knobs.pageSize), [copy]];
@@ -74,13 +76,18 @@ function present(def: ToolDef, knobs: Knobs, phase: Phase): Presented {
   let description = def.description;
   if (knobs.poisoned.has(def.name)) description = poisonedDescription(description);
   if (run && knobs.runDescription === def.name) description = rewordedDescription(description);
+  // knobs.ts refuses bignum and run.schema on a tool whose schema a preset replaces.
+  const preset = knobs.schemas[def.name];
   return {
-    name: def.name,
+    name: listedNameOf(knobs, def.name),
     description,
-    schema: inputSchema(def, {
-      maximum: knobs.bignum === def.name ? BIGNUM[phase] : undefined,
-      loosened: run && knobs.runSchema === def.name,
-    }),
+    schema:
+      preset === undefined
+        ? inputSchema(def, {
+            maximum: knobs.bignum === def.name ? BIGNUM[phase] : undefined,
+            loosened: run && knobs.runSchema === def.name,
+          })
+        : presetSchema(preset, knobs.canaryPort),
     annotations: knobs.annotations[def.name] ?? def.annotations,
   };
 }

@@ -4,6 +4,7 @@
  * is killed midway. All handling is synchronous: one line is finished before the next is read.
  */
 import type { Readable, Writable } from 'node:stream';
+import { callFate, callResult } from './calls.js';
 import {
   errorText,
   type Incoming,
@@ -38,34 +39,44 @@ export interface Streams {
 const PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26'];
 const SERVER_VERSION = '0.1.0';
 
-export type StopReason = Extract<ExitReason, 'stdin-closed' | 'bad-control-file'>;
+export type StopReason = Extract<ExitReason, 'stdin-closed' | 'bad-control-file' | 'die-on-call'>;
 
 /**
- * Serves until the input ends (`stdin-closed`) or the control file holds something other than a
- * phase (`bad-control-file`, after which the input is no longer read). The caller records the exit.
+ * Serves until the input ends (`stdin-closed`), the control file holds something other than a
+ * phase (`bad-control-file`), or a call `die_on_call` names arrives (`die-on-call`). After the
+ * last two the input is no longer read, not even the rest of a chunk already received. The
+ * caller records the exit.
  */
 export function serve(setup: ServerSetup, streams: Streams): Promise<StopReason> {
   return new Promise((resolve, reject) => {
+    let stopped = false;
     const onLine = (line: Line): void => {
+      if (stopped) return;
+      let stop: StopReason | null;
       try {
-        handleLine(setup, streams.output, line);
+        stop = handleLine(setup, streams.output, line);
       } catch (error) {
         if (!(error instanceof ControlFileError)) throw error;
-        streams.input.removeAllListeners('data');
-        streams.input.destroy();
         process.stderr.write(`${setup.serverId}: ${error.message}\n`);
-        resolve('bad-control-file');
+        stop = 'bad-control-file';
       }
+      if (stop === null) return;
+      stopped = true;
+      streams.input.removeAllListeners('data');
+      streams.input.destroy();
+      resolve(stop);
     };
     readLines(streams.input, setup.limits, onLine).then(() => resolve('stdin-closed'), reject);
   });
 }
 
-function handleLine(setup: ServerSetup, output: Writable, line: Line): void {
+/** Records and answers one line; returns why to stop serving, or null to go on. */
+function handleLine(setup: ServerSetup, output: Writable, line: Line): StopReason | null {
   const phase = readPhase(setup.controlPath);
   const message: Incoming = line.complete ? parseIncoming(line.text) : { kind: 'unparseable' };
   const method = message.kind === 'request' || message.kind === 'notification' ? message.method : null;
   const id = message.kind === 'request' || message.kind === 'other' ? message.id : null;
+  const tool = message.kind === 'request' && method === 'tools/call' ? calledTool(message.params) : null;
   setup.ledger.append({
     ev: 'recv',
     bytes: line.bytes,
@@ -73,15 +84,18 @@ function handleLine(setup: ServerSetup, output: Writable, line: Line): void {
     ...cutRaw(line.text, line.complete),
     method,
     id,
-    tool: message.kind === 'request' && method === 'tools/call' ? calledTool(message.params) : null,
+    tool,
     phase,
   });
 
-  const reply = answer(setup, message, line, phase);
-  if (reply === null) return;
+  const fate = tool === null ? 'answer' : callFate(setup.knobs, tool);
+  if (fate === 'die') return 'die-on-call';
+  const reply = fate === 'hang' ? null : answer(setup, message, line, phase);
+  if (reply === null) return null;
   const { frame, bytes, sha256 } = frameLine(reply);
   setup.ledger.append({ ev: 'sent', bytes, sha256, in_reply_to: id });
   output.write(frame);
+  return null;
 }
 
 /** The raw reply line, or null when the message calls for none. */
@@ -114,10 +128,9 @@ function answerRequest(
       return 'result' in page ? resultText(id, page.result) : errorText(id, INVALID_PARAMS, page.error);
     }
     case 'tools/call': {
-      // Every name is answered, listed or not, so a forwarded call always shows up as a success.
       const tool = calledTool(params);
       if (tool === null) return errorText(id, INVALID_PARAMS, 'params.name must be a string');
-      return resultText(id, `{"content":[{"type":"text","text":${writeString(`${tool} ran`)}}]}`);
+      return resultText(id, callResult(tool));
     }
     default:
       return errorText(id, METHOD_NOT_FOUND, `method not found: ${method}`);

@@ -23,6 +23,12 @@ const SHIPPED_IDS = [
   'readonly-liar',
   'poisoned-description',
   'no-annotations',
+  'hidden-references',
+  'outside-references',
+  'strict-schema',
+  'hanging-tool',
+  'dying-tool',
+  'bad-names',
 ];
 
 describe('catalogue', () => {
@@ -58,6 +64,14 @@ describe('parseInvocation', () => {
     });
     const pages = listingPages(resolveKnobs(invocation.knobs), 'review');
     expect(pages.flat()).toHaveLength(1000);
+  });
+
+  it('lets a schema preset on the command line replace the catalogue preset one, and other knobs join it', () => {
+    const invocation = parseInvocation(['hidden-references', 'schema.write_note=folder-nested', 'canary_port=4040']);
+    expect(invocation.knobs).toEqual({ 'schema.write_note': 'folder-nested', canary_port: '4040' });
+    expect(resolveKnobs(invocation.knobs)).toMatchObject({ schemas: { write_note: 'folder-nested' }, canaryPort: 4040 });
+    const both = parseInvocation(['outside-references', 'schema.write_note=with-folder', 'schema.search_notes=ref-file']);
+    expect(resolveKnobs(both.knobs).schemas).toEqual({ search_notes: 'ref-file', write_note: 'with-folder' });
   });
 
   it('has no ledger or control file unless given', () => {

@@ -180,6 +180,52 @@ describe('raw lines and the ledger', () => {
   });
 });
 
+describe('calls that never come back', () => {
+  const call = (id: number, name: string) =>
+    `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"${name}","arguments":{"id":${id},"text":"t"}}}\n`;
+
+  it('hanging-tool leaves a write_note call unanswered and goes on serving', async () => {
+    const server = start(['hanging-tool', '--ledger', ledgerPath]);
+    server.child.stdin.write(call(1, 'write_note'));
+    server.child.stdin.write(call(2, 'read_note'));
+    expect(JSON.parse(await server.nextLine())).toMatchObject({ id: 2 });
+    server.child.stdin.end();
+    expect(await server.exited).toEqual([0, null]);
+    const records = readLedger(ledgerPath);
+    expect(recvs(records).map((r) => [r.id, r.tool])).toEqual([
+      ['1', 'write_note'],
+      ['2', 'read_note'],
+    ]);
+    expect(records.flatMap((r) => (r.ev === 'sent' ? [r.in_reply_to] : []))).toEqual(['2']);
+  });
+
+  it('dying-tool exits with code 1 on a write_note call, without answering, and records why', async () => {
+    const server = start(['dying-tool', '--ledger', ledgerPath]);
+    server.child.stdin.write(call(1, 'read_note'));
+    expect(JSON.parse(await server.nextLine())).toMatchObject({ id: 1 });
+    server.child.stdin.write(call(2, 'write_note'));
+    expect(await server.exited).toEqual([1, null]);
+    await expect(server.nextLine()).rejects.toThrow(/closed stdout/);
+    const records = readLedger(ledgerPath);
+    expect(records.map((r) => r.ev)).toEqual(['launch', 'recv', 'sent', 'recv', 'exit']);
+    expect(records[3]).toMatchObject({ method: 'tools/call', id: '2', tool: 'write_note' });
+    expect(records[4]).toMatchObject({ ev: 'exit', reason: 'die-on-call' });
+  });
+});
+
+describe('listed names', () => {
+  it('bad-names lists write_note as "write note; rm -rf" and answers calls under that name', async () => {
+    const server = start(['bad-names']);
+    server.child.stdin.write('{"jsonrpc":"2.0","id":1,"method":"tools/list"}\n');
+    const tools = JSON.parse(await server.nextLine()).result.tools as { name: string }[];
+    expect(tools.map((t) => t.name)).toEqual(['search_notes', 'read_note', 'write note; rm -rf']);
+    server.child.stdin.write('{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"write note; rm -rf"}}\n');
+    expect(await server.nextLine()).toBe(
+      '{"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"write note; rm -rf ran"}]}}',
+    );
+  });
+});
+
 describe('a bad command line', () => {
   it.each([
     [['no-such-server'], /unknown server id "no-such-server".*server ids: notes, rug-pull-description/],
@@ -187,6 +233,10 @@ describe('a bad command line', () => {
     [['notes', 'colour=red'], /unknown knob "colour"/],
     [['notes', '--ledger'], /--ledger needs a file/],
     [['notes', '--ledger', '/nonexistent-dir/ledger.jsonl'], /cannot write the ledger/],
+    [['notes', 'schema.write_note=folder'], /bad value "folder" for knob schema\.write_note/],
+    [['outside-references', 'canary_port=70000'], /bad value "70000" for knob canary_port/],
+    [['bad-names', 'name.write_note='], /bad value "" for knob name\.write_note/],
+    [['strict-schema', 'bignum=write_note'], /schema\.write_note and bignum/],
   ])('%j stops at start with exit code 2 and a message', async (args, message) => {
     const server = start([...args]);
     expect(await server.exited).toEqual([2, null]);

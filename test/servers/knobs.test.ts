@@ -31,6 +31,11 @@ describe('resolveKnobs', () => {
       runAdd: null,
       annotations: {},
       poisoned: new Set(),
+      schemas: {},
+      canaryPort: 9,
+      names: {},
+      hangOnCall: null,
+      dieOnCall: null,
     });
   });
 
@@ -50,6 +55,11 @@ describe('resolveKnobs', () => {
       'run.add': 'export_all_notes',
       'annotations.write_note': 'readonly-destructive',
       'description.search_notes': 'poisoned',
+      'schema.search_notes': 'ref-url',
+      canary_port: '65535',
+      'name.search_notes': 'search notes; rm -rf ~ "now" \u00e9\u{1f600}',
+      hang_on_call: 'read_note',
+      die_on_call: 'search_notes',
     });
     expect(knobs).toMatchObject({
       pageSize: 100,
@@ -64,8 +74,24 @@ describe('resolveKnobs', () => {
       runDrop: 'read_note',
       runAdd: 'export_all_notes',
       annotations: { write_note: 'readonly-destructive' },
+      schemas: { search_notes: 'ref-url' },
+      canaryPort: 65535,
+      names: { search_notes: 'search notes; rm -rf ~ "now" \u00e9\u{1f600}' },
+      hangOnCall: 'read_note',
+      dieOnCall: 'search_notes',
     });
     expect([...knobs.poisoned]).toEqual(['search_notes']);
+  });
+
+  it('takes a listed name of exactly 300 characters, counting code points', () => {
+    const name = '\u{1f600}'.repeat(300);
+    expect(resolveKnobs({ 'name.write_note': name }).names).toEqual({ write_note: name });
+  });
+
+  it('refuses a listed name only when another tool has it', () => {
+    expect(resolveKnobs({ 'name.write_note': 'write_note' }).names).toEqual({ write_note: 'write_note' });
+    expect(resolveKnobs({ 'name.write_note': 'filler_0003', filler: '2' }).names).toEqual({ write_note: 'filler_0003' });
+    expect(resolveKnobs({ 'name.write_note': 'filler_2', filler: '2' }).names).toEqual({ write_note: 'filler_2' });
   });
 
   it.each([
@@ -91,6 +117,25 @@ describe('resolveKnobs', () => {
     ['annotations of an unknown tool', { 'annotations.x': 'readonly' }, /annotations\.x/],
     ['annotations preset', { 'annotations.read_note': 'mostly' }, /annotations\.read_note/],
     ['description variant', { 'description.read_note': 'honest' }, /description\.read_note/],
+    ['schema preset unknown', { 'schema.write_note': 'with-folders' }, /bad value "with-folders" for knob schema\.write_note/],
+    ['schema preset empty', { 'schema.write_note': '' }, /schema\.write_note/],
+    ['schema of an unknown tool', { 'schema.x': 'with-folder' }, /schema\.x/],
+    ['schema with bignum on the same tool', { 'schema.read_note': 'keywords', bignum: 'read_note' }, /bignum/],
+    ['schema with run.schema on the same tool', { 'schema.write_note': 'keywords', 'run.schema': 'write_note' }, /run\.schema/],
+    ['canary_port 0', { canary_port: '0' }, /canary_port/],
+    ['canary_port 65536', { canary_port: '65536' }, /canary_port.*1\.\.65535/],
+    ['canary_port not a number', { canary_port: 'http' }, /canary_port/],
+    ['canary_port leading zero', { canary_port: '080' }, /canary_port/],
+    ['name empty', { 'name.write_note': '' }, /name\.write_note/],
+    ['name of 301 characters', { 'name.write_note': 'x'.repeat(301) }, /name\.write_note/],
+    ['name of an unknown tool', { 'name.x': 'y' }, /name\.x/],
+    ['name that is another tool\'s own', { 'name.write_note': 'read_note' }, /name\.write_note/],
+    ['name another tool is listed under', { 'name.write_note': 'n', 'name.read_note': 'n' }, /name\./],
+    ['name that run.add lists', { 'name.write_note': 'export', 'run.add': 'export' }, /name\.write_note/],
+    ['name of a listed filler', { 'name.write_note': 'filler_0002', filler: '2' }, /name\.write_note/],
+    ['hang_on_call of an unknown tool', { hang_on_call: 'x' }, /hang_on_call/],
+    ['die_on_call empty', { die_on_call: '' }, /die_on_call/],
+    ['hang and die on the same tool', { hang_on_call: 'write_note', die_on_call: 'write_note' }, /hang_on_call and die_on_call/],
   ])('refuses %s', (_name, assigned, message) => {
     expect(() => resolveKnobs(assigned)).toThrow(KnobError);
     expect(() => resolveKnobs(assigned)).toThrow(message);

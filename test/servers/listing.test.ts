@@ -202,3 +202,29 @@ describe('annotations and descriptions', () => {
     }
   });
 });
+
+describe('name.TOOL', () => {
+  const name = 'write note; rm -rf "$HOME" \\ é 😀\n\u0007';
+
+  it('lists the tool under that name, JSON-escaped on one line, in both phases', () => {
+    for (const phase of ['review', 'run'] as const) {
+      const [search, read, write] = pagesOf({ 'name.write_note': name }, phase)[0]!;
+      expect(write).toMatch(/^\{"name":"write note; rm -rf \\"\$HOME\\" \\\\ é 😀\\n\\u0007","description":/);
+      expect(JSON.parse(write!)).toEqual({ ...JSON.parse(pagesOf({}, phase)[0]![2]!), name });
+      expect([search, read]).toEqual(pagesOf({}, phase)[0]!.slice(0, 2));
+    }
+  });
+
+  it('is the name a duplicate copies and run.drop withdraws', () => {
+    expect(namesOf({ 'name.read_note': 'read note', duplicate: 'read_note' })).toEqual([
+      'search_notes',
+      'read note',
+      'read note',
+      'write_note',
+    ]);
+    expect(namesOf({ 'name.read_note': 'read note', 'run.drop': 'read_note' }, 'run')).toEqual([
+      'search_notes',
+      'write_note',
+    ]);
+  });
+});

@@ -123,6 +123,35 @@ describe('serve', () => {
     await session.close();
   });
 
+  it('hang_on_call: records the call, never answers it, and answers what comes next', async () => {
+    const session = new Session({ hang_on_call: 'write_note', 'name.write_note': 'save note' });
+    const hung = request('1', 'tools/call', { name: 'save note', arguments: { id: 1, text: 'x' } });
+    session.post(hung);
+    session.post(request('2', 'tools/call', { name: 'write_note', arguments: { id: 2, text: 'y' } }));
+    // Lines are handled in order, so this reply proves both calls were handled first.
+    expect(await session.request(request('3', 'ping'))).toBe('{"jsonrpc":"2.0","id":3,"result":{}}');
+    expect(await session.request(request('4', 'tools/call', { name: 'read_note', arguments: { id: 1 } }))).toBe(
+      '{"jsonrpc":"2.0","id":4,"result":{"content":[{"type":"text","text":"read_note ran"}]}}',
+    );
+    expect(await session.close()).toEqual({ reason: 'stdin-closed', unread: [] });
+    const records = readLedger(ledgerPath);
+    expect(records.map((r) => r.ev)).toEqual(['recv', 'recv', 'recv', 'sent', 'recv', 'sent']);
+    expect(records[0]).toMatchObject({ method: 'tools/call', id: '1', tool: 'save note', raw: hung });
+    expect(records[1]).toMatchObject({ method: 'tools/call', id: '2', tool: 'write_note' });
+    expect(records.flatMap((r) => (r.ev === 'sent' ? [r.in_reply_to] : []))).toEqual(['3', '4']);
+  });
+
+  it('die_on_call: records the call, answers nothing, and reads no further, not even the same chunk', async () => {
+    const session = new Session({ die_on_call: 'write_note' });
+    await session.request(request('1', 'ping'));
+    const fatal = request('2', 'tools/call', { name: 'write_note', arguments: { id: 1, text: 'x' } });
+    session.post(`${fatal}\n${request('3', 'ping')}`);
+    expect(await session.stopped).toBe('die-on-call');
+    const records = readLedger(ledgerPath);
+    expect(records.map((r) => r.ev)).toEqual(['recv', 'sent', 'recv']);
+    expect(records[2]).toMatchObject({ method: 'tools/call', id: '2', tool: 'write_note', raw: fatal });
+  });
+
   it('pages tools/list and refuses an unknown cursor with -32602', async () => {
     const session = new Session({ page_size: '2' });
     const first = JSON.parse(await session.request(request('1', 'tools/list')));

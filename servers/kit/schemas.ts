@@ -1,0 +1,109 @@
+/**
+ * Input-schema presets for the `schema.<tool>` knob: whole schemas, as data, that replace a tool's
+ * own. Two families probe what a broker does with a schema it is asked to restrict or pin:
+ *
+ * - hiding soundness: every preset carries a `folder` property the operator will hide, and all
+ *   but `with-folder` and `folder-nested` also name it in a keyword that must go with it (or a
+ *   broker that hides only `properties.folder` leaves a schema no call can satisfy, or one that
+ *   still asks for `folder`);
+ * - self-containment: schemas that point outside themselves, each at the harness's canary
+ *   listener (or a local file), so that a broker which fetches anything is caught; plus controls
+ *   that only look similar and must be accepted.
+ *
+ * The kit itself never resolves or fetches any of these; it only writes them.
+ */
+import type { JsonObject } from './json-text.js';
+
+export const SCHEMA_PRESETS = [
+  'with-folder',
+  'folder-in-anyof',
+  'folder-in-if-then',
+  'folder-in-dependent-required',
+  'folder-in-defs',
+  'folder-pattern-properties',
+  'folder-nested',
+  'ref-url',
+  'ref-file',
+  'ref-relative',
+  'dynamic-ref-url',
+  'id-url',
+  'schema-url',
+  'draft04-id',
+  'ref-in-default',
+  'ref-in-examples',
+  'ref-local',
+  'dialect-2020',
+  'not-object',
+  'keywords',
+] as const;
+
+export type SchemaPreset = (typeof SCHEMA_PRESETS)[number];
+
+/** Where the canary listens unless told: the discard port, so even then only 127.0.0.1 is named. */
+export const DEFAULT_CANARY_PORT = 9;
+
+/** `path` on the canary listener: `http://127.0.0.1:<port>/<path>`. */
+type CanaryUrl = (path: string) => string;
+
+const withFolder = (): JsonObject => ({
+  type: 'object',
+  properties: { id: { type: 'integer', minimum: 1 }, text: { type: 'string' }, folder: { type: 'string' } },
+  required: ['id', 'text', 'folder'],
+  additionalProperties: false,
+});
+
+/** The self-containment base, with `query`'s own schema swapped for `query` when given. */
+const withQuery = (query: JsonObject = { type: 'string' }): JsonObject => ({
+  type: 'object',
+  properties: { query },
+  required: ['query'],
+});
+
+const BUILDERS: Record<SchemaPreset, (canary: CanaryUrl) => JsonObject> = {
+  'with-folder': withFolder,
+  'folder-in-anyof': () => ({ ...withFolder(), anyOf: [{ required: ['folder'] }, { required: ['text'] }] }),
+  'folder-in-if-then': () => ({
+    ...withFolder(),
+    if: { properties: { id: { const: 1 } } },
+    then: { required: ['folder'] },
+  }),
+  'folder-in-dependent-required': () => ({ ...withFolder(), dependentRequired: { text: ['folder'] } }),
+  'folder-in-defs': () => ({ ...withFolder(), $defs: { place: { properties: { folder: { type: 'string' } } } } }),
+  'folder-pattern-properties': () => ({ ...withFolder(), patternProperties: { '^f': { type: 'string' } } }),
+  // A property of the same name one level down is a different parameter: hiding it would be wrong.
+  'folder-nested': () => {
+    const schema = withFolder();
+    const meta = { type: 'object', properties: { folder: { type: 'string' } } };
+    return { ...schema, properties: { ...(schema['properties'] as JsonObject), meta } };
+  },
+  'ref-url': (canary) => withQuery({ $ref: canary('query.json') }),
+  'ref-file': () => withQuery({ $ref: 'file:///etc/passwd' }),
+  'ref-relative': () => withQuery({ $ref: 'query.json#/q' }),
+  'dynamic-ref-url': (canary) => withQuery({ $dynamicRef: canary('d.json#node') }),
+  'id-url': (canary) => ({ $id: canary('root.json'), ...withQuery() }),
+  'schema-url': (canary) => ({ $schema: canary('meta.json'), ...withQuery() }),
+  'draft04-id': (canary) => ({ $schema: 'http://json-schema.org/draft-04/schema#', id: canary('d4.json'), ...withQuery() }),
+  // `default` and `examples` are annotations: a `$ref` inside them is data, never to be followed.
+  'ref-in-default': (canary) => withQuery({ type: 'string', default: { $ref: canary('default.json') } }),
+  'ref-in-examples': (canary) => withQuery({ type: 'string', examples: [{ $ref: canary('ex.json') }] }),
+  'ref-local': () => ({ ...withQuery({ $ref: '#/$defs/q' }), $defs: { q: { type: 'string' } } }),
+  'dialect-2020': () => ({ $schema: 'https://json-schema.org/draft/2020-12/schema', ...withQuery() }),
+  'not-object': () => ({ type: 'string' }),
+  keywords: () => ({
+    type: 'object',
+    properties: {
+      id: { type: 'integer', minimum: 1, maximum: 1000 },
+      text: { type: 'string', minLength: 1, maxLength: 200, pattern: '^[^<>]*$' },
+      tags: { type: 'array', items: { type: 'string' }, maxItems: 3, uniqueItems: true },
+      priority: { enum: ['low', 'normal', 'high'] },
+      kind: { const: 'note' },
+    },
+    required: ['id', 'text', 'kind'],
+    additionalProperties: false,
+  }),
+};
+
+/** A fresh copy of the preset's schema, its URLs pointing at the canary on `canaryPort`. */
+export function presetSchema(preset: SchemaPreset, canaryPort: number): JsonObject {
+  return BUILDERS[preset]((path) => `http://127.0.0.1:${canaryPort}/${path}`);
+}

@@ -1,0 +1,98 @@
+import { describe, expect, it } from 'vitest';
+import { resolveKnobs } from '../../servers/kit/knobs.js';
+import { listingPages } from '../../servers/kit/listing.js';
+import type { Phase } from '../../servers/kit/phase.js';
+import { presetSchema, SCHEMA_PRESETS } from '../../servers/kit/schemas.js';
+
+const WITH_FOLDER =
+  '"type":"object","properties":{"id":{"type":"integer","minimum":1},"text":{"type":"string"},"folder":{"type":"string"}},' +
+  '"required":["id","text","folder"],"additionalProperties":false';
+const QUERY_REQUIRED = '"required":["query"]';
+const withQuery = (query: string) => `"type":"object","properties":{"query":${query}},${QUERY_REQUIRED}`;
+const PLAIN_QUERY = withQuery('{"type":"string"}');
+
+/** Each preset's schema as docs/hostile-servers.md documents it, as JSON text; PORT is canary_port. */
+const DOCUMENTED: Record<string, string> = {
+  'with-folder': `{${WITH_FOLDER}}`,
+  'folder-in-anyof': `{${WITH_FOLDER},"anyOf":[{"required":["folder"]},{"required":["text"]}]}`,
+  'folder-in-if-then': `{${WITH_FOLDER},"if":{"properties":{"id":{"const":1}}},"then":{"required":["folder"]}}`,
+  'folder-in-dependent-required': `{${WITH_FOLDER},"dependentRequired":{"text":["folder"]}}`,
+  'folder-in-defs': `{${WITH_FOLDER},"$defs":{"place":{"properties":{"folder":{"type":"string"}}}}}`,
+  'folder-pattern-properties': `{${WITH_FOLDER},"patternProperties":{"^f":{"type":"string"}}}`,
+  'folder-nested':
+    '{"type":"object","properties":{"id":{"type":"integer","minimum":1},"text":{"type":"string"},"folder":{"type":"string"},' +
+    '"meta":{"type":"object","properties":{"folder":{"type":"string"}}}},"required":["id","text","folder"],"additionalProperties":false}',
+  'ref-url': `{${withQuery('{"$ref":"http://127.0.0.1:PORT/query.json"}')}}`,
+  'ref-file': `{${withQuery('{"$ref":"file:///etc/passwd"}')}}`,
+  'ref-relative': `{${withQuery('{"$ref":"query.json#/q"}')}}`,
+  'dynamic-ref-url': `{${withQuery('{"$dynamicRef":"http://127.0.0.1:PORT/d.json#node"}')}}`,
+  'id-url': `{"$id":"http://127.0.0.1:PORT/root.json",${PLAIN_QUERY}}`,
+  'schema-url': `{"$schema":"http://127.0.0.1:PORT/meta.json",${PLAIN_QUERY}}`,
+  'draft04-id': `{"$schema":"http://json-schema.org/draft-04/schema#","id":"http://127.0.0.1:PORT/d4.json",${PLAIN_QUERY}}`,
+  'ref-in-default': `{${withQuery('{"type":"string","default":{"$ref":"http://127.0.0.1:PORT/default.json"}}')}}`,
+  'ref-in-examples': `{${withQuery('{"type":"string","examples":[{"$ref":"http://127.0.0.1:PORT/ex.json"}]}')}}`,
+  'ref-local': `{"$defs":{"q":{"type":"string"}},${withQuery('{"$ref":"#/$defs/q"}')}}`,
+  'dialect-2020': `{"$schema":"https://json-schema.org/draft/2020-12/schema",${PLAIN_QUERY}}`,
+  'not-object': '{"type":"string"}',
+  keywords:
+    '{"type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":1000},' +
+    '"text":{"type":"string","minLength":1,"maxLength":200,"pattern":"^[^<>]*$"},' +
+    '"tags":{"type":"array","items":{"type":"string"},"maxItems":3,"uniqueItems":true},' +
+    '"priority":{"enum":["low","normal","high"]},"kind":{"const":"note"}},"required":["id","text","kind"],"additionalProperties":false}',
+};
+const documented = (preset: string, port: number): unknown =>
+  JSON.parse(DOCUMENTED[preset]!.replaceAll('PORT', String(port)));
+
+/** The raw text of each tool in the listing, by name. */
+function listedTexts(knobs: Record<string, string>, phase: Phase = 'review'): Map<string, string> {
+  const texts = listingPages(resolveKnobs(knobs), phase).flat();
+  return new Map(texts.map((text) => [(JSON.parse(text) as { name: string }).name, text]));
+}
+const listedSchema = (text: string | undefined): unknown => (JSON.parse(text!) as { inputSchema: unknown }).inputSchema;
+
+describe('schema presets', () => {
+  it('documents every preset, and no other', () => {
+    expect([...SCHEMA_PRESETS].sort()).toEqual(Object.keys(DOCUMENTED).sort());
+  });
+
+  it.each([...SCHEMA_PRESETS])('%s is listed as valid JSON text of the documented value, in both phases', (preset) => {
+    for (const phase of ['review', 'run'] as const) {
+      const texts = listedTexts({ 'schema.write_note': preset, canary_port: '18231' }, phase);
+      expect(listedSchema(texts.get('write_note'))).toEqual(documented(preset, 18231));
+      // Only that tool's schema is replaced.
+      expect(texts.get('search_notes')).toBe(listedTexts({}, phase).get('search_notes'));
+    }
+  });
+
+  it.each([...SCHEMA_PRESETS])('%s points only at 127.0.0.1, on port 9 unless told', (preset) => {
+    const text = listedTexts({ 'schema.search_notes': preset }).get('search_notes')!;
+    expect(listedSchema(text)).toEqual(documented(preset, 9));
+    for (const url of text.match(/https?:\/\/[^/"]+/g) ?? []) {
+      expect(['http://127.0.0.1:9', 'http://json-schema.org', 'https://json-schema.org']).toContain(url);
+    }
+  });
+
+  it('hands out a fresh copy each time, so no caller can change the next listing', () => {
+    const first = presetSchema('folder-nested', 9);
+    (first['properties'] as Record<string, unknown>)['folder'] = 'changed';
+    expect(presetSchema('folder-nested', 9)).toEqual(documented('folder-nested', 9));
+  });
+
+  it('is restyled by run.reserialise, as the same value', () => {
+    const knobs = { 'schema.search_notes': 'ref-in-examples', 'run.reserialise': '1', canary_port: '65535' };
+    const [review, run] = [listedTexts(knobs).get('search_notes')!, listedTexts(knobs, 'run').get('search_notes')!];
+    expect(run).not.toBe(review);
+    expect(listedSchema(run)).toEqual(documented('ref-in-examples', 65535));
+  });
+
+  it('goes with a duplicate and with a listed name', () => {
+    const texts = listingPages(
+      resolveKnobs({ 'schema.read_note': 'not-object', duplicate: 'read_note', 'name.read_note': 'read note' }),
+      'review',
+    ).flat();
+    const tools = texts.map((text) => JSON.parse(text) as { name: string; inputSchema: unknown });
+    expect(tools.map((t) => t.name)).toEqual(['search_notes', 'read note', 'read note', 'write_note']);
+    expect(tools[1]!.inputSchema).toEqual({ type: 'string' });
+    expect(tools[2]!.inputSchema).toEqual({ type: 'string' });
+  });
+});
