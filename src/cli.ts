@@ -3,6 +3,7 @@
 // stderr, escaped: it can quote what the server chose (its stderr, its tool names).
 
 import { parseArgs } from 'node:util';
+import { verifyAudit } from './audit.js';
 import { BrokerError, ConfigError, EXIT } from './errors.js';
 import { pin } from './pin.js';
 import { escapeServerText } from './sanitize.js';
@@ -10,7 +11,9 @@ import { serve } from './serve.js';
 
 const USAGE = `usage:
   gauntlet-broker pin   --config CONFIG.json --out MANIFEST.json [--disable-guard NAME ...]
-  gauntlet-broker serve --config CONFIG.json [--manifest MANIFEST.json] [--report LOAD.json] [--disable-guard NAME ...]`;
+  gauntlet-broker serve --config CONFIG.json [--manifest MANIFEST.json] [--report LOAD.json]
+                        [--state-dir DIR] [--agent ID] [--audit FILE] [--disable-guard NAME ...]
+  gauntlet-broker audit-verify FILE`;
 
 function log(line: string): void {
   process.stderr.write(`gauntlet-broker: ${escapeServerText(line)}\n`);
@@ -27,6 +30,9 @@ function parse(argv: readonly string[]) {
         out: { type: 'string' },
         manifest: { type: 'string' },
         report: { type: 'string' },
+        'state-dir': { type: 'string' },
+        agent: { type: 'string' },
+        audit: { type: 'string' },
         'disable-guard': { type: 'string', multiple: true },
       },
     });
@@ -46,6 +52,12 @@ async function main(argv: readonly string[]): Promise<number> {
     if (extra.length > 0) throw new ConfigError(`--${extra.join(', --')} does not apply to this command`);
   };
   const [command, ...rest] = positionals;
+  if (command === 'audit-verify') {
+    allowOnly([]);
+    const [file, ...more] = rest;
+    if (file === undefined || more.length > 0) throw new ConfigError('audit-verify takes exactly one FILE');
+    return auditVerify(file);
+  }
   if (rest.length > 0) throw new ConfigError(`unexpected argument ${rest[0]}`);
   switch (command) {
     case 'pin':
@@ -53,19 +65,33 @@ async function main(argv: readonly string[]): Promise<number> {
       await pin(need(values.config, 'config'), need(values.out, 'out'), values['disable-guard'] ?? []);
       return EXIT.ok;
     case 'serve':
-      allowOnly(['config', 'manifest', 'report', 'disable-guard']);
+      allowOnly(['config', 'manifest', 'report', 'state-dir', 'agent', 'audit', 'disable-guard']);
       return serve(
         {
           configPath: need(values.config, 'config'),
           manifestPath: values.manifest,
           reportPath: values.report,
           disabledGuards: values['disable-guard'] ?? [],
+          stateDir: values['state-dir'],
+          agent: values.agent,
+          auditPath: values.audit,
         },
         { input: process.stdin, output: process.stdout, log },
       );
     default:
       throw new ConfigError(command === undefined ? 'no command given' : `unknown command ${command}`);
   }
+}
+
+/** Exit 0 when the trail verifies, 1 naming the first bad record when it does not. */
+async function auditVerify(file: string): Promise<number> {
+  const verdict = await verifyAudit(file);
+  if (verdict.ok) {
+    process.stdout.write(`audit trail ${file} verifies: ${verdict.last.seq} record(s)\n`);
+    return EXIT.ok;
+  }
+  process.stdout.write(`audit trail ${file} is tampered at seq ${verdict.seq}: ${escapeServerText(verdict.problem)}\n`);
+  return EXIT.tampered;
 }
 
 /** How long answers already written to a slow agent may take to flush before the broker exits. */

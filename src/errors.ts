@@ -2,6 +2,8 @@
 
 export const EXIT = {
   ok: 0,
+  /** audit-verify only: the trail does not verify. */
+  tampered: 1,
   usage: 2,
   nothingRegistered: 3,
   upstream: 4,
@@ -21,6 +23,27 @@ export class ConfigError extends BrokerError {
 export class UpstreamError extends BrokerError {
   readonly exitCode = EXIT.upstream;
   override readonly name = 'UpstreamError';
+}
+
+/** The server did not answer one request in time; the server itself may still be alive. */
+export class RequestTimedOut extends UpstreamError {
+  constructor(
+    message: string,
+    readonly timeoutMs: number,
+  ) {
+    super(message);
+  }
+}
+
+/** The server can no longer be spoken to (it exited, closed its output, broke the protocol or
+ * was closed by the broker). */
+export class ServerGone extends UpstreamError {
+  constructor(
+    message: string,
+    readonly serverId: string,
+  ) {
+    super(message);
+  }
 }
 
 /** A listing guard refused the server's whole tool listing. */

@@ -4,6 +4,7 @@
 import { ConfigError } from './errors.js';
 import { canonicalNumber } from './json/number.js';
 import { member, type JsonObject, type JsonValue } from './json/tree.js';
+import { parseRfc3339 } from './time.js';
 
 export class Fields {
   readonly object: JsonObject;
@@ -67,15 +68,24 @@ export class Fields {
     return value.entries;
   }
 
-  stringArray(key: string): string[] | undefined {
+  /** The items of an array-valued field. */
+  array(key: string, expectation = 'must be an array'): readonly JsonValue[] | undefined {
     const value = this.get(key);
     if (value === undefined) return undefined;
-    if (value.kind !== 'array') this.fail(key, 'must be an array of strings');
-    const strings: string[] = [];
-    for (const item of value.items) {
-      if (item.kind !== 'string') this.fail(key, 'must be an array of strings');
-      strings.push(item.value);
-    }
-    return strings;
+    if (value.kind !== 'array') this.fail(key, expectation);
+    return value.items;
+  }
+
+  stringArray(key: string): string[] | undefined {
+    const items = this.array(key, 'must be an array of strings');
+    if (items === undefined) return undefined;
+    return items.map((item) => (item.kind === 'string' ? item.value : this.fail(key, 'must be an array of strings')));
+  }
+
+  /** An RFC 3339 date-time, as milliseconds since the epoch. */
+  instant(key: string): number | undefined {
+    const text = this.string(key);
+    if (text === undefined) return undefined;
+    return parseRfc3339(text) ?? this.fail(key, 'must be an RFC 3339 date-time, e.g. 2030-01-01T00:00:00Z');
   }
 }

@@ -23,6 +23,7 @@ export const ERROR = {
   invalidRequest: -32600,
   methodNotFound: -32601,
   invalidParams: -32602,
+  internal: -32603,
   /** Implementation-defined: the upstream server failed, timed out or is gone. */
   upstream: -32000,
 } as const;

@@ -1,14 +1,21 @@
-// Load's decision: which of the server's tools the agent may see and call. Every tool the server
-// lists or the manifest pins passes the tool guards in order; the first refusal decides. What
-// the agent is then shown of a registered tool is the presentation guards' work.
+// Load's decision: which of the server's tools the agent may see and call, and under which name.
+// Every tool the server lists or the manifest pins passes the tool guards in order; the first
+// refusal decides. What the agent is then shown of a registered tool is its input schema without
+// the hidden parameters, as the presentation guards leave it.
 
-import type { Config, Effect } from './config.js';
+import type { Config, Effect, Rule } from './config.js';
 import type { Guards } from './guards/registry.js';
 import type { Presentation, ToolSubject } from './guards/types.js';
+import { hiddenParameters, restrictSchema } from './hidden.js';
 import type { ListedTool } from './listing.js';
-import type { Manifest } from './manifest.js';
+import type { Manifest, PinnedTool } from './manifest.js';
+import { offeredName } from './names.js';
+import { compileSchema, type Compiled, type Validator } from './schema/compile.js';
 
 export interface RegisteredTool {
+  /** The server's name for it: what a call is forwarded as. */
+  readonly tool: string;
+  /** The name the agent sees and calls. */
   readonly name: string;
   /** Undefined only when the `classified` guard is disabled and the tool has no rule. */
   readonly effect: Effect | undefined;
@@ -16,9 +23,14 @@ export interface RegisteredTool {
   readonly callTimeoutMs: number;
   /** Set when hint-consistency passed the tool only because the rule allows a mismatch. */
   readonly hintMismatchOverridden: string | undefined;
+  /** The operator's rule; undefined only when the `classified` guard is disabled. */
+  readonly rule: Rule | undefined;
+  /** Checks a call against the shown schema; undefined when it did not compile (schema-compiles disabled). */
+  readonly validator: Validator | undefined;
 }
 
 export interface Refusal {
+  /** The server's name for the tool. */
   readonly tool: string;
   readonly guard: string;
   readonly reason: string;
@@ -26,26 +38,19 @@ export interface Refusal {
 
 export interface LoadOutcome {
   readonly registered: readonly RegisteredTool[];
+  /** Every refusal, by whichever guard, in the order the tools were decided. */
   readonly refused: readonly Refusal[];
-  readonly unpinned: readonly string[];
-  readonly unclassified: readonly string[];
 }
-
-// Refusals by these guards are reported in lists of their own, as the load report defines.
-const LISTED_APART: Readonly<Record<string, 'unpinned' | 'unclassified'>> = {
-  classified: 'unclassified',
-  pinned: 'unpinned',
-};
 
 export function decideTools(listed: readonly ListedTool[], manifest: Manifest, config: Config, guards: Guards): LoadOutcome {
   const live = new Map(listed.map((tool) => [tool.name, tool]));
   const names = [...live.keys(), ...[...manifest.tools.keys()].filter((name) => !live.has(name))];
   const registered: RegisteredTool[] = [];
   const refused: Refusal[] = [];
-  const apart = { unpinned: [] as string[], unclassified: [] as string[] };
+  const taken = new Set<string>();
 
   for (const name of names) {
-    const subject: ToolSubject = { name, live: live.get(name), pin: manifest.tools.get(name), rule: config.rules.get(name) };
+    const subject = toolSubject(name, live.get(name), manifest.tools.get(name), config, taken);
     let refusal: Refusal | undefined;
     let hintMismatchOverridden: string | undefined;
     for (const guard of guards.tool) {
@@ -56,34 +61,64 @@ export function decideTools(listed: readonly ListedTool[], manifest: Manifest, c
         break;
       }
     }
-    if (refusal === undefined) {
-      registered.push(register(subject, config, guards, hintMismatchOverridden));
+    if (refusal !== undefined) {
+      refused.push(refusal);
       continue;
     }
-    const list = LISTED_APART[refusal.guard];
-    if (list === undefined) refused.push(refusal);
-    else apart[list].push(name);
+    const tool = register(subject, config, guards, hintMismatchOverridden);
+    registered.push(tool);
+    taken.add(tool.name);
   }
-  return { registered, refused, ...apart };
+  return { registered, refused };
+}
+
+export function toolSubject(
+  name: string,
+  live: ListedTool | undefined,
+  pin: PinnedTool | undefined,
+  config: Config,
+  taken: ReadonlySet<string>,
+): ToolSubject {
+  // A tool the server no longer lists is decided on what the pin kept.
+  const inputSchema = live?.inputSchema ?? pin?.inputSchema;
+  if (inputSchema === undefined) throw new Error(`tool ${name} is neither listed nor pinned`);
+  const rule = config.rules.get(name);
+  const hidden = hiddenParameters(rule);
+  const restricted = restrictSchema(inputSchema, hidden);
+  let compiled: Compiled | undefined;
+  return {
+    name,
+    live,
+    pin,
+    rule,
+    offered: offeredName(name, rule, config.server.prefix),
+    taken,
+    inputSchema,
+    hidden,
+    restricted,
+    compiled: () => (compiled ??= compileSchema(restricted)),
+  };
 }
 
 function register(subject: ToolSubject, config: Config, guards: Guards, hintMismatchOverridden: string | undefined): RegisteredTool {
   const { live, pin, rule } = subject;
   // A tool the server no longer lists reaches here only with still-offered disabled; it is then
   // shown as pinned.
-  const inputSchema = live?.inputSchema ?? pin?.inputSchema;
-  if (inputSchema === undefined) throw new Error(`tool ${subject.name} is neither listed nor pinned`);
   const asReceived: Presentation = {
     description: live?.description,
-    inputSchema,
+    inputSchema: subject.restricted,
     annotations: live === undefined ? pin?.annotations : live.annotations,
   };
   const effect = rule?.effect;
+  const compiled = subject.compiled();
   return {
-    name: subject.name,
+    tool: subject.name,
+    name: subject.offered,
     effect,
     shown: guards.presentation.reduce((shown, guard) => guard.present(shown, effect, rule), asReceived),
     callTimeoutMs: rule?.callTimeoutMs ?? config.limits.callTimeoutMs,
     hintMismatchOverridden,
+    rule,
+    validator: compiled.ok ? compiled.validate : undefined,
   };
 }

@@ -8,19 +8,31 @@ import { escapeServerText as esc } from './sanitize.js';
 
 const REPORT_FORMAT = 'gauntlet-load/1';
 
+// Refusals by these guards are reported in lists of their own, as the load report defines.
+const LISTED_APART: Readonly<Record<string, 'unpinned' | 'unclassified'>> = {
+  classified: 'unclassified',
+  pinned: 'unpinned',
+};
+
 export function reportText(serverId: string, outcome: LoadOutcome): string {
+  const apart = { unpinned: [] as string[], unclassified: [] as string[] };
+  const refused: Plain[] = [];
+  for (const r of outcome.refused) {
+    const list = LISTED_APART[r.guard];
+    if (list === undefined) refused.push({ tool: esc(r.tool), guard: r.guard, reason: esc(r.reason) });
+    else apart[list].push(esc(r.tool));
+  }
   const report: Plain = {
     format: REPORT_FORMAT,
     server: serverId,
     registered: outcome.registered.map((tool) => ({
-      tool: esc(tool.name),
+      tool: esc(tool.tool),
       name: esc(tool.name),
       effect: tool.effect ?? null,
       ...(tool.hintMismatchOverridden === undefined ? {} : { hint_mismatch_overridden: esc(tool.hintMismatchOverridden) }),
     })),
-    refused: outcome.refused.map((r) => ({ tool: esc(r.tool), guard: r.guard, reason: esc(r.reason) })),
-    unpinned: outcome.unpinned.map(esc),
-    unclassified: outcome.unclassified.map(esc),
+    refused,
+    ...apart,
   };
   return `${writeJson(plain(report))}\n`;
 }

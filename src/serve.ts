@@ -1,17 +1,23 @@
 // `gauntlet-broker serve`: Load (listing, guards, load report), then the MCP session with the
-// agent. Every input the operator gave is checked before the server is started, and the server's
-// group is stopped on every way out.
+// agent. Every input the operator gave is checked, and every file the broker keeps is opened,
+// before the server is started; the server's group is stopped on every way out.
 
+import { mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
-import { loadConfig } from './config.js';
-import { EXIT } from './errors.js';
+import { ApprovalStore } from './approvals.js';
+import { AuditLog } from './audit.js';
+import { EFFECTS, loadConfig, type Config } from './config.js';
+import { ConfigError, EXIT } from './errors.js';
 import { writeTextFile } from './files.js';
 import { selectGuards } from './guards/registry.js';
-import { decideTools } from './load.js';
+import { decideTools, type LoadOutcome } from './load.js';
 import { loadManifest, type Manifest } from './manifest.js';
 import { reportText } from './report.js';
 import { runSession } from './session.js';
 import { startAndList } from './startup.js';
+import { systemClock } from './time.js';
 
 export interface ServeOptions {
   readonly configPath: string;
@@ -20,6 +26,11 @@ export interface ServeOptions {
   readonly manifestPath: string | undefined;
   readonly reportPath: string | undefined;
   readonly disabledGuards: readonly string[];
+  /** Where approvals live, and the audit trail unless auditPath names another file. */
+  readonly stateDir: string | undefined;
+  /** The session's agent; required when the configuration names agents. */
+  readonly agent: string | undefined;
+  readonly auditPath: string | undefined;
 }
 
 export interface ServeIo {
@@ -31,34 +42,96 @@ export interface ServeIo {
 
 /** Returns the exit code; throws a BrokerError for the failures that have their own code. */
 export async function serve(options: ServeOptions, io: ServeIo): Promise<number> {
+  const clock = systemClock;
   const config = loadConfig(options.configPath);
   const manifest: Manifest =
     options.manifestPath === undefined
       ? { server: config.server.id, tools: new Map() }
       : loadManifest(options.manifestPath, config.server.id);
   const guards = selectGuards(options.disabledGuards);
+  checkAgent(config, options.agent);
+  const approving = EFFECTS.some((effect) => config.policy[effect] === 'approve');
+  const stateDir = stateDirectory(options.stateDir, approving, io.log);
+  const approvals = approving && stateDir !== undefined ? openApprovals(stateDir) : undefined;
+  const auditPath = options.auditPath ?? (options.stateDir === undefined ? undefined : join(options.stateDir, 'audit.jsonl'));
+  const audit = auditPath === undefined ? undefined : await AuditLog.open(auditPath, clock);
 
-  const { upstream, listed } = await startAndList(config, guards.listing);
   try {
-    const outcome = decideTools(listed, manifest, config, guards);
-    if (options.reportPath !== undefined) {
-      writeTextFile(options.reportPath, reportText(config.server.id, outcome), 'load report');
+    const { upstream, listed } = await startAndList(config, guards.listing);
+    try {
+      const outcome = decideTools(listed, manifest, config, guards);
+      if (options.reportPath !== undefined) {
+        writeTextFile(options.reportPath, reportText(config.server.id, outcome), 'load report');
+      }
+      if (audit !== undefined) auditLoad(audit, outcome, options.agent);
+      for (const guard of guards.serve) {
+        const reason = guard.check(outcome.registered.length);
+        if (reason === null) continue;
+        io.log(`guard ${guard.name} stopped the broker: ${reason}`);
+        return EXIT.nothingRegistered; // the finally below stops the server's group first
+      }
+      io.log(`serving ${outcome.registered.length} tool(s) from server "${config.server.id}"`);
+      await runSession(io.input, io.output, {
+        tools: outcome.registered,
+        guards,
+        context: { agent: options.agent, agents: config.agents, grants: config.grants, policy: config.policy, approvals, clock },
+        defaultCallTimeoutMs: config.limits.callTimeoutMs,
+        upstream,
+        audit,
+      });
+      return EXIT.ok;
+    } finally {
+      await upstream.close();
     }
-    for (const guard of guards.serve) {
-      const reason = guard.check(outcome.registered.length);
-      if (reason === null) continue;
-      io.log(`guard ${guard.name} stopped the broker: ${reason}`);
-      return EXIT.nothingRegistered; // the finally below stops the server's group first
-    }
-    io.log(`serving ${outcome.registered.length} tool(s) from server "${config.server.id}"`);
-    await runSession(io.input, io.output, {
-      tools: outcome.registered,
-      callGuards: guards.call,
-      defaultCallTimeoutMs: config.limits.callTimeoutMs,
-      upstream,
-    });
-    return EXIT.ok;
   } finally {
-    await upstream.close();
+    audit?.close();
+  }
+}
+
+/** With agents configured, a session must name one of them. */
+function checkAgent(config: Config, agent: string | undefined): void {
+  if (config.agents === undefined || (agent !== undefined && config.agents.has(agent))) return;
+  throw new ConfigError(
+    agent === undefined
+      ? `the configuration names agents, so serve needs --agent (one of ${[...config.agents.keys()].join(', ')})`
+      : `--agent ${agent} is not an agent the configuration names`,
+  );
+}
+
+/**
+ * The state directory, made if missing. Without --state-dir there is one only when the policy
+ * holds some class for approval: the broker then makes a private one and says where, so the
+ * operator can still decide.
+ */
+function stateDirectory(given: string | undefined, needed: boolean, log: (line: string) => void): string | undefined {
+  try {
+    if (given !== undefined) {
+      mkdirSync(given, { recursive: true, mode: 0o700 });
+      return given;
+    }
+    if (!needed) return undefined;
+    const made = mkdtempSync(join(tmpdir(), 'gauntlet-broker-state-'));
+    log(`no --state-dir given: approvals are kept in ${made}`);
+    return made;
+  } catch (err) {
+    throw new ConfigError(`cannot prepare the state directory: ${(err as Error).message}`);
+  }
+}
+
+function openApprovals(dir: string): ApprovalStore {
+  try {
+    return new ApprovalStore(dir);
+  } catch (err) {
+    throw new ConfigError(`cannot prepare the state directory ${dir}: ${(err as Error).message}`);
+  }
+}
+
+function auditLoad(audit: AuditLog, outcome: LoadOutcome, agent: string | undefined): void {
+  const common = { agent: agent ?? null, code: null, toolExists: null };
+  for (const tool of outcome.registered) {
+    audit.record({ ...common, decision: 'registered', tool: tool.tool, name: tool.name, detail: tool.effect === undefined ? null : `effect ${tool.effect}` });
+  }
+  for (const refusal of outcome.refused) {
+    audit.record({ ...common, decision: 'refused', tool: refusal.tool, name: null, detail: `${refusal.guard}: ${refusal.reason}` });
   }
 }

@@ -1,49 +1,63 @@
 // The broker's MCP session with the agent on its own stdin/stdout. The broker answers the
-// handshake and the listing itself from what Load decided, and forwards only calls the call
-// guards allow. Everything is read and written with the broker's own JSON reader and writer, so
-// ids, arguments and results pass through exactly as sent.
+// handshake and the listing itself from what Load decided, and forwards only calls the guards
+// allow: first whether the agent may see the tool at all, then whether it may run now.
+// Everything is read and written with the broker's own JSON reader and writer, so ids,
+// arguments and results pass through exactly as sent.
 
 import type { Readable, Writable } from 'node:stream';
-import type { CallGuard } from './guards/types.js';
+import type { AuditEntry, AuditSink } from './audit.js';
+import { DEFAULT_DATA_CLASSIFICATION } from './config.js';
+import { RequestTimedOut, ServerGone } from './errors.js';
+import type { Guards } from './guards/registry.js';
+import type { ApprovalEvent, CallContext, CallSubject } from './guards/types.js';
+import { injectFixed } from './hidden.js';
 import { BROKER_NAME, BROKER_VERSION, LATEST_PROTOCOL_VERSION, isSupportedProtocolVersion } from './identity.js';
 import { ERROR, brokerError, errorLine, parseMessage, resultLine } from './jsonrpc.js';
 import { LineSplitter } from './lines.js';
 import { member, object, plain, stringValue, type JsonValue } from './json/tree.js';
 import type { RegisteredTool } from './load.js';
-import type { Requester } from './upstream/connection.js';
+import { withReceipt } from './receipt.js';
+import { refusal, toolError, type ToolRefusal } from './refusal.js';
+import type { Reply, Requester } from './upstream/connection.js';
+
+/** Where a call names the upstream agents it is made for (docs/call-path.md). */
+export const AGENT_CHAIN_META_KEY = 'io.mcp-gauntlet/agent-chain';
 
 export interface SessionOptions {
   readonly tools: readonly RegisteredTool[];
-  readonly callGuards: readonly CallGuard[];
+  readonly guards: Pick<Guards, 'visibility' | 'call'>;
+  readonly context: CallContext;
   /** The timeout for a call no registered tool names (registered-calls-only disabled). */
   readonly defaultCallTimeoutMs: number;
   readonly upstream: Requester;
+  /** Undefined when the operator keeps no audit trail. */
+  readonly audit: AuditSink | undefined;
   readonly send: (line: string) => void;
 }
 
 export class Session {
   private readonly byName: ReadonlyMap<string, RegisteredTool>;
-  private readonly registered: ReadonlySet<string>;
   /** Fixed at Load: the server's later list_changed notices are not followed. */
   private readonly toolList: JsonValue;
   private readonly inFlight = new Set<Promise<void>>();
 
   constructor(private readonly options: SessionOptions) {
     this.byName = new Map(options.tools.map((tool) => [tool.name, tool]));
-    this.registered = new Set(this.byName.keys());
     this.toolList = object([
       [
         'tools',
         {
           kind: 'array',
-          items: options.tools.map(({ name, shown }) =>
-            object([
-              ['name', plain(name)],
-              ['description', shown.description === undefined ? undefined : plain(shown.description)],
-              ['inputSchema', shown.inputSchema],
-              ['annotations', shown.annotations],
-            ]),
-          ),
+          items: options.tools
+            .filter((tool) => this.visible(tool.name, tool))
+            .map(({ name, shown }) =>
+              object([
+                ['name', plain(name)],
+                ['description', shown.description === undefined ? undefined : plain(shown.description)],
+                ['inputSchema', shown.inputSchema],
+                ['annotations', shown.annotations],
+              ]),
+            ),
         },
       ],
     ]);
@@ -69,7 +83,11 @@ export class Session {
         this.options.send(resultLine(id, this.toolList));
         return;
       case 'tools/call': {
-        const call = this.call(id, params);
+        const call = this.call(id, params).catch(() => {
+          // A failure of the broker's own (its state directory or audit trail): the call is not
+          // forwarded, and the agent learns only that the broker failed.
+          this.options.send(errorLine(id, brokerError(ERROR.internal, 'Internal error')));
+        });
         this.inFlight.add(call);
         void call.finally(() => this.inFlight.delete(call));
         return;
@@ -89,30 +107,97 @@ export class Session {
     while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
   }
 
+  private visible(name: string, tool: RegisteredTool | undefined): boolean {
+    return this.options.guards.visibility.every((guard) => guard.visible(name, tool, this.options.context));
+  }
+
   private async call(id: JsonValue, params: JsonValue | undefined): Promise<void> {
-    const { send, upstream } = this.options;
+    const { send, context, guards } = this.options;
     const name = params?.kind === 'object' ? stringValue(member(params, 'name')) : undefined;
-    const args = params?.kind === 'object' ? member(params, 'arguments') : undefined;
-    if (name === undefined || (args !== undefined && args.kind !== 'object')) {
+    const sent = params?.kind === 'object' ? member(params, 'arguments') : undefined;
+    if (name === undefined || (sent !== undefined && sent.kind !== 'object')) {
       send(errorLine(id, brokerError(ERROR.invalidParams, 'Invalid params: tools/call needs a string name and object arguments')));
       return;
     }
-    for (const guard of this.options.callGuards) {
-      const refusal = guard.check(name, this.registered);
-      if (refusal !== null) {
-        send(errorLine(id, brokerError(ERROR.invalidParams, refusal)));
+    const tool = this.byName.get(name);
+    // The server's name when the agent can see the tool; otherwise only the name asked for.
+    const recorded = { tool: tool?.tool ?? name, name, agent: context.agent ?? null };
+    if (!this.visible(name, tool)) {
+      this.record({ ...recorded, tool: name, decision: 'call_refused', code: null, toolExists: tool !== undefined, detail: 'answered as an unknown tool' });
+      // One answer for every name the agent may not see, so the answer tells it nothing.
+      send(errorLine(id, brokerError(ERROR.invalidParams, `Unknown tool: ${name}`)));
+      return;
+    }
+
+    const meta = params?.kind === 'object' ? member(params, '_meta') : undefined;
+    const args = sent ?? object([]);
+    const subject: CallSubject = { name, tool, args, chain: meta?.kind === 'object' ? member(meta, AGENT_CHAIN_META_KEY) : undefined };
+    const notes: string[] = [];
+    for (const guard of guards.call) {
+      const verdict = guard.check(subject, context);
+      if (verdict.event !== undefined) this.recordApproval(verdict.event, recorded);
+      if (verdict.kind === 'refuse') {
+        this.refuse(id, verdict.refusal, recorded);
         return;
       }
+      if (verdict.note !== undefined) notes.push(verdict.note);
     }
-    const timeoutMs = this.byName.get(name)?.callTimeoutMs ?? this.options.defaultCallTimeoutMs;
-    try {
-      const forwarded = object([['name', plain(name)], ['arguments', args]]);
-      const reply = await upstream.request('tools/call', forwarded, timeoutMs, `tools/call "${name}"`);
-      send(reply.ok ? resultLine(id, reply.result) : errorLine(id, reply.error));
-    } catch (err) {
-      send(errorLine(id, brokerError(ERROR.upstream, (err as Error).message)));
-    }
+
+    const fixed = tool?.rule?.fixed ?? [];
+    this.record({ ...recorded, decision: 'allowed', code: null, toolExists: null, detail: notes.length === 0 ? null : notes.join('; ') });
+    await this.dispatch(id, name, tool, sent === undefined && fixed.length === 0 ? undefined : injectFixed(args, fixed));
   }
+
+  /** Forwards an allowed call under the server's name and answers the agent with the outcome. */
+  private async dispatch(id: JsonValue, name: string, tool: RegisteredTool | undefined, args: JsonValue | undefined): Promise<void> {
+    const { send, upstream } = this.options;
+    const serverName = tool?.tool ?? name;
+    let reply: Reply;
+    try {
+      const timeoutMs = tool?.callTimeoutMs ?? this.options.defaultCallTimeoutMs;
+      reply = await upstream.request('tools/call', object([['name', plain(serverName)], ['arguments', args]]), timeoutMs, `tools/call "${serverName}"`);
+    } catch (err) {
+      // The late answer to a timed-out call is dropped by the connection; it never reaches here.
+      if (err instanceof RequestTimedOut) {
+        send(resultLine(id, toolError(refusal('tool_timeout', `${err.message}.`, { timeout_ms: err.timeoutMs }))));
+      } else if (err instanceof ServerGone) {
+        send(resultLine(id, toolError(refusal('server_unavailable', `${err.message}.`, { server: err.serverId }))));
+      } else {
+        send(errorLine(id, brokerError(ERROR.upstream, (err as Error).message)));
+      }
+      return;
+    }
+    if (!reply.ok) {
+      send(errorLine(id, reply.error));
+      return;
+    }
+    const receipt = {
+      tool: name,
+      permission: tool?.rule?.permission,
+      dataClassification: tool?.rule?.dataClassification ?? DEFAULT_DATA_CLASSIFICATION,
+    };
+    send(resultLine(id, withReceipt(reply.result, receipt)));
+  }
+
+  private refuse(id: JsonValue, why: ToolRefusal, recorded: Recorded): void {
+    this.record({ ...recorded, decision: 'call_refused', code: why.code, toolExists: this.byName.has(recorded.name), detail: why.sentence });
+    this.options.send(resultLine(id, toolError(why)));
+  }
+
+  private recordApproval(event: ApprovalEvent, recorded: Recorded): void {
+    this.record({ ...recorded, decision: event.decision, code: null, toolExists: null, detail: `request ${event.requestId}` });
+  }
+
+  private record(entry: AuditEntry): void {
+    this.options.audit?.record(entry);
+  }
+}
+
+/** What every audit record of one call says about it. */
+interface Recorded {
+  readonly tool: string;
+  readonly name: string;
+  readonly agent: string | null;
 }
 
 function initializeResult(params: JsonValue | undefined): JsonValue {

@@ -3,6 +3,7 @@ import { loadCatalogue } from '../harness/catalogue.js';
 import { referenceCandidate } from '../harness/candidates/reference.js';
 import { DEFAULT_STEP_TIMEOUT_MS } from '../harness/run/execute.js';
 import { runSuite } from '../harness/run/suite.js';
+import { GUARD_NAMES } from '../src/guards/registry.js';
 
 /**
  * Each guard of the reference broker, and the scenarios that must fail once it is left out. If a
@@ -20,17 +21,56 @@ const NEEDED_BY: Record<string, string[]> = {
   'hint-consistency': ['hnt.destructive-hint-refuses', 'hnt.read-only-class-without-hint'],
   'operator-annotations': ['hnt.readonly-hint-never-relaxes', 'cls.operator-class-shown'],
   'operator-description': ['dsc.override-replaces-poisoned'],
-  'registered-calls-only': ['cls.unclassified-tool-withheld'],
+  'registered-calls-only': ['cls.unclassified-tool-withheld', 'pin.dropped-tool'],
   'nothing-registered': ['cls.nothing-registered-fails-closed'],
+  'object-schema': ['sch.not-object'],
+  'self-contained': ['sch.ref-to-url', 'sch.ref-to-file', 'sch.id-url', 'sch.unknown-dialect', 'sch.ref-in-default', 'sch.ref-in-examples'],
+  // Defence in depth: what self-contained misses, the compiler still refuses, so only removing
+  // both lets these schemas through.
+  'self-contained+schema-compiles': ['sch.ref-relative', 'sch.dynamic-ref-url', 'sch.draft04-id'],
+  'hidden-names-sound': [
+    'par.hidden-name-in-anyof',
+    'par.hidden-name-in-if-then',
+    'par.hidden-name-in-dependent-required',
+    'par.hidden-name-in-defs',
+    'par.hidden-name-in-pattern-properties',
+    'par.misspelled-hidden-name',
+  ],
+  'hidden-params-refused': ['par.denied-parameter-hidden', 'par.fixed-parameter-supplied'],
+  'name-rules': ['nam.server-name-breaks-rules', 'nam.rename-breaks-rules'],
+  'name-unique': ['nam.rename-collision'],
+  'input-valid': [
+    'val.broken-type',
+    'val.broken-required',
+    'val.broken-additional-properties',
+    'val.broken-minimum',
+    'val.broken-maximum',
+    'val.broken-min-length',
+    'val.broken-max-length',
+    'val.broken-pattern',
+    'val.broken-enum',
+    'val.broken-const',
+    'val.broken-max-items',
+    'val.broken-unique-items',
+  ],
+  grants: ['grt.permission-not-granted', 'grt.grant-expired'],
+  policy: ['pol.denied-class', 'pol.approval-holds-call', 'pol.approved-call-runs-once', 'pol.approval-bound-to-arguments', 'pol.rejected-approval', 'pol.expired-approval'],
+  'agent-visibility': ['agt.listing-filtered', 'agt.guessed-name', 'aud.refused-calls-recorded'],
+  'agent-chain': ['chn.hop-not-allowed', 'chn.unknown-hop', 'chn.chain-too-long'],
 };
 
 const scenarios = loadCatalogue();
 
 describe('every guard of the reference broker is needed', () => {
-  it.each(Object.entries(NEEDED_BY))('without %s the scenarios it protects fail', async (guard, ids) => {
+  it.each(Object.entries(NEEDED_BY))('without %s the scenarios it protects fail', async (guards, ids) => {
     const selected = scenarios.filter((s) => ids.includes(s.id));
     expect(selected.map((s) => s.id).sort()).toEqual([...ids].sort());
-    const report = await runSuite(referenceCandidate({ disabledGuards: [guard] }), selected, { stepTimeoutMs: DEFAULT_STEP_TIMEOUT_MS });
-    for (const result of report.cases) expect(result.outcome, `${result.id} without ${guard}`).toBe('fail');
+    const report = await runSuite(referenceCandidate({ disabledGuards: guards.split('+') }), selected, { stepTimeoutMs: DEFAULT_STEP_TIMEOUT_MS });
+    for (const result of report.cases) expect(result.outcome, `${result.id} without ${guards}`).toBe('fail');
+  });
+
+  it('names every guard the reference broker has', () => {
+    const covered = new Set(Object.keys(NEEDED_BY).flatMap((key) => key.split('+')));
+    expect([...GUARD_NAMES].sort()).toEqual([...covered].sort());
   });
 });

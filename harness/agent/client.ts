@@ -88,14 +88,15 @@ export class AgentClient {
     this.channel.send(stringifyLossless(reply) ?? '');
   }
 
-  request(method: string, params: unknown): Promise<Answer> {
+  /** `timeoutMs` overrides the client's bound for one request. */
+  request(method: string, params: unknown, timeoutMs = this.timeoutMs): Promise<Answer> {
     if (this.closed) return Promise.resolve({ kind: 'closed' });
     const id = this.nextId++;
     return new Promise<Answer>((resolve) => {
       const timer = setTimeout(() => {
         this.pending.delete(String(id));
         resolve({ kind: 'timeout' });
-      }, this.timeoutMs);
+      }, timeoutMs);
       timer.unref();
       this.pending.set(String(id), {
         resolve(answer) {
@@ -138,8 +139,9 @@ export class AgentClient {
     return { tools, pages: AGENT_MAX_PAGES };
   }
 
-  callTool(name: string, args: Record<string, unknown>): Promise<Answer> {
-    return this.request('tools/call', { name, arguments: args });
+  callTool(name: string, args: Record<string, unknown>, options: { meta?: Record<string, unknown>; timeoutMs?: number } = {}): Promise<Answer> {
+    const params = { name, arguments: args, ...(options.meta ? { _meta: options.meta } : {}) };
+    return this.request('tools/call', params, options.timeoutMs);
   }
 }
 

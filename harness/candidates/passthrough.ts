@@ -21,6 +21,12 @@ export function passthroughCandidate(): Candidate {
     async pin() {
       return { ok: true, detail: 'passthrough pins nothing' };
     },
+    async approve() {
+      // There is nothing to approve: passthrough never holds a call.
+    },
+    async audit() {
+      return [];
+    },
     async start(spec) {
       return spawnChannel(process.execPath, [passthroughEntry, '--', spec.upstream.command, ...spec.upstream.args], {
         cwd: spec.workdir,

@@ -1,9 +1,10 @@
 import { existsSync } from 'node:fs';
-import { readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { brokerEntry } from '../paths.js';
+import type { OperatorConfig } from '../scenario/types.js';
 import { runToExit, spawnChannel } from './child.js';
-import { ADAPTER_PROTOCOL, type Candidate, type NeutralLoadReport, type SessionSpec } from './types.js';
+import { ADAPTER_PROTOCOL, FEATURES, type Candidate, type Feature, type NeutralAuditRecord, type NeutralLoadReport, type SessionSpec } from './types.js';
 
 export interface ReferenceOptions {
   /** Guards to leave out: the suite's own tests use this to prove each guard is needed. */
@@ -14,15 +15,28 @@ const files = (spec: SessionSpec) => ({
   config: join(spec.workdir, 'reference-config.json'),
   manifest: join(spec.workdir, 'reference-manifest.json'),
   report: join(spec.workdir, 'reference-load.json'),
+  state: join(spec.workdir, 'reference-state'),
+  audit: join(spec.workdir, 'reference-state', 'audit.jsonl'),
 });
+
+/** The neutral rule's `timeout_ms` is the broker's `call_timeout_ms`; every other name is shared. */
+function rulesFor(operator: OperatorConfig): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(operator.tools).map(([tool, { timeout_ms, ...rule }]) => [tool, timeout_ms === undefined ? rule : { ...rule, call_timeout_ms: timeout_ms }]),
+  );
+}
 
 /** Translates the neutral operator configuration into the reference broker's own file. */
 async function writeConfig(spec: SessionSpec): Promise<string> {
   const path = files(spec).config;
+  const { operator } = spec;
   const config = {
     server: { id: spec.upstream.id, command: spec.upstream.command, args: spec.upstream.args },
-    rules: spec.operator.tools,
-    limits: spec.operator.limits ?? {},
+    rules: rulesFor(operator),
+    ...(operator.grants ? { grants: operator.grants } : {}),
+    ...(operator.policy ? { policy: operator.policy } : {}),
+    ...(operator.agents ? { agents: operator.agents } : {}),
+    limits: operator.limits ?? {},
   };
   await writeFile(path, JSON.stringify(config, null, 2));
   return path;
@@ -46,7 +60,7 @@ export function referenceCandidate(options: ReferenceOptions = {}): Candidate {
       name: options.disabledGuards?.length ? `reference-without-${options.disabledGuards.join('+')}` : 'reference',
       version: '0.1.0',
       adapterProtocol: ADAPTER_PROTOCOL,
-      features: ['listing', 'calls', 'pinning', 'classification', 'listing-bounds', 'description-override', 'load-report'],
+      features: Object.keys(FEATURES) as Feature[],
     },
     async pin(spec) {
       const config = await writeConfig(spec);
@@ -59,14 +73,17 @@ export function referenceCandidate(options: ReferenceOptions = {}): Candidate {
       return { ok, detail: status.timedOut ? 'pin timed out' : `pin exited with ${status.code ?? status.signal}` };
     },
     async start(spec) {
-      const { config, manifest, report } = files(spec);
+      const { config, manifest, report, state, audit } = files(spec);
       await writeConfig(spec);
+      await mkdir(state, { recursive: true });
       // A refused pin leaves no manifest: the broker then serves with nothing pinned.
       const manifestArgs = existsSync(manifest) ? ['--manifest', manifest] : [];
-      return spawnChannel(process.execPath, [brokerEntry, 'serve', '--config', config, ...manifestArgs, '--report', report, ...guardArgs], {
-        cwd: spec.workdir,
-        stderrFile: join(spec.workdir, 'reference-serve.stderr'),
-      });
+      const agentArgs = spec.agent ? ['--agent', spec.agent] : [];
+      return spawnChannel(
+        process.execPath,
+        [brokerEntry, 'serve', '--config', config, ...manifestArgs, '--report', report, '--state-dir', state, '--audit', audit, ...agentArgs, ...guardArgs],
+        { cwd: spec.workdir, stderrFile: join(spec.workdir, 'reference-serve.stderr') },
+      );
     },
     async loadReport(spec) {
       const path = files(spec).report;
@@ -80,6 +97,21 @@ export function referenceCandidate(options: ReferenceOptions = {}): Candidate {
         hint_mismatch_overridden: report.registered.filter((entry) => entry.hint_mismatch_overridden).map((entry) => entry.tool),
       };
       return neutral;
+    },
+    async approve(spec, { requestId, decision, expiresAt }) {
+      // The operator's channel is a file the agent connection cannot write.
+      const dir = join(files(spec).state, 'decisions');
+      await mkdir(dir, { recursive: true });
+      await writeFile(join(dir, `${requestId}.json`), JSON.stringify({ decision, ...(expiresAt ? { expires_at: expiresAt } : {}) }));
+    },
+    async audit(spec) {
+      const path = files(spec).audit;
+      if (!existsSync(path)) return [];
+      const lines = (await readFile(path, 'utf8')).split('\n').filter((line) => line.trim() !== '');
+      return lines.map((line) => {
+        const { decision, tool, tool_exists, code, agent } = JSON.parse(line) as NeutralAuditRecord;
+        return { decision, tool, ...(tool_exists === undefined ? {} : { tool_exists }), code, agent };
+      });
     },
   };
 }

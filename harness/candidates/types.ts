@@ -20,6 +20,17 @@ export const FEATURES = {
   'listing-bounds': 'bounds listings in pages and tools and refuses duplicates',
   'description-override': 'lets the operator replace a tool description',
   'load-report': 'reports which tools registered and why others were refused',
+  parameters: 'hides denied and fixed parameters and injects fixed values',
+  'schema-checks': 'refuses schemas that reach outside themselves or are not object schemas',
+  naming: 'offers tools under the operator rename and enforces name rules',
+  'input-validation': 'validates arguments against the pinned schema before dispatch',
+  grants: 'requires an unexpired grant for a tool permission',
+  policy: 'allows, denies or holds each effect class',
+  approvals: 'holds calls for an out-of-band approval bound to the exact call',
+  agents: 'filters listings and calls per agent identity',
+  'agent-chains': 'checks every hop of a chain of upstream agents',
+  audit: 'keeps an audit trail of its decisions',
+  timeouts: 'bounds each call in time and survives a dead server',
 } as const;
 export type Feature = keyof typeof FEATURES;
 
@@ -42,6 +53,8 @@ export interface SessionSpec {
   workdir: string;
   upstream: UpstreamCommand;
   operator: OperatorConfig;
+  /** The agent identity the session is for, when the operator configured agents. */
+  agent?: string;
   /** Bound on any single adapter operation. */
   timeoutMs: number;
 }
@@ -72,6 +85,22 @@ export interface NeutralLoadReport {
   hint_mismatch_overridden: string[];
 }
 
+/** An audit record in neutral form (docs/call-path.md). */
+export interface NeutralAuditRecord {
+  decision: string;
+  tool: string | null;
+  tool_exists?: boolean;
+  code?: string | null;
+  agent?: string | null;
+}
+
+/** The operator's out-of-band answer to one approval request. */
+export interface ApprovalDecision {
+  requestId: string;
+  decision: 'approve' | 'reject';
+  expiresAt?: string;
+}
+
 export interface PinOutcome {
   ok: boolean;
   detail: string;
@@ -83,6 +112,9 @@ export interface Candidate {
   pin(spec: SessionSpec): Promise<PinOutcome>;
   start(spec: SessionSpec): Promise<AgentChannel>;
   loadReport?(spec: SessionSpec): Promise<NeutralLoadReport | undefined>;
+  /** The operator's channel: decide a pending approval, outside the agent's connection. */
+  approve?(spec: SessionSpec, decision: ApprovalDecision): Promise<void>;
+  audit?(spec: SessionSpec): Promise<NeutralAuditRecord[]>;
 }
 
 /** What an adapter module (`--candidate ./my-adapter.js`) exports as default. */

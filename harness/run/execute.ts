@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { dir as tmpDir } from 'tmp-promise';
 import type { Candidate, SessionSpec } from '../candidates/types.js';
 import { launches, Ledger, listRequests, maxListRequestsPerLaunch, serverPids } from '../observe/ledger.js';
+import { Canary } from '../observe/canary.js';
 import { killAll, survivorsAfter } from '../observe/processes.js';
 import { serverEntry } from '../paths.js';
 import type { Scenario, ScenarioExpectation } from '../scenario/types.js';
@@ -16,12 +17,12 @@ export interface RunOptions {
 export const DEFAULT_STEP_TIMEOUT_MS = 10_000;
 
 /** The command line that starts the scenario's hostile server, with its ledger and phase file. */
-function upstreamFor(scenario: Scenario, ledger: string, control: string): SessionSpec['upstream'] {
+function upstreamFor(scenario: Scenario, ledger: string, control: string, canary: Canary): SessionSpec['upstream'] {
   const knobs = Object.entries(scenario.server.knobs ?? {}).map(([knob, value]) => `${knob}=${String(value)}`);
   return {
     id: scenario.server.catalogue.replace(/[^a-z0-9_]/g, '_'),
     command: process.execPath,
-    args: [serverEntry, scenario.server.catalogue, '--ledger', ledger, '--control', control, ...knobs],
+    args: [serverEntry, scenario.server.catalogue, '--ledger', ledger, '--control', control, `canary_port=${canary.port}`, ...knobs],
   };
 }
 
@@ -63,6 +64,19 @@ async function loadReportFindings(session: ScenarioSession, expect: ScenarioExpe
   return findings;
 }
 
+async function auditFindings(session: ScenarioSession, expect: ScenarioExpectation['audit']): Promise<Finding[]> {
+  if (!expect) return [];
+  const { candidate } = session;
+  if (!candidate.info.features.includes('audit') || !candidate.audit) {
+    session.notes.push('audit expectations not checked: the candidate does not declare an audit trail');
+    return [];
+  }
+  const records = await candidate.audit(session.spec);
+  return expect
+    .filter((pattern) => !records.some((record) => Object.entries(pattern).every(([key, value]) => record[key as keyof typeof record] === value)))
+    .map((pattern) => ({ step: 'end', expectation: 'audit record', expected: pattern, observed: `${records.length} records, none matching` }));
+}
+
 /**
  * Runs one scenario against one candidate in a private directory, then judges it on what the
  * harness observed on both sides. Whatever happens, every process it started is gone afterwards.
@@ -87,9 +101,10 @@ export async function runScenario(scenario: Scenario, candidate: Candidate, opti
   const workdir = await tmpDir({ prefix: 'gauntlet-', unsafeCleanup: true });
   const ledger = new Ledger(join(workdir.path, 'ledger.jsonl'));
   const control = join(workdir.path, 'phase');
+  const canary = await Canary.start();
   const spec: SessionSpec = {
     workdir: workdir.path,
-    upstream: upstreamFor(scenario, ledger.path, control),
+    upstream: upstreamFor(scenario, ledger.path, control, canary),
     operator: scenario.operator,
     timeoutMs: options.stepTimeoutMs,
   };
@@ -107,6 +122,11 @@ export async function runScenario(scenario: Scenario, candidate: Candidate, opti
       findings.push(...session.callChecks()(ledger));
       findings.push(...ledgerFindings(scenario.expect?.ledger, ledger));
       findings.push(...(await loadReportFindings(session, scenario.expect?.load_report)));
+      findings.push(...(await auditFindings(session, scenario.expect?.audit)));
+      const allowed = scenario.expect?.canary_requests;
+      if (allowed !== undefined && canary.requests > allowed) {
+        findings.push({ step: 'end', expectation: 'nothing fetched', expected: `at most ${allowed} requests to the canary`, observed: canary.requests });
+      }
     }
     const leftovers = await survivorsAfter(serverPids(ledger.read()), 1_000);
     if (leftovers.length > 0) {
@@ -116,6 +136,7 @@ export async function runScenario(scenario: Scenario, candidate: Candidate, opti
     const outcome = reason !== undefined ? 'error' : findings.length > 0 ? 'fail' : 'pass';
     return { ...base, outcome, duration_ms: Date.now() - started, findings, notes: session.notes, ...(reason ? { reason } : {}) };
   } finally {
+    await canary.stop();
     await workdir.cleanup();
   }
 }

@@ -1,13 +1,22 @@
 import { writeFile } from 'node:fs/promises';
+import { isDeepStrictEqual } from 'node:util';
+import { parse as parseLossless, stringify as stringifyLossless } from 'lossless-json';
 import { AgentClient, type Answer } from '../agent/client.js';
+import { generateArguments, GenerationError } from '../args/generate.js';
 import type { AgentChannel, Candidate, SessionSpec } from '../candidates/types.js';
 import { callsTo, listRequests, serverPids, type Ledger } from '../observe/ledger.js';
 import { survivorsAfter } from '../observe/processes.js';
-import type { CallExpectation, CallOutcome, EffectiveHints, ListExpectation, StartExpectation, Step } from '../scenario/types.js';
+import type { ApproveStep, CallOutcome, CallStep, EffectiveHints, ListExpectation, StartExpectation, Step } from '../scenario/types.js';
 import { CandidateUnresponsive, type Finding } from './outcome.js';
 
 /** How long processes get to disappear after a broker reports it stopped them. */
 const DEATH_DEADLINE_MS = 3_000;
+
+/** The `_meta` key that carries the chain of upstream agents (docs/call-path.md). */
+const AGENT_CHAIN_META = 'io.mcp-gauntlet/agent-chain';
+
+/** A name no server offers, for comparing refusals with the answer to a tool that does not exist. */
+const NOWHERE_TOOL = 'gauntlet_tool_that_exists_nowhere';
 
 /** MCP's defaults for absent hints: what an agent reading the listing would assume. */
 const HINT_DEFAULTS: Required<EffectiveHints> = {
@@ -17,8 +26,17 @@ const HINT_DEFAULTS: Required<EffectiveHints> = {
   openWorldHint: true,
 };
 
+type Tool = Record<string, unknown>;
+
 /** A check that can only be judged once every process of the scenario has stopped. */
 export type DeferredCheck = (ledgerAtEnd: Ledger) => Finding[];
+
+interface CallMark {
+  label: string;
+  serverTool: string;
+  mark: number;
+  step: CallStep;
+}
 
 /** The state one scenario's steps share. */
 export class ScenarioSession {
@@ -29,9 +47,12 @@ export class ScenarioSession {
   brokerExited = false;
   readonly findings: Finding[] = [];
   readonly notes: string[] = [];
-  readonly deferred: DeferredCheck[] = [];
-  /** Ledger positions where each call step began, per tool, to bound what each call caused. */
-  private readonly callMarks: Array<{ tool: string; mark: number; expectation: CallExpectation; label: string }> = [];
+  /** The tools the agent was last shown, by name: generated arguments follow their schemas. */
+  private offered = new Map<string, Tool>();
+  /** The latest approval request id the agent was told about, per tool. */
+  private readonly pendingApprovals = new Map<string, string>();
+  /** Ledger positions where each call step began, to bound what each call caused. */
+  private readonly callMarks: CallMark[] = [];
 
   constructor(
     readonly candidate: Candidate,
@@ -49,9 +70,10 @@ export class ScenarioSession {
     const label = `${index + 1}:${Object.keys(step)[0]}`;
     if ('pin' in step) await this.pin(label);
     else if ('phase' in step) await writeFile(this.controlFile, step.phase);
-    else if ('start' in step) await this.start(label, step.start.expect);
+    else if ('start' in step) await this.start(label, step.start.expect, step.start.agent);
     else if ('list' in step) await this.list(label, step.list.expect);
-    else if ('call' in step) await this.call(label, step.call.tool, step.call.arguments ?? {}, step.call.expect);
+    else if ('call' in step) await this.call(label, step.call);
+    else if ('approve' in step) await this.approve(label, step.approve);
     else await this.close(label);
   }
 
@@ -61,8 +83,9 @@ export class ScenarioSession {
     this.notes.push(`${label}: pin ${outcome.ok ? 'succeeded' : 'was refused'} (${outcome.detail})`);
   }
 
-  private async start(label: string, expect: StartExpectation): Promise<void> {
+  private async start(label: string, expect: StartExpectation, agent: string | undefined): Promise<void> {
     const mark = this.ledger.mark();
+    if (agent !== undefined) this.spec.agent = agent;
     this.channel = await this.candidate.start(this.spec);
     this.brokerExited = false;
     void this.channel.exited.then(() => {
@@ -109,13 +132,14 @@ export class ScenarioSession {
       this.fail(label, 'listing answered', 'a tools/list result', describe(listing.failure));
       return;
     }
-    const byName = new Map<string, Record<string, unknown>>();
+    const byName = new Map<string, Tool>();
     const repeated = new Set<string>();
     for (const tool of listing.tools) {
       const name = String(tool.name);
       if (byName.has(name)) repeated.add(name);
       byName.set(name, tool);
     }
+    this.offered = byName;
     // An agent shown one name twice cannot know which tool it calls: never acceptable.
     if (repeated.size > 0) this.fail(label, 'names unique', 'each tool offered once', `offered twice: ${[...repeated].join(', ')}`);
     for (const name of expect.includes ?? []) {
@@ -142,18 +166,84 @@ export class ScenarioSession {
         if (seen[hint] !== value) this.fail(label, `${hint} of ${name}`, value, seen[hint]);
       }
     }
+    for (const [name, hidden] of Object.entries(expect.hidden ?? {})) {
+      const schema = byName.get(name)?.inputSchema as Record<string, unknown> | undefined;
+      if (!schema) {
+        this.fail(label, `schema of ${name}`, `hides ${hidden.join(', ')}`, '(tool not offered)');
+        continue;
+      }
+      const shown = new Set([...Object.keys((schema.properties ?? {}) as object), ...((schema.required ?? []) as string[])]);
+      for (const param of hidden) if (shown.has(param)) this.fail(label, `${name} hides ${param}`, 'absent from properties and required', 'shown');
+    }
+    for (const [name, required] of Object.entries(expect.required ?? {})) {
+      const listed = ((byName.get(name)?.inputSchema as Record<string, unknown> | undefined)?.required ?? []) as string[];
+      for (const param of required) if (!listed.includes(param)) this.fail(label, `${name} requires ${param}`, 'required', listed);
+    }
   }
 
-  private async call(label: string, tool: string, args: Record<string, unknown>, expect: CallExpectation): Promise<void> {
-    const mark = this.ledger.mark();
-    this.callMarks.push({ tool, mark, expectation: expect, label });
-    const answer = await this.requireAgent(label).callTool(tool, args);
+  /** The arguments a call step sends: written out, or made from the schema the agent was shown. */
+  private argumentsFor(label: string, step: CallStep): Record<string, unknown> | undefined {
+    if (!step.generate) return step.arguments ?? {};
+    const schema = this.offered.get(step.tool)?.inputSchema;
+    if (!schema || typeof schema !== 'object') {
+      this.fail(label, `arguments for ${step.tool}`, 'a schema to generate from', 'the agent was not shown the tool');
+      return undefined;
+    }
+    try {
+      // The agent decoded the listing losslessly; the generator and validator want plain numbers.
+      const plain = JSON.parse(losslessText(schema)) as Record<string, unknown>;
+      return generateArguments(plain, step.generate);
+    } catch (error) {
+      if (error instanceof GenerationError) throw new Error(`${label}: ${error.message}`);
+      throw error;
+    }
+  }
+
+  private async call(label: string, step: CallStep): Promise<void> {
+    const agent = this.requireAgent(label);
+    const args = this.argumentsFor(label, step);
+    if (args === undefined) return;
+    const { expect } = step;
+    this.callMarks.push({ label, serverTool: step.server_tool ?? step.tool, mark: this.ledger.mark(), step });
+    const meta = step.chain ? { [AGENT_CHAIN_META]: step.chain } : undefined;
+    const answer = await agent.callTool(step.tool, args, { ...(meta ? { meta } : {}), ...(expect.within_ms ? { timeoutMs: expect.within_ms } : {}) });
     if (answer.kind === 'closed' || answer.kind === 'timeout') {
-      throw new CandidateUnresponsive(`${label}: tools/call ${tool} ${describe(answer)}`);
+      // Answering in time is what a `within_ms` step tests, so silence fails it; elsewhere a
+      // silent broker has shown nothing and the scenario is an error. Neither is ever a pass.
+      if (expect.within_ms === undefined) throw new CandidateUnresponsive(`${label}: tools/call ${step.tool} ${describe(answer)}`);
+      this.fail(label, `answer within ${expect.within_ms} ms`, expect.agent, describe(answer));
+      return;
     }
     const observed = callOutcome(answer);
     const met = expect.agent === 'refused' ? observed === 'tool-error' || observed === 'protocol-error' : observed === expect.agent;
     if (!met) this.fail(label, `agent receives ${expect.agent}`, expect.agent, `${observed}: ${answer.kind === 'malformed' ? answer.why : answer.raw.slice(0, 300)}`);
+    const code = refusalCode(answer);
+    if (expect.code !== undefined && code !== expect.code) this.fail(label, 'refusal code', expect.code, code ?? `(none) ${describe(answer)}`);
+    const requestId = approvalRequestId(answer);
+    if (requestId !== undefined) this.pendingApprovals.set(step.tool, requestId);
+    if (expect.answers_like_unknown) await this.compareWithUnknown(label, agent, step.tool, answer);
+  }
+
+  /** A hidden tool must be refused exactly as a name that exists nowhere: same code, same words. */
+  private async compareWithUnknown(label: string, agent: AgentClient, tool: string, answer: Answer): Promise<void> {
+    const nowhere = await agent.callTool(NOWHERE_TOOL, {});
+    if (nowhere.kind === 'closed' || nowhere.kind === 'timeout') throw new CandidateUnresponsive(`${label}: tools/call ${NOWHERE_TOOL} ${describe(nowhere)}`);
+    const shape = (a: Answer, name: string) =>
+      a.kind === 'error' ? { code: a.error.code, message: a.error.message.split(name).join('<name>') } : { answer: describe(a) };
+    const hidden = shape(answer, tool);
+    const absent = shape(nowhere, NOWHERE_TOOL);
+    if (!isDeepStrictEqual(hidden, absent)) this.fail(label, `${tool} answers like an unknown tool`, absent, hidden);
+  }
+
+  private async approve(label: string, step: ApproveStep): Promise<void> {
+    const requestId = this.pendingApprovals.get(step.tool);
+    if (requestId === undefined) {
+      this.fail(label, `approval request for ${step.tool}`, 'an approval_required answer naming a request', 'none was given');
+      return;
+    }
+    if (!this.candidate.approve) throw new Error(`${label}: the candidate declares approvals but has no approve()`);
+    await this.candidate.approve(this.spec, { requestId, decision: step.decision, ...(step.expires_at ? { expiresAt: step.expires_at } : {}) });
+    this.notes.push(`${label}: operator ${step.decision}d ${requestId}`);
   }
 
   private async close(label: string): Promise<void> {
@@ -168,19 +258,28 @@ export class ScenarioSession {
   /** What each call step caused on the server, judged once every process has stopped. */
   callChecks(): DeferredCheck {
     return (ledger) => {
-      const entries = ledger.read();
+      const records = ledger.read();
       const findings: Finding[] = [];
       this.callMarks.forEach((call, index) => {
-        if (call.expectation.server_received === undefined) return;
-        const next = this.callMarks.slice(index + 1).find((later) => later.tool === call.tool);
-        const received = callsTo(entries.slice(call.mark, next?.mark), call.tool).length;
-        if (received !== call.expectation.server_received) {
-          findings.push({
-            step: call.label,
-            expectation: `server receives ${call.tool}`,
-            expected: `${call.expectation.server_received} tools/call`,
-            observed: `${received} tools/call`,
-          });
+        const next = this.callMarks.slice(index + 1).find((later) => later.serverTool === call.serverTool);
+        const received = callsTo(records.slice(call.mark, next?.mark), call.serverTool);
+        const { expect } = call.step;
+        const fail = (expectation: string, expected: unknown, observed: unknown) => findings.push({ step: call.label, expectation, expected, observed });
+        if (expect.server_received !== undefined && received.length !== expect.server_received) {
+          fail(`server receives ${call.serverTool}`, `${expect.server_received} tools/call`, `${received.length} tools/call`);
+        }
+        if (!expect.server_arguments && !expect.server_arguments_absent) return;
+        const first = received[0];
+        if (!first || first.ev !== 'recv') {
+          fail(`arguments ${call.serverTool} received`, 'a forwarded call', 'no call reached the server');
+          return;
+        }
+        const args = receivedArguments(first.raw);
+        for (const [name, value] of Object.entries(expect.server_arguments ?? {})) {
+          if (!(name in args) || !sameJson(args[name], value)) fail(`server receives ${name}`, value, name in args ? losslessText(args[name]) : '(absent)');
+        }
+        for (const name of expect.server_arguments_absent ?? []) {
+          if (name in args) fail(`server never receives ${name}`, '(absent)', losslessText(args[name]));
         }
       });
       return findings;
@@ -188,10 +287,46 @@ export class ScenarioSession {
   }
 }
 
+/** The arguments of a forwarded call, decoded from the ledger's raw line without losing numbers. */
+function receivedArguments(raw: string): Record<string, unknown> {
+  try {
+    const message = parseLossless(raw) as { params?: { arguments?: Record<string, unknown> } };
+    return message.params?.arguments ?? {};
+  } catch {
+    return {};
+  }
+}
+
+const losslessText = (value: unknown) => stringifyLossless(value) ?? 'undefined';
+
+/** Equal as JSON values: both sides written by the same lossless writer. */
+function sameJson(received: unknown, expected: unknown): boolean {
+  return losslessText(parseLossless(losslessText(received))) === losslessText(parseLossless(JSON.stringify(expected)));
+}
+
 function callOutcome(answer: Answer): CallOutcome | 'malformed' {
   if (answer.kind === 'error') return 'protocol-error';
   if (answer.kind === 'result') return answer.result.isError === true ? 'tool-error' : 'result';
   return 'malformed';
+}
+
+function structured(answer: Answer): Record<string, unknown> | undefined {
+  if (answer.kind !== 'result') return undefined;
+  const content = answer.result.structuredContent;
+  return content && typeof content === 'object' ? (content as Record<string, unknown>) : undefined;
+}
+
+/** The machine-readable code of a tool error (docs/call-path.md). */
+function refusalCode(answer: Answer): string | undefined {
+  if (answer.kind !== 'result' || answer.result.isError !== true) return undefined;
+  const code = structured(answer)?.code;
+  return typeof code === 'string' ? code : undefined;
+}
+
+function approvalRequestId(answer: Answer): string | undefined {
+  if (refusalCode(answer) !== 'approval_required') return undefined;
+  const id = structured(answer)?.request_id;
+  return typeof id === 'string' ? id : undefined;
 }
 
 function effectiveHints(annotations: unknown): Required<EffectiveHints> {

@@ -12,10 +12,26 @@ export interface ToolRule {
   effect: Effect;
   description?: string;
   allow_hint_mismatch?: boolean;
+  /** The name the agent sees instead of the server's. */
+  rename?: string;
+  /** Parameters the agent may not send; hidden from the schema it sees. */
+  deny?: string[];
+  /** Parameters the operator sets; hidden, and injected into every call. */
+  fixed?: Record<string, unknown>;
+  /** The grant a call needs. */
+  permission?: string;
+  timeout_ms?: number;
+  data_classification?: string;
 }
+
+export type Decision = 'allow' | 'deny' | 'approve';
 
 export interface OperatorConfig {
   tools: Record<string, ToolRule>;
+  grants?: Array<{ permission: string; expires_at: string }>;
+  policy?: Partial<Record<Effect, Decision>>;
+  /** Each agent identity and the server tools it may use. */
+  agents?: Record<string, { tools: string[] }>;
   limits?: {
     max_pages?: number;
     max_tools?: number;
@@ -46,12 +62,64 @@ export interface ListExpectation {
   /** Hints as the agent would read them, with MCP's defaults applied to absent ones. */
   effective_hints?: Record<string, EffectiveHints>;
   count?: number;
+  /** Parameters that must appear nowhere in the tool's schema's properties or required list. */
+  hidden?: Record<string, string[]>;
+  /** Names the tool's schema must still list as required. */
+  required?: Record<string, string[]>;
 }
 
 export interface CallExpectation {
   agent: CallOutcome;
+  /** The machine-readable refusal code (structuredContent.code) of a tool error. */
+  code?: string;
   /** How many `tools/call` requests for this tool the server received because of this step. */
   server_received?: number;
+  /** Arguments the server must have received with these values (the first call of the step). */
+  server_arguments?: Record<string, unknown>;
+  /** Arguments the server must not have received. */
+  server_arguments_absent?: string[];
+  /** The answer must come within this time; no answer by then fails the step. */
+  within_ms?: number;
+  /** The refusal must be indistinguishable from one for a tool that exists nowhere. */
+  answers_like_unknown?: boolean;
+}
+
+/** Arguments made from the schema the agent was shown, instead of written out. */
+export type GeneratedArguments = { valid: true; seed?: number } | { break: BreakableKeyword; seed?: number };
+
+export const BREAKABLE_KEYWORDS = [
+  'type',
+  'required',
+  'additionalProperties',
+  'minimum',
+  'maximum',
+  'minLength',
+  'maxLength',
+  'pattern',
+  'enum',
+  'const',
+  'maxItems',
+  'uniqueItems',
+] as const;
+export type BreakableKeyword = (typeof BREAKABLE_KEYWORDS)[number];
+
+export interface CallStep {
+  /** The name the agent calls (after any rename). */
+  tool: string;
+  /** The server's name for the tool, when it differs from what the agent calls. */
+  server_tool?: string;
+  arguments?: Record<string, unknown>;
+  generate?: GeneratedArguments;
+  /** Upstream agents on whose behalf the call is made, outermost first. */
+  chain?: string[];
+  expect: CallExpectation;
+}
+
+export interface ApproveStep {
+  /** The tool (as the agent calls it) whose latest approval request the operator decides. */
+  tool: string;
+  decision: 'approve' | 'reject';
+  expires_at?: string;
 }
 
 export interface StartExpectation {
@@ -63,9 +131,10 @@ export interface StartExpectation {
 export type Step =
   | { pin: Record<string, never> | null }
   | { phase: 'review' | 'run' }
-  | { start: { expect: StartExpectation } }
+  | { start: { agent?: string; expect: StartExpectation } }
   | { list: { expect: ListExpectation } }
-  | { call: { tool: string; arguments?: Record<string, unknown>; expect: CallExpectation } }
+  | { call: CallStep }
+  | { approve: ApproveStep }
   | { close: Record<string, never> | null };
 
 export interface LedgerExpectation {
@@ -84,8 +153,21 @@ export interface LoadReportExpectation {
   hint_mismatch_overridden?: string[];
 }
 
+/** An audit record as every candidate reports it (docs/call-path.md). */
+export interface AuditPattern {
+  decision: string;
+  tool?: string;
+  tool_exists?: boolean;
+  code?: string;
+  agent?: string;
+}
+
 export interface ScenarioExpectation {
   ledger?: LedgerExpectation;
+  /** How many requests the canary listener may receive: schemas point there, nobody may fetch. */
+  canary_requests?: number;
+  /** Records the audit trail must hold; checked for candidates that declare `audit`. */
+  audit?: AuditPattern[];
   /** Checked only for candidates that declare the `load-report` feature. */
   load_report?: LoadReportExpectation;
 }

@@ -2,25 +2,44 @@
 // exactly the named one; the rest of the broker then behaves as if that protection did not exist.
 
 import { ConfigError } from '../errors.js';
+import { agentChain, grants, hiddenParamsRefused, inputValid, policy } from './call.js';
 import { listingBounds, listingUnique } from './listing.js';
+import { nameRules, nameUnique } from './names.js';
 import { operatorAnnotations, operatorDescription } from './presentation.js';
-import { nothingRegistered, registeredCallsOnly } from './session.js';
+import { hiddenNamesSound, objectSchema, schemaCompiles, selfContained } from './schema.js';
+import { agentVisibility, nothingRegistered, registeredCallsOnly } from './session.js';
 import { classified, descriptionPin, hintConsistency, pinned, schemaPin, stillOffered } from './tool.js';
-import type { CallGuard, ListingGuard, PresentationGuard, ServeGuard, ToolGuard } from './types.js';
+import type { CallGuard, ListingGuard, PresentationGuard, ServeGuard, ToolGuard, VisibilityGuard } from './types.js';
 
 export interface Guards {
   readonly listing: readonly ListingGuard[];
   readonly tool: readonly ToolGuard[];
   readonly presentation: readonly PresentationGuard[];
+  readonly visibility: readonly VisibilityGuard[];
   readonly call: readonly CallGuard[];
   readonly serve: readonly ServeGuard[];
 }
 
 export const ALL_GUARDS: Guards = {
   listing: [listingBounds, listingUnique],
-  tool: [stillOffered, classified, pinned, schemaPin, descriptionPin, hintConsistency],
+  tool: [
+    stillOffered,
+    classified,
+    pinned,
+    schemaPin,
+    descriptionPin,
+    hintConsistency,
+    objectSchema,
+    selfContained,
+    hiddenNamesSound,
+    schemaCompiles,
+    nameRules,
+    nameUnique,
+  ],
   presentation: [operatorAnnotations, operatorDescription],
-  call: [registeredCallsOnly],
+  visibility: [registeredCallsOnly, agentVisibility],
+  // The order docs/call-path.md fixes: chain, hidden parameters, input schema, grant, policy.
+  call: [agentChain, hiddenParamsRefused, inputValid, grants, policy],
   serve: [nothingRegistered],
 };
 
@@ -41,6 +60,7 @@ export function selectGuards(disabled: readonly string[]): Guards {
     listing: keep(ALL_GUARDS.listing),
     tool: keep(ALL_GUARDS.tool),
     presentation: keep(ALL_GUARDS.presentation),
+    visibility: keep(ALL_GUARDS.visibility),
     call: keep(ALL_GUARDS.call),
     serve: keep(ALL_GUARDS.serve),
   };

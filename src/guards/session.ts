@@ -1,11 +1,19 @@
-// Guards on serving: what may be called, and whether there is anything to serve.
+// Guards on serving: which tools the agent may see (and so call), and whether there is anything
+// to serve. A tool the agent may not see is answered exactly as a name that exists nowhere.
 
-import type { CallGuard, ServeGuard } from './types.js';
+import type { ServeGuard, VisibilityGuard } from './types.js';
 
-export const registeredCallsOnly: CallGuard = {
+export const registeredCallsOnly: VisibilityGuard = {
   name: 'registered-calls-only',
-  // Answered as JSON-RPC's unknown tool; the server never sees the call.
-  check: (tool, registered) => (registered.has(tool) ? null : `Unknown tool: ${tool}`),
+  // Without it a call to any name is forwarded, as a transparent proxy would.
+  visible: (_name, tool) => tool !== undefined,
+};
+
+export const agentVisibility: VisibilityGuard = {
+  name: 'agent-visibility',
+  // An agent's list names the server's tools; a name no tool has is looked up as itself.
+  visible: (name, tool, { agent, agents }) =>
+    agents === undefined || (agent !== undefined && (agents.get(agent)?.has(tool?.tool ?? name) ?? false)),
 };
 
 export const nothingRegistered: ServeGuard = {

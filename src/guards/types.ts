@@ -1,10 +1,16 @@
 // The shapes of the broker's guards. Each guard is one named protection; the registry collects
 // them so that `--disable-guard NAME` removes exactly one, and the suite can show each is needed.
 
-import type { Effect, Limits, Rule } from '../config.js';
-import type { JsonObject } from '../json/tree.js';
+import type { ApprovalStore } from '../approvals.js';
+import type { AuditDecision } from '../audit.js';
+import type { Agents, Effect, Grant, Limits, Policy, Rule } from '../config.js';
+import type { JsonObject, JsonValue } from '../json/tree.js';
 import type { ListedTool, ListingPage } from '../listing.js';
+import type { RegisteredTool } from '../load.js';
 import type { PinnedTool } from '../manifest.js';
+import type { ToolRefusal } from '../refusal.js';
+import type { Compiled } from '../schema/compile.js';
+import type { Clock } from '../time.js';
 
 /** Refuses the whole listing: sees every page in turn and returns a reason, or null. */
 export interface ListingGuard {
@@ -19,6 +25,18 @@ export interface ToolSubject {
   readonly live: ListedTool | undefined;
   readonly pin: PinnedTool | undefined;
   readonly rule: Rule | undefined;
+  /** The name the agent would see it by. */
+  readonly offered: string;
+  /** The offered names of the tools registered before this one. */
+  readonly taken: ReadonlySet<string>;
+  /** The input schema the broker would serve: the live one, or the pinned one for a dropped tool. */
+  readonly inputSchema: JsonObject;
+  /** The parameters the rule hides (denied, then fixed). */
+  readonly hidden: readonly string[];
+  /** The input schema without the hidden parameters: what the agent sees and calls are checked by. */
+  readonly restricted: JsonObject;
+  /** The validator for `restricted`, compiled on first use (never before the schema guards ran). */
+  readonly compiled: () => Compiled;
 }
 
 export type ToolVerdict =
@@ -46,10 +64,54 @@ export interface PresentationGuard {
   present(shown: Presentation, effect: Effect | undefined, rule: Rule | undefined): Presentation;
 }
 
-/** Decides whether an agent's call may be forwarded; returns a reason to refuse, or null. */
+/** Who is calling, and the operator's decisions that apply to every call. */
+export interface CallContext {
+  /** The session's agent (`serve --agent`), if one was named. */
+  readonly agent: string | undefined;
+  /** Undefined when the operator names no agents: there is then no filtering by agent. */
+  readonly agents: Agents | undefined;
+  readonly grants: readonly Grant[];
+  readonly policy: Policy;
+  /** Present whenever the policy holds some class for approval. */
+  readonly approvals: ApprovalStore | undefined;
+  readonly clock: Clock;
+}
+
+/** Decides whether the agent may see a tool at all. A tool it may not see is answered exactly
+ * like a name that exists nowhere, and is left out of its listing. */
+export interface VisibilityGuard {
+  readonly name: string;
+  /** `tool` is the tool registered under `name`, or undefined when none is. */
+  visible(name: string, tool: RegisteredTool | undefined, context: CallContext): boolean;
+}
+
+/** One tools/call, past visibility, as the call guards see it. */
+export interface CallSubject {
+  /** The name the agent called. */
+  readonly name: string;
+  /** Undefined only when registered-calls-only is disabled and no tool has the name. */
+  readonly tool: RegisteredTool | undefined;
+  /** The agent's arguments; `{}` when it sent none. */
+  readonly args: JsonObject;
+  /** `params._meta["io.mcp-gauntlet/agent-chain"]` as sent, or undefined. */
+  readonly chain: JsonValue | undefined;
+}
+
+/** An approval event the session records in the audit trail. */
+export interface ApprovalEvent {
+  readonly decision: Extract<AuditDecision, `approval_${string}`>;
+  readonly requestId: string;
+}
+
+export type CallVerdict =
+  /** `note` goes into the audit record of the allowed call. */
+  | { readonly kind: 'pass'; readonly note?: string; readonly event?: ApprovalEvent }
+  | { readonly kind: 'refuse'; readonly refusal: ToolRefusal; readonly event?: ApprovalEvent };
+
+/** Decides whether a visible tool may run now; the first refusal is the agent's answer. */
 export interface CallGuard {
   readonly name: string;
-  check(tool: string, registered: ReadonlySet<string>): string | null;
+  check(call: CallSubject, context: CallContext): CallVerdict;
 }
 
 /** Decides whether the broker may serve at all once Load is done; a reason to stop, or null. */

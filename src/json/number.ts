@@ -31,3 +31,13 @@ export function canonicalNumber(literal: string): string {
   const mantissa = digits.length === 1 ? digits : `${digits[0]}.${digits.slice(1)}`;
   return `${negative}${mantissa}e${e < 0n ? '-' : '+'}${e < 0n ? -e : e}`;
 }
+
+/**
+ * Whether a float64 holds the literal's value exactly. A peer that JSON.parses what the broker
+ * forwards reads `Number(literal)`; when that differs from the literal, the broker and the server
+ * would judge two different values.
+ */
+export function heldExactlyByFloat64(literal: string): boolean {
+  const value = Number(literal);
+  return Number.isFinite(value) && canonicalNumber(String(value)) === canonicalNumber(literal);
+}

@@ -3,7 +3,7 @@
 // server cannot answer a request it was never sent. Every request is bounded in time, and once
 // the server is gone every pending and later request fails at once, naming the server.
 
-import { UpstreamError } from '../errors.js';
+import { RequestTimedOut, ServerGone, UpstreamError } from '../errors.js';
 import { ERROR, brokerError, errorLine, notificationLine, parseMessage, requestLine, resultLine } from '../jsonrpc.js';
 import { LineSplitter } from '../lines.js';
 import { object, plain, type JsonObject, type JsonValue } from '../json/tree.js';
@@ -47,7 +47,7 @@ export class Connection implements Requester {
   }
 
   request(method: string, params: JsonValue | undefined, timeoutMs: number, what: string): Promise<Reply> {
-    if (this.failure !== undefined) return Promise.reject(this.error(this.failure));
+    if (this.failure !== undefined) return Promise.reject(this.gone(this.failure));
     if (this.pending.size >= MAX_PENDING) {
       return Promise.reject(this.error(`has ${MAX_PENDING} requests in flight already`));
     }
@@ -58,7 +58,7 @@ export class Connection implements Requester {
         this.pending.delete(key);
         // The spec asks a requester that gives up to say so, so the server can stop the work.
         this.notify('notifications/cancelled', plain({ requestId: id, reason: 'timeout' }));
-        reject(this.error(`did not answer ${what} within ${timeoutMs} ms`));
+        reject(new RequestTimedOut(`server "${this.serverId}" did not answer ${what} within ${timeoutMs} ms`, timeoutMs));
       }, timeoutMs);
       this.pending.set(key, { resolve, reject, timer });
       this.server.write(requestLine(plain(id), method, params));
@@ -78,12 +78,16 @@ export class Connection implements Requester {
     return new UpstreamError(`server "${this.serverId}" ${problem}`);
   }
 
+  private gone(problem: string): ServerGone {
+    return new ServerGone(`server "${this.serverId}" ${problem}`, this.serverId);
+  }
+
   private fail(problem: string): void {
     if (this.failure !== undefined) return;
     this.failure = problem;
     for (const p of this.pending.values()) {
       clearTimeout(p.timer);
-      p.reject(this.error(problem));
+      p.reject(this.gone(problem));
     }
     this.pending.clear();
   }

@@ -2,12 +2,15 @@
 // manifest records them, and operator rules.
 
 import type { Config, Effect, Rule } from '../../src/config.js';
-import { DEFAULT_LIMITS } from '../../src/config.js';
+import { DEFAULT_LIMITS, DEFAULT_POLICY } from '../../src/config.js';
 import { descriptionHash, schemaFingerprint } from '../../src/fingerprint.js';
 import { readJson } from '../../src/json/reader.js';
 import type { JsonObject } from '../../src/json/tree.js';
+import { ALL_GUARDS } from '../../src/guards/registry.js';
+import type { CallContext } from '../../src/guards/types.js';
 import type { ListedTool } from '../../src/listing.js';
-import type { PinnedTool } from '../../src/manifest.js';
+import { decideTools, type RegisteredTool } from '../../src/load.js';
+import type { Manifest, PinnedTool } from '../../src/manifest.js';
 
 export function json(text: string): JsonObject {
   const value = readJson(text);
@@ -34,13 +37,54 @@ export function pinOf(listed: ListedTool): PinnedTool {
 }
 
 export function rule(effect: Effect, overrides: Partial<Rule> = {}): Rule {
-  return { effect, description: undefined, allowHintMismatch: false, callTimeoutMs: undefined, ...overrides };
-}
-
-export function config(rules: Record<string, Rule>): Config {
   return {
-    server: { id: 'notes', command: 'node', args: [], env: new Map() },
-    rules: new Map(Object.entries(rules)),
-    limits: DEFAULT_LIMITS,
+    effect,
+    description: undefined,
+    allowHintMismatch: false,
+    callTimeoutMs: undefined,
+    rename: undefined,
+    deny: [],
+    fixed: [],
+    permission: undefined,
+    dataClassification: 'workspace',
+    ...overrides,
   };
 }
+
+export function config(rules: Record<string, Rule>, overrides: Partial<Config> & { prefix?: string } = {}): Config {
+  const { prefix, ...rest } = overrides;
+  return {
+    server: { id: 'notes', command: 'node', args: [], env: new Map(), prefix },
+    rules: new Map(Object.entries(rules)),
+    limits: DEFAULT_LIMITS,
+    grants: [],
+    policy: DEFAULT_POLICY,
+    agents: undefined,
+    ...rest,
+  };
+}
+
+export const manifestOf = (tools: readonly ListedTool[]): Manifest => ({
+  server: 'notes',
+  tools: new Map(tools.map((t) => [t.name, pinOf(t)])),
+});
+
+/** Load with every guard, each tool pinned as listed. */
+export function registeredTools(tools: readonly ListedTool[], rules: Record<string, Rule>, overrides: Parameters<typeof config>[1] = {}): RegisteredTool[] {
+  return [...decideTools(tools, manifestOf(tools), config(rules, overrides), ALL_GUARDS).registered];
+}
+
+export function registeredTool(name: string, r: Rule = rule('read_only'), schema?: string): RegisteredTool {
+  const [registered] = registeredTools([tool(name, schema === undefined ? {} : { schema })], { [name]: r });
+  if (registered === undefined) throw new Error(`${name} did not register`);
+  return registered;
+}
+
+/** The instant unit tests call now: 2030-01-01T00:00:00Z. */
+export const NOW = Date.UTC(2030, 0, 1);
+
+export function context(overrides: Partial<CallContext> = {}): CallContext {
+  return { agent: undefined, agents: undefined, grants: [], policy: DEFAULT_POLICY, approvals: undefined, clock: () => NOW, ...overrides };
+}
+
+export const CONTEXT = context();

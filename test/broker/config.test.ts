@@ -8,6 +8,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_LIMITS, loadConfig, parseConfig } from '../../src/config.js';
 import { ConfigError } from '../../src/errors.js';
 import { readJson } from '../../src/json/reader.js';
+import { writeJson } from '../../src/json/writer.js';
+import { rule } from './builders.js';
 
 const SERVER = '"server":{"id":"notes","command":"node","args":["s.js"]}';
 const parse = (text: string) => parseConfig(readJson(text));
@@ -18,27 +20,49 @@ describe('parseConfig', () => {
       "rules":{"search_notes":{"effect":"read_only"},
                "write_note":{"effect":"local_change","description":"Mine","allow_hint_mismatch":true,"call_timeout_ms":500}},
       "limits":{"max_pages":3,"max_tools":10,"call_timeout_ms":1e3,"connect_timeout_ms":2000}}`);
-    expect(config.server).toEqual({ id: 'notes', command: 'node', args: ['a', 'b'], env: new Map([['TOKEN', 't']]) });
-    expect(config.rules.get('search_notes')).toEqual({
-      effect: 'read_only',
-      description: undefined,
-      allowHintMismatch: false,
-      callTimeoutMs: undefined,
-    });
-    expect(config.rules.get('write_note')).toEqual({
-      effect: 'local_change',
-      description: 'Mine',
-      allowHintMismatch: true,
-      callTimeoutMs: 500,
-    });
+    expect(config.server).toEqual({ id: 'notes', command: 'node', args: ['a', 'b'], env: new Map([['TOKEN', 't']]), prefix: undefined });
+    expect(config.rules.get('search_notes')).toEqual(rule('read_only'));
+    expect(config.rules.get('write_note')).toEqual(
+      rule('local_change', { description: 'Mine', allowHintMismatch: true, callTimeoutMs: 500 }),
+    );
     expect(config.limits).toEqual({ maxPages: 3, maxTools: 10, callTimeoutMs: 1000, connectTimeoutMs: 2000 });
+  });
+
+  it('reads the call-path fields: rules, grants, policy, agents and the prefix', () => {
+    const config = parse(`{"server":{"id":"notes","command":"node","prefix":"nt"},
+      "rules":{"write_note":{"effect":"local_change","rename":"save_note","deny":["sidenote"],
+        "fixed":{"folder":"inbox","n":9007199254740993},"permission":"notes.write","data_classification":"secret"}},
+      "grants":[{"permission":"notes.write","expires_at":"2999-01-01T00:00:00Z"}],
+      "policy":{"local_change":"approve","destructive":"deny"},
+      "agents":{"researcher":{"tools":["read_note"]},"writer":{"tools":["write_note","read_note"]}}}`);
+    expect(config.server.prefix).toBe('nt');
+    const rule = config.rules.get('write_note');
+    expect(rule).toMatchObject({ rename: 'save_note', deny: ['sidenote'], permission: 'notes.write', dataClassification: 'secret' });
+    expect(rule?.fixed.map(([name, value]) => [name, writeJson(value)])).toEqual([
+      ['folder', '"inbox"'],
+      ['n', '9007199254740993'],
+    ]);
+    expect(config.grants).toEqual([{ permission: 'notes.write', expiresAt: Date.UTC(2999, 0, 1) }]);
+    expect(config.policy).toEqual({ read_only: 'allow', local_change: 'approve', remote_change: 'allow', destructive: 'deny' });
+    expect(config.agents).toEqual(
+      new Map([
+        ['researcher', new Set(['read_note'])],
+        ['writer', new Set(['write_note', 'read_note'])],
+      ]),
+    );
   });
 
   it('fills the documented defaults', () => {
     const config = parse(`{${SERVER},"rules":{},"limits":{"max_pages":7}}`);
     expect(config.limits).toEqual({ ...DEFAULT_LIMITS, maxPages: 7 });
     expect(DEFAULT_LIMITS).toEqual({ maxPages: 100, maxTools: 1000, callTimeoutMs: 10000, connectTimeoutMs: 10000 });
-    expect(parse(`{${SERVER},"rules":{}}`).limits).toEqual(DEFAULT_LIMITS);
+    const bare = parse(`{${SERVER},"rules":{"t":{"effect":"read_only"}}}`);
+    expect(bare.limits).toEqual(DEFAULT_LIMITS);
+    expect(bare.policy).toEqual({ read_only: 'allow', local_change: 'allow', remote_change: 'allow', destructive: 'allow' });
+    expect(bare.grants).toEqual([]);
+    expect(bare.agents).toBeUndefined();
+    expect(bare.server.prefix).toBeUndefined();
+    expect(bare.rules.get('t')).toMatchObject({ deny: [], fixed: [], permission: undefined, rename: undefined, dataClassification: 'workspace' });
   });
 
   it.each([
@@ -63,6 +87,25 @@ describe('parseConfig', () => {
     [`{${SERVER},"rules":{},"limits":{"call_timeout_ms":2147483648}}`, 'call_timeout_ms must be an integer'],
     [`{${SERVER},"rules":{},"limits":{"connect_timeout_ms":"5"}}`, 'connect_timeout_ms must be an integer'],
     [`{${SERVER},"rules":{},"limits":{"max_page":5}}`, 'unknown field "max_page"'],
+    [`{${SERVER},"rules":{"t":{"effect":"read_only","timeout_ms":5}}}`, 'unknown field "timeout_ms"'],
+    [`{${SERVER},"rules":{"t":{"effect":"read_only","rename":1}}}`, 'rename must be a string'],
+    [`{${SERVER},"rules":{"t":{"effect":"read_only","deny":"a"}}}`, 'deny must be an array of strings'],
+    [`{${SERVER},"rules":{"t":{"effect":"read_only","deny":["a","a"]}}}`, 'deny names "a" twice'],
+    [`{${SERVER},"rules":{"t":{"effect":"read_only","deny":["a"],"fixed":{"a":1}}}}`, 'deny names "a", which fixed also names'],
+    [`{${SERVER},"rules":{"t":{"effect":"read_only","fixed":[1]}}}`, 'fixed must be an object'],
+    [`{${SERVER},"rules":{"t":{"effect":"read_only","permission":""}}}`, 'permission must not be empty'],
+    [`{${SERVER},"rules":{"t":{"effect":"read_only","data_classification":7}}}`, 'data_classification must be a string'],
+    [`{${SERVER},"rules":{},"grants":{}}`, 'config.grants must be an array'],
+    [`{${SERVER},"rules":{},"grants":[{"permission":"p"}]}`, 'config.grants[0].expires_at is required'],
+    [`{${SERVER},"rules":{},"grants":[{"permission":"p","expires_at":"2999-01-01"}]}`, 'expires_at must be an RFC 3339 date-time'],
+    [`{${SERVER},"rules":{},"grants":[{"permission":"p","expires_at":"2999-01-01T00:00:00Z","scope":"x"}]}`, 'unknown field "scope"'],
+    [`{${SERVER},"rules":{},"policy":{"destructive":"ask"}}`, 'config.policy.destructive must be one of allow, deny, approve'],
+    [`{${SERVER},"rules":{},"policy":{"read-only":"allow"}}`, 'config.policy has an unknown field "read-only"'],
+    [`{${SERVER},"rules":{},"agents":{"a":{"tools":"x"}}}`, 'tools must be an array of strings'],
+    [`{${SERVER},"rules":{},"agents":{"a":{}}}`, 'config.agents["a"].tools is required'],
+    [`{${SERVER},"rules":{},"agents":{"a":{"tools":[],"role":"x"}}}`, 'unknown field "role"'],
+    [`{${SERVER},"rules":{},"agents":{"":{"tools":[]}}}`, 'an empty id'],
+    ['{"server":{"id":"notes","command":"node","prefix":1},"rules":{}}', 'config.server.prefix must be a string'],
   ])('refuses %s', (text, message) => {
     expect(() => parse(text)).toThrow(ConfigError);
     expect(() => parse(text)).toThrow(message);

@@ -44,9 +44,17 @@ export function isAlive(pid: number): boolean {
 
 /** Waits, bounded, for a killed process to be gone; the kernel delivers SIGKILL asynchronously. */
 export async function waitDead(pid: number): Promise<boolean> {
-  const deadline = Date.now() + 5000;
-  while (isAlive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  await waitFor(() => !isAlive(pid), `process ${pid} to be gone`).catch(() => undefined);
   return !isAlive(pid);
+}
+
+/** Waits, bounded, for a condition another process brings about (a file it writes, its exit). */
+export async function waitFor(condition: () => boolean, what: string, ms = 5000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!condition()) {
+    if (Date.now() >= deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
 }
 
 export interface Spec {
@@ -56,6 +64,7 @@ export interface Spec {
   initialize?: 'ok' | 'hang';
   listLine?: string;
   grandchild?: boolean;
+  callResult?: string;
 }
 
 export interface ToolText {
@@ -103,9 +112,13 @@ export class Workdir {
     writeFileSync(this.path('spec.json'), JSON.stringify({ ...paths, ...spec }));
   }
 
-  writeConfig(rules: object, extra: { limits?: object; env?: object; command?: string } = {}): void {
-    const server = { id: 'notes', command: extra.command ?? process.execPath, args: [FIXTURE, this.path('spec.json')], env: extra.env };
-    writeFileSync(this.config, JSON.stringify({ server, rules, limits: extra.limits }));
+  writeConfig(
+    rules: object,
+    extra: { limits?: object; env?: object; command?: string; prefix?: string; grants?: object[]; policy?: object; agents?: object } = {},
+  ): void {
+    const { limits, env, command, prefix, ...operator } = extra;
+    const server = { id: 'notes', command: command ?? process.execPath, args: [FIXTURE, this.path('spec.json')], env, prefix };
+    writeFileSync(this.config, JSON.stringify({ server, rules, limits, ...operator }));
   }
 
   /** The raw lines the server received, for "it never received X" checks. */
@@ -177,6 +190,7 @@ export class BrokerProcess {
     child.stderr.on('data', (chunk: Buffer) => (this.stderr += chunk.toString()));
     createInterface({ input: child.stdout }).on('line', (line) => {
       this.lines.push(line);
+      if (!line.startsWith('{')) return; // a command's own output (audit-verify), not an answer
       const id = JSON.stringify(JSON.parse(line).id);
       this.waiters.get(id)?.(line);
       this.waiters.delete(id);

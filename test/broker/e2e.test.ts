@@ -56,10 +56,13 @@ describe('pin, then serve', () => {
     });
     expect(tools[0].annotations).toEqual({ readOnlyHint: true, destructiveHint: false });
 
-    const result = await broker.call(2, 'write_note', `{"text":"hi","n":${BIG}5,"id":1.50}`);
-    expect(result).toBe(`{"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"called write_note"}],"structuredContent":{"big":${BIG}}}}`);
+    // Spellings a float64 round trip would change, of values a float64 holds exactly.
+    const result = await broker.call(2, 'write_note', '{"text":"hi","n":4503599627370497.0,"id":1.50}');
+    expect(result).toBe(
+      `{"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"called write_note"}],"structuredContent":{"big":${BIG}},"_meta":{"io.mcp-gauntlet/receipt":{"tool":"write_note","permission":null,"trust":"untrusted","data_classification":"workspace"}}}}`,
+    );
     expect(toolCalls(w).map((line) => JSON.parse(line).params.name)).toEqual(['write_note']);
-    expect(toolCalls(w)[0]).toContain(`"arguments":{"text":"hi","n":${BIG}5,"id":1.50}`);
+    expect(toolCalls(w)[0]).toContain('"arguments":{"text":"hi","n":4503599627370497.0,"id":1.50}');
 
     // The server said its tools changed; the broker's set is fixed at Load.
     expect(await broker.request(3, 'tools/list')).toBe(list.replace('"id":1', '"id":3'));
@@ -179,13 +182,14 @@ describe('stopping', () => {
     expect(await waitDead(w.grandchildPid())).toBe(true);
   });
 
-  it('a call that is never answered times out naming the server and the tool', async () => {
+  it('a call that is never answered is refused tool_timeout naming the server and the tool', async () => {
     const w = await pinned([READ, { name: 'hang' }, { name: 'crash' }]);
     const broker = w.serve();
     await broker.initialize();
-    expect(JSON.parse(await broker.call(1, 'hang')).error).toEqual({
-      code: -32000,
-      message: 'server "notes" did not answer tools/call "hang" within 300 ms',
+    expect(JSON.parse(await broker.call(1, 'hang')).result).toEqual({
+      content: [{ type: 'text', text: 'tool_timeout: server "notes" did not answer tools/call "hang" within 300 ms.' }],
+      isError: true,
+      structuredContent: { code: 'tool_timeout', timeout_ms: 300 },
     });
     // The server is still alive and answers.
     expect(JSON.parse(await broker.call(2, 'read_note')).result.content[0].text).toBe('called read_note');
@@ -193,14 +197,18 @@ describe('stopping', () => {
     await broker.exit();
   });
 
-  it('once the server has died, calls fail at once naming the server', async () => {
+  it('once the server has died, calls are refused server_unavailable at once, naming the server', async () => {
     const w = await pinned([READ, { name: 'crash' }]);
     const broker = w.serve();
     await broker.initialize();
     // Whichever the broker sees first, the closed output or the exit, ends the session.
-    const gone = { code: -32000, message: expect.stringMatching(/^server "notes" (exited with code 1|closed its output)$/) };
-    expect(JSON.parse(await broker.call(1, 'crash')).error).toEqual(gone);
-    expect(JSON.parse(await broker.call(2, 'read_note')).error).toEqual(gone);
+    const gone = {
+      content: [{ type: 'text', text: expect.stringMatching(/^server_unavailable: server "notes" (exited with code 1|closed its output)\.$/) }],
+      isError: true,
+      structuredContent: { code: 'server_unavailable', server: 'notes' },
+    };
+    expect(JSON.parse(await broker.call(1, 'crash')).result).toEqual(gone);
+    expect(JSON.parse(await broker.call(2, 'read_note')).result).toEqual(gone);
     expect(toolCalls(w).map((line) => JSON.parse(line).params.name)).toEqual(['crash']);
     broker.closeInput();
     expect((await broker.exit()).code).toBe(0);

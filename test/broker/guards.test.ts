@@ -9,19 +9,19 @@ import { operatorAnnotations, operatorDescription } from '../../src/guards/prese
 import { ALL_GUARDS, GUARD_NAMES, selectGuards } from '../../src/guards/registry.js';
 import { nothingRegistered, registeredCallsOnly } from '../../src/guards/session.js';
 import { classified, descriptionPin, hintConsistency, pinned, schemaPin, stillOffered } from '../../src/guards/tool.js';
+import { nameRules, nameUnique } from '../../src/guards/names.js';
+import { hiddenNamesSound, objectSchema, schemaCompiles, selfContained } from '../../src/guards/schema.js';
 import type { ToolSubject } from '../../src/guards/types.js';
 import { writeJson } from '../../src/json/writer.js';
 import type { ListingPage } from '../../src/listing.js';
-import { json, pinOf, rule, tool } from './builders.js';
+import { toolSubject } from '../../src/load.js';
+import { CONTEXT, config, json, pinOf, registeredTool, rule, tool } from './builders.js';
 
 const listed = tool('t', { schema: '{"type":"object","properties":{"n":{"maximum":9007199254740993}}}' });
-const subject = (overrides: Partial<ToolSubject>): ToolSubject => ({
-  name: 't',
-  live: listed,
-  pin: pinOf(listed),
-  rule: rule('read_only'),
-  ...overrides,
-});
+const subject = (overrides: Partial<Pick<ToolSubject, 'live' | 'pin' | 'rule'>>): ToolSubject => {
+  const parts = { live: listed, pin: pinOf(listed), rule: rule('read_only'), ...overrides };
+  return toolSubject('t', parts.live, parts.pin, config(parts.rule === undefined ? {} : { t: parts.rule }), new Set());
+};
 const PASS = { kind: 'pass' };
 
 describe('per-tool guards', () => {
@@ -80,6 +80,74 @@ describe('per-tool guards', () => {
       note: "the operator classified it local_change, but the annotations the server sends now say destructiveHint: true",
     });
     expect(hintConsistency.check(subject({ rule: undefined, live: destructive }))).toEqual(PASS);
+  });
+});
+
+describe('schema guards', () => {
+  const on = (schema: string, r = rule('read_only')) =>
+    toolSubject('t', tool('t', { schema }), undefined, config({ t: r }), new Set());
+  const hiding = rule('read_only', { deny: ['sidenote'] });
+
+  it('object-schema refuses an input schema that does not say type: "object"', () => {
+    expect(objectSchema.check(on('{"type":"object"}'))).toEqual(PASS);
+    for (const schema of ['{}', '{"type":"string"}', '{"type":["object"]}', '{"properties":{}}']) {
+      expect(objectSchema.check(on(schema))).toEqual({ kind: 'refuse', reason: 'its input schema does not say type: "object"' });
+    }
+  });
+
+  it('self-contained refuses a schema that points outside itself', () => {
+    expect(selfContained.check(on('{"type":"object","$defs":{"a":{}},"properties":{"a":{"$ref":"#/$defs/a"}}}'))).toEqual(PASS);
+    expect(selfContained.check(on('{"type":"object","properties":{"a":{"$ref":"http://127.0.0.1:9/x"}}}'))).toEqual({
+      kind: 'refuse',
+      reason: 'its input schema is not self-contained: $ref "http://127.0.0.1:9/x" points outside the schema at /properties/a/$ref',
+    });
+  });
+
+  it('hidden-names-sound refuses a hidden name that is misspelled or mentioned elsewhere', () => {
+    const schema = '{"type":"object","properties":{"sidenote":{}}}';
+    expect(hiddenNamesSound.check(on(schema, hiding))).toEqual(PASS);
+    expect(hiddenNamesSound.check(on(schema, rule('read_only', { deny: ['sidenot'] })))).toEqual({
+      kind: 'refuse',
+      reason: 'its parameters cannot be hidden soundly: it hides "sidenot", which is not a top-level property',
+    });
+    expect(hiddenNamesSound.check(on('{"type":"object","properties":{"sidenote":{}},"allOf":[{"required":["sidenote"]}]}', hiding)).kind).toBe('refuse');
+  });
+
+  it('schema-compiles refuses a schema the validator cannot compile once hidden names are gone', () => {
+    expect(schemaCompiles.check(on('{"type":"object","properties":{"sidenote":{}},"required":["sidenote"]}', hiding))).toEqual(PASS);
+    const broken = schemaCompiles.check(on('{"type":"object","properties":{"a":{"type":"no-such-type"}}}'));
+    expect(broken).toEqual({ kind: 'refuse', reason: expect.stringContaining('its input schema does not compile without the hidden parameters') });
+  });
+});
+
+describe('name guards', () => {
+  const named = (name: string, r = rule('read_only'), prefix?: string, taken: string[] = []) =>
+    toolSubject(name, tool(name), undefined, config({ [name]: r }, { prefix }), new Set(taken));
+
+  it('the offered name is the rename, else prefix_tool, else the tool', () => {
+    expect(named('write_note', rule('read_only', { rename: 'save_note' }), 'nt').offered).toBe('save_note');
+    expect(named('write_note', rule('read_only'), 'nt').offered).toBe('nt_write_note');
+    expect(named('write_note').offered).toBe('write_note');
+  });
+
+  it('name-rules refuses an offered name outside 1 to 64 letters, digits, underscores and hyphens', () => {
+    for (const ok of ['a', 'A-b_9', 'x'.repeat(64)]) expect(nameRules.check(named(ok))).toEqual(PASS);
+    for (const bad of ['x'.repeat(65), 'has space', 'dot.ted', 'caf\u00e9', 'slash/x']) {
+      expect(nameRules.check(named(bad))).toEqual({
+        kind: 'refuse',
+        reason: `its offered name ${JSON.stringify(bad)} breaks the name rule ^[a-zA-Z0-9_-]{1,64}$`,
+      });
+    }
+    expect(nameRules.check(named('ok', rule('read_only', { rename: '' }))).kind).toBe('refuse');
+    expect(nameRules.check(named('x'.repeat(60), rule('read_only'), 'long')).kind).toBe('refuse');
+  });
+
+  it('name-unique refuses an offered name an earlier registered tool took', () => {
+    expect(nameUnique.check(named('b', rule('read_only', { rename: 'a' }), undefined, ['c']))).toEqual(PASS);
+    expect(nameUnique.check(named('b', rule('read_only', { rename: 'a' }), undefined, ['a']))).toEqual({
+      kind: 'refuse',
+      reason: 'its offered name "a" is already taken by another tool',
+    });
   });
 });
 
@@ -164,9 +232,9 @@ describe('presentation guards', () => {
 });
 
 describe('session guards', () => {
-  it('registered-calls-only answers an unregistered name as an unknown tool', () => {
-    expect(registeredCallsOnly.check('a', new Set(['a']))).toBeNull();
-    expect(registeredCallsOnly.check('b', new Set(['a']))).toBe('Unknown tool: b');
+  it('registered-calls-only hides a name no tool registered under', () => {
+    expect(registeredCallsOnly.visible('a', registeredTool('a'), CONTEXT)).toBe(true);
+    expect(registeredCallsOnly.visible('b', undefined, CONTEXT)).toBe(false);
   });
 
   it('nothing-registered stops a broker with no tool', () => {
@@ -191,6 +259,18 @@ describe('the guard registry', () => {
         'operator-description',
         'registered-calls-only',
         'nothing-registered',
+        'object-schema',
+        'self-contained',
+        'hidden-names-sound',
+        'schema-compiles',
+        'name-rules',
+        'name-unique',
+        'agent-visibility',
+        'agent-chain',
+        'hidden-params-refused',
+        'input-valid',
+        'grants',
+        'policy',
       ].sort(),
     );
     expect(ALL_GUARDS.tool.map((g) => g.name)).toEqual([
@@ -200,7 +280,15 @@ describe('the guard registry', () => {
       'schema-pin',
       'description-pin',
       'hint-consistency',
+      'object-schema',
+      'self-contained',
+      'hidden-names-sound',
+      'schema-compiles',
+      'name-rules',
+      'name-unique',
     ]);
+    expect(ALL_GUARDS.visibility.map((g) => g.name)).toEqual(['registered-calls-only', 'agent-visibility']);
+    expect(ALL_GUARDS.call.map((g) => g.name)).toEqual(['agent-chain', 'hidden-params-refused', 'input-valid', 'grants', 'policy']);
   });
 
   it.each(GUARD_NAMES.map((name) => [name]))('--disable-guard %s removes exactly that guard', (name) => {

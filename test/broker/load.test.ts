@@ -3,14 +3,13 @@
 import { describe, expect, it } from 'vitest';
 import { selectGuards } from '../../src/guards/registry.js';
 import { writeJson } from '../../src/json/writer.js';
-import { decideTools } from '../../src/load.js';
-import type { Manifest } from '../../src/manifest.js';
+import { decideTools, type LoadOutcome } from '../../src/load.js';
 import { reportText } from '../../src/report.js';
-import { config, json, pinOf, rule, tool } from './builders.js';
+import { config, json, manifestOf, rule, tool } from './builders.js';
 import type { ListedTool } from '../../src/listing.js';
 import type { Rule } from '../../src/config.js';
 
-const manifestOf = (tools: ListedTool[]): Manifest => ({ server: 'notes', tools: new Map(tools.map((t) => [t.name, pinOf(t)])) });
+const apart = (outcome: LoadOutcome, guard: string) => outcome.refused.filter((r) => r.guard === guard).map((r) => r.tool);
 
 const search = tool('search_notes', { annotations: '{"readOnlyHint":true}' });
 const write = tool('write_note', { annotations: '{"destructiveHint":true}' });
@@ -35,10 +34,12 @@ describe('decideTools', () => {
     expect(outcome.registered.map((t) => t.name)).toEqual(['search_notes', 'write_note']);
     expect(outcome.refused).toEqual([
       { tool: 'read_note', guard: 'description-pin', reason: 'the description changed since the pin, and a description is model input' },
+      { tool: 'extra', guard: 'pinned', reason: 'the manifest does not pin it' },
+      { tool: 'unruled', guard: 'classified', reason: 'the operator has no rule for it' },
       { tool: 'dropped', guard: 'still-offered', reason: 'the server no longer offers it' },
     ]);
-    expect(outcome.unpinned).toEqual(['extra']);
-    expect(outcome.unclassified).toEqual(['unruled']);
+    expect(apart(outcome, 'pinned')).toEqual(['extra']);
+    expect(apart(outcome, 'classified')).toEqual(['unruled']);
     expect(outcome.registered[1]?.hintMismatchOverridden).toMatch(/local_change.*destructiveHint: true/);
     expect(outcome.registered[1]?.callTimeoutMs).toBe(50);
     expect(outcome.registered[0]?.callTimeoutMs).toBe(10000);
@@ -57,7 +58,7 @@ describe('decideTools', () => {
     expect(guardFor(['schema-pin', 'description-pin', 'hint-consistency'])).toBe('registered');
     // A pinned tool with no rule is only unclassified.
     const unruled = decideTools([changed], manifestOf([original]), config({}), selectGuards([]));
-    expect(unruled).toMatchObject({ refused: [], unclassified: ['t'], unpinned: [] });
+    expect(unruled.refused).toEqual([{ tool: 't', guard: 'classified', reason: 'the operator has no rule for it' }]);
   });
 
   it('shows the operator description, the raw schema and annotations derived from the effect', () => {
@@ -90,6 +91,72 @@ describe('decideTools', () => {
     expect(dropped?.name).toBe('write_note');
     expect(dropped?.shown.description).toBe('Operator text');
     expect(writeJson(dropped?.shown.inputSchema ?? json('{}'))).toBe('{"type":"object"}');
+  });
+});
+
+describe('decideTools: names, hidden parameters and schemas', () => {
+  const decide = (tools: ListedTool[], r: Record<string, Rule>, disabled: string[] = [], prefix?: string) =>
+    decideTools(tools, manifestOf(tools), config(r, { prefix }), selectGuards(disabled));
+
+  it('offers renamed and prefixed names, and forwards under the server name', () => {
+    const outcome = decide([tool('write_note'), tool('read_note')], { write_note: rule('local_change', { rename: 'save_note' }), read_note: rule('read_only') }, [], 'nt');
+    expect(outcome.registered.map((t) => [t.tool, t.name])).toEqual([
+      ['write_note', 'save_note'],
+      ['read_note', 'nt_read_note'],
+    ]);
+    expect(JSON.parse(reportText('notes', outcome)).registered.map((r: { tool: string; name: string }) => [r.tool, r.name])).toEqual([
+      ['write_note', 'save_note'],
+      ['read_note', 'nt_read_note'],
+    ]);
+  });
+
+  it('refuses a colliding name: the first keeps it, the second neither replaces nor shadows it', () => {
+    const outcome = decide([tool('a'), tool('b')], { a: rule('read_only'), b: rule('read_only', { rename: 'a' }) });
+    expect(outcome.registered.map((t) => t.tool)).toEqual(['a']);
+    expect(outcome.refused).toEqual([{ tool: 'b', guard: 'name-unique', reason: 'its offered name "a" is already taken by another tool' }]);
+    // Without name-unique both register under one name, as a naive broker would.
+    expect(decide([tool('a'), tool('b')], { a: rule('read_only'), b: rule('read_only', { rename: 'a' }) }, ['name-unique']).registered.map((t) => t.name)).toEqual(['a', 'a']);
+  });
+
+  it('a tool refused for its name does not take the name', () => {
+    const outcome = decide([tool('x', { schema: '{"type":"string"}' }), tool('b')], { x: rule('read_only', { rename: 'b' }), b: rule('read_only') });
+    expect(outcome.registered.map((t) => t.name)).toEqual(['b']);
+    expect(outcome.refused.map((r) => r.guard)).toEqual(['object-schema']);
+  });
+
+  it('refuses a bad offered name, and offers it with name-rules disabled', () => {
+    const r = { t: rule('read_only', { rename: 'save note' }) };
+    expect(decide([tool('t')], r).refused.map((x) => x.guard)).toEqual(['name-rules']);
+    expect(decide([tool('t')], r, ['name-rules']).registered.map((x) => x.name)).toEqual(['save note']);
+  });
+
+  it('shows the schema without hidden parameters and compiles the validator from it', () => {
+    const schema = '{"type":"object","properties":{"text":{},"sidenote":{},"folder":{}},"required":["text","sidenote"],"additionalProperties":false}';
+    const [registered] = decide([tool('w', { schema })], { w: rule('local_change', { deny: ['sidenote'], fixed: [['folder', json('{}')]] }) }).registered;
+    expect(writeJson(registered?.shown.inputSchema ?? json('{}'))).toBe('{"type":"object","properties":{"text":{}},"required":["text"],"additionalProperties":false}');
+    expect(registered?.validator?.(json('{"text":1}'))).toEqual([]);
+    expect(registered?.validator?.(json('{"text":1,"folder":1}'))).toEqual(['/ must NOT have additional properties']);
+  });
+
+  it('runs the schema guards in order, and with one disabled behaves as if it did not exist', () => {
+    const external = tool('e', { schema: '{"type":"object","properties":{"a":{"$ref":"http://127.0.0.1:9/a.json"}}}' });
+    expect(decide([external], { e: rule('read_only') }).refused.map((r) => r.guard)).toEqual(['self-contained']);
+    // Registered without fetching: the outside document stands in as the empty schema.
+    const [unchecked] = decide([external], { e: rule('read_only') }, ['self-contained']).registered;
+    expect(unchecked?.validator?.(json('{"a":"anything"}'))).toEqual([]);
+
+    const unsound = tool('u', { schema: '{"type":"object","properties":{"s":{}},"allOf":[{"required":["s"]}]}' });
+    expect(decide([unsound], { u: rule('read_only', { deny: ['s'] }) }).refused.map((r) => r.guard)).toEqual(['hidden-names-sound']);
+    expect(decide([unsound], { u: rule('read_only', { deny: ['s'] }) }, ['hidden-names-sound']).registered).toHaveLength(1);
+
+    const broken = tool('b', { schema: '{"type":"object","minimum":"x"}' });
+    expect(decide([broken], { b: rule('read_only') }).refused.map((r) => r.guard)).toEqual(['schema-compiles']);
+    const [uncompiled] = decide([broken], { b: rule('read_only') }, ['schema-compiles']).registered;
+    expect(uncompiled?.validator).toBeUndefined();
+
+    const notObject = tool('n', { schema: '{"type":"array"}' });
+    expect(decide([notObject], { n: rule('read_only') }).refused.map((r) => r.guard)).toEqual(['object-schema']);
+    expect(decide([notObject], { n: rule('read_only') }, ['object-schema']).registered).toHaveLength(1);
   });
 });
 

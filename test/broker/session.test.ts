@@ -1,12 +1,20 @@
 // The agent-facing session, against an in-memory server: the broker's own answers, and calls
 // forwarded exactly or refused.
 
-import { describe, expect, it } from 'vitest';
-import { ALL_GUARDS } from '../../src/guards/registry.js';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ApprovalStore } from '../../src/approvals.js';
+import type { AuditEntry } from '../../src/audit.js';
+import { DEFAULT_POLICY } from '../../src/config.js';
+import type { CallContext } from '../../src/guards/types.js';
+import { readJson } from '../../src/json/reader.js';
+import { ALL_GUARDS, selectGuards, type Guards } from '../../src/guards/registry.js';
 import { decideTools, type RegisteredTool } from '../../src/load.js';
 import { Session } from '../../src/session.js';
-import { UpstreamError } from '../../src/errors.js';
-import { config, pinOf, rule, tool } from './builders.js';
+import { RequestTimedOut, ServerGone, UpstreamError } from '../../src/errors.js';
+import { CONTEXT, NOW, config, context, pinOf, registeredTools, rule, tool } from './builders.js';
 import { FakeRequester } from './fake-requester.js';
 
 const listed = [tool('search_notes', { schema: '{"type":"object","properties":{"limit":{"maximum":9007199254740993}}}' })];
@@ -17,10 +25,12 @@ const registered: readonly RegisteredTool[] = decideTools(
   ALL_GUARDS,
 ).registered;
 
-function session(answer: ConstructorParameters<typeof FakeRequester>[0] = () => '{"content":[]}', callGuards = ALL_GUARDS.call) {
+const RECEIPT = '{"tool":"search_notes","permission":null,"trust":"untrusted","data_classification":"workspace"}';
+
+function session(answer: ConstructorParameters<typeof FakeRequester>[0] = () => '{"content":[]}', guards: Guards = ALL_GUARDS) {
   const upstream = new FakeRequester(answer);
   const sent: string[] = [];
-  const s = new Session({ tools: registered, callGuards, defaultCallTimeoutMs: 99, upstream, send: (line) => sent.push(line) });
+  const s = new Session({ tools: registered, guards, context: CONTEXT, defaultCallTimeoutMs: 99, upstream, audit: undefined, send: (line) => sent.push(line) });
   return { s, upstream, sent };
 }
 
@@ -54,10 +64,12 @@ describe('Session', () => {
 
   it('forwards a registered call exactly, with its timeout, and passes the result back under the agent id', async () => {
     const { s, sent, upstream } = session(() => '{"content":[],"structuredContent":{"n":12345678901234567890}}');
-    s.handleLine('{"jsonrpc":"2.0","id":"x","method":"tools/call","params":{"name":"search_notes","arguments":{"z":1.50,"a":9007199254740993},"_meta":{"p":1}}}');
+    s.handleLine('{"jsonrpc":"2.0","id":"x","method":"tools/call","params":{"name":"search_notes","arguments":{"z":1.50,"a":9007199254740992e0},"_meta":{"p":1}}}');
     await s.settled();
-    expect(upstream.asked).toEqual([{ method: 'tools/call', params: '{"name":"search_notes","arguments":{"z":1.50,"a":9007199254740993}}', timeoutMs: 1234 }]);
-    expect(sent).toEqual(['{"jsonrpc":"2.0","id":"x","result":{"content":[],"structuredContent":{"n":12345678901234567890}}}']);
+    expect(upstream.asked).toEqual([{ method: 'tools/call', params: '{"name":"search_notes","arguments":{"z":1.50,"a":9007199254740992e0}}', timeoutMs: 1234 }]);
+    expect(sent).toEqual([
+      `{"jsonrpc":"2.0","id":"x","result":{"content":[],"structuredContent":{"n":12345678901234567890},"_meta":{"io.mcp-gauntlet/receipt":${RECEIPT}}}}`,
+    ]);
   });
 
   it('passes an upstream error on, and turns a failure into an error naming it', async () => {
@@ -92,9 +104,241 @@ describe('Session', () => {
   });
 
   it('without registered-calls-only, forwards any name with the default timeout', async () => {
-    const { s, upstream } = session(undefined, []);
+    const { s, upstream } = session(undefined, selectGuards(['registered-calls-only']));
     s.handleLine('{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"write_note","arguments":{}}}');
     await s.settled();
     expect(upstream.asked).toEqual([{ method: 'tools/call', params: '{"name":"write_note","arguments":{}}', timeoutMs: 99 }]);
+  });
+});
+
+describe('Session: the call path', () => {
+  const notes = [
+    tool('write_note', {
+      schema:
+        '{"type":"object","properties":{"text":{"type":"string","maxLength":5},"sidenote":{},"folder":{}},"required":["text"],"additionalProperties":false}',
+    }),
+    tool('read_note'),
+    tool('delete_note'),
+  ];
+  const RULES = {
+    write_note: rule('local_change', {
+      rename: 'save_note',
+      deny: ['sidenote'],
+      fixed: [['folder', readJson('"inbox"')]],
+      permission: 'notes.write',
+      dataClassification: 'secret',
+    }),
+    read_note: rule('read_only'),
+    delete_note: rule('destructive'),
+  };
+  const AGENTS = new Map([
+    ['writer', new Set(['write_note', 'read_note', 'delete_note'])],
+    ['planner', new Set(['write_note'])],
+    ['researcher', new Set(['read_note'])],
+  ]);
+  const GRANTS = [{ permission: 'notes.write', expiresAt: NOW + 1 }];
+
+  let dir = '';
+  afterEach(() => {
+    if (dir !== '') rmSync(dir, { recursive: true, force: true });
+    dir = '';
+  });
+
+  function callPath(options: { agent?: string; disabled?: string[]; context?: Partial<CallContext>; answer?: ConstructorParameters<typeof FakeRequester>[0] } = {}) {
+    dir = mkdtempSync(join(tmpdir(), 'broker-session-'));
+    const upstream = new FakeRequester(options.answer ?? (() => '{"content":[{"type":"text","text":"ok"}]}'));
+    const sent: string[] = [];
+    const audited: AuditEntry[] = [];
+    const s = new Session({
+      tools: registeredTools(notes, RULES),
+      guards: selectGuards(options.disabled ?? []),
+      context: context({
+        agent: options.agent ?? 'writer',
+        agents: AGENTS,
+        grants: GRANTS,
+        policy: { ...DEFAULT_POLICY, destructive: 'approve' },
+        approvals: new ApprovalStore(dir),
+        ...options.context,
+      }),
+      defaultCallTimeoutMs: 99,
+      upstream,
+      audit: { record: (entry) => audited.push(entry) },
+      send: (line) => sent.push(line),
+    });
+    const call = async (id: number, name: string, args?: string, meta?: string): Promise<string> => {
+      const params = `{"name":${JSON.stringify(name)}${args === undefined ? '' : `,"arguments":${args}`}${meta === undefined ? '' : `,"_meta":${meta}`}}`;
+      s.handleLine(`{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":${params}}`);
+      await s.settled();
+      return sent.at(-1) ?? '';
+    };
+    const codeOf = (line: string): string => JSON.parse(line).result?.structuredContent?.code ?? JSON.parse(line).error?.message;
+    return { s, sent, upstream, audited, call, codeOf };
+  }
+
+  it("lists only the agent's tools, under their offered names and restricted schemas", () => {
+    const { s, sent } = callPath({ agent: 'researcher' });
+    s.handleLine('{"jsonrpc":"2.0","id":1,"method":"tools/list"}');
+    expect(JSON.parse(sent[0] ?? '').result.tools.map((t: { name: string }) => t.name)).toEqual(['read_note']);
+    const writer = callPath();
+    writer.s.handleLine('{"jsonrpc":"2.0","id":1,"method":"tools/list"}');
+    const tools = JSON.parse(writer.sent[0] ?? '').result.tools;
+    expect(tools.map((t: { name: string }) => t.name)).toEqual(['save_note', 'read_note', 'delete_note']);
+    expect(tools[0].inputSchema).toEqual({
+      type: 'object',
+      properties: { text: { type: 'string', maxLength: 5 } },
+      required: ['text'],
+      additionalProperties: false,
+    });
+  });
+
+  it('answers a tool the agent cannot see with the very bytes a nonexistent name gets', async () => {
+    const { call, upstream, audited } = callPath({ agent: 'researcher' });
+    const hidden = await call(7, 'save_note', '{"text":"hi"}');
+    const missing = (await call(7, 'no_such_tool', '{"text":"hi"}')).replace('no_such_tool', 'save_note');
+    expect(hidden).toBe(missing);
+    expect(hidden).toBe('{"jsonrpc":"2.0","id":7,"error":{"code":-32602,"message":"Unknown tool: save_note"}}');
+    // The server name is used only for visibility; calling by it finds nothing.
+    expect(JSON.parse(await call(8, 'write_note')).error.message).toBe('Unknown tool: write_note');
+    expect(upstream.asked).toEqual([]);
+    expect(audited.map((a) => [a.decision, a.tool, a.name, a.toolExists, a.agent])).toEqual([
+      ['call_refused', 'save_note', 'save_note', true, 'researcher'],
+      ['call_refused', 'no_such_tool', 'no_such_tool', false, 'researcher'],
+      ['call_refused', 'write_note', 'write_note', false, 'researcher'],
+    ]);
+  });
+
+  it('forwards an allowed call under the server name with the fixed value injected, and a receipt back', async () => {
+    const { call, upstream, audited } = callPath();
+    const reply = await call(1, 'save_note', '{"text":"hi"}');
+    expect(upstream.asked).toEqual([{ method: 'tools/call', params: '{"name":"write_note","arguments":{"text":"hi","folder":"inbox"}}', timeoutMs: 10000 }]);
+    expect(reply).toBe(
+      '{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"ok"}],"_meta":{"io.mcp-gauntlet/receipt":{"tool":"save_note","permission":"notes.write","trust":"untrusted","data_classification":"secret"}}}}',
+    );
+    expect(audited).toEqual([
+      {
+        decision: 'allowed',
+        tool: 'write_note',
+        name: 'save_note',
+        agent: 'writer',
+        code: null,
+        toolExists: null,
+        detail: 'permission notes.write granted until 2030-01-01T00:00:00.001Z',
+      },
+    ]);
+    // Missing arguments count as {}, and the fixed value is still injected.
+    await call(2, 'save_note');
+    expect(upstream.asked).toHaveLength(1); // "text" is required
+    await call(3, 'read_note');
+    expect(upstream.asked[1]?.params).toBe('{"name":"read_note"}');
+  });
+
+  it('refuses in the documented order: chain, hidden parameter, input schema, grant, policy', async () => {
+    const { call, codeOf, upstream, audited } = callPath({ context: { grants: [] } });
+    const everything = ['{"text":"far too long","sidenote":1}', '{"io.mcp-gauntlet/agent-chain":["researcher"]}'] as const;
+    expect(codeOf(await call(1, 'save_note', ...everything))).toBe('agent_chain_denied');
+    expect(codeOf(await call(2, 'save_note', everything[0]))).toBe('parameter_not_allowed');
+    expect(codeOf(await call(3, 'save_note', '{"text":"far too long"}'))).toBe('tool_input_schema_invalid');
+    expect(codeOf(await call(4, 'save_note', '{"text":"hi"}', '{"io.mcp-gauntlet/agent-chain":["planner"]}'))).toBe('permission_not_granted');
+    expect(codeOf(await call(5, 'delete_note', '{}'))).toBe('approval_required');
+    expect(upstream.asked).toEqual([]);
+    expect(audited.map((a) => [a.decision, a.code, a.toolExists])).toEqual([
+      ['call_refused', 'agent_chain_denied', true],
+      ['call_refused', 'parameter_not_allowed', true],
+      ['call_refused', 'tool_input_schema_invalid', true],
+      ['call_refused', 'permission_not_granted', true],
+      ['approval_requested', null, null],
+      ['call_refused', 'approval_required', true],
+    ]);
+  });
+
+  it('writes a refusal as a tool error: code first in the text, and in structuredContent', async () => {
+    const { call } = callPath();
+    expect(JSON.parse(await call(1, 'save_note', '{"text":"hi","folder":"elsewhere"}'))).toEqual({
+      jsonrpc: '2.0',
+      id: 1,
+      result: {
+        content: [{ type: 'text', text: 'parameter_not_allowed: the operator does not let a call set the parameter "folder".' }],
+        isError: true,
+        structuredContent: { code: 'parameter_not_allowed', parameter: 'folder' },
+      },
+    });
+  });
+
+  it('runs an approved destructive call once, and records each approval step', async () => {
+    const { call, codeOf, upstream, audited } = callPath();
+    const held = JSON.parse(await call(1, 'delete_note', '{"id":1}')).result.structuredContent;
+    expect(held.code).toBe('approval_required');
+    // Nothing on the agent connection approves: not a decision in _meta, not a repeated call.
+    await call(2, 'delete_note', '{"id":1}', `{"decision":"approve","request_id":"${held.request_id}"}`);
+    expect(upstream.asked).toEqual([]);
+    writeFileSync(join(dir, 'decisions', `${held.request_id}.json`), '{"decision":"approve"}');
+    expect(codeOf(await call(3, 'delete_note', '{"id":2}'))).toBe('approval_required');
+    expect(JSON.parse(await call(4, 'delete_note', '{ "id" : 1.0 }')).result.isError).toBeUndefined();
+    expect(codeOf(await call(5, 'delete_note', '{"id":1}'))).toBe('approval_required');
+    // Forwarded with the arguments of the call that ran, as that call wrote them.
+    expect(upstream.asked.map((a) => a.params)).toEqual(['{"name":"delete_note","arguments":{"id":1.0}}']);
+    expect(audited.map((a) => a.decision)).toEqual([
+      'approval_requested',
+      'call_refused',
+      'call_refused',
+      'approval_requested',
+      'call_refused',
+      'approval_granted',
+      'allowed',
+      'approval_requested',
+      'call_refused',
+    ]);
+  });
+
+  it('a rejected or expired approval never runs its call', async () => {
+    const { call, codeOf, upstream, audited } = callPath();
+    const id1 = JSON.parse(await call(1, 'delete_note', '{"id":1}')).result.structuredContent.request_id;
+    writeFileSync(join(dir, 'decisions', `${id1}.json`), '{"decision":"reject"}');
+    expect(codeOf(await call(2, 'delete_note', '{"id":1}'))).toBe('approval_rejected');
+    const id2 = JSON.parse(await call(3, 'delete_note', '{"id":1}')).result.structuredContent.request_id;
+    writeFileSync(join(dir, 'decisions', `${id2}.json`), `{"decision":"approve","expires_at":"${new Date(NOW).toISOString()}"}`);
+    expect(JSON.parse(await call(4, 'delete_note', '{"id":1}')).result.structuredContent).toEqual({ code: 'approval_expired', request_id: id2 });
+    expect(upstream.asked).toEqual([]);
+    expect(audited.filter((a) => a.decision === 'approval_rejected')).toHaveLength(1);
+  });
+
+  it('turns a timeout into tool_timeout and a gone server into server_unavailable', async () => {
+    const timedOut = callPath({ answer: () => new RequestTimedOut('server "notes" did not answer tools/call "read_note" within 5 ms', 5) });
+    expect(JSON.parse(await timedOut.call(1, 'read_note')).result).toEqual({
+      content: [{ type: 'text', text: 'tool_timeout: server "notes" did not answer tools/call "read_note" within 5 ms.' }],
+      isError: true,
+      structuredContent: { code: 'tool_timeout', timeout_ms: 5 },
+    });
+    const gone = callPath({ answer: () => new ServerGone('server "notes" exited with code 1', 'notes') });
+    expect(JSON.parse(await gone.call(1, 'read_note')).result.structuredContent).toEqual({ code: 'server_unavailable', server: 'notes' });
+  });
+
+  it('with a call guard disabled, behaves as if that protection did not exist', async () => {
+    const hidden = callPath({ disabled: ['hidden-params-refused'] });
+    await hidden.call(1, 'save_note', '{"text":"hi","sidenote":"x","folder":"evil"}');
+    // The denied parameter goes through as sent; the fixed one is quietly rewritten.
+    expect(hidden.upstream.asked[0]?.params).toBe('{"name":"write_note","arguments":{"text":"hi","sidenote":"x","folder":"inbox"}}');
+
+    const invalid = callPath({ disabled: ['input-valid'] });
+    await invalid.call(1, 'save_note', '{"text":"far too long","n":9007199254740993}');
+    expect(invalid.upstream.asked).toHaveLength(1);
+
+    const ungranted = callPath({ disabled: ['grants'], context: { grants: [] } });
+    await ungranted.call(1, 'save_note', '{"text":"hi"}');
+    expect(ungranted.upstream.asked).toHaveLength(1);
+
+    const unpoliced = callPath({ disabled: ['policy'] });
+    await unpoliced.call(1, 'delete_note', '{}');
+    expect(unpoliced.upstream.asked).toHaveLength(1);
+
+    const unchained = callPath({ disabled: ['agent-chain'] });
+    await unchained.call(1, 'read_note', '{}', '{"io.mcp-gauntlet/agent-chain":["stranger"]}');
+    expect(unchained.upstream.asked).toHaveLength(1);
+
+    const seeAll = callPath({ agent: 'researcher', disabled: ['agent-visibility'] });
+    seeAll.s.handleLine('{"jsonrpc":"2.0","id":1,"method":"tools/list"}');
+    expect(JSON.parse(seeAll.sent[0] ?? '').result.tools).toHaveLength(3);
+    await seeAll.call(2, 'save_note', '{"text":"hi"}');
+    expect(seeAll.upstream.asked).toHaveLength(1);
   });
 });

@@ -87,8 +87,8 @@ describe('gauntlet CLI', () => {
       await client.connect(transport);
       const { tools } = await client.listTools();
       expect(tools.map((t) => t.name)).toEqual(['search_notes', 'read_note', 'write_note']);
-      const result = await client.callTool({ name: 'read_note', arguments: { id: 1 } });
-      expect(result.content).toEqual([{ type: 'text', text: 'read_note ran' }]);
+      const result = await client.callTool({ name: 'search_notes', arguments: { query: 'budget' } });
+      expect(result.content).toEqual([{ type: 'text', text: 'search_notes ran' }]);
     } finally {
       await client.close();
     }

@@ -1,0 +1,153 @@
+// The audit trail: one JSON line per decision the broker takes (a tool registered or refused, a
+// call allowed or refused, an approval requested, granted or rejected), appended and never
+// rewritten. Each record carries the hash of the one before it, so an edited, inserted or removed
+// record breaks the chain at that point; `gauntlet-broker audit-verify` finds where. Text a
+// server or an agent chose is escaped, so it can neither forge a record nor hide in one.
+
+import { appendFileSync, closeSync, createReadStream, existsSync, openSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { ConfigError } from './errors.js';
+import { sha256Hex } from './fingerprint.js';
+import { canonicalJson } from './json/canonical.js';
+import { readJson } from './json/reader.js';
+import { object, plain, type JsonObject, type JsonValue, type Plain } from './json/tree.js';
+import { writeJson } from './json/writer.js';
+import { escapeServerText as esc } from './sanitize.js';
+import type { Clock } from './time.js';
+
+export const AUDIT_DECISIONS = [
+  'registered',
+  'refused',
+  'allowed',
+  'call_refused',
+  'approval_requested',
+  'approval_granted',
+  'approval_rejected',
+] as const;
+export type AuditDecision = (typeof AUDIT_DECISIONS)[number];
+
+export interface AuditEntry {
+  readonly decision: AuditDecision;
+  /** The server's name for the tool, or the name the agent asked for when it sees no such tool. */
+  readonly tool: string;
+  /** The name the agent sees (load records) or asked for (call records). */
+  readonly name: string | null;
+  readonly agent: string | null;
+  /** The refusal code of a refused call, or null. */
+  readonly code: string | null;
+  /** On call_refused: whether any registered tool has the name asked for, whatever the agent. */
+  readonly toolExists: boolean | null;
+  readonly detail: string | null;
+}
+
+/** Where the session sends its decisions. */
+export interface AuditSink {
+  record(entry: AuditEntry): void;
+}
+
+const GENESIS = '0'.repeat(64);
+/** The fields of a record, in the order they are written; `hash` comes last. */
+const FIELDS = ['seq', 'at', 'decision', 'tool', 'name', 'agent', 'code', 'tool_exists', 'detail', 'prev'];
+
+/** sha256(prev + canonical JSON of the record without its hash), as hex. */
+export function recordHash(prev: string, withoutHash: JsonObject): string {
+  return sha256Hex(prev + canonicalJson(withoutHash));
+}
+
+export class AuditLog implements AuditSink {
+  private constructor(
+    private readonly fd: number,
+    private readonly clock: Clock,
+    private seq: number,
+    private prev: string,
+  ) {}
+
+  /** Opens the trail for appending; an existing trail must verify, and the chain goes on from it. */
+  static async open(path: string, clock: Clock): Promise<AuditLog> {
+    let seq = 0;
+    let prev = GENESIS;
+    if (existsSync(path)) {
+      const verdict = await verifyAudit(path);
+      if (!verdict.ok) throw new ConfigError(`the audit trail ${path} does not verify at seq ${verdict.seq}: ${verdict.problem}`);
+      ({ seq, prev } = verdict.last);
+    }
+    let fd: number;
+    try {
+      fd = openSync(path, 'a', 0o600);
+    } catch (err) {
+      throw new ConfigError(`cannot open the audit trail ${path}: ${(err as Error).message}`);
+    }
+    return new AuditLog(fd, clock, seq, prev);
+  }
+
+  record(entry: AuditEntry): void {
+    this.seq += 1;
+    const escape = (text: string | null): string | null => (text === null ? null : esc(text));
+    const fields: Readonly<Record<string, Plain>> = {
+      seq: this.seq,
+      at: new Date(this.clock()).toISOString(),
+      decision: entry.decision,
+      tool: esc(entry.tool),
+      name: escape(entry.name),
+      agent: escape(entry.agent),
+      code: entry.code,
+      tool_exists: entry.toolExists,
+      detail: escape(entry.detail),
+      prev: this.prev,
+    };
+    const withoutHash = object(FIELDS.map((key) => [key, plain(fields[key] ?? null)]));
+    const hash = recordHash(this.prev, withoutHash);
+    // One synchronous append per record: the record is on file before the decision takes effect.
+    appendFileSync(this.fd, `${writeJson(object([...withoutHash.entries, ['hash', plain(hash)]]))}\n`);
+    this.prev = hash;
+  }
+
+  close(): void {
+    closeSync(this.fd);
+  }
+}
+
+export type AuditVerdict =
+  | { readonly ok: true; readonly last: { readonly seq: number; readonly prev: string } }
+  | { readonly ok: false; readonly seq: number; readonly problem: string };
+
+/** Checks every record's shape, sequence number, link to the one before, and hash. */
+export async function verifyAudit(path: string): Promise<AuditVerdict> {
+  let seq = 0;
+  let prev = GENESIS;
+  const lines = createInterface({ input: createReadStream(path), crlfDelay: Infinity });
+  try {
+    for await (const line of lines) {
+      seq += 1;
+      const problem = recordProblem(line, seq, prev);
+      if (typeof problem === 'string') return { ok: false, seq, problem };
+      prev = problem.hash;
+    }
+  } catch (err) {
+    throw new ConfigError(`cannot read the audit trail ${path}: ${(err as Error).message}`);
+  }
+  return { ok: true, last: { seq, prev } };
+}
+
+/** What is wrong with one line, or its hash when nothing is. */
+function recordProblem(line: string, seq: number, prev: string): string | { hash: string } {
+  let value: JsonValue;
+  try {
+    value = readJson(line);
+  } catch (err) {
+    return `is not valid JSON (${(err as Error).message})`;
+  }
+  if (value.kind !== 'object') return 'is not a JSON object';
+  const keys = value.entries.map(([key]) => key);
+  if (keys.join(',') !== [...FIELDS, 'hash'].join(',')) return `has the fields ${keys.join(', ')}`;
+  const withoutHash = object(value.entries.slice(0, -1));
+  const field = (key: string) => value.entries.find(([k]) => k === key)?.[1];
+  const seqField = field('seq');
+  if (seqField?.kind !== 'number' || seqField.text !== String(seq)) return `is out of sequence (expected seq ${seq})`;
+  const prevField = field('prev');
+  if (prevField?.kind !== 'string' || prevField.value !== prev) return 'does not link to the record before it';
+  const hashField = field('hash');
+  const hash = recordHash(prev, withoutHash);
+  if (hashField?.kind !== 'string' || hashField.value !== hash) return 'does not match its hash';
+  return { hash };
+}

@@ -1,0 +1,128 @@
+// Guards on a call to a visible tool, in the order they run: the agent chain, hidden parameters,
+// the input schema, the grant, then the policy for the tool's effect class with its approvals.
+// Each refuses with a code the agent can read (docs/call-path.md); none lets the server see a
+// call it refused.
+
+import { hiddenParameters, injectFixed } from '../hidden.js';
+import { heldExactlyByFloat64 } from '../json/number.js';
+import { childPointer } from '../json/pointer.js';
+import { object, type JsonValue, type Plain } from '../json/tree.js';
+import { refusal, type RefusalCode } from '../refusal.js';
+import { isLive } from '../time.js';
+import type { ApprovalEvent, CallGuard, CallVerdict } from './types.js';
+
+const PASS: CallVerdict = { kind: 'pass' };
+
+function refuse(code: RefusalCode, sentence: string, fields: Readonly<Record<string, Plain>>, event?: ApprovalEvent): CallVerdict {
+  return { kind: 'refuse', refusal: refusal(code, sentence, fields), ...(event === undefined ? {} : { event }) };
+}
+
+/** The most upstream agents a chain may name; a longer one is refused whatever its hops allow. */
+export const MAX_CHAIN_HOPS = 8;
+
+export const agentChain: CallGuard = {
+  name: 'agent-chain',
+  check({ name, tool, chain }, { agents }) {
+    if (chain === undefined) return PASS;
+    const hops = chain.kind === 'array' ? chain.items.flatMap((hop) => (hop.kind === 'string' ? [hop.value] : [])) : [];
+    if (chain.kind !== 'array' || hops.length !== chain.items.length) {
+      return refuse('agent_chain_denied', 'the agent chain is not a list of agent ids.', { hop: null });
+    }
+    if (hops.length > MAX_CHAIN_HOPS) {
+      const sentence = `the agent chain names ${hops.length} hops; at most ${MAX_CHAIN_HOPS} are judged.`;
+      return refuse('agent_chain_too_long', sentence, { hops: hops.length });
+    }
+    // An unknown agent has no list, so it allows nothing.
+    const denied = hops.find((hop) => !(agents?.get(hop)?.has(tool?.tool ?? name) ?? false));
+    return denied === undefined ? PASS : refuse('agent_chain_denied', 'an agent in the chain may not use this tool.', { hop: denied });
+  },
+};
+
+export const hiddenParamsRefused: CallGuard = {
+  name: 'hidden-params-refused',
+  // Refused, never quietly dropped or overwritten: the agent learns its call did not run as sent.
+  check({ tool, args }) {
+    const hidden = hiddenParameters(tool?.rule);
+    const parameter = args.entries.find(([name]) => hidden.includes(name))?.[0];
+    if (parameter === undefined) return PASS;
+    const sentence = `the operator does not let a call set the parameter ${JSON.stringify(parameter)}.`;
+    return refuse('parameter_not_allowed', sentence, { parameter });
+  },
+};
+
+export const inputValid: CallGuard = {
+  name: 'input-valid',
+  check({ tool, args }) {
+    // A hidden parameter is hidden-params-refused's to judge, so that each guard decides on one
+    // protection; the schema judges the rest of the call.
+    const hidden = hiddenParameters(tool?.rule);
+    const judged = object(args.entries.filter(([name]) => !hidden.includes(name)));
+    const errors = [
+      ...inexactNumbers(judged, '').map((at) => `${at} holds a number a float64 does not hold exactly`),
+      ...(tool?.validator?.(judged) ?? []),
+    ];
+    if (errors.length === 0) return PASS;
+    return refuse('tool_input_schema_invalid', "the arguments do not satisfy the tool's input schema.", { errors });
+  },
+};
+
+/** JSON Pointers to the number literals a float64 does not hold exactly, where the server's
+ * parser and the broker's validator could read different values. */
+function inexactNumbers(value: JsonValue, at: string): string[] {
+  switch (value.kind) {
+    case 'number':
+      return heldExactlyByFloat64(value.text) ? [] : [at === '' ? '/' : at];
+    case 'array':
+      return value.items.flatMap((item, i) => inexactNumbers(item, childPointer(at, i)));
+    case 'object':
+      return value.entries.flatMap(([key, item]) => inexactNumbers(item, childPointer(at, key)));
+    default:
+      return [];
+  }
+}
+
+export const grants: CallGuard = {
+  name: 'grants',
+  check({ tool }, { grants: held, clock }) {
+    const permission = tool?.rule?.permission;
+    if (permission === undefined) return PASS;
+    const naming = held.filter((grant) => grant.permission === permission);
+    const quoted = JSON.stringify(permission);
+    if (naming.length === 0) return refuse('permission_not_granted', `no grant gives the permission ${quoted}.`, { permission });
+    const expiresAt = Math.max(...naming.map((grant) => grant.expiresAt));
+    if (!isLive(expiresAt, clock())) {
+      return refuse('grant_expired', `every grant of the permission ${quoted} has expired.`, { permission });
+    }
+    return { kind: 'pass', note: `permission ${permission} granted until ${new Date(expiresAt).toISOString()}` };
+  },
+};
+
+export const policy: CallGuard = {
+  name: 'policy',
+  check({ name, tool, args }, { policy: actions, approvals, agent, clock }) {
+    // Without an effect (classified disabled) there is no class for the policy to judge.
+    if (tool?.effect === undefined) return PASS;
+    const effect = tool.effect;
+    const action = actions[effect];
+    if (action === 'allow') return PASS;
+    if (action === 'deny') return refuse('policy_denied', `the operator's policy denies ${effect} tools.`, { effect });
+    if (approvals === undefined) throw new Error(`the policy holds ${effect} for approval, but there is no approval store`);
+    const forwarded = injectFixed(args, tool.rule?.fixed ?? []);
+    const state = approvals.consult({ tool: tool.tool, name, args, forwarded, agent }, clock());
+    const { requestId } = state;
+    const fields = { request_id: requestId };
+    const request = `(request ${requestId})`;
+    switch (state.kind) {
+      case 'pending': {
+        const event: ApprovalEvent | undefined = state.isNew ? { decision: 'approval_requested', requestId } : undefined;
+        return refuse('approval_required', `this exact call waits for the operator's approval ${request}.`, fields, event);
+      }
+      case 'granted':
+        return { kind: 'pass', note: `approved by request ${requestId}`, event: { decision: 'approval_granted', requestId } };
+      case 'rejected':
+        return refuse('approval_rejected', `the operator rejected this exact call ${request}.`, fields, { decision: 'approval_rejected', requestId });
+      case 'expired':
+        return refuse('approval_expired', `the approval for this exact call expired before it was used ${request}.`, fields);
+    }
+  },
+};

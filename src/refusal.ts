@@ -1,0 +1,43 @@
+// How a call the agent may not make now is answered: a tool result with isError set, a text block
+// that starts with the code, and the code again in structuredContent for a program to read
+// (docs/call-path.md). A tool the agent may not see at all is not refused this way: it is
+// answered exactly as a name that exists nowhere, so the answer does not reveal it exists.
+
+import { object, plain, type JsonObject, type Plain } from './json/tree.js';
+
+export const REFUSAL_CODES = [
+  'tool_input_schema_invalid',
+  'parameter_not_allowed',
+  'permission_not_granted',
+  'grant_expired',
+  'policy_denied',
+  'approval_required',
+  'approval_rejected',
+  'approval_expired',
+  'agent_chain_denied',
+  'agent_chain_too_long',
+  'tool_timeout',
+  'server_unavailable',
+] as const;
+export type RefusalCode = (typeof REFUSAL_CODES)[number];
+
+export interface ToolRefusal {
+  readonly code: RefusalCode;
+  /** One human sentence; the text block reads `<code>: <sentence>`. */
+  readonly sentence: string;
+  /** The code's extra structuredContent fields, as docs/call-path.md lists them. */
+  readonly fields: Readonly<Record<string, Plain>>;
+}
+
+export function refusal(code: RefusalCode, sentence: string, fields: Readonly<Record<string, Plain>>): ToolRefusal {
+  return { code, sentence, fields };
+}
+
+/** The tool result that carries a refusal to the agent. */
+export function toolError({ code, sentence, fields }: ToolRefusal): JsonObject {
+  return object([
+    ['content', plain([{ type: 'text', text: `${code}: ${sentence}` }])],
+    ['isError', plain(true)],
+    ['structuredContent', plain({ code, ...fields })],
+  ]);
+}

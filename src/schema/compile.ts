@@ -1,0 +1,101 @@
+// The validator for a tool's restricted input schema: JSON Schema 2020-12, as Ajv implements it.
+// Nothing a schema names is ever fetched or read: the Ajv instances have no loadSchema, and a
+// reference that leaves the schema (possible only with the self-contained guard disabled) is
+// compiled as the empty schema, which is what trusting an unreviewed document comes to.
+
+import ajv2020 from 'ajv/dist/2020.js';
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import type { JsonObject, JsonValue } from '../json/tree.js';
+
+/** Checks one call's arguments; returns what is wrong with them, or an empty list. */
+export type Validator = (args: JsonValue) => string[];
+
+export type Compiled = { readonly ok: true; readonly validate: Validator } | { readonly ok: false; readonly error: string };
+
+const OPTIONS = {
+  strict: false,
+  allErrors: true,
+  // A name like "constructor" or "toString" must be the instance's own, not Object.prototype's.
+  ownProperties: true,
+} as const;
+
+// Checking a schema against the 2020-12 meta-schema is the slow part of a fresh Ajv instance, so
+// one shared instance does it; each tool then compiles in an instance of its own, so one
+// schema's $id cannot collide with, or resolve into, another's.
+const metaChecker = new ajv2020.default(OPTIONS);
+
+/** More external references than this, each standing in for a document, is not a schema. */
+const MAX_STAND_INS = 64;
+
+export function compileSchema(schema: JsonObject): Compiled {
+  if (namesProto(schema)) return { ok: false, error: 'it names "__proto__", which the validator skips' };
+  // The validator is 2020-12 whatever dialect `$schema` names; the name is only a label.
+  const unlabelled = toJs(schema) as Record<string, unknown>;
+  delete unlabelled.$schema;
+  if (!metaChecker.validateSchema(unlabelled)) {
+    return { ok: false, error: `not a valid 2020-12 schema: ${metaChecker.errorsText(metaChecker.errors)}` };
+  }
+  const ajv = new ajv2020.default({ ...OPTIONS, validateSchema: false, meta: false });
+  const standIns = new Set<string>();
+  for (;;) {
+    try {
+      const validate = ajv.compile(unlabelled);
+      return { ok: true, validate: (args) => (validate(toJs(args)) ? [] : describe(validate)) };
+    } catch (err) {
+      const failed: Compiled = { ok: false, error: (err as Error).message };
+      const missing = missingSchema(err);
+      // A part missing from a document that is there (the schema itself, "" without an $id, or
+      // one already stood in) is a broken schema, not an outside reference.
+      if (missing === undefined || missing === '' || standIns.has(missing) || standIns.size >= MAX_STAND_INS) return failed;
+      try {
+        ajv.addSchema({}, missing);
+      } catch {
+        return failed; // the schema's own $id: Ajv already holds it
+      }
+      standIns.add(missing);
+    }
+  }
+}
+
+/** Ajv leaves a property named "__proto__" unchecked, so a schema naming one cannot be enforced. */
+function namesProto(value: JsonValue): boolean {
+  if (value.kind === 'array') return value.items.some(namesProto);
+  if (value.kind !== 'object') return false;
+  return value.entries.some(([key, item]) => key === '__proto__' || namesProto(item));
+}
+
+/** The document a missing-reference error names, read without depending on Ajv's class export. */
+function missingSchema(err: unknown): string | undefined {
+  const missing = (err as { missingSchema?: unknown }).missingSchema;
+  return typeof missing === 'string' ? missing : undefined;
+}
+
+function describe(validate: ValidateFunction): string[] {
+  return (validate.errors ?? []).map((e: ErrorObject) => `${e.instancePath === '' ? '/' : e.instancePath} ${e.message ?? 'is invalid'}`);
+}
+
+/**
+ * A parsed value as the plain JS value Ajv works on. Number literals become float64s (the
+ * input-valid guard refuses arguments whose literals a float64 does not hold exactly); every key
+ * becomes an own property, "__proto__" included.
+ */
+export function toJs(value: JsonValue): unknown {
+  switch (value.kind) {
+    case 'null':
+      return null;
+    case 'bool':
+    case 'string':
+      return value.value;
+    case 'number':
+      return Number(value.text);
+    case 'array':
+      return value.items.map(toJs);
+    case 'object': {
+      const out: Record<string, unknown> = {};
+      for (const [key, item] of value.entries) {
+        Object.defineProperty(out, key, { value: toJs(item), enumerable: true, writable: true, configurable: true });
+      }
+      return out;
+    }
+  }
+}

@@ -1,0 +1,144 @@
+// The audit trail: one hash-chained line per decision, escaped, append-only; an edit anywhere is
+// found, both by the verifier and by the broker before it appends to a trail.
+
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { AuditLog, recordHash, verifyAudit, type AuditEntry } from '../../src/audit.js';
+import { ConfigError } from '../../src/errors.js';
+import { readJson } from '../../src/json/reader.js';
+import { NOW, json } from './builders.js';
+import { Workdir } from './e2e-helpers.js';
+
+let dir = '';
+let path = '';
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'broker-audit-'));
+  path = join(dir, 'audit.jsonl');
+});
+afterEach(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const entry = (overrides: Partial<AuditEntry> = {}): AuditEntry => ({
+  decision: 'call_refused',
+  tool: 'write_note',
+  name: 'save_note',
+  agent: 'writer',
+  code: 'policy_denied',
+  toolExists: true,
+  detail: null,
+  ...overrides,
+});
+
+async function writeTrail(entries: AuditEntry[]): Promise<string[]> {
+  const log = await AuditLog.open(path, () => NOW);
+  for (const e of entries) log.record(e);
+  log.close();
+  return readFileSync(path, 'utf8').trimEnd().split('\n');
+}
+
+describe('AuditLog', () => {
+  it('writes one chained record per decision, with every field', async () => {
+    const lines = await writeTrail([entry({ decision: 'registered', code: null, toolExists: null, detail: 'effect local_change' }), entry()]);
+    const [first, second] = lines.map((line) => JSON.parse(line));
+    expect(first).toEqual({
+      seq: 1,
+      at: '2030-01-01T00:00:00.000Z',
+      decision: 'registered',
+      tool: 'write_note',
+      name: 'save_note',
+      agent: 'writer',
+      code: null,
+      tool_exists: null,
+      detail: 'effect local_change',
+      prev: '0'.repeat(64),
+      hash: expect.stringMatching(/^[0-9a-f]{64}$/),
+    });
+    expect(second).toMatchObject({ seq: 2, decision: 'call_refused', code: 'policy_denied', tool_exists: true, prev: first.hash });
+    // hash = sha256(prev + canonical JSON of the record without its hash)
+    const { hash, ...rest } = second;
+    expect(recordHash(first.hash, json(JSON.stringify(rest)))).toBe(hash);
+    expect(await verifyAudit(path)).toEqual({ ok: true, last: { seq: 2, prev: second.hash } });
+  });
+
+  it('escapes text a server or an agent chose, so it cannot forge or hide in a record', async () => {
+    const [line] = await writeTrail([entry({ tool: 'evil\u202e\n{"seq":99}', name: 'x\u200by', agent: 'a\\b', detail: 'line\u2028two' })]);
+    expect(line?.split('\n')).toHaveLength(1);
+    expect(JSON.parse(line ?? '')).toMatchObject({
+      tool: 'evil\\u{202e}\\u{a}{"seq":99}',
+      name: 'x\\u{200b}y',
+      agent: 'a\\\\b',
+      detail: 'line\\u{2028}two',
+    });
+  });
+
+  it('goes on from an existing trail, and refuses to append to one that does not verify', async () => {
+    await writeTrail([entry(), entry()]);
+    const lines = await writeTrail([entry({ decision: 'allowed', code: null, toolExists: null })]);
+    expect(lines.map((line) => JSON.parse(line).seq)).toEqual([1, 2, 3]);
+    expect((await verifyAudit(path)).ok).toBe(true);
+    writeFileSync(path, lines.slice(1).join('\n') + '\n');
+    await expect(AuditLog.open(path, () => NOW)).rejects.toThrow(ConfigError);
+    await expect(AuditLog.open(path, () => NOW)).rejects.toThrow('does not verify at seq 1');
+  });
+});
+
+describe('verifyAudit finds the first bad record', () => {
+  const tampered = async (edit: (lines: string[]) => string[]) => {
+    rmSync(path, { force: true });
+    const lines = await writeTrail([entry(), entry({ decision: 'allowed', code: null }), entry({ decision: 'approval_requested' }), entry()]);
+    writeFileSync(path, edit(lines).join('\n') + '\n');
+    return verifyAudit(path);
+  };
+
+  it('an edited field', async () => {
+    expect(await tampered((l) => l.map((line, i) => (i === 1 ? line.replace('"allowed"', '"call_refused"') : line)))).toEqual({
+      ok: false,
+      seq: 2,
+      problem: 'does not match its hash',
+    });
+  });
+
+  it('an edited record with its hash recomputed breaks the link of the next', async () => {
+    const verdict = await tampered((lines) =>
+      lines.map((line, i) => {
+        if (i !== 1) return line;
+        const value = JSON.parse(line);
+        const { hash: _old, ...rest } = { ...value, agent: 'someone-else' };
+        return JSON.stringify({ ...rest, hash: recordHash(rest.prev, json(JSON.stringify(rest))) });
+      }),
+    );
+    expect(verdict).toEqual({ ok: false, seq: 3, problem: 'does not link to the record before it' });
+  });
+
+  it('a removed, reordered or broken record', async () => {
+    expect(await tampered((l) => [l[0] ?? '', ...l.slice(2)])).toMatchObject({ ok: false, seq: 2, problem: 'is out of sequence (expected seq 2)' });
+    expect(await tampered((l) => [l[1] ?? '', l[0] ?? '', ...l.slice(2)])).toMatchObject({ ok: false, seq: 1 });
+    expect(await tampered((l) => [...l.slice(0, 2), '{"seq":3', ...l.slice(3)])).toMatchObject({ ok: false, seq: 3 });
+    expect(await tampered((l) => l.map((line, i) => (i === 3 ? line.replace('"hash"', '"extra":1,"hash"') : line)))).toMatchObject({ ok: false, seq: 4 });
+  });
+});
+
+describe('gauntlet-broker audit-verify', () => {
+  let work: Workdir;
+  afterEach(async () => {
+    await work.cleanup();
+  });
+
+  it('exits 0 on an intact trail and 1 on an edited one, naming the first bad seq', async () => {
+    work = new Workdir();
+    const lines = await writeTrail([entry(), entry(), entry()]);
+    const ok = await work.run(['audit-verify', path]);
+    expect(ok.code).toBe(0);
+    expect(ok.stdout).toContain('verifies: 3 record(s)');
+    writeFileSync(path, lines.map((line, i) => (i === 1 ? line.replace('"writer"', '"planner"') : line)).join('\n') + '\n');
+    const bad = await work.run(['audit-verify', path]);
+    expect(bad.code).toBe(1);
+    expect(bad.stdout).toContain('is tampered at seq 2: does not match its hash');
+    expect((await work.run(['audit-verify'])).code).toBe(2);
+    expect((await work.run(['audit-verify', join(dir, 'missing.jsonl')])).code).toBe(2);
+    expect(readJson(lines[0] ?? '').kind).toBe('object');
+  });
+});

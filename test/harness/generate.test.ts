@@ -1,0 +1,43 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { brokenArguments, GenerationError, validArguments } from '../../harness/args/generate.js';
+import { validate } from '../../harness/args/validator.js';
+import { BREAKABLE_KEYWORDS } from '../../harness/scenario/types.js';
+
+/** The same keyword-rich schema the strict-schema hostile server presents. */
+const schema = {
+  type: 'object',
+  properties: {
+    id: { type: 'integer', minimum: 1, maximum: 1000 },
+    text: { type: 'string', minLength: 1, maxLength: 200, pattern: '^[^<>]*$' },
+    tags: { type: 'array', items: { type: 'string' }, maxItems: 3, uniqueItems: true },
+    priority: { enum: ['low', 'normal', 'high'] },
+    kind: { const: 'note' },
+  },
+  required: ['id', 'text', 'kind'],
+  additionalProperties: false,
+};
+
+describe('generated arguments', () => {
+  it('are valid for every seed, and the same for the same seed', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 1_000_000 }), (seed) => {
+        const made = validArguments(schema, seed);
+        expect(validate(schema, made).valid).toBe(true);
+        expect(validArguments(schema, seed)).toEqual(made);
+      }),
+      { numRuns: 50 },
+    );
+  });
+
+  it.each(BREAKABLE_KEYWORDS)('breaking %s fails validation on exactly that keyword', (keyword) => {
+    const broken = brokenArguments(schema, keyword, 3);
+    const verdict = validate(schema, broken);
+    expect(verdict.valid).toBe(false);
+    expect(verdict.errors.map((e) => e.keyword)).toContain(keyword);
+  });
+
+  it('refuses to claim a break the schema cannot express', () => {
+    expect(() => brokenArguments({ type: 'object', properties: { a: { type: 'string' } } }, 'maximum', 1)).toThrow(GenerationError);
+  });
+});
