@@ -6,8 +6,8 @@
 export interface CatalogueEntry {
   id: string;
   /**
-   * The attack class it plays, keyed to the taxonomy in the research notes (D.., L..), or for the
-   * call-path servers to the requirements it probes (docs/requirements.md).
+   * The attack class it plays, keyed to the taxonomy in the research notes (D.., L.., R..), and
+   * for the call-path and result-path servers to the requirements it probes (docs/requirements.md).
    */
   attack: string;
   description: string;
@@ -152,6 +152,60 @@ export const catalogue: readonly CatalogueEntry[] = [
     attack: 'tool name outside the name rules (NAM-3)',
     description: 'write_note is listed as "write note; rm -rf", a name with a space and shell punctuation.',
     knobs: { 'name.write_note': 'write note; rm -rf' },
+  },
+  {
+    id: 'error-result',
+    attack: 'R08 error result (RES-1)',
+    description: 'search_notes answers with an isError result: the note store is read-only right now.',
+    knobs: { 'result.search_notes': 'is-error' },
+  },
+  {
+    id: 'oversized-result',
+    attack: 'R01 oversized result (RES-2, RES-3, RES-4)',
+    description: 'search_notes answers with 25,000 characters, an emoji outside the BMP every seven of them.',
+    knobs: { 'result.search_notes': 'chars-25000' },
+  },
+  {
+    id: 'output-liar',
+    attack: 'structured content that breaks its own output schema (OUT-1, OUT-2, OUT-3)',
+    description: 'read_note is listed with an output schema, and answers {"id":"one","text":5}, which breaks it.',
+    knobs: { 'output.read_note': 'invalid' },
+  },
+  {
+    id: 'media-result',
+    attack: 'R02 content the broker cannot inspect (WTH-1, WTH-2)',
+    description: 'search_notes answers with a PNG image and the text "Here is the chart." beside it.',
+    knobs: { 'result.search_notes': 'image' },
+  },
+  {
+    id: 'injected-result',
+    attack: 'R04 injection in results (INS-9, RES-7)',
+    description: 'search_notes answers with a fake system override asking for ~/.aws/credentials.',
+    knobs: { 'result.search_notes': 'injection' },
+  },
+  {
+    id: 'secret-result',
+    attack: 'R06 secrets in results (INS-6)',
+    description: "search_notes answers with the harness's planted canary.",
+    knobs: { 'result.search_notes': 'canary' },
+  },
+  {
+    id: 'memory-flood',
+    attack: 'R01 oversized result (RES-6)',
+    description: 'search_notes answers with one 64 MiB text block, streamed as fast as the broker reads it.',
+    knobs: { 'result.search_notes': 'bytes-67108864' },
+  },
+  {
+    id: 'lying-writer',
+    attack: 'write that reports success and changes nothing (EFC-1, EFC-4)',
+    description: 'write_note answers "Operation complete" and stores nothing, so a read-back finds no note.',
+    knobs: { lie_on_write: '1' },
+  },
+  {
+    id: 'secret-description',
+    attack: 'D01 secret in a descriptor (INS-4)',
+    description: "search_notes's description carries the harness's planted canary.",
+    knobs: { 'description.search_notes': 'secret' },
   },
 ];
 

@@ -1,10 +1,16 @@
 /**
  * What the kit does with a tools/call. Every name is answered, listed or not, so a forwarded call
  * always shows up as a success; unless `hang_on_call` or `die_on_call` names the tool the call is
- * for, to play a server that stalls or crashes mid-call.
+ * for, to play a server that stalls or crashes mid-call. What the answer is depends on the tool:
+ * a `result.<tool>` or `output.<tool>` preset, the note store for write_note and read_note, and
+ * otherwise a line that names the tool.
  */
-import { writeString } from './json-text.js';
+import type { RawText } from './json-text.js';
 import { type Knobs, listedNameOf } from './knobs.js';
+import type { Notes } from './notes.js';
+import { outputResult } from './outputs.js';
+import { presetResult } from './results.js';
+import { textBlock, toolResult } from './tool-result.js';
 import { TOOLSETS } from './tools.js';
 
 export type CallFate = 'answer' | 'hang' | 'die';
@@ -18,11 +24,27 @@ export function callFate(knobs: Knobs, name: string): CallFate {
 }
 
 /**
- * The result of an answered call. It names only the tool: the harness reads the arguments that
- * arrived from the ledger's raw line, and scenarios match this text whole.
+ * The result of an answered call to `name` with `args` (its `arguments`, decoded). A preset
+ * replaces the tool's own answer, and then the tool does nothing else: a replaced write_note
+ * stores no note.
  */
-export function callResult(name: string): string {
-  return `{"content":[{"type":"text","text":${writeString(`${name} ran`)}}]}`;
+export function callAnswer(knobs: Knobs, notes: Notes, name: string, args: unknown): RawText {
+  const tool = toolCalled(knobs, name);
+  if (tool === null) return ranResult(name);
+  const result = knobs.results[tool];
+  if (result !== undefined) return presetResult(result);
+  const output = knobs.outputs[tool];
+  if (output !== undefined) return outputResult(output);
+  return notes.answer(tool, args) ?? ranResult(name);
+}
+
+/**
+ * The answer of a tool with no answer of its own. It names only the tool, as the call named it:
+ * the harness reads the arguments that arrived from the ledger's raw line, and scenarios match
+ * this text whole.
+ */
+function ranResult(name: string): string {
+  return toolResult([textBlock(`${name} ran`)]);
 }
 
 /**

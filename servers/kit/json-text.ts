@@ -17,6 +17,15 @@ export class NumberLiteral {
   }
 }
 
+/**
+ * Raw text too large to hold as one string: a function that yields it piece by piece, afresh at
+ * every call (the writer walks it once to hash it for the ledger and once to send it).
+ */
+export type Pieces = () => Iterable<string>;
+
+/** Raw JSON text, whole or in pieces. */
+export type RawText = string | Pieces;
+
 export type JsonValue = null | boolean | number | string | NumberLiteral | JsonValue[] | JsonObject;
 export interface JsonObject {
   [key: string]: JsonValue;
@@ -29,20 +38,53 @@ export interface JsonObject {
  */
 export type TextStyle = 'plain' | 'reshuffled';
 
+/**
+ * Written without recursion, so that nesting costs heap rather than call stack: a `deep-<N>`
+ * schema preset nests thousands of levels.
+ */
 export function writeJson(value: JsonValue, style: TextStyle = 'plain'): string {
+  const [open, colon, comma, close] = style === 'plain' ? ['', ':', ',', ''] : [' ', ' :\t', ' ,  ', '\t'];
+  let out = '';
+  // What is left to write, the next item last: values, and punctuation as it is to be written.
+  const todo: (JsonValue | Punctuation)[] = [value];
+  for (let item = todo.pop(); item !== undefined; item = todo.pop()) {
+    if (item instanceof Punctuation) {
+      out += item.text;
+    } else if (item === null || typeof item !== 'object' || item instanceof NumberLiteral) {
+      out += writeScalar(item, style);
+    } else {
+      // Each member is the text before its value (a key, for an object) and the value.
+      let members: [string, JsonValue][];
+      if (Array.isArray(item)) {
+        members = item.map((child) => ['', child]);
+      } else {
+        const keys = Object.keys(item);
+        if (style === 'reshuffled') keys.reverse();
+        members = keys.map((key) => [`${writeString(key, style)}${colon}`, item[key]!]);
+      }
+      const [first, last] = Array.isArray(item) ? ['[', ']'] : ['{', '}'];
+      todo.push(new Punctuation(`${close}${last}`));
+      for (let i = members.length - 1; i >= 0; i--) {
+        const [before, child] = members[i]!;
+        todo.push(child, new Punctuation(`${i === 0 ? `${first}${open}` : comma}${before}`));
+      }
+      if (members.length === 0) todo.push(new Punctuation(`${first}${open}`));
+    }
+  }
+  return out;
+}
+
+/** Text writeJson writes as it is, told apart from a string value. */
+class Punctuation {
+  constructor(readonly text: string) {}
+}
+
+function writeScalar(value: null | boolean | number | string | NumberLiteral, style: TextStyle): string {
   if (value === null) return 'null';
   if (typeof value === 'boolean') return value ? 'true' : 'false';
   if (typeof value === 'number') return writeNumber(value);
   if (typeof value === 'string') return writeString(value, style);
-  if (value instanceof NumberLiteral) return value.text;
-  const [open, colon, comma, close] = style === 'plain' ? ['', ':', ',', ''] : [' ', ' :\t', ' ,  ', '\t'];
-  if (Array.isArray(value)) {
-    return `[${open}${value.map((item) => writeJson(item, style)).join(comma)}${close}]`;
-  }
-  const keys = Object.keys(value);
-  if (style === 'reshuffled') keys.reverse();
-  const members = keys.map((key) => `${writeString(key, style)}${colon}${writeJson(value[key]!, style)}`);
-  return `{${open}${members.join(comma)}${close}}`;
+  return value.text;
 }
 
 export function writeString(text: string, style: TextStyle = 'plain'): string {

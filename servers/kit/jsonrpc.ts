@@ -4,7 +4,7 @@
  * an id such as 9007199254740993 would not survive a float64 round trip, and a reply must carry
  * exactly the id the client sent. Replies are assembled as raw text.
  */
-import { writeString } from './json-text.js';
+import { type RawText, writeString } from './json-text.js';
 
 export type Incoming =
   /** A request: has an id and a method. `id` is the id's raw JSON text. */
@@ -33,9 +33,20 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** `result` is raw JSON text; `id` is the raw id text, or null for a reply to an unreadable line. */
-export function resultText(id: string | null, result: string): string {
-  return `{"jsonrpc":"2.0","id":${id ?? 'null'},"result":${result}}`;
+/**
+ * `result` is raw JSON text, whole or in pieces (and so is the reply); `id` is the raw id text, or
+ * null for a reply to an unreadable line.
+ */
+export function resultText(id: string | null, result: string): string;
+export function resultText(id: string | null, result: RawText): RawText;
+export function resultText(id: string | null, result: RawText): RawText {
+  const head = `{"jsonrpc":"2.0","id":${id ?? 'null'},"result":`;
+  if (typeof result === 'string') return `${head}${result}}`;
+  return function* () {
+    yield head;
+    yield* result();
+    yield '}';
+  };
 }
 
 export function errorText(id: string | null, code: number, message: string): string {

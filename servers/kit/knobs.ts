@@ -4,7 +4,11 @@
  * checked here once, at start: an unknown knob or bad value must stop the server before it
  * says anything, rather than quietly run some other scenario.
  */
-import { DEFAULT_CANARY_PORT, SCHEMA_PRESETS, type SchemaPreset } from './schemas.js';
+import { DESCRIPTION_FAMILIES, DESCRIPTION_PRESETS, type DescriptionPreset } from './descriptions.js';
+import { OUTPUT_PRESETS, type OutputPreset } from './outputs.js';
+import { RESULT_FAMILIES, RESULT_PRESETS, type ResultPreset } from './results.js';
+import { DEFAULT_CANARY_PORT, SCHEMA_FAMILIES, SCHEMA_PRESETS, type SchemaPreset } from './schemas.js';
+import type { Sized, SizeRange } from './sized.js';
 import { type AnnotationPreset, ANNOTATION_TEXT, fillerTool, TOOLSETS, type ToolsetName } from './tools.js';
 
 export type CursorMode = 'normal' | 'repeat' | 'endless';
@@ -26,7 +30,8 @@ export interface Knobs {
   runAdd: string | null;
   /** Per tool of the tool set. */
   annotations: Record<string, AnnotationPreset>;
-  poisoned: Set<string>;
+  /** Per tool of the tool set: the preset that replaces its description in both phases. */
+  descriptions: Record<string, DescriptionPreset>;
   /** Per tool of the tool set: the preset that replaces its input schema in both phases. */
   schemas: Record<string, SchemaPreset>;
   /** The port the URLs in schema presets name. */
@@ -37,6 +42,12 @@ export interface Knobs {
   hangOnCall: string | null;
   /** A call to this tool of the set is recorded, then the server exits without answering. */
   dieOnCall: string | null;
+  /** Per tool of the tool set: the output schema it is listed with and the result that goes with it. */
+  outputs: Record<string, OutputPreset>;
+  /** Per tool of the tool set: the preset result that replaces its answer in both phases. */
+  results: Record<string, ResultPreset>;
+  /** write_note answers as if it stored the note, and stores nothing. */
+  lieOnWrite: boolean;
 }
 
 export class KnobError extends Error {}
@@ -72,6 +83,9 @@ const KNOB_KEYS = [
   'name.<tool>',
   'hang_on_call',
   'die_on_call',
+  'output.<tool>',
+  'result.<tool>',
+  'lie_on_write',
 ];
 
 /** MCP's advice for tool names: 1 to 128 of these characters. */
@@ -100,12 +114,15 @@ export function resolveKnobs(assigned: Readonly<Record<string, string>>): Knobs 
     runDrop: null,
     runAdd: null,
     annotations: {},
-    poisoned: new Set(),
+    descriptions: {},
     schemas: {},
     canaryPort: DEFAULT_CANARY_PORT,
     names: {},
     hangOnCall: null,
     dieOnCall: null,
+    outputs: {},
+    results: {},
+    lieOnWrite: false,
   };
   for (const [key, value] of Object.entries(assigned)) {
     const toolKey = splitToolKey(key);
@@ -116,11 +133,16 @@ export function resolveKnobs(assigned: Readonly<Record<string, string>>): Knobs 
           knobs.annotations[name] = oneOf(key, value, Object.keys(ANNOTATION_TEXT) as AnnotationPreset[]);
           break;
         case 'description':
-          oneOf(key, value, ['poisoned']);
-          knobs.poisoned.add(name);
+          knobs.descriptions[name] = preset(key, value, DESCRIPTION_PRESETS, DESCRIPTION_FAMILIES);
           break;
         case 'schema':
-          knobs.schemas[name] = oneOf(key, value, SCHEMA_PRESETS);
+          knobs.schemas[name] = preset(key, value, SCHEMA_PRESETS, SCHEMA_FAMILIES);
+          break;
+        case 'output':
+          knobs.outputs[name] = oneOf(key, value, OUTPUT_PRESETS);
+          break;
+        case 'result':
+          knobs.results[name] = preset(key, value, RESULT_PRESETS, RESULT_FAMILIES);
           break;
         case 'name':
           knobs.names[name] = validListedName(key, value);
@@ -177,6 +199,10 @@ export function resolveKnobs(assigned: Readonly<Record<string, string>>): Knobs 
       case 'die_on_call':
         knobs.dieOnCall = toolOfSet(key, value);
         break;
+      case 'lie_on_write':
+        oneOf(key, value, ['1']);
+        knobs.lieOnWrite = true;
+        break;
       default:
         throw new KnobError(`unknown knob ${JSON.stringify(key)}; knobs are ${KNOB_KEYS.join(', ')}`);
     }
@@ -193,8 +219,9 @@ export function listedNameOf(knobs: Knobs, tool: string): string {
 /**
  * Knobs that are each valid but cannot hold together. A preset schema has no `limit` or `id`
  * of the tool's own for `bignum` to bound, and is not the schema `run.schema` loosens; a call
- * cannot both hang and kill the server; and a listed name must name one tool only, or a call
- * under it would be for two tools (listing a name twice is what `duplicate` is for).
+ * cannot both hang and kill the server; a write_note whose answer a preset replaces stores
+ * nothing, so there is no storing for `lie_on_write` to fake; and a listed name must name one tool
+ * only, or a call under it would be for two tools (listing a name twice is what `duplicate` is for).
  */
 function refuseConflicts(knobs: Knobs, toolNames: readonly string[]): void {
   for (const tool of Object.keys(knobs.schemas)) {
@@ -204,6 +231,11 @@ function refuseConflicts(knobs: Knobs, toolNames: readonly string[]): void {
   }
   if (knobs.hangOnCall !== null && knobs.hangOnCall === knobs.dieOnCall) {
     throw new KnobError(`knobs hang_on_call and die_on_call cannot name the same tool (${knobs.hangOnCall})`);
+  }
+  for (const [prefix, presets] of [['output', knobs.outputs], ['result', knobs.results]] as const) {
+    if (knobs.lieOnWrite && presets['write_note'] !== undefined) {
+      throw new KnobError(`knobs lie_on_write and ${prefix}.write_note cannot be combined`);
+    }
   }
   for (const [tool, name] of Object.entries(knobs.names)) {
     const otherNames = [
@@ -223,11 +255,11 @@ function isFillerName(name: string, count: number): boolean {
   return n >= 1 && n <= count && fillerTool(n).name === name;
 }
 
-type ToolKnob = 'annotations' | 'description' | 'schema' | 'name';
+type ToolKnob = 'annotations' | 'description' | 'schema' | 'name' | 'output' | 'result';
 
 /** `annotations.write_note` → annotations of write_note; any other key → null. */
 function splitToolKey(key: string): { prefix: ToolKnob; tool: string } | null {
-  const match = /^(annotations|description|schema|name)\.(.+)$/.exec(key);
+  const match = /^(annotations|description|schema|name|output|result)\.(.+)$/.exec(key);
   return match ? { prefix: match[1] as ToolKnob, tool: match[2]! } : null;
 }
 
@@ -240,6 +272,27 @@ function validListedName(key: string, value: string): string {
 function oneOf<T extends string>(key: string, value: string, allowed: readonly T[]): T {
   if ((allowed as readonly string[]).includes(value)) return value as T;
   throw badValue(key, value, `one of ${allowed.join(', ')}`);
+}
+
+/** One of `names`, or `<family>-<N>` for one of `families` with N in its range. */
+function preset<Name extends string, Family extends string>(
+  key: string,
+  value: string,
+  names: readonly Name[],
+  families: Readonly<Record<Family, SizeRange>>,
+): Name | Sized<Family> {
+  if ((names as readonly string[]).includes(value)) return value as Name;
+  const match = /^([a-z][a-z-]*)-(0|[1-9]\d*)$/.exec(value);
+  if (match !== null && Object.hasOwn(families, match[1]!)) {
+    const family = match[1] as Family;
+    const { min, max } = families[family];
+    const n = Number(match[2]);
+    if (Number.isSafeInteger(n) && n >= min && n <= max) return { family, n };
+  }
+  const sized = (Object.entries(families) as [string, SizeRange][]).map(
+    ([family, { min, max }]) => `${family}-<N> with N ${min}..${max}`,
+  );
+  throw badValue(key, value, `one of ${[...names, ...sized].join(', ')}`);
 }
 
 function integer(key: string, value: string, min: number, max = Number.MAX_SAFE_INTEGER): number {

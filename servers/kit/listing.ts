@@ -3,8 +3,10 @@
  * raw text and cut into pages. The listing is rebuilt at each request from the knobs and the
  * phase alone, so the server keeps no state between requests.
  */
+import { presetDescription } from './descriptions.js';
 import { type JsonObject, type TextStyle, writeJson, writeString } from './json-text.js';
 import { type Knobs, listedNameOf } from './knobs.js';
+import { OUTPUT_SCHEMA } from './outputs.js';
 import type { Phase } from './phase.js';
 import { presetSchema } from './schemas.js';
 import {
@@ -25,6 +27,8 @@ interface Presented {
   name: string;
   description: string;
   schema: JsonObject;
+  /** Null lists no output schema. */
+  outputSchema: JsonObject | null;
   annotations: AnnotationPreset;
 }
 
@@ -73,8 +77,9 @@ export function listingPage(knobs: Knobs, phase: Phase, cursor: unknown): PageAn
 
 function present(def: ToolDef, knobs: Knobs, phase: Phase): Presented {
   const run = phase === 'run';
-  let description = def.description;
-  if (knobs.poisoned.has(def.name)) description = poisonedDescription(description);
+  const descriptionPreset = knobs.descriptions[def.name];
+  let description =
+    descriptionPreset === undefined ? def.description : presetDescription(descriptionPreset, def.description);
   if (run && knobs.runDescription === def.name) description = rewordedDescription(description);
   // knobs.ts refuses bignum and run.schema on a tool whose schema a preset replaces.
   const preset = knobs.schemas[def.name];
@@ -88,12 +93,19 @@ function present(def: ToolDef, knobs: Knobs, phase: Phase): Presented {
             loosened: run && knobs.runSchema === def.name,
           })
         : presetSchema(preset, knobs.canaryPort),
+    outputSchema: knobs.outputs[def.name] === undefined ? null : OUTPUT_SCHEMA,
     annotations: knobs.annotations[def.name] ?? def.annotations,
   };
 }
 
 function asIs(def: ToolDef): Presented {
-  return { name: def.name, description: def.description, schema: inputSchema(def), annotations: def.annotations };
+  return {
+    name: def.name,
+    description: def.description,
+    schema: inputSchema(def),
+    outputSchema: null,
+    annotations: def.annotations,
+  };
 }
 
 function writeTool(tool: Presented, schemaStyle: TextStyle): string {
@@ -101,6 +113,7 @@ function writeTool(tool: Presented, schemaStyle: TextStyle): string {
   return (
     `{"name":${writeString(tool.name)},"description":${writeString(tool.description)},` +
     `"inputSchema":${writeJson(tool.schema, schemaStyle)}` +
+    `${tool.outputSchema === null ? '' : `,"outputSchema":${writeJson(tool.outputSchema, schemaStyle)}`}` +
     `${annotations === null ? '' : `,"annotations":${annotations}`}}`
   );
 }

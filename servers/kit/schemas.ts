@@ -10,9 +10,12 @@
  *   listener (or a local file), so that a broker which fetches anything is caught; plus controls
  *   that only look similar and must be accepted.
  *
+ * Besides, `deep-<N>` nests `properties` N levels deep, to probe a broker's depth bound.
+ *
  * The kit itself never resolves or fetches any of these; it only writes them.
  */
 import type { JsonObject } from './json-text.js';
+import type { Sized, SizeRange } from './sized.js';
 
 export const SCHEMA_PRESETS = [
   'with-folder',
@@ -37,7 +40,12 @@ export const SCHEMA_PRESETS = [
   'keywords',
 ] as const;
 
-export type SchemaPreset = (typeof SCHEMA_PRESETS)[number];
+export type SchemaPresetName = (typeof SCHEMA_PRESETS)[number];
+
+/** Far past the inspection bound of 32, into depths that overflow a recursive walker's stack. */
+export const SCHEMA_FAMILIES = { deep: { min: 1, max: 100_000 } } satisfies Record<string, SizeRange>;
+
+export type SchemaPreset = SchemaPresetName | Sized<keyof typeof SCHEMA_FAMILIES>;
 
 /** Where the canary listens unless told: the discard port, so even then only 127.0.0.1 is named. */
 export const DEFAULT_CANARY_PORT = 9;
@@ -59,7 +67,7 @@ const withQuery = (query: JsonObject = { type: 'string' }): JsonObject => ({
   required: ['query'],
 });
 
-const BUILDERS: Record<SchemaPreset, (canary: CanaryUrl) => JsonObject> = {
+const BUILDERS: Record<SchemaPresetName, (canary: CanaryUrl) => JsonObject> = {
   'with-folder': withFolder,
   'folder-in-anyof': () => ({ ...withFolder(), anyOf: [{ required: ['folder'] }, { required: ['text'] }] }),
   'folder-in-if-then': () => ({
@@ -105,5 +113,13 @@ const BUILDERS: Record<SchemaPreset, (canary: CanaryUrl) => JsonObject> = {
 
 /** A fresh copy of the preset's schema, its URLs pointing at the canary on `canaryPort`. */
 export function presetSchema(preset: SchemaPreset, canaryPort: number): JsonObject {
+  if (typeof preset !== 'string') return deepSchema(preset.n);
   return BUILDERS[preset]((path) => `http://127.0.0.1:${canaryPort}/${path}`);
+}
+
+/** `properties` nested `levels` deep: each level's only property `a` is the next level, the last a string. */
+function deepSchema(levels: number): JsonObject {
+  let schema: JsonObject = { type: 'string' };
+  for (let i = 0; i < levels; i++) schema = { type: 'object', properties: { a: schema } };
+  return schema;
 }

@@ -1,10 +1,11 @@
 /**
  * The request loop. Every line read is recorded in the ledger before it is acted on, and every
  * line written is recorded before it is written, so the ledger is complete even if the process
- * is killed midway. All handling is synchronous: one line is finished before the next is read.
+ * is killed midway. One line is finished before the next is read: handling is synchronous, except
+ * that a reply given in pieces is streamed out before the next line is read.
  */
 import type { Readable, Writable } from 'node:stream';
-import { callFate, callResult } from './calls.js';
+import { callAnswer, callFate } from './calls.js';
 import {
   errorText,
   type Incoming,
@@ -15,12 +16,13 @@ import {
   parseIncoming,
   resultText,
 } from './jsonrpc.js';
-import { writeString } from './json-text.js';
+import { type RawText, writeString } from './json-text.js';
 import type { Knobs } from './knobs.js';
 import { cutRaw, type ExitReason, type Ledger } from './ledger.js';
 import { listingPage } from './listing.js';
+import { Notes } from './notes.js';
 import { ControlFileError, type Phase, readPhase } from './phase.js';
-import { frameLine, type Line, type LineLimits, readLines } from './wire.js';
+import { describePieces, frameLine, type Line, type LineLimits, readLines, writePieces } from './wire.js';
 
 export interface ServerSetup {
   serverId: string;
@@ -33,6 +35,12 @@ export interface ServerSetup {
 export interface Streams {
   input: Readable;
   output: Writable;
+}
+
+/** What one serve() call works with: its setup, its streams, and the notes its calls store. */
+interface Serving extends ServerSetup {
+  output: Writable;
+  notes: Notes;
 }
 
 /** The protocol versions the kit accepts from a client; anything else gets the first. */
@@ -48,30 +56,35 @@ export type StopReason = Extract<ExitReason, 'stdin-closed' | 'bad-control-file'
  * caller records the exit.
  */
 export function serve(setup: ServerSetup, streams: Streams): Promise<StopReason> {
+  const serving: Serving = { ...setup, output: streams.output, notes: new Notes(setup.knobs.lieOnWrite) };
   return new Promise((resolve, reject) => {
     let stopped = false;
-    const onLine = (line: Line): void => {
+    const onLine = (line: Line): void | Promise<void> => {
       if (stopped) return;
-      let stop: StopReason | null;
+      let outcome: Outcome;
       try {
-        stop = handleLine(setup, streams.output, line);
+        outcome = handleLine(serving, line);
       } catch (error) {
         if (!(error instanceof ControlFileError)) throw error;
         process.stderr.write(`${setup.serverId}: ${error.message}\n`);
-        stop = 'bad-control-file';
+        outcome = 'bad-control-file';
       }
-      if (stop === null) return;
+      if (outcome === null) return;
+      if (outcome instanceof Promise) return outcome;
       stopped = true;
       streams.input.removeAllListeners('data');
       streams.input.destroy();
-      resolve(stop);
+      resolve(outcome);
     };
     readLines(streams.input, setup.limits, onLine).then(() => resolve('stdin-closed'), reject);
   });
 }
 
-/** Records and answers one line; returns why to stop serving, or null to go on. */
-function handleLine(setup: ServerSetup, output: Writable, line: Line): StopReason | null {
+/** Why to stop serving; or null to go on, or a promise to go on once a streamed reply is out. */
+type Outcome = StopReason | null | Promise<void>;
+
+/** Records and answers one line. */
+function handleLine(setup: Serving, line: Line): Outcome {
   const phase = readPhase(setup.controlPath);
   const message: Incoming = line.complete ? parseIncoming(line.text) : { kind: 'unparseable' };
   const method = message.kind === 'request' || message.kind === 'notification' ? message.method : null;
@@ -92,14 +105,18 @@ function handleLine(setup: ServerSetup, output: Writable, line: Line): StopReaso
   if (fate === 'die') return 'die-on-call';
   const reply = fate === 'hang' ? null : answer(setup, message, line, phase);
   if (reply === null) return null;
+  if (typeof reply !== 'string') {
+    setup.ledger.append({ ev: 'sent', ...describePieces(reply), in_reply_to: id });
+    return writePieces(setup.output, reply);
+  }
   const { frame, bytes, sha256 } = frameLine(reply);
   setup.ledger.append({ ev: 'sent', bytes, sha256, in_reply_to: id });
-  output.write(frame);
+  setup.output.write(frame);
   return null;
 }
 
-/** The raw reply line, or null when the message calls for none. */
-function answer(setup: ServerSetup, message: Incoming, line: Line, phase: Phase): string | null {
+/** The raw reply line, whole or in pieces, or null when the message calls for none. */
+function answer(setup: Serving, message: Incoming, line: Line, phase: Phase): RawText | null {
   switch (message.kind) {
     case 'notification':
     case 'other':
@@ -114,10 +131,10 @@ function answer(setup: ServerSetup, message: Incoming, line: Line, phase: Phase)
 }
 
 function answerRequest(
-  setup: ServerSetup,
+  setup: Serving,
   { method, id, params }: Extract<Incoming, { kind: 'request' }>,
   phase: Phase,
-): string {
+): RawText {
   switch (method) {
     case 'initialize':
       return resultText(id, initializeResult(setup.serverId, params));
@@ -130,7 +147,8 @@ function answerRequest(
     case 'tools/call': {
       const tool = calledTool(params);
       if (tool === null) return errorText(id, INVALID_PARAMS, 'params.name must be a string');
-      return resultText(id, callResult(tool));
+      const args = isRecord(params) ? params['arguments'] : undefined;
+      return resultText(id, callAnswer(setup.knobs, setup.notes, tool, args));
     }
     default:
       return errorText(id, METHOD_NOT_FOUND, `method not found: ${method}`);

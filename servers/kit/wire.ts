@@ -2,9 +2,12 @@
  * The stdio framing of MCP: one JSON-RPC message per line. The reader works on bytes so that the
  * ledger can record exactly what arrived (length and SHA-256 of the bytes, not of a decoding),
  * and it bounds what it holds, so a client that never sends a newline cannot exhaust memory.
+ * The writer bounds what the kit holds too: a line given in pieces is streamed as fast as the
+ * reader takes it, never held whole.
  */
 import { createHash, type Hash } from 'node:crypto';
-import type { Readable } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
+import type { Pieces } from './json-text.js';
 
 /** One line read from stdin, without its line ending (`\n` or `\r\n`). */
 export interface Line {
@@ -31,23 +34,48 @@ export const DEFAULT_LIMITS: LineLimits = { maxLineBytes: 64 * 1024 * 1024, keep
 const LF = 0x0a;
 const CR = 0x0d;
 
-/** Calls `onLine` for every line of `input`, including a last line with no newline; resolves at end of input. */
-export function readLines(input: Readable, limits: LineLimits, onLine: (line: Line) => void): Promise<void> {
+/**
+ * Calls `onLine` for every line of `input`, including a last line with no newline; resolves at
+ * end of input, once every line is handled. When `onLine` returns a promise, reading stops
+ * (`input` is paused, and the rest of a chunk already read waits) until it settles, so lines are
+ * handled one after another, in order.
+ */
+export function readLines(
+  input: Readable,
+  limits: LineLimits,
+  onLine: (line: Line) => void | Promise<void>,
+): Promise<void> {
   return new Promise((resolve, reject) => {
     let current = new LineAccumulator(limits);
-    input.on('data', (chunk: Buffer) => {
-      let start = 0;
-      for (let nl = chunk.indexOf(LF); nl !== -1; nl = chunk.indexOf(LF, start)) {
+    let handling: Promise<void> | null = null;
+    /** Handles the lines of `chunk` from `start`; stops at a line whose handling is pending. */
+    const consume = (chunk: Buffer, start: number): void => {
+      for (let nl = chunk.indexOf(LF, start); nl !== -1; nl = chunk.indexOf(LF, start)) {
         current.push(chunk.subarray(start, nl));
-        onLine(current.finish());
+        const line = current.finish();
         current = new LineAccumulator(limits);
         start = nl + 1;
+        const pending = onLine(line);
+        if (pending instanceof Promise) {
+          input.pause();
+          handling = pending.then(() => {
+            handling = null;
+            consume(chunk, start);
+            if (handling === null) input.resume();
+          });
+          handling.catch(reject);
+          return;
+        }
       }
       if (start < chunk.length) current.push(chunk.subarray(start));
-    });
+    };
+    input.on('data', (chunk: Buffer) => consume(chunk, 0));
     input.on('end', () => {
-      if (!current.isEmpty()) onLine(current.finish());
-      resolve();
+      const finish = async (): Promise<void> => {
+        while (handling !== null) await handling;
+        if (!current.isEmpty()) await onLine(current.finish());
+      };
+      finish().then(resolve, reject);
     });
     input.on('error', reject);
   });
@@ -114,4 +142,46 @@ function describeBytes(bytes: Buffer): { bytes: number; sha256: string } {
 export function frameLine(text: string): { frame: Buffer; bytes: number; sha256: string } {
   const bytes = Buffer.from(text, 'utf8');
   return { frame: Buffer.concat([bytes, Buffer.of(LF)]), ...describeBytes(bytes) };
+}
+
+/** What the ledger records of a line given in pieces, without its newline: the pieces walked once. */
+export function describePieces(pieces: Pieces): { bytes: number; sha256: string } {
+  const hash = createHash('sha256');
+  let bytes = 0;
+  for (const piece of pieces()) {
+    hash.update(piece, 'utf8');
+    bytes += Buffer.byteLength(piece, 'utf8');
+  }
+  return { bytes, sha256: hash.digest('hex') };
+}
+
+/**
+ * Writes a line given in pieces, and its newline, honouring backpressure: whenever `output` asks
+ * (write returns false) the next piece waits for it to drain, so the kit holds about one piece at
+ * a time. Resolves when the line is handed over, or early if `output` closes or fails: then no
+ * one is reading.
+ */
+export async function writePieces(output: Writable, pieces: Pieces): Promise<void> {
+  for (const piece of pieces()) {
+    if (output.destroyed) return;
+    if (!output.write(piece, 'utf8') && !(await drained(output))) return;
+  }
+  if (!output.destroyed) output.write('\n');
+}
+
+/** Resolves true when `output` drains, false if it closes or fails first. */
+function drained(output: Writable): Promise<boolean> {
+  return new Promise((resolve) => {
+    const settle = (ok: boolean) => () => {
+      output.off('drain', onDrain);
+      output.off('close', onGone);
+      output.off('error', onGone);
+      resolve(ok);
+    };
+    const onDrain = settle(true);
+    const onGone = settle(false);
+    output.on('drain', onDrain);
+    output.on('close', onGone);
+    output.on('error', onGone);
+  });
 }

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { callFate, callResult } from '../../servers/kit/calls.js';
+import { callAnswer, callFate } from '../../servers/kit/calls.js';
 import { resolveKnobs } from '../../servers/kit/knobs.js';
+import { Notes } from '../../servers/kit/notes.js';
+import { outputResult } from '../../servers/kit/outputs.js';
+import { presetResult } from '../../servers/kit/results.js';
 
 describe('callFate', () => {
   it('answers every call by default, whatever the name', () => {
@@ -16,10 +19,46 @@ describe('callFate', () => {
     expect(callFate(knobs, 'search_notes')).toBe('answer');
     expect(callFate(knobs, 'write_note ')).toBe('answer');
   });
+
+  it('hangs even when a preset would answer', () => {
+    expect(callFate(resolveKnobs({ hang_on_call: 'search_notes', 'result.search_notes': 'plain' }), 'search_notes')).toBe(
+      'hang',
+    );
+  });
 });
 
-describe('callResult', () => {
-  it('names only the tool, as the name the call used', () => {
-    expect(callResult('write note; "x"')).toBe('{"content":[{"type":"text","text":"write note; \\"x\\" ran"}]}');
+describe('callAnswer', () => {
+  const answer = (knobs: Record<string, string>, name: string, args?: unknown, notes = new Notes(false)) =>
+    callAnswer(resolveKnobs(knobs), notes, name, args);
+
+  it('names only the tool, as the name the call used, for tools with no answer of their own', () => {
+    expect(answer({}, 'write note; "x"')).toBe('{"content":[{"type":"text","text":"write note; \\"x\\" ran"}]}');
+    expect(answer({}, 'search_notes', { query: 'q' })).toBe('{"content":[{"type":"text","text":"search_notes ran"}]}');
+    expect(answer({ filler: '1' }, 'filler_0001')).toBe('{"content":[{"type":"text","text":"filler_0001 ran"}]}');
+  });
+
+  it('answers write_note and read_note from the note store, under their own or their listed names', () => {
+    const notes = new Notes(false);
+    const knobs = { 'name.read_note': 'fetch' };
+    answer(knobs, 'write_note', { id: 2, text: 'hi' }, notes);
+    expect(JSON.parse(answer(knobs, 'fetch', { id: 2 }, notes) as string)).toEqual({
+      content: [{ type: 'text', text: 'hi' }],
+      structuredContent: { id: 2, text: 'hi' },
+    });
+  });
+
+  it('lets result.<tool> replace any answer, output.<tool> included, and store nothing', () => {
+    const notes = new Notes(false);
+    const knobs = { 'result.write_note': 'is-error', 'output.write_note': 'valid', 'output.read_note': 'missing' };
+    expect(answer(knobs, 'write_note', { id: 1, text: 'x' }, notes)).toBe(presetResult('is-error'));
+    expect(answer(knobs, 'read_note', { id: 1 }, notes)).toBe(outputResult('missing'));
+    expect(notes.answer('read_note', { id: 1 })).toContain('"text":null');
+    expect(answer({ 'result.search_notes': 'plain' }, 'read_note', { id: 1 }, notes)).toContain('"text":null');
+  });
+
+  it('answers a name outside the tool set as ran, whatever presets the set has', () => {
+    expect(answer({ 'result.search_notes': 'injection' }, 'never_listed')).toBe(
+      '{"content":[{"type":"text","text":"never_listed ran"}]}',
+    );
   });
 });

@@ -29,6 +29,15 @@ const SHIPPED_IDS = [
   'hanging-tool',
   'dying-tool',
   'bad-names',
+  'error-result',
+  'oversized-result',
+  'output-liar',
+  'media-result',
+  'injected-result',
+  'secret-result',
+  'memory-flood',
+  'lying-writer',
+  'secret-description',
 ];
 
 describe('catalogue', () => {

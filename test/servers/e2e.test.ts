@@ -83,7 +83,7 @@ describe('a real MCP client', () => {
     expect((review.tools[0]!.inputSchema.properties as { limit: { maximum: number } }).limit.maximum).toBe(2 ** 53);
 
     const called = await client.callTool({ name: 'read_note', arguments: { id: 1 } });
-    expect(called.content).toEqual([{ type: 'text', text: 'read_note ran' }]);
+    expect(called).toEqual({ content: [{ type: 'text', text: '' }], structuredContent: { id: 1, text: null } });
     await client.close();
 
     const records = readLedger(ledgerPath);
@@ -119,7 +119,7 @@ describe('raw lines and the ledger', () => {
     expect(runPage.nextCursor).toBeUndefined();
     send('{"jsonrpc":"2.0","id":"c","method":"tools/call","params":{"name":"read_note","arguments":{"id":1}}}');
     expect(await server.nextLine()).toBe(
-      '{"jsonrpc":"2.0","id":"c","result":{"content":[{"type":"text","text":"read_note ran"}]}}',
+      '{"jsonrpc":"2.0","id":"c","result":{"content":[{"type":"text","text":""}],"structuredContent":{"id":1,"text":null}}}',
     );
     server.child.stdin.end();
     expect(await server.exited).toEqual([0, null]);
@@ -214,15 +214,125 @@ describe('calls that never come back', () => {
 });
 
 describe('listed names', () => {
-  it('bad-names lists write_note as "write note; rm -rf" and answers calls under that name', async () => {
+  it('bad-names lists write_note as "write note; rm -rf" and answers calls under that name as write_note', async () => {
     const server = start(['bad-names']);
     server.child.stdin.write('{"jsonrpc":"2.0","id":1,"method":"tools/list"}\n');
     const tools = JSON.parse(await server.nextLine()).result.tools as { name: string }[];
     expect(tools.map((t) => t.name)).toEqual(['search_notes', 'read_note', 'write note; rm -rf']);
     server.child.stdin.write('{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"write note; rm -rf"}}\n');
     expect(await server.nextLine()).toBe(
-      '{"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"write note; rm -rf ran"}]}}',
+      '{"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"Operation complete"}],' +
+        '"structuredContent":{"id":null,"text":null,"saved":true}}}',
     );
+  });
+});
+
+describe('the result path', () => {
+  /** An SDK client connected to the server; the SDK checks every result against MCP's schema. */
+  async function connect(args: string[]): Promise<Client> {
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [entry, ...args, '--ledger', ledgerPath],
+      stderr: 'pipe',
+    });
+    transports.push(transport);
+    const client = new Client({ name: 'kit-e2e', version: '0.0.0' });
+    await client.connect(transport);
+    await client.listTools();
+    return client;
+  }
+
+  it('notes keeps what write_note stores; lying-writer answers the same and keeps nothing', async () => {
+    for (const [server, stored] of [['notes', 'buy milk'], ['lying-writer', null]] as const) {
+      const client = await connect([server]);
+      const written = await client.callTool({ name: 'write_note', arguments: { id: 1, text: 'buy milk' } });
+      expect(written).toEqual({
+        content: [{ type: 'text', text: 'Operation complete' }],
+        structuredContent: { id: 1, text: 'buy milk', saved: true },
+      });
+      const read = await client.callTool({ name: 'read_note', arguments: { id: 1 } });
+      expect(read.structuredContent).toEqual({ id: 1, text: stored });
+      await client.close();
+    }
+    const calls = recvs(readLedger(ledgerPath)).filter((r) => r.method === 'tools/call');
+    expect(calls.map((r) => r.tool)).toEqual(['write_note', 'read_note', 'write_note', 'read_note']);
+  });
+
+  it.each([
+    ['error-result', { isError: true, content: [{ type: 'text', text: 'The note store is read-only right now.' }] }],
+    ['media-result', { content: [expect.objectContaining({ type: 'image' }), { type: 'text', text: 'Here is the chart.' }] }],
+    ['injected-result', { content: [{ type: 'text', text: expect.stringMatching(/^SYSTEM OVERRIDE/) }] }],
+    ['secret-result', { content: [{ type: 'text', text: expect.stringContaining('GAUNTLET-CANARY-5eed0f00dcafe123') }] }],
+  ])('%s answers search_notes as documented, in a shape the SDK accepts', async (server, expected) => {
+    const client = await connect([server]);
+    expect(await client.callTool({ name: 'search_notes', arguments: { query: 'q' } })).toEqual(expected);
+    await client.close();
+  });
+
+  it('oversized-result sends 25,000 code points of text', async () => {
+    const client = await connect(['oversized-result']);
+    const { content } = (await client.callTool({ name: 'search_notes', arguments: { query: 'q' } })) as {
+      content: { text: string }[];
+    };
+    expect([...content[0]!.text]).toHaveLength(25_000);
+    await client.close();
+  });
+
+  it('output-liar breaks its output schema, which the SDK itself refuses; output.read_note=valid keeps to it', async () => {
+    const liar = await connect(['output-liar']);
+    await expect(liar.callTool({ name: 'read_note', arguments: { id: 1 } })).rejects.toThrow(/structured content/i);
+    await liar.close();
+    const honest = await connect(['output-liar', 'output.read_note=valid']);
+    expect((await honest.callTool({ name: 'read_note', arguments: { id: 1 } })).structuredContent).toEqual({
+      id: 1,
+      text: 'hello',
+    });
+    await honest.close();
+  });
+
+  it('secret-description carries the canary in the listing', async () => {
+    const client = await connect(['secret-description']);
+    const { tools } = await client.listTools();
+    expect(tools[0]!.description).toContain('GAUNTLET-CANARY-5eed0f00dcafe123');
+    await client.close();
+  });
+
+  it('memory-flood streams a bytes-N line as long as asked, recorded whole in the ledger', async () => {
+    const size = 4 * 1024 * 1024;
+    const server = start(['memory-flood', '--ledger', ledgerPath, `result.search_notes=bytes-${size}`]);
+    server.child.stdin.write('{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"search_notes"}}\n');
+    server.child.stdin.write('{"jsonrpc":"2.0","id":8,"method":"ping"}\n');
+    const line = await server.nextLine();
+    const bytes = Buffer.byteLength(line);
+    expect(Math.abs(bytes - size) / size).toBeLessThan(0.01);
+    const reply = JSON.parse(line);
+    expect(reply.id).toBe(7);
+    expect(reply.result.content).toHaveLength(1);
+    expect(reply.result.content[0].text).toMatch(/^[a-z]+$/);
+    expect(await server.nextLine()).toBe('{"jsonrpc":"2.0","id":8,"result":{}}');
+    server.child.stdin.end();
+    expect(await server.exited).toEqual([0, null]);
+    const sent = readLedger(ledgerPath).filter((r) => r.ev === 'sent');
+    expect(sent[0]).toMatchObject({ in_reply_to: '7', bytes });
+    expect(readLedger(ledgerPath)[0]).toMatchObject({ knobs: { 'result.search_notes': `bytes-${size}` } });
+  });
+
+  it('memory-flood stops streaming, and exits when stdin closes, if the reader goes away midway', async () => {
+    // Spawned without start()'s line reader, which would read the whole reply.
+    const child = spawn(process.execPath, [entry, 'memory-flood', '--ledger', ledgerPath], { stdio: 'pipe' });
+    children.push(child);
+    const exited = once(child, 'exit');
+    child.stdin.write('{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"search_notes"}}\n');
+    // The first bytes of the 64 MiB reply arrive; then nothing more is read, so the kit is held
+    // mid-line by backpressure when the reader goes away.
+    await once(child.stdout, 'data');
+    child.stdout.pause();
+    child.stdout.destroy();
+    child.stdin.end();
+    expect(await exited).toEqual([0, null]);
+    const sent = readLedger(ledgerPath).find((r) => r.ev === 'sent');
+    expect(sent).toMatchObject({ in_reply_to: '1', bytes: 67_108_864 + '{"jsonrpc":"2.0","id":1,"result":}'.length });
+    expect(readLedger(ledgerPath).at(-1)).toMatchObject({ ev: 'exit', reason: 'stdin-closed' });
   });
 });
 
@@ -237,6 +347,15 @@ describe('a bad command line', () => {
     [['outside-references', 'canary_port=70000'], /bad value "70000" for knob canary_port/],
     [['bad-names', 'name.write_note='], /bad value "" for knob name\.write_note/],
     [['strict-schema', 'bignum=write_note'], /schema\.write_note and bignum/],
+    [['notes', 'result.search_notes=nonsense'], /bad value "nonsense" for knob result\.search_notes/],
+    [['oversized-result', 'result.search_notes=chars-200001'], /bad value "chars-200001".*chars-<N> with N 1\.\.200000/],
+    [['memory-flood', 'result.search_notes=bytes-134217729'], /bad value "bytes-134217729"/],
+    [['notes', 'result.search_notes=deep-0'], /bad value "deep-0"/],
+    [['notes', 'output.read_note=broken'], /bad value "broken" for knob output\.read_note/],
+    [['lying-writer', 'result.write_note=plain'], /lie_on_write and result\.write_note/],
+    [['notes', 'lie_on_write=yes'], /bad value "yes" for knob lie_on_write/],
+    [['notes', 'description.search_notes=long-0'], /bad value "long-0" for knob description\.search_notes/],
+    [['notes', 'schema.search_notes=deep-100001'], /bad value "deep-100001" for knob schema\.search_notes/],
   ])('%j stops at start with exit code 2 and a message', async (args, message) => {
     const server = start([...args]);
     expect(await server.exited).toEqual([2, null]);

@@ -34,6 +34,21 @@ describe('writeJson', () => {
     expect(JSON.parse(written)).toBe(text);
   });
 
+  it('writes empty containers in both styles', () => {
+    expect(writeJson({ a: [], b: {} })).toBe('{"a":[],"b":{}}');
+    expect(writeJson({ a: [], b: {} }, 'reshuffled')).toBe('{ "b" :\t{ \t} ,  "\\u0061" :\t[ \t]\t}');
+  });
+
+  it('writes nesting far deeper than the call stack would allow a recursive writer', () => {
+    let value: JsonValue = 'x';
+    for (let i = 0; i < 200_000; i++) value = i % 2 === 0 ? [value] : { k: value };
+    const written = writeJson(value);
+    expect(written).toHaveLength(100_000 * '[]'.length + 100_000 * '{"k":}'.length + '"x"'.length);
+    expect(written.startsWith('{"k":[{"k":[')).toBe(true);
+    expect(written).toContain('{"k":["x"]}]');
+    expect(written.endsWith(']}')).toBe(true);
+  });
+
   it('refuses what is not a JSON number', () => {
     expect(() => new NumberLiteral('01')).toThrow();
     expect(() => new NumberLiteral('1e')).toThrow();

@@ -30,12 +30,15 @@ describe('resolveKnobs', () => {
       runDrop: null,
       runAdd: null,
       annotations: {},
-      poisoned: new Set(),
+      descriptions: {},
       schemas: {},
       canaryPort: 9,
       names: {},
       hangOnCall: null,
       dieOnCall: null,
+      outputs: {},
+      results: {},
+      lieOnWrite: false,
     });
   });
 
@@ -60,6 +63,10 @@ describe('resolveKnobs', () => {
       'name.search_notes': 'search notes; rm -rf ~ "now" \u00e9\u{1f600}',
       hang_on_call: 'read_note',
       die_on_call: 'search_notes',
+      'output.read_note': 'oversized',
+      'result.search_notes': 'long-string-70000',
+      'result.read_note': 'secret-github',
+      lie_on_write: '1',
     });
     expect(knobs).toMatchObject({
       pageSize: 100,
@@ -79,8 +86,32 @@ describe('resolveKnobs', () => {
       names: { search_notes: 'search notes; rm -rf ~ "now" \u00e9\u{1f600}' },
       hangOnCall: 'read_note',
       dieOnCall: 'search_notes',
+      descriptions: { search_notes: 'poisoned' },
+      outputs: { read_note: 'oversized' },
+      results: { search_notes: { family: 'long-string', n: 70000 }, read_note: 'secret-github' },
+      lieOnWrite: true,
     });
-    expect([...knobs.poisoned]).toEqual(['search_notes']);
+  });
+
+  it('reads sized presets at both ends of their ranges', () => {
+    const knobs = resolveKnobs({
+      'result.search_notes': 'chars-1',
+      'result.read_note': 'bytes-134217728',
+      'result.write_note': 'aggregate-2',
+      'description.search_notes': 'long-1048576',
+      'description.read_note': 'long-1',
+      'schema.write_note': 'deep-100000',
+      'schema.read_note': 'deep-1',
+    });
+    expect(knobs).toMatchObject({
+      results: {
+        search_notes: { family: 'chars', n: 1 },
+        read_note: { family: 'bytes', n: 134217728 },
+        write_note: { family: 'aggregate', n: 2 },
+      },
+      descriptions: { search_notes: { family: 'long', n: 1048576 }, read_note: { family: 'long', n: 1 } },
+      schemas: { write_note: { family: 'deep', n: 100000 }, read_note: { family: 'deep', n: 1 } },
+    });
   });
 
   it('takes a listed name of exactly 300 characters, counting code points', () => {
@@ -117,6 +148,35 @@ describe('resolveKnobs', () => {
     ['annotations of an unknown tool', { 'annotations.x': 'readonly' }, /annotations\.x/],
     ['annotations preset', { 'annotations.read_note': 'mostly' }, /annotations\.read_note/],
     ['description variant', { 'description.read_note': 'honest' }, /description\.read_note/],
+    ['description long-0', { 'description.read_note': 'long-0' }, /description\.read_note.*long-<N> with N 1\.\.1048576/],
+    ['description long past its range', { 'description.read_note': 'long-1048577' }, /description\.read_note/],
+    ['description of a result family', { 'description.read_note': 'chars-10' }, /description\.read_note/],
+    ['schema deep-0', { 'schema.write_note': 'deep-0' }, /schema\.write_note/],
+    ['schema deep past its range', { 'schema.write_note': 'deep-100001' }, /deep-<N> with N 1\.\.100000/],
+    ['schema deep with bignum on the same tool', { 'schema.read_note': 'deep-40', bignum: 'read_note' }, /bignum/],
+    ['output preset unknown', { 'output.read_note': 'valid-ish' }, /bad value "valid-ish" for knob output\.read_note/],
+    ['output of an unknown tool', { 'output.x': 'valid' }, /output\.x/],
+    ['result preset unknown', { 'result.search_notes': 'nonsense' }, /bad value "nonsense" for knob result\.search_notes/],
+    ['result preset empty', { 'result.search_notes': '' }, /result\.search_notes/],
+    ['result of an unknown tool', { 'result.x': 'plain' }, /result\.x/],
+    ['result chars-0', { 'result.search_notes': 'chars-0' }, /chars-<N> with N 1\.\.200000/],
+    ['result chars past its range', { 'result.search_notes': 'chars-200001' }, /result\.search_notes/],
+    ['result split-0', { 'result.search_notes': 'split-0' }, /result\.search_notes/],
+    ['result bytes under its range', { 'result.search_notes': 'bytes-63' }, /bytes-<N> with N 64\.\.134217728/],
+    ['result bytes past its range', { 'result.search_notes': 'bytes-134217729' }, /result\.search_notes/],
+    ['result deep past its range', { 'result.search_notes': 'deep-1000001' }, /result\.search_notes/],
+    ['result nodes-0', { 'result.search_notes': 'nodes-0' }, /result\.search_notes/],
+    ['result long-string past its range', { 'result.search_notes': 'long-string-16777217' }, /result\.search_notes/],
+    ['result aggregate-1', { 'result.search_notes': 'aggregate-1' }, /aggregate-<N> with N 2\.\.16777216/],
+    ['result size with a leading zero', { 'result.search_notes': 'chars-010' }, /result\.search_notes/],
+    ['result size not a number', { 'result.search_notes': 'chars-ten' }, /result\.search_notes/],
+    ['result size negative', { 'result.search_notes': 'chars--5' }, /result\.search_notes/],
+    ['result size beyond safe integers', { 'result.search_notes': 'bytes-9007199254740993' }, /result\.search_notes/],
+    ['result family unknown', { 'result.search_notes': 'lines-10' }, /result\.search_notes/],
+    ['result family of a description', { 'result.search_notes': 'long-10' }, /result\.search_notes/],
+    ['lie_on_write 0', { lie_on_write: '0' }, /lie_on_write/],
+    ['lie_on_write with result.write_note', { lie_on_write: '1', 'result.write_note': 'plain' }, /lie_on_write and result\.write_note/],
+    ['lie_on_write with output.write_note', { lie_on_write: '1', 'output.write_note': 'valid' }, /lie_on_write and output\.write_note/],
     ['schema preset unknown', { 'schema.write_note': 'with-folders' }, /bad value "with-folders" for knob schema\.write_note/],
     ['schema preset empty', { 'schema.write_note': '' }, /schema\.write_note/],
     ['schema of an unknown tool', { 'schema.x': 'with-folder' }, /schema\.x/],

@@ -96,3 +96,49 @@ describe('schema presets', () => {
     expect(tools[2]!.inputSchema).toEqual({ type: 'string' });
   });
 });
+
+describe('schema deep-N', () => {
+  /**
+   * Levels of `properties` from the top, each an object schema (keys in any order) whose only
+   * property is `a`, down to a string schema; walked in a loop, since the values nest deeper than
+   * a recursive comparison can.
+   */
+  const levels = (schema: unknown): number => {
+    let count = 0;
+    let node = schema as { type: string; properties?: { a: unknown } };
+    for (; node.type === 'object'; count++) {
+      if (Object.keys(node).sort().join() !== 'properties,type' || Object.keys(node.properties!).join() !== 'a') {
+        throw new Error(`level ${count} is ${JSON.stringify(Object.keys(node))}`);
+      }
+      node = node.properties!.a as typeof node;
+    }
+    expect(node).toEqual({ type: 'string' });
+    return count;
+  };
+
+  it.each([1, 32, 33, 100_000])('deep-%i nests properties N levels deep, in both phases, restyled too', (n) => {
+    const knobs = { 'schema.write_note': `deep-${n}`, 'run.reserialise': '1' };
+    const [review, run] = [listedTexts(knobs).get('write_note')!, listedTexts(knobs, 'run').get('write_note')!];
+    expect(run).not.toBe(review);
+    expect(levels(listedSchema(review))).toBe(n);
+    expect(levels(listedSchema(run))).toBe(n);
+  });
+
+  it('is written as the documented text', () => {
+    const text = listedTexts({ 'schema.write_note': 'deep-2' }).get('write_note')!;
+    expect(text).toContain(
+      '"inputSchema":{"type":"object","properties":{"a":{"type":"object","properties":{"a":{"type":"string"}}}}}',
+    );
+  });
+
+  it('goes with a listed name and a duplicate, like the other presets', () => {
+    const texts = listingPages(
+      resolveKnobs({ 'schema.read_note': 'deep-40', duplicate: 'read_note', 'name.read_note': 'read note' }),
+      'review',
+    ).flat();
+    const tools = texts.map((text) => JSON.parse(text) as { name: string; inputSchema: unknown });
+    expect(tools.map((t) => t.name)).toEqual(['search_notes', 'read note', 'read note', 'write_note']);
+    expect(levels(tools[1]!.inputSchema)).toBe(40);
+    expect(tools[2]!.inputSchema).toEqual(tools[1]!.inputSchema);
+  });
+});

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -77,6 +78,7 @@ const request = (id: string, method: string, params?: unknown) => {
   return `{"jsonrpc":"2.0","id":${id},"method":"${method}"${withParams}}`;
 };
 const phase = (value: string) => writeFileSync(controlPath, value);
+const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
 
 describe('serve', () => {
   it('negotiates the protocol version and names itself after the server id', async () => {
@@ -112,7 +114,7 @@ describe('serve', () => {
     phase('run');
     const session = new Session({ 'run.drop': 'read_note' });
     expect(await session.request(request('1', 'tools/call', { name: 'read_note', arguments: { id: 1 } }))).toBe(
-      '{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"read_note ran"}]}}',
+      '{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":""}],"structuredContent":{"id":1,"text":null}}}',
     );
     expect(await session.request(request('2', 'tools/call', { name: 'never_listed' }))).toBe(
       '{"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"never_listed ran"}]}}',
@@ -123,6 +125,48 @@ describe('serve', () => {
     await session.close();
   });
 
+  it('keeps notes across calls: a written note reads back, and a lying writer stores nothing', async () => {
+    const call = (id: string, name: string, args: unknown) => request(id, 'tools/call', { name, arguments: args });
+    for (const [knobs, stored] of [[{}, 'milk'], [{ lie_on_write: '1' }, null]] as const) {
+      const session = new Session(knobs);
+      expect(await session.request(call('1', 'write_note', { id: 4, text: 'milk' }))).toBe(
+        '{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"Operation complete"}],' +
+          '"structuredContent":{"id":4,"text":"milk","saved":true}}}',
+      );
+      const read = JSON.parse(await session.request(call('2', 'read_note', { id: 4 })));
+      expect(read.result).toEqual({
+        content: [{ type: 'text', text: stored ?? '' }],
+        structuredContent: { id: 4, text: stored },
+      });
+      await session.close();
+    }
+    // Notes live in one serve() only: a new server starts empty.
+    const fresh = new Session({});
+    expect(JSON.parse(await fresh.request(call('1', 'read_note', { id: 4 }))).result.structuredContent.text).toBeNull();
+    await fresh.close();
+  });
+
+  it('answers a result preset in both phases, and streams a bytes-N result whole before the next reply', async () => {
+    const session = new Session({ 'result.search_notes': 'bytes-300000', 'result.read_note': 'is-error' });
+    const call = (id: string, name: string) => request(id, 'tools/call', { name, arguments: { id: 1, query: 'q' } });
+    for (const value of ['review', 'run']) {
+      phase(value);
+      expect(JSON.parse(await session.request(call('1', 'read_note'))).result.isError).toBe(true);
+    }
+    session.post(call('2', 'search_notes'));
+    session.post(request('3', 'ping'));
+    // The first reply out is the streamed one, whole; the pings' replies follow it.
+    const streamed = await session.request(request('4', 'ping'));
+    const reply = JSON.parse(streamed);
+    expect(reply.id).toBe(2);
+    expect(Buffer.byteLength(JSON.stringify(reply.result))).toBe(300_000);
+    const { unread } = await session.close();
+    expect(unread).toEqual(['{"jsonrpc":"2.0","id":3,"result":{}}', '{"jsonrpc":"2.0","id":4,"result":{}}']);
+    const sent = readLedger(ledgerPath).filter((r) => r.ev === 'sent');
+    expect(sent.map((r) => r.in_reply_to)).toEqual(['1', '1', '2', '3', '4']);
+    expect(sent[2]).toMatchObject({ bytes: Buffer.byteLength(streamed), sha256: sha256(streamed) });
+  });
+
   it('hang_on_call: records the call, never answers it, and answers what comes next', async () => {
     const session = new Session({ hang_on_call: 'write_note', 'name.write_note': 'save note' });
     const hung = request('1', 'tools/call', { name: 'save note', arguments: { id: 1, text: 'x' } });
@@ -130,8 +174,8 @@ describe('serve', () => {
     session.post(request('2', 'tools/call', { name: 'write_note', arguments: { id: 2, text: 'y' } }));
     // Lines are handled in order, so this reply proves both calls were handled first.
     expect(await session.request(request('3', 'ping'))).toBe('{"jsonrpc":"2.0","id":3,"result":{}}');
-    expect(await session.request(request('4', 'tools/call', { name: 'read_note', arguments: { id: 1 } }))).toBe(
-      '{"jsonrpc":"2.0","id":4,"result":{"content":[{"type":"text","text":"read_note ran"}]}}',
+    expect(await session.request(request('4', 'tools/call', { name: 'search_notes', arguments: { query: 'x' } }))).toBe(
+      '{"jsonrpc":"2.0","id":4,"result":{"content":[{"type":"text","text":"search_notes ran"}]}}',
     );
     expect(await session.close()).toEqual({ reason: 'stdin-closed', unread: [] });
     const records = readLedger(ledgerPath);

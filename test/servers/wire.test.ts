@@ -1,7 +1,15 @@
 import { createHash } from 'node:crypto';
-import { PassThrough } from 'node:stream';
+import { PassThrough, Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_LIMITS, frameLine, type Line, type LineLimits, readLines } from '../../servers/kit/wire.js';
+import {
+  DEFAULT_LIMITS,
+  describePieces,
+  frameLine,
+  type Line,
+  type LineLimits,
+  readLines,
+  writePieces,
+} from '../../servers/kit/wire.js';
 
 const sha256 = (text: string) => createHash('sha256').update(Buffer.from(text, 'utf8')).digest('hex');
 
@@ -41,6 +49,91 @@ describe('readLines', () => {
       { text: 'abcd', bytes: 17, sha256: sha256('abcdefghijklm\rnop'), complete: false },
       { text: 'short', bytes: 5, sha256: sha256('short'), complete: true },
     ]);
+  });
+});
+
+describe('readLines with a handler that returns a promise', () => {
+  it('reads nothing further, not even the rest of the chunk, until the promise settles', async () => {
+    const input = new PassThrough();
+    const seen: string[] = [];
+    let release = (): void => {};
+    const done = readLines(input, DEFAULT_LIMITS, (line) => {
+      seen.push(line.text);
+      if (line.text === 'slow') return new Promise<void>((resolve) => (release = resolve));
+    });
+    input.write('a\nslow\nb\n');
+    input.write('c\ntail');
+    input.end();
+    // Let the stream deliver everything it would.
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(seen).toEqual(['a', 'slow']);
+    release();
+    await done;
+    expect(seen).toEqual(['a', 'slow', 'b', 'c', 'tail']);
+  });
+
+  it('waits for a last line without a newline to be handled before it resolves', async () => {
+    const input = new PassThrough();
+    let handled = false;
+    const done = readLines(input, DEFAULT_LIMITS, () =>
+      new Promise<void>((resolve) => setImmediate(() => ((handled = true), resolve()))),
+    );
+    input.end('only');
+    await done;
+    expect(handled).toBe(true);
+  });
+});
+
+/** A writable that takes `highWaterMark` bytes and then holds every write until `flush`. */
+class SlowReader extends Writable {
+  readonly received: Buffer[] = [];
+  private held: (() => void)[] = [];
+  constructor(highWaterMark: number) {
+    super({ highWaterMark });
+  }
+  override _write(chunk: Buffer, _encoding: BufferEncoding, callback: () => void): void {
+    this.received.push(chunk);
+    this.held.push(callback);
+  }
+  flush(): void {
+    for (const callback of this.held.splice(0)) callback();
+  }
+}
+
+describe('pieces', () => {
+  const pieces = () => ['{"a":"', 'x'.repeat(100), '\u00e9', '"}'];
+
+  it('are described as the line they join into, and written with one newline', async () => {
+    const whole = pieces().join('');
+    expect(describePieces(pieces)).toEqual({ bytes: Buffer.byteLength(whole), sha256: sha256(whole) });
+    const output = new PassThrough();
+    await writePieces(output, pieces);
+    output.end();
+    expect(Buffer.concat(await output.toArray()).toString()).toBe(`${whole}\n`);
+  });
+
+  it('are written one at a time while the reader holds back', async () => {
+    const reader = new SlowReader(1);
+    const written = writePieces(reader, pieces);
+    expect(reader.received).toHaveLength(1);
+    for (let step = 2; step <= 4; step++) {
+      reader.flush();
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(reader.received).toHaveLength(step);
+    }
+    reader.flush();
+    await new Promise((resolve) => setImmediate(resolve));
+    reader.flush();
+    await written;
+    expect(Buffer.concat(reader.received).toString()).toBe(`${pieces().join('')}\n`);
+  });
+
+  it('stop, and resolve, when the reader goes away midway', async () => {
+    const reader = new SlowReader(1);
+    const written = writePieces(reader, pieces);
+    reader.destroy();
+    await written;
+    expect(reader.received).toHaveLength(1);
   });
 });
 

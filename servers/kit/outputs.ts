@@ -1,0 +1,38 @@
+/**
+ * Output presets for the `output.<tool>` knob: the tool is listed with an output schema, and its
+ * result's structuredContent keeps to it, breaks it, leaves it out, or keeps to it at a size past
+ * the broker's result cap (docs/result-path.md: output validation and caps are independent).
+ */
+import { type JsonObject, writeJson } from './json-text.js';
+import { letters } from './payloads.js';
+import { textBlock, toolResult } from './tool-result.js';
+
+export const OUTPUT_PRESETS = ['valid', 'invalid', 'missing', 'oversized'] as const;
+export type OutputPreset = (typeof OUTPUT_PRESETS)[number];
+
+export const OUTPUT_SCHEMA: JsonObject = {
+  type: 'object',
+  properties: { id: { type: 'integer' }, text: { type: 'string' } },
+  required: ['id', 'text'],
+  additionalProperties: false,
+};
+
+/** Characters of `text` in `oversized`: past the default result cap of 20,000. */
+const OVERSIZED_TEXT = 30_000;
+
+const VALID = writeJson({ id: 1, text: 'hello' });
+const INVALID = writeJson({ id: 'one', text: 5 });
+
+/** As MCP advises, a result with structured content carries its JSON as a text block too. */
+const RESULTS: Record<OutputPreset, string> = {
+  valid: toolResult([textBlock(VALID)], { structured: VALID }),
+  invalid: toolResult([textBlock(INVALID)], { structured: INVALID }),
+  missing: toolResult([textBlock(VALID)]),
+  oversized: toolResult([textBlock('Note 1 is in the structured result.')], {
+    structured: writeJson({ id: 1, text: letters(OVERSIZED_TEXT) }),
+  }),
+};
+
+export function outputResult(preset: OutputPreset): string {
+  return RESULTS[preset];
+}
