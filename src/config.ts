@@ -6,6 +6,7 @@
 import { ConfigError } from './errors.js';
 import { Fields } from './fields.js';
 import { readJsonFile } from './files.js';
+import { parsePointer } from './json/pointer.js';
 import type { JsonValue } from './json/tree.js';
 
 export const EFFECTS = ['read_only', 'local_change', 'remote_change', 'destructive'] as const;
@@ -35,6 +36,34 @@ export interface Rule {
   readonly permission: string | undefined;
   /** Carried on every receipt for the tool's results. */
   readonly dataClassification: string;
+  /** How a successful call's effect is read back and checked; undefined when it is not. */
+  readonly contract: Contract | undefined;
+}
+
+/** Where a contract reads a value: the call's arguments, the write's result, or the read-back's. */
+export interface Selector {
+  readonly from: 'arguments' | 'result' | 'readback';
+  /** An RFC 6901 JSON Pointer into that value (its structuredContent, for the two results). */
+  readonly pointer: string;
+}
+
+export const CHECK_OPS = ['equals', 'not_equals', 'less_than', 'greater_than', 'contains', 'present'] as const;
+export type CheckOp = (typeof CHECK_OPS)[number];
+
+export interface Check {
+  readonly left: Selector;
+  readonly op: CheckOp;
+  /** Absent exactly for `present`. */
+  readonly right: Selector | undefined;
+}
+
+/** An effect contract (docs/result-path.md): data only, never an expression. */
+export interface Contract {
+  /** The server's name of the read-only tool that reads the effect back. */
+  readonly readbackTool: string;
+  /** Each read-back argument and where its value is copied from (arguments or result only). */
+  readonly readbackArguments: readonly (readonly [string, Selector])[];
+  readonly checks: readonly Check[];
 }
 
 export interface ServerSpec {
@@ -51,6 +80,12 @@ export interface Limits {
   readonly maxTools: number;
   readonly callTimeoutMs: number;
   readonly connectTimeoutMs: number;
+  /** A result's text blocks together, in code points, after inspection. */
+  readonly maxResultChars: number;
+  /** A description shown to the agent, in code points. */
+  readonly maxDescriptionChars: number;
+  /** The longest line the server may send, in bytes; a longer one is never held whole. */
+  readonly maxMessageBytes: number;
 }
 
 export interface Grant {
@@ -77,7 +112,13 @@ export const DEFAULT_LIMITS: Limits = {
   maxTools: 1000,
   callTimeoutMs: 10_000,
   connectTimeoutMs: 10_000,
+  maxResultChars: 20_000,
+  maxDescriptionChars: 1_000,
+  maxMessageBytes: 4 * 1024 * 1024,
 };
+
+// A cap must leave room for the truncation marker and some text before it.
+const MIN_CAP_CHARS = 100;
 
 export const DEFAULT_POLICY: Policy = {
   read_only: 'allow',
@@ -141,6 +182,7 @@ function parseRules(entries: readonly (readonly [string, JsonValue])[]): Map<str
       'fixed',
       'permission',
       'data_classification',
+      'contract',
     ]);
     const effect = f.required('effect', (g, k) => g.string(k));
     if (!isOneOf(EFFECTS, effect)) f.fail('effect', `must be one of ${EFFECTS.join(', ')}`);
@@ -161,6 +203,7 @@ function parseRules(entries: readonly (readonly [string, JsonValue])[]): Map<str
       fixed,
       permission: nonEmpty(f, 'permission'),
       dataClassification: nonEmpty(f, 'data_classification') ?? DEFAULT_DATA_CLASSIFICATION,
+      contract: f.get('contract') === undefined ? undefined : parseContract(f.get('contract'), `${f.where}.contract`),
     });
   }
   return rules;
@@ -178,13 +221,66 @@ function isOneOf<T extends string>(list: readonly T[], text: string): text is T 
 
 function parseLimits(value: JsonValue | undefined): Limits {
   if (value === undefined) return DEFAULT_LIMITS;
-  const f: Fields = new Fields(value, 'config.limits', ['max_pages', 'max_tools', 'call_timeout_ms', 'connect_timeout_ms']);
+  const f: Fields = new Fields(value, 'config.limits', [
+    'max_pages',
+    'max_tools',
+    'call_timeout_ms',
+    'connect_timeout_ms',
+    'max_result_chars',
+    'max_description_chars',
+    'max_message_bytes',
+  ]);
   return {
     maxPages: f.integer('max_pages', 1, 10_000) ?? DEFAULT_LIMITS.maxPages,
     maxTools: f.integer('max_tools', 1, 100_000) ?? DEFAULT_LIMITS.maxTools,
     callTimeoutMs: f.integer('call_timeout_ms', 1, MAX_TIMEOUT_MS) ?? DEFAULT_LIMITS.callTimeoutMs,
     connectTimeoutMs: f.integer('connect_timeout_ms', 1, MAX_TIMEOUT_MS) ?? DEFAULT_LIMITS.connectTimeoutMs,
+    maxResultChars: f.integer('max_result_chars', MIN_CAP_CHARS, 16 * 1024 * 1024) ?? DEFAULT_LIMITS.maxResultChars,
+    maxDescriptionChars: f.integer('max_description_chars', MIN_CAP_CHARS, 16 * 1024 * 1024) ?? DEFAULT_LIMITS.maxDescriptionChars,
+    // The JSON reader holds at most 16 MiB, and a bound below 1 KiB would refuse ordinary answers.
+    maxMessageBytes: f.integer('max_message_bytes', 1024, 16 * 1024 * 1024) ?? DEFAULT_LIMITS.maxMessageBytes,
   };
+}
+
+function parseContract(value: JsonValue | undefined, where: string): Contract {
+  const f: Fields = new Fields(value, where, ['readback', 'checks']);
+  const readback: Fields = new Fields(f.get('readback'), `${where}.readback`, ['tool', 'arguments']);
+  const readbackTool = readback.required('tool', nonEmpty);
+  const readbackArguments = (readback.entries('arguments') ?? []).map(([name, selector]) => {
+    const parsed = parseSelector(selector, `${where}.readback.arguments[${JSON.stringify(name)}]`);
+    // The read-back runs before there is a read-back result to copy from.
+    if (parsed.from === 'readback') throw new ConfigError(`${where}.readback.arguments[${JSON.stringify(name)}].from must be arguments or result`);
+    return [name, parsed] as const;
+  });
+  const checks = f.required('checks', (g, k) => g.array(k)).map((check, i) => parseCheck(check, `${where}.checks[${i}]`));
+  // A contract that checks nothing would mark every write verified.
+  if (checks.length === 0) f.fail('checks', 'must name at least one check');
+  return { readbackTool, readbackArguments, checks };
+}
+
+function parseCheck(value: JsonValue, where: string): Check {
+  const f: Fields = new Fields(value, where, ['left', 'op', 'right']);
+  const op = f.required('op', (g, k) => g.string(k));
+  if (!isOneOf(CHECK_OPS, op)) f.fail('op', `must be one of ${CHECK_OPS.join(', ')}`);
+  const right = f.get('right');
+  if (op === 'present' && right !== undefined) f.fail('right', 'must be absent for present');
+  if (op !== 'present' && right === undefined) f.fail('right', `is required for ${op}`);
+  return {
+    left: parseSelector(f.get('left'), `${where}.left`),
+    op,
+    right: right === undefined ? undefined : parseSelector(right, `${where}.right`),
+  };
+}
+
+const SELECTOR_SOURCES = ['arguments', 'result', 'readback'] as const;
+
+function parseSelector(value: JsonValue | undefined, where: string): Selector {
+  const f: Fields = new Fields(value, where, ['from', 'pointer']);
+  const from = f.required('from', (g, k) => g.string(k));
+  if (!isOneOf(SELECTOR_SOURCES, from)) f.fail('from', `must be one of ${SELECTOR_SOURCES.join(', ')}`);
+  const pointer = f.required('pointer', (g, k) => g.string(k));
+  if (parsePointer(pointer) === undefined) f.fail('pointer', 'must be an RFC 6901 JSON Pointer');
+  return { from, pointer };
 }
 
 function parseGrant(value: JsonValue, where: string): Grant {

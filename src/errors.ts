@@ -35,6 +35,16 @@ export class RequestTimedOut extends UpstreamError {
   }
 }
 
+/** The server's answer exceeded the hard bound on a message; it was dropped as it arrived. */
+export class ResultTooLarge extends UpstreamError {
+  constructor(
+    message: string,
+    readonly maxBytes: number,
+  ) {
+    super(message);
+  }
+}
+
 /** The server can no longer be spoken to (it exited, closed its output, broke the protocol or
  * was closed by the broker). */
 export class ServerGone extends UpstreamError {

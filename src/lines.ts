@@ -1,22 +1,37 @@
 // Newline-delimited framing for MCP over stdio, used on both sides of the broker. A line is
 // bounded in bytes, must be valid UTF-8 (a replacement character would let two different byte
 // strings read the same), and may end in \r\n. Blank lines carry no message and are skipped.
+// An over-long line is never held whole: past the bound its bytes are dropped while the reader
+// scans for the newline, keeping only its first and last few bytes, so that the peer can still be
+// told which request the line answered.
 
 /** The longest line either peer may send, in bytes, not counting the line ending. */
 const MAX_LINE_BYTES = 16 * 1024 * 1024;
 
+/** How much of an over-long line's start and end is kept, to find the id of what it answers. */
+export const OVERLONG_KEPT_BYTES = 256;
+
 const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/** What is kept of a line longer than the bound. */
+export interface Overlong {
+  readonly head: Buffer;
+  readonly tail: Buffer;
+  readonly maxLineBytes: number;
+}
 
 export class LineSplitter {
   private pending: Buffer[] = [];
   private pendingBytes = 0;
-  /** After an over-long line, the rest of it is dropped up to the next newline. */
-  private discarding = false;
+  /** Set while an over-long line is dropped up to its newline. */
+  private overlong: { head: Buffer; tail: Buffer } | undefined;
 
   constructor(
     private readonly onLine: (line: string) => void,
     private readonly onBadLine: (problem: string) => void,
     private readonly maxLineBytes: number = MAX_LINE_BYTES,
+    /** Called when an over-long line ends; without it the line is one more bad line. */
+    private readonly onOverlong: (line: Overlong) => void = () => onBadLine(`a line longer than ${maxLineBytes} bytes`),
   ) {}
 
   push(chunk: Buffer): void {
@@ -24,20 +39,24 @@ export class LineSplitter {
     for (let nl = chunk.indexOf(0x0a); nl !== -1; nl = chunk.indexOf(0x0a, start)) {
       const piece = chunk.subarray(start, nl);
       start = nl + 1;
-      if (this.discarding) this.discarding = false;
+      if (this.overlong !== undefined) this.endOverlong(piece);
       else if (this.fits(piece)) this.emit(Buffer.concat([...this.pending, piece]));
-      else this.overflow();
+      else {
+        this.beginOverlong();
+        this.endOverlong(piece);
+      }
       this.pending = [];
       this.pendingBytes = 0;
     }
     const rest = chunk.subarray(start);
-    if (this.discarding || rest.length === 0) return;
-    if (this.fits(rest)) {
+    if (rest.length === 0) return;
+    if (this.overlong !== undefined) this.keepTail(rest);
+    else if (this.fits(rest)) {
       this.pending.push(rest);
       this.pendingBytes += rest.length;
     } else {
-      this.overflow();
-      this.discarding = true; // the line goes on past this chunk; drop it up to its newline
+      this.beginOverlong();
+      this.keepTail(rest);
     }
   }
 
@@ -45,10 +64,30 @@ export class LineSplitter {
     return this.pendingBytes + piece.length <= this.maxLineBytes;
   }
 
-  private overflow(): void {
+  /** Keeps the start of what is pending, then drops the rest. Copies: a view would pin the chunk. */
+  private beginOverlong(): void {
+    const pending = Buffer.concat(this.pending);
+    this.overlong = { head: Buffer.from(pending.subarray(0, OVERLONG_KEPT_BYTES)), tail: Buffer.from(pending.subarray(-OVERLONG_KEPT_BYTES)) };
     this.pending = [];
     this.pendingBytes = 0;
-    this.onBadLine(`a line longer than ${this.maxLineBytes} bytes`);
+  }
+
+  private keepTail(piece: Buffer): void {
+    if (this.overlong === undefined) return;
+    const { head, tail } = this.overlong;
+    const joined = piece.length >= OVERLONG_KEPT_BYTES ? piece : Buffer.concat([tail, piece]);
+    const kept = Buffer.from(joined.subarray(-OVERLONG_KEPT_BYTES));
+    // A line that went over the bound in one chunk has no head yet.
+    this.overlong = { head: head.length > 0 ? head : Buffer.from(piece.subarray(0, OVERLONG_KEPT_BYTES)), tail: kept };
+  }
+
+  private endOverlong(piece: Buffer): void {
+    this.keepTail(piece);
+    const ended = this.overlong;
+    this.overlong = undefined;
+    if (ended === undefined) return;
+    const tail = ended.tail.at(-1) === 0x0d ? ended.tail.subarray(0, -1) : ended.tail;
+    this.onOverlong({ head: ended.head, tail, maxLineBytes: this.maxLineBytes });
   }
 
   private emit(bytes: Buffer): void {

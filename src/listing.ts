@@ -15,6 +15,8 @@ export interface ListedTool {
   readonly description: string | undefined;
   readonly inputSchema: JsonObject;
   readonly annotations: JsonObject | undefined;
+  /** The structure the tool promises its structuredContent keeps to; undefined when none. */
+  readonly outputSchema: JsonObject | undefined;
 }
 
 /** One page of the listing, as the listing guards see it. */
@@ -109,10 +111,13 @@ function readTool(value: JsonValue, bad: (problem: string) => never): ListedTool
   if (inputSchema?.kind !== 'object') return bad('inputSchema is not an object');
   const annotations = member(value, 'annotations');
   if (annotations !== undefined && annotations.kind !== 'object') bad('annotations is not an object');
+  const outputSchema = member(value, 'outputSchema');
+  if (outputSchema !== undefined && outputSchema.kind !== 'object') bad('outputSchema is not an object');
   return {
     name: name.value,
     description: stringValue(description),
     inputSchema,
     annotations: annotations?.kind === 'object' ? annotations : undefined,
+    outputSchema: outputSchema?.kind === 'object' ? outputSchema : undefined,
   };
 }

@@ -10,7 +10,9 @@ import { hiddenParameters, restrictSchema } from './hidden.js';
 import type { ListedTool } from './listing.js';
 import type { Manifest, PinnedTool } from './manifest.js';
 import { offeredName } from './names.js';
+import type { JsonObject } from './json/tree.js';
 import { compileSchema, type Compiled, type Validator } from './schema/compile.js';
+import { externalReference } from './schema/references.js';
 
 export interface RegisteredTool {
   /** The server's name for it: what a call is forwarded as. */
@@ -27,6 +29,8 @@ export interface RegisteredTool {
   readonly rule: Rule | undefined;
   /** Checks a call against the shown schema; undefined when it did not compile (schema-compiles disabled). */
   readonly validator: Validator | undefined;
+  /** Checks structuredContent against the pinned output schema; undefined when there is none. */
+  readonly outputValidator: Validator | undefined;
 }
 
 export interface Refusal {
@@ -44,13 +48,14 @@ export interface LoadOutcome {
 
 export function decideTools(listed: readonly ListedTool[], manifest: Manifest, config: Config, guards: Guards): LoadOutcome {
   const live = new Map(listed.map((tool) => [tool.name, tool]));
+  const listedNames = new Set(live.keys());
   const names = [...live.keys(), ...[...manifest.tools.keys()].filter((name) => !live.has(name))];
   const registered: RegisteredTool[] = [];
   const refused: Refusal[] = [];
   const taken = new Set<string>();
 
   for (const name of names) {
-    const subject = toolSubject(name, live.get(name), manifest.tools.get(name), config, taken);
+    const subject = toolSubject(name, live.get(name), manifest.tools.get(name), config, taken, guards, listedNames);
     let refusal: Refusal | undefined;
     let hintMismatchOverridden: string | undefined;
     for (const guard of guards.tool) {
@@ -65,7 +70,7 @@ export function decideTools(listed: readonly ListedTool[], manifest: Manifest, c
       refused.push(refusal);
       continue;
     }
-    const tool = register(subject, config, guards, hintMismatchOverridden);
+    const tool = register(subject, config, hintMismatchOverridden);
     registered.push(tool);
     taken.add(tool.name);
   }
@@ -78,6 +83,8 @@ export function toolSubject(
   pin: PinnedTool | undefined,
   config: Config,
   taken: ReadonlySet<string>,
+  guards: Pick<Guards, 'presentation'>,
+  listed: ReadonlySet<string> = new Set(live === undefined ? [] : [name]),
 ): ToolSubject {
   // A tool the server no longer lists is decided on what the pin kept.
   const inputSchema = live?.inputSchema ?? pin?.inputSchema;
@@ -86,6 +93,14 @@ export function toolSubject(
   const hidden = hiddenParameters(rule);
   const restricted = restrictSchema(inputSchema, hidden);
   let compiled: Compiled | undefined;
+  const effect = rule?.effect;
+  // A tool the server no longer lists reaches the agent only with still-offered disabled; it is
+  // then shown as pinned.
+  const asReceived: Presentation = {
+    description: live?.description,
+    inputSchema: restricted,
+    annotations: live === undefined ? pin?.annotations : live.annotations,
+  };
   return {
     name,
     live,
@@ -97,28 +112,37 @@ export function toolSubject(
     hidden,
     restricted,
     compiled: () => (compiled ??= compileSchema(restricted)),
+    shown: guards.presentation.reduce((shown, guard) => guard.present(shown, effect, rule, config.limits), asReceived),
+    rules: config.rules,
+    listed,
   };
 }
 
-function register(subject: ToolSubject, config: Config, guards: Guards, hintMismatchOverridden: string | undefined): RegisteredTool {
+function register(subject: ToolSubject, config: Config, hintMismatchOverridden: string | undefined): RegisteredTool {
   const { live, pin, rule } = subject;
-  // A tool the server no longer lists reaches here only with still-offered disabled; it is then
-  // shown as pinned.
-  const asReceived: Presentation = {
-    description: live?.description,
-    inputSchema: subject.restricted,
-    annotations: live === undefined ? pin?.annotations : live.annotations,
-  };
-  const effect = rule?.effect;
   const compiled = subject.compiled();
+  // The pinned output schema, when the tool is pinned: what the operator reviewed.
+  const outputSchema = pin === undefined ? live?.outputSchema : pin.outputSchema;
   return {
     tool: subject.name,
     name: subject.offered,
-    effect,
-    shown: guards.presentation.reduce((shown, guard) => guard.present(shown, effect, rule), asReceived),
+    effect: rule?.effect,
+    shown: subject.shown,
     callTimeoutMs: rule?.callTimeoutMs ?? config.limits.callTimeoutMs,
     hintMismatchOverridden,
     rule,
     validator: compiled.ok ? compiled.validate : undefined,
+    outputValidator: outputSchema === undefined ? undefined : outputValidator(outputSchema),
   };
+}
+
+/**
+ * A validator for an output schema. One that refers outside itself or does not compile cannot be
+ * enforced, so every result is then invalid: the tool's output is never shown unchecked.
+ */
+function outputValidator(schema: JsonObject): Validator {
+  const reference = externalReference(schema);
+  if (reference !== null) return () => [`the output schema is not self-contained: ${reference}`];
+  const compiled = compileSchema(schema);
+  return compiled.ok ? compiled.validate : () => [`the output schema does not compile: ${compiled.error}`];
 }

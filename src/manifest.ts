@@ -20,6 +20,8 @@ export interface PinnedTool {
   readonly inputSchema: JsonObject;
   /** As the server sent them at pin time; undefined when it sent none. */
   readonly annotations: JsonObject | undefined;
+  /** The output schema as pinned (canonical form parsed back); undefined when there was none. */
+  readonly outputSchema: JsonObject | undefined;
 }
 
 export interface Manifest {
@@ -36,6 +38,7 @@ export function manifestText(serverId: string, pinnedAt: Date, tools: readonly L
       ['schema_hash', plain(schema.hash)],
       ['input_schema', plain(schema.canonical)],
       ['annotations', tool.annotations ?? plain(null)],
+      ['output_schema', tool.outputSchema === undefined ? undefined : plain(schemaFingerprint(tool.outputSchema).canonical)],
     ]);
     return [tool.name, entry] as const;
   });
@@ -67,6 +70,7 @@ export function parseManifest(value: JsonValue, serverId: string): Manifest {
       'schema_hash',
       'input_schema',
       'annotations',
+      'output_schema',
     ])));
   }
   return { server, tools };
@@ -82,17 +86,9 @@ function parsePinnedTool(f: Fields): PinnedTool {
   };
   const descriptionHash = hash('description_hash');
   const schemaHash = hash('schema_hash');
-  const text = f.required('input_schema', (g, k) => g.string(k));
-  let inputSchema: JsonValue;
-  try {
-    inputSchema = readJson(text);
-  } catch (err) {
-    return f.fail('input_schema', `is not valid JSON: ${(err as Error).message}`);
-  }
-  if (inputSchema.kind !== 'object') f.fail('input_schema', 'must be a JSON object');
-  const fingerprint = schemaFingerprint(inputSchema);
-  if (fingerprint.canonical !== text) f.fail('input_schema', 'is not in canonical form');
-  if (fingerprint.hash !== schemaHash) f.fail('schema_hash', 'does not match input_schema');
+  const inputSchema = canonicalSchema(f, 'input_schema');
+  if (inputSchema === undefined) return f.fail('input_schema', 'is required');
+  if (schemaFingerprint(inputSchema).hash !== schemaHash) f.fail('schema_hash', 'does not match input_schema');
   const annotations = f.get('annotations');
   if (annotations?.kind !== 'object' && annotations?.kind !== 'null') f.fail('annotations', 'must be an object or null');
   return {
@@ -100,5 +96,21 @@ function parsePinnedTool(f: Fields): PinnedTool {
     schemaHash,
     inputSchema,
     annotations: annotations.kind === 'object' ? annotations : undefined,
+    outputSchema: canonicalSchema(f, 'output_schema'),
   };
+}
+
+/** A schema kept as canonical JSON text, parsed back; undefined when the field is absent. */
+function canonicalSchema(f: Fields, key: string): JsonObject | undefined {
+  const text = f.string(key);
+  if (text === undefined) return undefined;
+  let schema: JsonValue;
+  try {
+    schema = readJson(text);
+  } catch (err) {
+    return f.fail(key, `is not valid JSON: ${(err as Error).message}`);
+  }
+  if (schema.kind !== 'object') return f.fail(key, 'must be a JSON object');
+  if (schemaFingerprint(schema).canonical !== text) f.fail(key, 'is not in canonical form');
+  return schema;
 }

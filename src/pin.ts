@@ -11,7 +11,7 @@ import { startAndList } from './startup.js';
 
 export async function pin(configPath: string, outPath: string, disabledGuards: readonly string[]): Promise<void> {
   const config = loadConfig(configPath);
-  const { upstream, listed } = await startAndList(config, selectGuards(disabledGuards).listing);
+  const { upstream, listed } = await startAndList(config, selectGuards(disabledGuards));
   await upstream.close();
   writeTextFile(outPath, manifestText(config.server.id, new Date(), listed), 'manifest');
 }

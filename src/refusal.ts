@@ -18,6 +18,11 @@ export const REFUSAL_CODES = [
   'agent_chain_too_long',
   'tool_timeout',
   'server_unavailable',
+  'argument_rejected',
+  'output_schema_invalid',
+  'result_withheld',
+  'result_too_large',
+  'verification_failed',
 ] as const;
 export type RefusalCode = (typeof REFUSAL_CODES)[number];
 
@@ -31,6 +36,15 @@ export interface ToolRefusal {
 
 export function refusal(code: RefusalCode, sentence: string, fields: Readonly<Record<string, Plain>>): ToolRefusal {
   return { code, sentence, fields };
+}
+
+/**
+ * A rejection after dispatch (docs/result-path.md): the tool already ran and its output is not
+ * shown. The agent is told so in words and in fields, because retrying would run the side
+ * effect again.
+ */
+export function afterDispatch(code: RefusalCode, sentence: string, fields: Readonly<Record<string, Plain>> = {}): ToolRefusal {
+  return refusal(code, `the call already ran, and must not be retried: ${sentence}`, { already_ran: true, retry: false, ...fields });
 }
 
 /** The tool result that carries a refusal to the agent. */

@@ -57,7 +57,7 @@ export async function serve(options: ServeOptions, io: ServeIo): Promise<number>
   const audit = auditPath === undefined ? undefined : await AuditLog.open(auditPath, clock);
 
   try {
-    const { upstream, listed } = await startAndList(config, guards.listing);
+    const { upstream, listed } = await startAndList(config, guards);
     try {
       const outcome = decideTools(listed, manifest, config, guards);
       if (options.reportPath !== undefined) {
@@ -75,7 +75,7 @@ export async function serve(options: ServeOptions, io: ServeIo): Promise<number>
         tools: outcome.registered,
         guards,
         context: { agent: options.agent, agents: config.agents, grants: config.grants, policy: config.policy, approvals, clock },
-        defaultCallTimeoutMs: config.limits.callTimeoutMs,
+        limits: config.limits,
         upstream,
         audit,
       });

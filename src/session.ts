@@ -6,18 +6,18 @@
 
 import type { Readable, Writable } from 'node:stream';
 import type { AuditEntry, AuditSink } from './audit.js';
-import { DEFAULT_DATA_CLASSIFICATION } from './config.js';
-import { RequestTimedOut, ServerGone } from './errors.js';
+import { DEFAULT_DATA_CLASSIFICATION, type Limits } from './config.js';
+import { RequestTimedOut, ResultTooLarge, ServerGone } from './errors.js';
 import type { Guards } from './guards/registry.js';
-import type { ApprovalEvent, CallContext, CallSubject } from './guards/types.js';
+import type { ApprovalEvent, CallContext, CallSubject, ResultSubject } from './guards/types.js';
 import { injectFixed } from './hidden.js';
 import { BROKER_NAME, BROKER_VERSION, LATEST_PROTOCOL_VERSION, isSupportedProtocolVersion } from './identity.js';
 import { ERROR, brokerError, errorLine, parseMessage, resultLine } from './jsonrpc.js';
 import { LineSplitter } from './lines.js';
-import { member, object, plain, stringValue, type JsonValue } from './json/tree.js';
+import { member, object, plain, stringValue, type JsonObject, type JsonValue } from './json/tree.js';
 import type { RegisteredTool } from './load.js';
 import { withReceipt } from './receipt.js';
-import { refusal, toolError, type ToolRefusal } from './refusal.js';
+import { afterDispatch, refusal, toolError, type ToolRefusal } from './refusal.js';
 import type { Reply, Requester } from './upstream/connection.js';
 
 /** Where a call names the upstream agents it is made for (docs/call-path.md). */
@@ -25,10 +25,11 @@ export const AGENT_CHAIN_META_KEY = 'io.mcp-gauntlet/agent-chain';
 
 export interface SessionOptions {
   readonly tools: readonly RegisteredTool[];
-  readonly guards: Pick<Guards, 'visibility' | 'call'>;
+  readonly guards: Pick<Guards, 'visibility' | 'call' | 'result'>;
   readonly context: CallContext;
-  /** The timeout for a call no registered tool names (registered-calls-only disabled). */
-  readonly defaultCallTimeoutMs: number;
+  /** `callTimeoutMs` is the timeout for a call no registered tool names (registered-calls-only
+   * disabled); the caps and bounds apply to every result. */
+  readonly limits: Limits;
   readonly upstream: Requester;
   /** Undefined when the operator keeps no audit trail. */
   readonly audit: AuditSink | undefined;
@@ -37,12 +38,15 @@ export interface SessionOptions {
 
 export class Session {
   private readonly byName: ReadonlyMap<string, RegisteredTool>;
+  /** By the server's name: what an effect contract's read-back names. */
+  private readonly byServerName: ReadonlyMap<string, RegisteredTool>;
   /** Fixed at Load: the server's later list_changed notices are not followed. */
   private readonly toolList: JsonValue;
   private readonly inFlight = new Set<Promise<void>>();
 
   constructor(private readonly options: SessionOptions) {
     this.byName = new Map(options.tools.map((tool) => [tool.name, tool]));
+    this.byServerName = new Map(options.tools.map((tool) => [tool.tool, tool]));
     this.toolList = object([
       [
         'tools',
@@ -150,16 +154,16 @@ export class Session {
 
   /** Forwards an allowed call under the server's name and answers the agent with the outcome. */
   private async dispatch(id: JsonValue, name: string, tool: RegisteredTool | undefined, args: JsonValue | undefined): Promise<void> {
-    const { send, upstream } = this.options;
-    const serverName = tool?.tool ?? name;
+    const { send } = this.options;
     let reply: Reply;
     try {
-      const timeoutMs = tool?.callTimeoutMs ?? this.options.defaultCallTimeoutMs;
-      reply = await upstream.request('tools/call', object([['name', plain(serverName)], ['arguments', args]]), timeoutMs, `tools/call "${serverName}"`);
+      reply = await this.forward(tool?.tool ?? name, tool, args);
     } catch (err) {
       // The late answer to a timed-out call is dropped by the connection; it never reaches here.
       if (err instanceof RequestTimedOut) {
         send(resultLine(id, toolError(refusal('tool_timeout', `${err.message}.`, { timeout_ms: err.timeoutMs }))));
+      } else if (err instanceof ResultTooLarge) {
+        send(resultLine(id, toolError(afterDispatch('result_too_large', `${err.message}, which was dropped unread.`, { max_bytes: err.maxBytes }))));
       } else if (err instanceof ServerGone) {
         send(resultLine(id, toolError(refusal('server_unavailable', `${err.message}.`, { server: err.serverId }))));
       } else {
@@ -171,12 +175,47 @@ export class Session {
       send(errorLine(id, reply.error));
       return;
     }
+    const judged = await this.judgeResult(reply.result, tool, args?.kind === 'object' ? args : object([]));
+    if (judged.kind === 'refuse') {
+      send(resultLine(id, toolError(judged.refusal)));
+      return;
+    }
     const receipt = {
       tool: name,
       permission: tool?.rule?.permission,
       dataClassification: tool?.rule?.dataClassification ?? DEFAULT_DATA_CLASSIFICATION,
     };
-    send(resultLine(id, withReceipt(reply.result, receipt)));
+    send(resultLine(id, withReceipt(judged.result, receipt)));
+  }
+
+  /** One tools/call to the server, bounded by the tool's timeout. */
+  private forward(serverName: string, tool: RegisteredTool | undefined, args: JsonValue | undefined): Promise<Reply> {
+    const timeoutMs = tool?.callTimeoutMs ?? this.options.limits.callTimeoutMs;
+    return this.options.upstream.request('tools/call', object([['name', plain(serverName)], ['arguments', args]]), timeoutMs, `tools/call "${serverName}"`);
+  }
+
+  /** Runs the result guards in order; the first rejection decides. */
+  private async judgeResult(result: JsonValue, tool: RegisteredTool | undefined, args: JsonObject): Promise<{ kind: 'pass'; result: JsonValue } | { kind: 'refuse'; refusal: ToolRefusal }> {
+    let subject: ResultSubject = {
+      tool,
+      args,
+      limits: this.options.limits,
+      serverError: false,
+      registered: (serverName) => this.byServerName.get(serverName),
+      forward: async (reader, readArgs) => {
+        const reply = await this.forward(reader.tool, reader, readArgs);
+        if (!reply.ok) throw new Error(`the server answered with an error: ${stringValue(member(reply.error, 'message')) ?? ''}`);
+        return reply.result;
+      },
+    };
+    let current = result;
+    for (const guard of this.options.guards.result) {
+      const verdict = await guard.check(current, subject);
+      if (verdict.kind === 'refuse') return verdict;
+      current = verdict.result;
+      if (verdict.serverError === true) subject = { ...subject, serverError: true };
+    }
+    return { kind: 'pass', result: current };
   }
 
   private refuse(id: JsonValue, why: ToolRefusal, recorded: Recorded): void {

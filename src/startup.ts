@@ -4,7 +4,7 @@
 
 import type { Config } from './config.js';
 import { UpstreamError } from './errors.js';
-import type { ListingGuard } from './guards/types.js';
+import type { Guards } from './guards/registry.js';
 import { initializeAndList, type ListedTool } from './listing.js';
 import { Connection } from './upstream/connection.js';
 import { ServerProcess } from './upstream/process.js';
@@ -14,11 +14,13 @@ export interface Started {
   readonly listed: readonly ListedTool[];
 }
 
-export async function startAndList(config: Config, guards: readonly ListingGuard[]): Promise<Started> {
+export async function startAndList(config: Config, guards: Pick<Guards, 'frame' | 'listing'>): Promise<Started> {
   const server = await ServerProcess.start(config.server);
-  const upstream = new Connection(config.server.id, server);
+  // Without a frame guard a line is unbounded: the protection does not exist.
+  const bounds = guards.frame.map((guard) => guard.lineBound(config.limits));
+  const upstream = new Connection(config.server.id, server, bounds.length === 0 ? undefined : Math.min(...bounds));
   try {
-    return { upstream, listed: await initializeAndList(upstream, config.server.id, config.limits, guards) };
+    return { upstream, listed: await initializeAndList(upstream, config.server.id, config.limits, guards.listing) };
   } catch (err) {
     await upstream.close();
     const tail = server.stderrTail();

@@ -68,21 +68,34 @@ export function spawnChannel(command: string, args: string[], options: SpawnOpti
   });
 
   const handlers: Array<(line: string) => void> = [];
-  let pending = '';
+  // Pieces of the line still being read: joined once its newline arrives, so a long line costs
+  // one pass rather than one rescan per chunk.
+  let pieces: string[] = [];
+  let pendingLength = 0;
+  const emit = (line: string) => {
+    const clean = line.endsWith('\r') ? line.slice(0, -1) : line;
+    if (clean.length > 0) for (const handler of handlers) handler(clean);
+  };
   child.stdout?.setEncoding('utf8');
   child.stdout?.on('data', (chunk: string) => {
-    pending += chunk;
-    if (pending.length > MAX_LINE) {
-      pending = '';
-      void close();
-      return;
-    }
-    let newline = pending.indexOf('\n');
+    let start = 0;
+    let newline = chunk.indexOf('\n');
     while (newline >= 0) {
-      const line = pending.slice(0, newline).replace(/\r$/, '');
-      pending = pending.slice(newline + 1);
-      if (line.length > 0) for (const handler of handlers) handler(line);
-      newline = pending.indexOf('\n');
+      pieces.push(chunk.slice(start, newline));
+      emit(pieces.join(''));
+      pieces = [];
+      pendingLength = 0;
+      start = newline + 1;
+      newline = chunk.indexOf('\n', start);
+    }
+    if (start < chunk.length) {
+      pieces.push(chunk.slice(start));
+      pendingLength += chunk.length - start;
+    }
+    if (pendingLength > MAX_LINE) {
+      pieces = [];
+      pendingLength = 0;
+      void close();
     }
   });
 

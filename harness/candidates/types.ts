@@ -31,6 +31,11 @@ export const FEATURES = {
   'agent-chains': 'checks every hop of a chain of upstream agents',
   audit: 'keeps an audit trail of its decisions',
   timeouts: 'bounds each call in time and survives a dead server',
+  'result-caps': 'caps descriptions and results, marking truncation, and bounds what it holds of a result',
+  withholding: 'withholds content it cannot inspect, such as images, audio and resources',
+  'output-validation': 'validates structured results against the output schema, terminally',
+  inspection: 'normalises and inspects descriptors, arguments and results within hard bounds',
+  'effect-contracts': 'confirms writes with a read-back before reporting success',
 } as const;
 export type Feature = keyof typeof FEATURES;
 

@@ -1,12 +1,12 @@
 import { join } from 'node:path';
 import { dir as tmpDir } from 'tmp-promise';
 import type { Candidate, SessionSpec } from '../candidates/types.js';
-import { launches, Ledger, listRequests, maxListRequestsPerLaunch, serverPids } from '../observe/ledger.js';
+import { callsTo, launches, Ledger, listRequests, maxListRequestsPerLaunch, serverPids } from '../observe/ledger.js';
 import { Canary } from '../observe/canary.js';
 import { killAll, survivorsAfter } from '../observe/processes.js';
 import { serverEntry } from '../paths.js';
 import type { Scenario, ScenarioExpectation } from '../scenario/types.js';
-import { CandidateUnresponsive, type CaseResult, type Finding } from './outcome.js';
+import { CandidateUnresponsive, UnsupportedEnvironment, type CaseResult, type Finding } from './outcome.js';
 import { ScenarioSession } from './steps.js';
 
 export interface RunOptions {
@@ -37,6 +37,10 @@ function ledgerFindings(expect: ScenarioExpectation['ledger'], ledger: Ledger): 
   const total = listRequests(entries).length;
   if (expect.list_requests_min !== undefined && total < expect.list_requests_min) {
     findings.push({ step: 'end', expectation: 'server listed', expected: `at least ${expect.list_requests_min} tools/list`, observed: total });
+  }
+  for (const [tool, count] of Object.entries(expect.calls ?? {})) {
+    const received = callsTo(entries, tool).length;
+    if (received !== count) findings.push({ step: 'end', expectation: `server receives ${tool}`, expected: `${count} tools/call in all`, observed: received });
   }
   const started = launches(entries).length;
   if (expect.launches_min !== undefined && started < expect.launches_min) {
@@ -110,10 +114,13 @@ export async function runScenario(scenario: Scenario, candidate: Candidate, opti
   };
   const session = new ScenarioSession(candidate, spec, ledger, control, options.stepTimeoutMs);
   let reason: string | undefined;
+  let environmentLacks = false;
   try {
     for (const [index, step] of scenario.steps.entries()) await session.run(step, index);
   } catch (error) {
-    reason = error instanceof CandidateUnresponsive ? error.message : `harness or adapter error: ${(error as Error).stack ?? String(error)}`;
+    environmentLacks = error instanceof UnsupportedEnvironment;
+    reason =
+      error instanceof CandidateUnresponsive || environmentLacks ? (error as Error).message : `harness or adapter error: ${(error as Error).stack ?? String(error)}`;
   }
   try {
     await session.channel?.close();
@@ -133,7 +140,7 @@ export async function runScenario(scenario: Scenario, candidate: Candidate, opti
       killAll(leftovers);
       session.notes.push(`the harness killed ${leftovers.length} server process(es) still alive after the candidate closed`);
     }
-    const outcome = reason !== undefined ? 'error' : findings.length > 0 ? 'fail' : 'pass';
+    const outcome = environmentLacks ? 'unsupported-environment' : reason !== undefined ? 'error' : findings.length > 0 ? 'fail' : 'pass';
     return { ...base, outcome, duration_ms: Date.now() - started, findings, notes: session.notes, ...(reason ? { reason } : {}) };
   } finally {
     await canary.stop();

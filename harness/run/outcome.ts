@@ -29,3 +29,6 @@ export interface CaseResult {
 
 /** A broker that died or hung has not shown anything; the scenario ends as an `error`. */
 export class CandidateUnresponsive extends Error {}
+
+/** The machine lacks a facility the scenario needs: reported as such, never as a pass. */
+export class UnsupportedEnvironment extends Error {}

@@ -5,9 +5,10 @@ import { AgentClient, type Answer } from '../agent/client.js';
 import { generateArguments, GenerationError } from '../args/generate.js';
 import type { AgentChannel, Candidate, SessionSpec } from '../candidates/types.js';
 import { callsTo, listRequests, serverPids, type Ledger } from '../observe/ledger.js';
+import { residentGrowthMib } from '../observe/memory.js';
 import { survivorsAfter } from '../observe/processes.js';
 import type { ApproveStep, CallOutcome, CallStep, EffectiveHints, ListExpectation, StartExpectation, Step } from '../scenario/types.js';
-import { CandidateUnresponsive, type Finding } from './outcome.js';
+import { CandidateUnresponsive, UnsupportedEnvironment, type Finding } from './outcome.js';
 
 /** How long processes get to disappear after a broker reports it stopped them. */
 const DEATH_DEADLINE_MS = 3_000;
@@ -17,6 +18,9 @@ const AGENT_CHAIN_META = 'io.mcp-gauntlet/agent-chain';
 
 /** A name no server offers, for comparing refusals with the answer to a tool that does not exist. */
 const NOWHERE_TOOL = 'gauntlet_tool_that_exists_nowhere';
+
+/** The truncation marker of docs/result-path.md: N characters sent, of M the server gave. */
+const TRUNCATION_MARKER = /\[truncated: showing (\d+) of (\d+) characters\]$/;
 
 /** MCP's defaults for absent hints: what an agent reading the listing would assume. */
 const HINT_DEFAULTS: Required<EffectiveHints> = {
@@ -175,6 +179,19 @@ export class ScenarioSession {
       const shown = new Set([...Object.keys((schema.properties ?? {}) as object), ...((schema.required ?? []) as string[])]);
       for (const param of hidden) if (shown.has(param)) this.fail(label, `${name} hides ${param}`, 'absent from properties and required', 'shown');
     }
+    for (const [name, tool] of byName) {
+      // A description cut inside a surrogate pair is malformed whatever the scenario checks.
+      if (typeof tool.description === 'string' && !tool.description.isWellFormed()) this.fail(label, `description of ${name}`, 'well-formed Unicode', 'a lone surrogate');
+    }
+    for (const [name, most] of Object.entries(expect.description_max_chars ?? {})) {
+      const text = byName.get(name)?.description;
+      const chars = typeof text === 'string' ? [...text].length : 0;
+      if (chars > most) this.fail(label, `description length of ${name}`, `at most ${most} characters`, chars);
+    }
+    for (const [name, banned] of Object.entries(expect.description_excludes ?? {})) {
+      const text = String(byName.get(name)?.description ?? '');
+      for (const fragment of banned) if (text.includes(fragment)) this.fail(label, `description of ${name} excludes ${JSON.stringify(fragment)}`, 'absent', 'present');
+    }
     for (const [name, required] of Object.entries(expect.required ?? {})) {
       const listed = ((byName.get(name)?.inputSchema as Record<string, unknown> | undefined)?.required ?? []) as string[];
       for (const param of required) if (!listed.includes(param)) this.fail(label, `${name} requires ${param}`, 'required', listed);
@@ -206,7 +223,8 @@ export class ScenarioSession {
     const { expect } = step;
     this.callMarks.push({ label, serverTool: step.server_tool ?? step.tool, mark: this.ledger.mark(), step });
     const meta = step.chain ? { [AGENT_CHAIN_META]: step.chain } : undefined;
-    const answer = await agent.callTool(step.tool, args, { ...(meta ? { meta } : {}), ...(expect.within_ms ? { timeoutMs: expect.within_ms } : {}) });
+    const send = () => agent.callTool(step.tool, args, { ...(meta ? { meta } : {}), ...(expect.within_ms ? { timeoutMs: expect.within_ms } : {}) });
+    const answer = expect.memory_growth_max_mib === undefined ? await send() : await this.measured(label, expect.memory_growth_max_mib, send);
     if (answer.kind === 'closed' || answer.kind === 'timeout') {
       // Answering in time is what a `within_ms` step tests, so silence fails it; elsewhere a
       // silent broker has shown nothing and the scenario is an error. Neither is ever a pass.
@@ -222,6 +240,45 @@ export class ScenarioSession {
     const requestId = approvalRequestId(answer);
     if (requestId !== undefined) this.pendingApprovals.set(step.tool, requestId);
     if (expect.answers_like_unknown) await this.compareWithUnknown(label, agent, step.tool, answer);
+    this.checkResult(label, answer, expect);
+  }
+
+  /** Runs a call while watching the broker's resident memory; the growth goes into the report. */
+  private async measured(label: string, mostMib: number, send: () => Promise<Answer>): Promise<Answer> {
+    const pid = this.channel?.pid;
+    const measurement = pid === undefined ? undefined : await residentGrowthMib(pid, send);
+    if (!measurement) throw new UnsupportedEnvironment(`${label}: the broker's resident memory cannot be read from /proc`);
+    this.notes.push(`${label}: broker resident memory grew ${measurement.growthMib.toFixed(1)} MiB (bound ${mostMib} MiB)`);
+    if (measurement.growthMib > mostMib) this.fail(label, 'bounded memory', `under ${mostMib} MiB growth`, `${measurement.growthMib.toFixed(1)} MiB`);
+    return measurement.result;
+  }
+
+  /** What the agent was shown of a result: its text, content types, structure and markers. */
+  private checkResult(label: string, answer: Answer, expect: CallStep['expect']): void {
+    if (answer.kind !== 'result') return;
+    const blocks = Array.isArray(answer.result.content) ? (answer.result.content as Array<Record<string, unknown>>) : [];
+    const texts = blocks.filter((b) => b.type === 'text').map((b) => String(b.text ?? ''));
+    const text = texts.join('\n');
+    const chars = texts.reduce((sum, t) => sum + [...t].length, 0);
+    if (!texts.every((t) => t.isWellFormed())) this.fail(label, 'well-formed text', 'no split code point', 'a lone surrogate');
+    for (const fragment of expect.text_includes ?? []) if (!text.includes(fragment)) this.fail(label, `text includes ${JSON.stringify(fragment)}`, 'present', text.slice(0, 300));
+    for (const fragment of expect.text_excludes ?? []) if (text.includes(fragment)) this.fail(label, `text excludes ${JSON.stringify(fragment)}`, 'absent', 'present');
+    if (expect.text_max_chars !== undefined && chars > expect.text_max_chars) this.fail(label, 'text length', `at most ${expect.text_max_chars} characters`, chars);
+    if (expect.truncated !== undefined) {
+      const marker = TRUNCATION_MARKER.exec(texts.at(-1) ?? '');
+      if (!expect.truncated && marker) this.fail(label, 'not truncated', 'no truncation marker', marker[0]);
+      if (expect.truncated && !marker) this.fail(label, 'truncation marked', 'a truncation marker', `${chars} characters, no marker`);
+      if (expect.truncated && marker && Number(marker[1]) !== chars) this.fail(label, 'marker counts what was sent', chars, Number(marker[1]));
+    }
+    const structuredContent = structured(answer);
+    if (expect.already_ran && !(structuredContent?.already_ran === true && structuredContent.retry === false)) {
+      this.fail(label, 'says it already ran', '{already_ran: true, retry: false}', structuredContent ?? '(no structuredContent)');
+    }
+    const types = new Set(blocks.map((b) => String(b.type)));
+    for (const type of expect.content_types_absent ?? []) if (types.has(type)) this.fail(label, `no ${type} content`, 'absent', 'present');
+    if (expect.structured !== undefined && (structuredContent !== undefined) !== (expect.structured === 'present')) {
+      this.fail(label, 'structured content', expect.structured, structuredContent === undefined ? 'absent' : 'present');
+    }
   }
 
   /** A hidden tool must be refused exactly as a name that exists nowhere: same code, same words. */

@@ -22,6 +22,18 @@ export interface ToolRule {
   permission?: string;
   timeout_ms?: number;
   data_classification?: string;
+  /** What committing a write looks like, checked by a read-back (docs/result-path.md). */
+  contract?: EffectContract;
+}
+
+export interface Selector {
+  from: 'arguments' | 'result' | 'readback';
+  pointer: string;
+}
+
+export interface EffectContract {
+  readback: { tool: string; arguments: Record<string, Selector> };
+  checks: Array<{ left: Selector; op: 'equals' | 'not_equals' | 'less_than' | 'greater_than' | 'contains' | 'present'; right?: Selector }>;
 }
 
 export type Decision = 'allow' | 'deny' | 'approve';
@@ -35,6 +47,8 @@ export interface OperatorConfig {
   limits?: {
     max_pages?: number;
     max_tools?: number;
+    max_result_chars?: number;
+    max_description_chars?: number;
   };
 }
 
@@ -66,6 +80,10 @@ export interface ListExpectation {
   hidden?: Record<string, string[]>;
   /** Names the tool's schema must still list as required. */
   required?: Record<string, string[]>;
+  /** The most code points a tool's description may have. */
+  description_max_chars?: Record<string, number>;
+  /** Strings a tool's description must not contain. */
+  description_excludes?: Record<string, string[]>;
 }
 
 export interface CallExpectation {
@@ -82,6 +100,20 @@ export interface CallExpectation {
   within_ms?: number;
   /** The refusal must be indistinguishable from one for a tool that exists nowhere. */
   answers_like_unknown?: boolean;
+  /** Strings the text the agent was shown must contain, and must not contain. */
+  text_includes?: string[];
+  text_excludes?: string[];
+  /** The most code points the agent may be shown over all text blocks. */
+  text_max_chars?: number;
+  /** Whether the text ends in the truncation marker of docs/result-path.md, counting what was sent. */
+  truncated?: boolean;
+  /** An after-dispatch rejection: it must say the call already ran and must not be retried. */
+  already_ran?: boolean;
+  /** Content block types the agent must not receive. */
+  content_types_absent?: string[];
+  structured?: 'present' | 'absent';
+  /** Bound on the broker's resident memory growth across this call, in MiB. */
+  memory_growth_max_mib?: number;
 }
 
 /** Arguments made from the schema the agent was shown, instead of written out. */
@@ -143,6 +175,8 @@ export interface LedgerExpectation {
   /** The fewest `tools/list` requests the server must have received in the whole scenario. */
   list_requests_min?: number;
   launches_min?: number;
+  /** Exactly how many `tools/call` requests each named tool received over the whole scenario. */
+  calls?: Record<string, number>;
 }
 
 export interface LoadReportExpectation {

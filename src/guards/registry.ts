@@ -3,24 +3,30 @@
 
 import { ConfigError } from '../errors.js';
 import { agentChain, grants, hiddenParamsRefused, inputValid, policy } from './call.js';
+import { resultSizeBound } from './frame.js';
+import { inspectArguments, inspectDescriptors, normaliseDescription } from './inspection.js';
 import { listingBounds, listingUnique } from './listing.js';
 import { nameRules, nameUnique } from './names.js';
-import { operatorAnnotations, operatorDescription } from './presentation.js';
+import { descriptionCap, operatorAnnotations, operatorDescription } from './presentation.js';
+import { effectContract, inspectResults, outputValid, resultCap, serverErrorIsToolError, withholdUninspectable } from './result.js';
 import { hiddenNamesSound, objectSchema, schemaCompiles, selfContained } from './schema.js';
 import { agentVisibility, nothingRegistered, registeredCallsOnly } from './session.js';
-import { classified, descriptionPin, hintConsistency, pinned, schemaPin, stillOffered } from './tool.js';
-import type { CallGuard, ListingGuard, PresentationGuard, ServeGuard, ToolGuard, VisibilityGuard } from './types.js';
+import { classified, descriptionPin, effectContractSound, hintConsistency, pinned, schemaPin, stillOffered } from './tool.js';
+import type { CallGuard, FrameGuard, ListingGuard, PresentationGuard, ResultGuard, ServeGuard, ToolGuard, VisibilityGuard } from './types.js';
 
 export interface Guards {
+  readonly frame: readonly FrameGuard[];
   readonly listing: readonly ListingGuard[];
   readonly tool: readonly ToolGuard[];
   readonly presentation: readonly PresentationGuard[];
   readonly visibility: readonly VisibilityGuard[];
   readonly call: readonly CallGuard[];
+  readonly result: readonly ResultGuard[];
   readonly serve: readonly ServeGuard[];
 }
 
 export const ALL_GUARDS: Guards = {
+  frame: [resultSizeBound],
   listing: [listingBounds, listingUnique],
   tool: [
     stillOffered,
@@ -33,19 +39,29 @@ export const ALL_GUARDS: Guards = {
     selfContained,
     hiddenNamesSound,
     schemaCompiles,
+    inspectDescriptors,
+    effectContractSound,
     nameRules,
     nameUnique,
   ],
-  presentation: [operatorAnnotations, operatorDescription],
+  // Normalised before capped, so the cap counts what is sent.
+  presentation: [operatorAnnotations, operatorDescription, normaliseDescription, descriptionCap],
   visibility: [registeredCallsOnly, agentVisibility],
   // The order docs/call-path.md fixes: chain, hidden parameters, input schema, grant, policy.
-  call: [agentChain, hiddenParamsRefused, inputValid, grants, policy],
+  // Arguments are inspected after the input schema and before the grant (docs/result-path.md).
+  call: [agentChain, hiddenParamsRefused, inputValid, inspectArguments, grants, policy],
+  // The server's own error report first, so that a failed call is judged as one; output and
+  // effect on what the server sent; then what the agent may see of it; the caps last, on what
+  // is actually sent.
+  result: [serverErrorIsToolError, outputValid, effectContract, withholdUninspectable, inspectResults, resultCap],
   serve: [nothingRegistered],
 };
 
-export const GUARD_NAMES: readonly string[] = Object.values(ALL_GUARDS).flatMap((list: readonly { name: string }[]) =>
-  list.map((guard) => guard.name),
-);
+// A guard acting at two points (inspect-descriptors, effect-contract) is one name: disabling it
+// removes it from both.
+export const GUARD_NAMES: readonly string[] = [
+  ...new Set(Object.values(ALL_GUARDS).flatMap((list: readonly { name: string }[]) => list.map((guard) => guard.name))),
+];
 
 /** All guards but the disabled ones; an unknown name is a command-line error. */
 export function selectGuards(disabled: readonly string[]): Guards {
@@ -57,11 +73,13 @@ export function selectGuards(disabled: readonly string[]): Guards {
   const keep = <G extends { readonly name: string }>(list: readonly G[]): G[] =>
     list.filter((guard) => !disabled.includes(guard.name));
   return {
+    frame: keep(ALL_GUARDS.frame),
     listing: keep(ALL_GUARDS.listing),
     tool: keep(ALL_GUARDS.tool),
     presentation: keep(ALL_GUARDS.presentation),
     visibility: keep(ALL_GUARDS.visibility),
     call: keep(ALL_GUARDS.call),
+    result: keep(ALL_GUARDS.result),
     serve: keep(ALL_GUARDS.serve),
   };
 }

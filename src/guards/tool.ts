@@ -60,3 +60,15 @@ export const hintConsistency: ToolGuard = {
     return rule.allowHintMismatch ? { kind: 'overridden', note: sentence } : refuse(sentence);
   },
 };
+
+export const effectContractSound: ToolGuard = {
+  name: 'effect-contract',
+  // A contract whose read-back cannot run would leave every write unverifiable; the write tool is
+  // refused at Load instead of failing each call after it ran.
+  check({ rule, rules, listed }) {
+    const reader = rule?.contract?.readbackTool;
+    if (reader === undefined) return PASS;
+    if (rules.get(reader)?.effect !== 'read_only') return refuse(`its effect contract reads back with ${JSON.stringify(reader)}, which the operator has not classified read_only`);
+    return listed.has(reader) ? PASS : refuse(`its effect contract reads back with ${JSON.stringify(reader)}, which the server does not list`);
+  },
+};

@@ -37,6 +37,12 @@ export interface ToolSubject {
   readonly restricted: JsonObject;
   /** The validator for `restricted`, compiled on first use (never before the schema guards ran). */
   readonly compiled: () => Compiled;
+  /** What the agent would be shown, as the presentation guards leave it. */
+  readonly shown: Presentation;
+  /** The operator's rules by server name, for a guard that judges a rule naming another tool. */
+  readonly rules: ReadonlyMap<string, Rule>;
+  /** The names the server lists now. */
+  readonly listed: ReadonlySet<string>;
 }
 
 export type ToolVerdict =
@@ -61,7 +67,7 @@ export interface Presentation {
 /** Replaces part of what the agent sees with what the operator decided. */
 export interface PresentationGuard {
   readonly name: string;
-  present(shown: Presentation, effect: Effect | undefined, rule: Rule | undefined): Presentation;
+  present(shown: Presentation, effect: Effect | undefined, rule: Rule | undefined, limits: Limits): Presentation;
 }
 
 /** Who is calling, and the operator's decisions that apply to every call. */
@@ -112,6 +118,40 @@ export type CallVerdict =
 export interface CallGuard {
   readonly name: string;
   check(call: CallSubject, context: CallContext): CallVerdict;
+}
+
+/** Bounds how the server's messages are framed; present or absent as a whole. */
+export interface FrameGuard {
+  readonly name: string;
+  /** The longest line the server may send, in bytes. */
+  lineBound(limits: Limits): number;
+}
+
+/** One forwarded call's answer, as the result guards see it. */
+export interface ResultSubject {
+  /** Undefined only when registered-calls-only is disabled and no tool has the name. */
+  readonly tool: RegisteredTool | undefined;
+  /** The arguments as forwarded, fixed values included; `{}` when there were none. */
+  readonly args: JsonObject;
+  readonly limits: Limits;
+  /** Set once server-error-is-tool-error found the server reporting that the call failed. */
+  readonly serverError: boolean;
+  /** The registered tool with this server name, if any. */
+  readonly registered: (serverName: string) => RegisteredTool | undefined;
+  /** Calls another tool through the same forwarding path as the call itself. */
+  readonly forward: (tool: RegisteredTool, args: JsonObject) => Promise<JsonValue>;
+}
+
+export type ResultVerdict =
+  /** `serverError` marks the result as the server's report of a failed call. */
+  | { readonly kind: 'pass'; readonly result: JsonValue; readonly serverError?: boolean }
+  /** An after-dispatch rejection: the call already ran. */
+  | { readonly kind: 'refuse'; readonly refusal: ToolRefusal };
+
+/** Judges or reshapes a forwarded call's result before the agent sees it; in order. */
+export interface ResultGuard {
+  readonly name: string;
+  check(result: JsonValue, subject: ResultSubject): ResultVerdict | Promise<ResultVerdict>;
 }
 
 /** Decides whether the broker may serve at all once Load is done; a reason to stop, or null. */

@@ -3,9 +3,9 @@
 // server cannot answer a request it was never sent. Every request is bounded in time, and once
 // the server is gone every pending and later request fails at once, naming the server.
 
-import { RequestTimedOut, ServerGone, UpstreamError } from '../errors.js';
+import { RequestTimedOut, ResultTooLarge, ServerGone, UpstreamError } from '../errors.js';
 import { ERROR, brokerError, errorLine, notificationLine, parseMessage, requestLine, resultLine } from '../jsonrpc.js';
-import { LineSplitter } from '../lines.js';
+import { LineSplitter, type Overlong } from '../lines.js';
 import { object, plain, type JsonObject, type JsonValue } from '../json/tree.js';
 import type { ServerProcess } from './process.js';
 
@@ -33,13 +33,17 @@ export class Connection implements Requester {
   /** Set once the server can no longer be spoken to; says why. */
   private failure: string | undefined;
 
+  /** `maxLineBytes` bounds every line the server sends; undefined leaves lines unbounded. */
   constructor(
     readonly serverId: string,
     private readonly server: ServerProcess,
+    maxLineBytes?: number,
   ) {
     const lines = new LineSplitter(
       (line) => this.receive(line),
       (problem) => this.broken(`sent ${problem}`),
+      maxLineBytes ?? Number.POSITIVE_INFINITY,
+      (overlong) => this.tooLarge(overlong),
     );
     server.stdout.on('data', (chunk: Buffer) => lines.push(chunk));
     server.stdout.once('end', () => this.fail('closed its output'));
@@ -98,6 +102,24 @@ export class Connection implements Requester {
     void this.server.close();
   }
 
+  /**
+   * An answer longer than the bound was dropped as it arrived; the request it answered, named by
+   * the id at its start or its end, fails with ResultTooLarge and the session goes on. A line
+   * that names no pending request cannot be placed, so the server is treated as broken.
+   */
+  private tooLarge({ head, tail, maxLineBytes }: Overlong): void {
+    if (this.failure !== undefined) return;
+    const key = answeredId(head, tail);
+    const p = key === undefined ? undefined : this.pending.get(key);
+    if (key === undefined || p === undefined) {
+      this.broken(`sent a line longer than ${maxLineBytes} bytes that answers no request`);
+      return;
+    }
+    this.pending.delete(key);
+    clearTimeout(p.timer);
+    p.reject(new ResultTooLarge(`server "${this.serverId}" answered with a message longer than ${maxLineBytes} bytes`, maxLineBytes));
+  }
+
   private receive(line: string): void {
     if (this.failure !== undefined) return;
     const message = parseMessage(line);
@@ -132,4 +154,13 @@ export class Connection implements Requester {
       }
     }
   }
+}
+
+// The broker's ids are plain integers, so an id is found where JSON-RPC puts it at the top level:
+// first (after an optional "jsonrpc" member) or last.
+const ID_AT_START = /^\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?"id"\s*:\s*([1-9][0-9]{0,15})\s*,/;
+const ID_AT_END = /,\s*"id"\s*:\s*([1-9][0-9]{0,15})\s*\}\s*$/;
+
+function answeredId(head: Buffer, tail: Buffer): string | undefined {
+  return ID_AT_START.exec(head.toString('latin1'))?.[1] ?? ID_AT_END.exec(tail.toString('latin1'))?.[1];
 }

@@ -24,6 +24,7 @@ export function tool(name: string, overrides: { description?: string; schema?: s
     description: 'description' in overrides ? overrides.description : `${name} does things`,
     inputSchema: json(overrides.schema ?? '{"type":"object"}'),
     annotations: overrides.annotations === undefined ? undefined : json(overrides.annotations),
+    outputSchema: undefined,
   };
 }
 
@@ -33,6 +34,7 @@ export function pinOf(listed: ListedTool): PinnedTool {
     schemaHash: schemaFingerprint(listed.inputSchema).hash,
     inputSchema: listed.inputSchema,
     annotations: listed.annotations,
+    outputSchema: listed.outputSchema,
   };
 }
 
@@ -47,6 +49,7 @@ export function rule(effect: Effect, overrides: Partial<Rule> = {}): Rule {
     fixed: [],
     permission: undefined,
     dataClassification: 'workspace',
+    contract: undefined,
     ...overrides,
   };
 }

@@ -25,7 +25,7 @@ describe('parseConfig', () => {
     expect(config.rules.get('write_note')).toEqual(
       rule('local_change', { description: 'Mine', allowHintMismatch: true, callTimeoutMs: 500 }),
     );
-    expect(config.limits).toEqual({ maxPages: 3, maxTools: 10, callTimeoutMs: 1000, connectTimeoutMs: 2000 });
+    expect(config.limits).toEqual({ ...DEFAULT_LIMITS, maxPages: 3, maxTools: 10, callTimeoutMs: 1000, connectTimeoutMs: 2000 });
   });
 
   it('reads the call-path fields: rules, grants, policy, agents and the prefix', () => {
@@ -55,7 +55,15 @@ describe('parseConfig', () => {
   it('fills the documented defaults', () => {
     const config = parse(`{${SERVER},"rules":{},"limits":{"max_pages":7}}`);
     expect(config.limits).toEqual({ ...DEFAULT_LIMITS, maxPages: 7 });
-    expect(DEFAULT_LIMITS).toEqual({ maxPages: 100, maxTools: 1000, callTimeoutMs: 10000, connectTimeoutMs: 10000 });
+    expect(DEFAULT_LIMITS).toEqual({
+      maxPages: 100,
+      maxTools: 1000,
+      callTimeoutMs: 10000,
+      connectTimeoutMs: 10000,
+      maxResultChars: 20000,
+      maxDescriptionChars: 1000,
+      maxMessageBytes: 4194304,
+    });
     const bare = parse(`{${SERVER},"rules":{"t":{"effect":"read_only"}}}`);
     expect(bare.limits).toEqual(DEFAULT_LIMITS);
     expect(bare.policy).toEqual({ read_only: 'allow', local_change: 'allow', remote_change: 'allow', destructive: 'allow' });

@@ -65,6 +65,7 @@ export interface Spec {
   listLine?: string;
   grandchild?: boolean;
   callResult?: string;
+  bigText?: number;
 }
 
 export interface ToolText {

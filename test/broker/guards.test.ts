@@ -20,7 +20,7 @@ import { CONTEXT, config, json, pinOf, registeredTool, rule, tool } from './buil
 const listed = tool('t', { schema: '{"type":"object","properties":{"n":{"maximum":9007199254740993}}}' });
 const subject = (overrides: Partial<Pick<ToolSubject, 'live' | 'pin' | 'rule'>>): ToolSubject => {
   const parts = { live: listed, pin: pinOf(listed), rule: rule('read_only'), ...overrides };
-  return toolSubject('t', parts.live, parts.pin, config(parts.rule === undefined ? {} : { t: parts.rule }), new Set());
+  return toolSubject('t', parts.live, parts.pin, config(parts.rule === undefined ? {} : { t: parts.rule }), new Set(), ALL_GUARDS);
 };
 const PASS = { kind: 'pass' };
 
@@ -85,7 +85,7 @@ describe('per-tool guards', () => {
 
 describe('schema guards', () => {
   const on = (schema: string, r = rule('read_only')) =>
-    toolSubject('t', tool('t', { schema }), undefined, config({ t: r }), new Set());
+    toolSubject('t', tool('t', { schema }), undefined, config({ t: r }), new Set(), ALL_GUARDS);
   const hiding = rule('read_only', { deny: ['sidenote'] });
 
   it('object-schema refuses an input schema that does not say type: "object"', () => {
@@ -122,7 +122,7 @@ describe('schema guards', () => {
 
 describe('name guards', () => {
   const named = (name: string, r = rule('read_only'), prefix?: string, taken: string[] = []) =>
-    toolSubject(name, tool(name), undefined, config({ [name]: r }, { prefix }), new Set(taken));
+    toolSubject(name, tool(name), undefined, config({ [name]: r }, { prefix }), new Set(taken), ALL_GUARDS);
 
   it('the offered name is the rename, else prefix_tool, else the tool', () => {
     expect(named('write_note', rule('read_only', { rename: 'save_note' }), 'nt').offered).toBe('save_note');
@@ -215,7 +215,7 @@ describe('presentation guards', () => {
 
   it('operator-annotations derives annotations from the effect, never the server', () => {
     const derived = (effect: Effect | undefined) => {
-      const annotations = operatorAnnotations.present(shown, effect, undefined).annotations;
+      const annotations = operatorAnnotations.present(shown, effect, undefined, DEFAULT_LIMITS).annotations;
       return annotations === undefined ? undefined : writeJson(annotations);
     };
     expect(derived('read_only')).toBe('{"readOnlyHint":true,"destructiveHint":false}');
@@ -226,8 +226,8 @@ describe('presentation guards', () => {
   });
 
   it("operator-description replaces the description only when the rule has one", () => {
-    expect(operatorDescription.present(shown, 'read_only', rule('read_only')).description).toBe('server text');
-    expect(operatorDescription.present(shown, 'read_only', rule('read_only', { description: 'mine' })).description).toBe('mine');
+    expect(operatorDescription.present(shown, 'read_only', rule('read_only'), DEFAULT_LIMITS).description).toBe('server text');
+    expect(operatorDescription.present(shown, 'read_only', rule('read_only', { description: 'mine' }), DEFAULT_LIMITS).description).toBe('mine');
   });
 });
 
@@ -271,6 +271,16 @@ describe('the guard registry', () => {
         'input-valid',
         'grants',
         'policy',
+        'result-size-bound',
+        'description-cap',
+        'inspect-descriptors',
+        'effect-contract',
+        'inspect-arguments',
+        'server-error-is-tool-error',
+        'output-valid',
+        'withhold-uninspectable',
+        'inspect-results',
+        'result-cap',
       ].sort(),
     );
     expect(ALL_GUARDS.tool.map((g) => g.name)).toEqual([
@@ -284,16 +294,26 @@ describe('the guard registry', () => {
       'self-contained',
       'hidden-names-sound',
       'schema-compiles',
+      'inspect-descriptors',
+      'effect-contract',
       'name-rules',
       'name-unique',
     ]);
     expect(ALL_GUARDS.visibility.map((g) => g.name)).toEqual(['registered-calls-only', 'agent-visibility']);
-    expect(ALL_GUARDS.call.map((g) => g.name)).toEqual(['agent-chain', 'hidden-params-refused', 'input-valid', 'grants', 'policy']);
+    expect(ALL_GUARDS.call.map((g) => g.name)).toEqual(['agent-chain', 'hidden-params-refused', 'input-valid', 'inspect-arguments', 'grants', 'policy']);
+    expect(ALL_GUARDS.result.map((g) => g.name)).toEqual([
+      'server-error-is-tool-error',
+      'output-valid',
+      'effect-contract',
+      'withhold-uninspectable',
+      'inspect-results',
+      'result-cap',
+    ]);
   });
 
   it.each(GUARD_NAMES.map((name) => [name]))('--disable-guard %s removes exactly that guard', (name) => {
-    const selected = Object.values(selectGuards([name])).flatMap((list: readonly { name: string }[]) => list.map((g) => g.name));
-    expect(selected).toEqual(GUARD_NAMES.filter((n) => n !== name));
+    const selected = new Set(Object.values(selectGuards([name])).flatMap((list: readonly { name: string }[]) => list.map((g) => g.name)));
+    expect([...selected].sort()).toEqual(GUARD_NAMES.filter((n) => n !== name).sort());
   });
 
   it('refuses an unknown guard name', () => {

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApprovalStore } from '../../src/approvals.js';
 import type { AuditEntry } from '../../src/audit.js';
-import { DEFAULT_POLICY } from '../../src/config.js';
+import { DEFAULT_LIMITS, DEFAULT_POLICY } from '../../src/config.js';
 import type { CallContext } from '../../src/guards/types.js';
 import { readJson } from '../../src/json/reader.js';
 import { ALL_GUARDS, selectGuards, type Guards } from '../../src/guards/registry.js';
@@ -30,7 +30,7 @@ const RECEIPT = '{"tool":"search_notes","permission":null,"trust":"untrusted","d
 function session(answer: ConstructorParameters<typeof FakeRequester>[0] = () => '{"content":[]}', guards: Guards = ALL_GUARDS) {
   const upstream = new FakeRequester(answer);
   const sent: string[] = [];
-  const s = new Session({ tools: registered, guards, context: CONTEXT, defaultCallTimeoutMs: 99, upstream, audit: undefined, send: (line) => sent.push(line) });
+  const s = new Session({ tools: registered, guards, context: CONTEXT, limits: { ...DEFAULT_LIMITS, callTimeoutMs: 99 }, upstream, audit: undefined, send: (line) => sent.push(line) });
   return { s, upstream, sent };
 }
 
@@ -160,7 +160,7 @@ describe('Session: the call path', () => {
         approvals: new ApprovalStore(dir),
         ...options.context,
       }),
-      defaultCallTimeoutMs: 99,
+      limits: { ...DEFAULT_LIMITS, callTimeoutMs: 99 },
       upstream,
       audit: { record: (entry) => audited.push(entry) },
       send: (line) => sent.push(line),

@@ -17,7 +17,9 @@ const sha256 = (text: string) => createHash('sha256').update(Buffer.from(text, '
 async function linesOf(chunks: (string | Buffer)[], limits: LineLimits = DEFAULT_LIMITS): Promise<Line[]> {
   const input = new PassThrough();
   const lines: Line[] = [];
-  const done = readLines(input, limits, (line) => lines.push(line));
+  const done = readLines(input, limits, (line) => {
+    lines.push(line);
+  });
   for (const chunk of chunks) input.write(chunk);
   input.end();
   await done;
