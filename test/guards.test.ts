@@ -16,7 +16,9 @@ const NEEDED_BY: Record<string, string[]> = {
   classified: ['cls.unclassified-tool-withheld'],
   pinned: ['pin.unpinned-tool'],
   'still-offered': ['pin.dropped-tool'],
-  'description-pin': ['pin.description-reworded'],
+  // The reworded description also asks for ~/.ssh/id_rsa, which descriptor inspection withholds
+  // on its own: only removing both protections lets the rug pull through.
+  'description-pin+inspect-descriptors': ['pin.description-reworded'],
   'schema-pin': ['pin.schema-loosened', 'pin.float-drift'],
   'hint-consistency': ['hnt.destructive-hint-refuses', 'hnt.read-only-class-without-hint'],
   'operator-annotations': ['hnt.readonly-hint-never-relaxes', 'cls.operator-class-shown'],

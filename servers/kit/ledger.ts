@@ -97,7 +97,10 @@ export function readLedger(path: string): LedgerRecord[] {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw error;
   }
-  return contents
+  // A reader can catch a server halfway through appending a large record: only lines that end
+  // in a newline are whole, so the unterminated tail is left for the next read.
+  const whole = contents.slice(0, contents.lastIndexOf('\n') + 1);
+  return whole
     .split('\n')
     .filter((line) => line !== '')
     .map((line) => JSON.parse(line) as LedgerRecord);

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -23,6 +23,14 @@ describe('Ledger', () => {
       { ev: 'exit', pid: process.pid, seq: 2, reason: 'stdin-closed' },
     ]);
     expect(Object.keys(readLedger(path)[0]!).slice(0, 3)).toEqual(['ev', 'pid', 'seq']);
+  });
+
+  it('leaves a record still being appended for the next read', () => {
+    const path = join(dir, 'ledger.jsonl');
+    const ledger = new Ledger(path);
+    ledger.append({ ev: 'spawn', child: 42 });
+    appendFileSync(path, '{"ev":"exit","pid":1,"se');
+    expect(readLedger(path)).toEqual([{ ev: 'spawn', pid: process.pid, seq: 0, child: 42 }]);
   });
 
   it('records nothing without a path, and an unwritten ledger reads as empty', () => {
