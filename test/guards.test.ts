@@ -26,6 +26,7 @@ const NEEDED_BY: Record<string, string[]> = {
   'registered-calls-only': ['cls.unclassified-tool-withheld', 'pin.dropped-tool'],
   'nothing-registered': ['cls.nothing-registered-fails-closed'],
   'object-schema': ['sch.not-object'],
+  'schema-compiles': ['sch.uncompilable'],
   'self-contained': ['sch.ref-to-url', 'sch.ref-to-file', 'sch.id-url', 'sch.unknown-dialect', 'sch.ref-in-default', 'sch.ref-in-examples'],
   // Defence in depth: what self-contained misses, the compiler still refuses, so only removing
   // both lets these schemas through.

@@ -31,7 +31,12 @@ async function writeConfig(spec: SessionSpec): Promise<string> {
   const path = files(spec).config;
   const { operator } = spec;
   const config = {
-    server: { id: spec.upstream.id, command: spec.upstream.command, args: spec.upstream.args },
+    server: {
+      id: spec.upstream.id,
+      command: spec.upstream.command,
+      args: spec.upstream.args,
+      ...(operator.prefix ? { prefix: operator.prefix } : {}),
+    },
     rules: rulesFor(operator),
     ...(operator.grants ? { grants: operator.grants } : {}),
     ...(operator.policy ? { policy: operator.policy } : {}),

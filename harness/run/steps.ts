@@ -19,6 +19,9 @@ const AGENT_CHAIN_META = 'io.mcp-gauntlet/agent-chain';
 /** A name no server offers, for comparing refusals with the answer to a tool that does not exist. */
 const NOWHERE_TOOL = 'gauntlet_tool_that_exists_nowhere';
 
+/** Where a result carries its receipt (docs/call-path.md). */
+const RECEIPT_META = 'io.mcp-gauntlet/receipt';
+
 /** The truncation marker of docs/result-path.md: N characters sent, of M the server gave. */
 const TRUNCATION_MARKER = /\[truncated: showing (\d+) of (\d+) characters\]$/;
 
@@ -273,6 +276,13 @@ export class ScenarioSession {
     const structuredContent = structured(answer);
     if (expect.already_ran && !(structuredContent?.already_ran === true && structuredContent.retry === false)) {
       this.fail(label, 'says it already ran', '{already_ran: true, retry: false}', structuredContent ?? '(no structuredContent)');
+    }
+    if (expect.receipt) {
+      const meta = answer.result._meta as Record<string, unknown> | undefined;
+      const receipt = (meta?.[RECEIPT_META] ?? undefined) as Record<string, unknown> | undefined;
+      for (const [field, value] of Object.entries(expect.receipt)) {
+        if (receipt?.[field] !== value) this.fail(label, `receipt ${field}`, value, receipt ? receipt[field] : '(no receipt)');
+      }
     }
     const types = new Set(blocks.map((b) => String(b.type)));
     for (const type of expect.content_types_absent ?? []) if (types.has(type)) this.fail(label, `no ${type} content`, 'absent', 'present');

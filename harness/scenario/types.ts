@@ -39,6 +39,8 @@ export interface EffectContract {
 export type Decision = 'allow' | 'deny' | 'approve';
 
 export interface OperatorConfig {
+  /** When set, tools that are not renamed are offered as `<prefix>_<tool>`. */
+  prefix?: string;
   tools: Record<string, ToolRule>;
   grants?: Array<{ permission: string; expires_at: string }>;
   policy?: Partial<Record<Effect, Decision>>;
@@ -112,6 +114,8 @@ export interface CallExpectation {
   /** Content block types the agent must not receive. */
   content_types_absent?: string[];
   structured?: 'present' | 'absent';
+  /** Fields the result's receipt (`_meta["io.mcp-gauntlet/receipt"]`, docs/call-path.md) must carry. */
+  receipt?: Record<string, string | null>;
   /** Bound on the broker's resident memory growth across this call, in MiB. */
   memory_growth_max_mib?: number;
 }

@@ -37,6 +37,7 @@ export const SCHEMA_PRESETS = [
   'ref-local',
   'dialect-2020',
   'not-object',
+  'bad-pattern',
   'keywords',
 ] as const;
 
@@ -97,6 +98,8 @@ const BUILDERS: Record<SchemaPresetName, (canary: CanaryUrl) => JsonObject> = {
   'ref-local': () => ({ ...withQuery({ $ref: '#/$defs/q' }), $defs: { q: { type: 'string' } } }),
   'dialect-2020': () => ({ $schema: 'https://json-schema.org/draft/2020-12/schema', ...withQuery() }),
   'not-object': () => ({ type: 'string' }),
+  // An unbalanced group: no regular-expression engine compiles it, so no validator can enforce it.
+  'bad-pattern': () => withQuery({ type: 'string', pattern: '(unclosed' }),
   keywords: () => ({
     type: 'object',
     properties: {

@@ -34,6 +34,7 @@ const DOCUMENTED: Record<string, string> = {
   'ref-local': `{"$defs":{"q":{"type":"string"}},${withQuery('{"$ref":"#/$defs/q"}')}}`,
   'dialect-2020': `{"$schema":"https://json-schema.org/draft/2020-12/schema",${PLAIN_QUERY}}`,
   'not-object': '{"type":"string"}',
+  'bad-pattern': `{${withQuery('{"type":"string","pattern":"(unclosed"}')}}`,
   keywords:
     '{"type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":1000},' +
     '"text":{"type":"string","minLength":1,"maxLength":200,"pattern":"^[^<>]*$"},' +
