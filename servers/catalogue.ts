@@ -142,6 +142,12 @@ export const catalogue: readonly CatalogueEntry[] = [
     knobs: { hang_on_call: 'write_note' },
   },
   {
+    id: 'silent-handshake',
+    attack: 'server that never answers initialize (TIM-4)',
+    description: 'initialize is received and never answered, so only a connect timeout ends the wait.',
+    knobs: { hang_on: 'initialize' },
+  },
+  {
     id: 'dying-tool',
     attack: 'server that dies mid-call (TIM-2)',
     description: 'A call to write_note is received, then the server exits with code 1 without answering.',

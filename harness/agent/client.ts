@@ -112,12 +112,12 @@ export class AgentClient {
     this.channel.send(JSON.stringify({ jsonrpc: '2.0', method, ...(params === undefined ? {} : { params }) }));
   }
 
-  async initialize(): Promise<Answer> {
-    const answer = await this.request('initialize', {
-      protocolVersion: PROTOCOL_VERSION,
-      capabilities: {},
-      clientInfo: { name: 'mcp-gauntlet-agent', version: '0.1.0' },
-    });
+  async initialize(timeoutMs = this.timeoutMs): Promise<Answer> {
+    const answer = await this.request(
+      'initialize',
+      { protocolVersion: PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'mcp-gauntlet-agent', version: '0.1.0' } },
+      timeoutMs,
+    );
     if (answer.kind === 'result') this.notify('notifications/initialized');
     return answer;
   }

@@ -4,7 +4,7 @@ import { parse as parseLossless, stringify as stringifyLossless } from 'lossless
 import { AgentClient, type Answer } from '../agent/client.js';
 import { generateArguments, GenerationError } from '../args/generate.js';
 import type { AgentChannel, Candidate, SessionSpec } from '../candidates/types.js';
-import { callsTo, listRequests, serverPids, type Ledger } from '../observe/ledger.js';
+import { callsTo, serverPids, type Ledger } from '../observe/ledger.js';
 import { residentGrowthMib } from '../observe/memory.js';
 import { survivorsAfter } from '../observe/processes.js';
 import type { ApproveStep, CallOutcome, CallStep, EffectiveHints, ListExpectation, StartExpectation, Step } from '../scenario/types.js';
@@ -99,8 +99,13 @@ export class ScenarioSession {
       this.brokerExited = true;
     });
     this.agent = new AgentClient(this.channel, this.stepTimeoutMs);
-    const answer = await this.agent.initialize();
-    if (answer.kind === 'timeout') throw new CandidateUnresponsive(`${label}: the candidate did not answer initialize within ${this.stepTimeoutMs} ms`);
+    const answer = await this.agent.initialize(expect.within_ms);
+    if (answer.kind === 'timeout') {
+      // As for calls: a step about answering in time fails on silence; elsewhere silence is an error.
+      if (expect.within_ms === undefined) throw new CandidateUnresponsive(`${label}: the candidate did not answer initialize within ${this.stepTimeoutMs} ms`);
+      this.fail(label, `start decided within ${expect.within_ms} ms`, expect.outcome, describe(answer));
+      return;
+    }
     const ready = answer.kind === 'result';
     this.startedReady = ready;
     if (expect.outcome === 'ready') {
@@ -111,11 +116,12 @@ export class ScenarioSession {
       this.fail(label, 'start refused', 'the candidate refuses to serve', 'it answered initialize and serves');
       return;
     }
-    // A refusal counts only if the candidate looked at the server first: a broker that dies
-    // before listing anything must not pass.
+    // A refusal counts only if the candidate reached the server first: a broker that dies before
+    // it has looked at anything must not pass.
     const since = this.ledger.read().slice(mark);
-    if (listRequests(since).length === 0) {
-      this.fail(label, 'refusal after listing', 'the server received tools/list before the refusal', 'the server never received tools/list');
+    const needed = expect.after ?? 'tools/list';
+    if (!since.some((record) => record.ev === 'recv' && record.method === needed)) {
+      this.fail(label, 'refusal after contact', `the server received ${needed} before the refusal`, `the server never received ${needed}`);
     }
     if (expect.servers_alive !== undefined) {
       const alive = await survivorsAfter(serverPids(since), DEATH_DEADLINE_MS);

@@ -51,6 +51,8 @@ export interface OperatorConfig {
     max_tools?: number;
     max_result_chars?: number;
     max_description_chars?: number;
+    /** Bound on starting the server, the handshake and the whole listing together. */
+    connect_timeout_ms?: number;
   };
 }
 
@@ -162,6 +164,13 @@ export interface StartExpectation {
   outcome: 'ready' | 'refused';
   /** How many hostile-server processes may still be alive once the start has been refused. */
   servers_alive?: number;
+  /** The outcome must be clear within this time; silence by then fails the step. */
+  within_ms?: number;
+  /**
+   * The request the server must have received before a refusal counts (default `tools/list`):
+   * a broker that dies before reaching the server has shown nothing.
+   */
+  after?: 'initialize' | 'tools/list';
 }
 
 export type Step =

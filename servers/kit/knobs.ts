@@ -40,6 +40,8 @@ export interface Knobs {
   names: Record<string, string>;
   /** Calls to this tool of the set are recorded and never answered. */
   hangOnCall: string | null;
+  /** Requests of this method (`initialize` or `tools/list`) are recorded and never answered. */
+  hangOn: HangableMethod | null;
   /** A call to this tool of the set is recorded, then the server exits without answering. */
   dieOnCall: string | null;
   /** Per tool of the tool set: the output schema it is listed with and the result that goes with it. */
@@ -82,11 +84,16 @@ const KNOB_KEYS = [
   'canary_port',
   'name.<tool>',
   'hang_on_call',
+  'hang_on',
   'die_on_call',
   'output.<tool>',
   'result.<tool>',
   'lie_on_write',
 ];
+
+/** Handshake requests a server can leave unanswered, to test a broker's connect timeout. */
+export const HANGABLE_METHODS = ['initialize', 'tools/list'] as const;
+export type HangableMethod = (typeof HANGABLE_METHODS)[number];
 
 /** MCP's advice for tool names: 1 to 128 of these characters. */
 const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
@@ -119,6 +126,7 @@ export function resolveKnobs(assigned: Readonly<Record<string, string>>): Knobs 
     canaryPort: DEFAULT_CANARY_PORT,
     names: {},
     hangOnCall: null,
+    hangOn: null,
     dieOnCall: null,
     outputs: {},
     results: {},
@@ -195,6 +203,10 @@ export function resolveKnobs(assigned: Readonly<Record<string, string>>): Knobs 
         break;
       case 'hang_on_call':
         knobs.hangOnCall = toolOfSet(key, value);
+        break;
+      case 'hang_on':
+        if (!(HANGABLE_METHODS as readonly string[]).includes(value)) throw badValue(key, value, HANGABLE_METHODS.join(' or '));
+        knobs.hangOn = value as HangableMethod;
         break;
       case 'die_on_call':
         knobs.dieOnCall = toolOfSet(key, value);

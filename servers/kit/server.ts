@@ -101,7 +101,7 @@ function handleLine(setup: Serving, line: Line): Outcome {
     phase,
   });
 
-  const fate = tool === null ? 'answer' : callFate(setup.knobs, tool);
+  const fate = tool === null ? (method !== null && method === setup.knobs.hangOn ? 'hang' : 'answer') : callFate(setup.knobs, tool);
   if (fate === 'die') return 'die-on-call';
   const reply = fate === 'hang' ? null : answer(setup, message, line, phase);
   if (reply === null) return null;

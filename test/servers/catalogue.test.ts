@@ -27,6 +27,7 @@ const SHIPPED_IDS = [
   'outside-references',
   'strict-schema',
   'hanging-tool',
+  'silent-handshake',
   'dying-tool',
   'bad-names',
   'error-result',
