@@ -111,8 +111,19 @@ async function runUntilStopped(args: readonly string[]): Promise<number> {
     { serverId: invocation.serverId, knobs, ledger, controlPath: invocation.controlPath, limits: DEFAULT_LIMITS },
     { input: process.stdin, output: process.stdout },
   );
+  if (reason === 'stdin-closed' && knobs.linger) await lingerUntilKilled();
   exit(reason);
   return EXIT_CODES[reason];
+}
+
+/**
+ * Outlives the connection: only a signal ends it (and SIGKILL leaves no exit record). A broker
+ * that merely closes its server's stdin leaves this process running.
+ */
+function lingerUntilKilled(): Promise<never> {
+  return new Promise<never>(() => {
+    setInterval(() => undefined, 1 << 30);
+  });
 }
 
 function isMainModule(): boolean {

@@ -78,6 +78,7 @@ export async function serve(options: ServeOptions, io: ServeIo): Promise<number>
         limits: config.limits,
         upstream,
         audit,
+        stopServer: () => upstream.close(),
       });
       return EXIT.ok;
     } finally {

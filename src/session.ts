@@ -248,8 +248,16 @@ function initializeResult(params: JsonValue | undefined): JsonValue {
   });
 }
 
-/** Runs the session until the agent closes stdin (or stdout), then waits for calls in flight. */
-export async function runSession(input: Readable, output: Writable, options: Omit<SessionOptions, 'send'>): Promise<void> {
+/**
+ * Runs the session until the agent closes stdin (or stdout). Calls still in flight then would keep
+ * the server alive for as long as their timeouts allow, so the server is stopped at once and each
+ * such call is answered with that failure.
+ */
+export async function runSession(
+  input: Readable,
+  output: Writable,
+  options: Omit<SessionOptions, 'send'> & { stopServer: () => Promise<void> },
+): Promise<void> {
   let reading = true;
   let writing = true;
   const session = new Session({
@@ -275,5 +283,5 @@ export async function runSession(input: Readable, output: Writable, options: Omi
     });
   });
   reading = false;
-  await session.settled();
+  await Promise.all([options.stopServer(), session.settled()]);
 }

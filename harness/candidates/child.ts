@@ -4,7 +4,10 @@ import type { AgentChannel, ExitStatus } from './types.js';
 
 /** Longest line accepted from a candidate; past it the channel is closed, never read on. */
 const MAX_LINE = 256 * 1024 * 1024;
-/** How long a process gets to stop on its own after its stdin closes, before SIGKILL. */
+/**
+ * How long a process gets to stop on its own after its stdin closes, before SIGKILL. Close-step
+ * expectations judge within 2,500 ms, inside this grace, so they see the candidate's own doing.
+ */
 const GRACE_MS = 3_000;
 
 const liveGroups = new Set<number>();

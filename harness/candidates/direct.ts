@@ -15,6 +15,7 @@ export function directCandidate(): Candidate {
     async start(spec) {
       return spawnChannel(spec.upstream.command, spec.upstream.args, {
         cwd: spec.workdir,
+        env: spec.env,
         stderrFile: join(spec.workdir, 'direct.stderr'),
       });
     },

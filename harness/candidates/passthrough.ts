@@ -30,6 +30,7 @@ export function passthroughCandidate(): Candidate {
     async start(spec) {
       return spawnChannel(process.execPath, [passthroughEntry, '--', spec.upstream.command, ...spec.upstream.args], {
         cwd: spec.workdir,
+        env: spec.env,
         stderrFile: join(spec.workdir, 'passthrough.stderr'),
       });
     },

@@ -71,6 +71,7 @@ export function referenceCandidate(options: ReferenceOptions = {}): Candidate {
       const config = await writeConfig(spec);
       const status = await runToExit(process.execPath, [brokerEntry, 'pin', '--config', config, '--out', files(spec).manifest, ...guardArgs], {
         cwd: spec.workdir,
+        env: spec.env,
         stderrFile: join(spec.workdir, 'reference-pin.stderr'),
         timeoutMs: spec.timeoutMs,
       });
@@ -87,7 +88,7 @@ export function referenceCandidate(options: ReferenceOptions = {}): Candidate {
       return spawnChannel(
         process.execPath,
         [brokerEntry, 'serve', '--config', config, ...manifestArgs, '--report', report, '--state-dir', state, '--audit', audit, ...agentArgs, ...guardArgs],
-        { cwd: spec.workdir, stderrFile: join(spec.workdir, 'reference-serve.stderr') },
+        { cwd: spec.workdir, env: spec.env, stderrFile: join(spec.workdir, 'reference-serve.stderr') },
       );
     },
     async loadReport(spec) {

@@ -60,6 +60,11 @@ export interface SessionSpec {
   operator: OperatorConfig;
   /** The agent identity the session is for, when the operator configured agents. */
   agent?: string;
+  /**
+   * The environment the broker itself runs in: the operator's, holding secrets no server was
+   * given. An adapter starts its broker with it.
+   */
+  env: NodeJS.ProcessEnv;
   /** Bound on any single adapter operation. */
   timeoutMs: number;
 }

@@ -16,6 +16,16 @@ export interface RunOptions {
 
 export const DEFAULT_STEP_TIMEOUT_MS = 10_000;
 
+/**
+ * What the operator's environment holds besides the harness's own: a credential and a proxy
+ * setting that no server was given. Scenarios check the ledger's launch records for them. The
+ * proxy names the discard port on loopback, so nothing could ever be sent through it.
+ */
+export const OPERATOR_ENV = {
+  GAUNTLET_OPERATOR_TOKEN: 'operator-token-not-for-servers',
+  HTTPS_PROXY: 'http://127.0.0.1:9',
+} as const;
+
 /** The command line that starts the scenario's hostile server, with its ledger and phase file. */
 function upstreamFor(scenario: Scenario, ledger: string, control: string, canary: Canary): SessionSpec['upstream'] {
   const knobs = Object.entries(scenario.server.knobs ?? {}).map(([knob, value]) => `${knob}=${String(value)}`);
@@ -45,6 +55,24 @@ function ledgerFindings(expect: ScenarioExpectation['ledger'], ledger: Ledger): 
   const started = launches(entries).length;
   if (expect.launches_min !== undefined && started < expect.launches_min) {
     findings.push({ step: 'end', expectation: 'server launched', expected: `at least ${expect.launches_min} launches`, observed: started });
+  }
+  return findings;
+}
+
+/** What each server launch received in its environment, from the ledger's launch records. */
+function environmentFindings(expect: ScenarioExpectation['server_env'], ledger: Ledger): Finding[] {
+  if (!expect) return [];
+  const findings: Finding[] = [];
+  const started = launches(ledger.read());
+  if (started.length === 0) findings.push({ step: 'end', expectation: 'server launched', expected: 'a launch to inspect', observed: 'none' });
+  for (const launch of started) {
+    if (launch.ev !== 'launch') continue;
+    for (const name of expect.absent ?? []) {
+      if (name in launch.env) findings.push({ step: 'end', expectation: `server never receives ${name}`, expected: 'absent', observed: `present in pid ${launch.pid}` });
+    }
+    for (const name of expect.present ?? []) {
+      if (!(name in launch.env)) findings.push({ step: 'end', expectation: `server receives ${name}`, expected: 'present', observed: `absent in pid ${launch.pid}` });
+    }
   }
   return findings;
 }
@@ -111,6 +139,7 @@ export async function runScenario(scenario: Scenario, candidate: Candidate, opti
     upstream: upstreamFor(scenario, ledger.path, control, canary),
     operator: scenario.operator,
     timeoutMs: options.stepTimeoutMs,
+    env: { ...process.env, ...OPERATOR_ENV },
   };
   const session = new ScenarioSession(candidate, spec, ledger, control, options.stepTimeoutMs);
   let reason: string | undefined;
@@ -128,6 +157,7 @@ export async function runScenario(scenario: Scenario, candidate: Candidate, opti
     if (reason === undefined) {
       findings.push(...session.callChecks()(ledger));
       findings.push(...ledgerFindings(scenario.expect?.ledger, ledger));
+      findings.push(...environmentFindings(scenario.expect?.server_env, ledger));
       findings.push(...(await loadReportFindings(session, scenario.expect?.load_report)));
       findings.push(...(await auditFindings(session, scenario.expect?.audit)));
       const allowed = scenario.expect?.canary_requests;

@@ -7,7 +7,7 @@ import type { AgentChannel, Candidate, SessionSpec } from '../candidates/types.j
 import { callsTo, serverPids, type Ledger } from '../observe/ledger.js';
 import { residentGrowthMib } from '../observe/memory.js';
 import { survivorsAfter } from '../observe/processes.js';
-import type { ApproveStep, CallOutcome, CallStep, EffectiveHints, ListExpectation, StartExpectation, Step } from '../scenario/types.js';
+import type { ApproveStep, CallOutcome, CallStep, CloseExpectation, EffectiveHints, ListExpectation, StartExpectation, Step } from '../scenario/types.js';
 import { CandidateUnresponsive, UnsupportedEnvironment, type Finding } from './outcome.js';
 
 /** How long processes get to disappear after a broker reports it stopped them. */
@@ -81,7 +81,7 @@ export class ScenarioSession {
     else if ('list' in step) await this.list(label, step.list.expect);
     else if ('call' in step) await this.call(label, step.call);
     else if ('approve' in step) await this.approve(label, step.approve);
-    else await this.close(label);
+    else await this.close(label, step.close?.expect);
   }
 
   private async pin(label: string): Promise<void> {
@@ -234,6 +234,11 @@ export class ScenarioSession {
     const meta = step.chain ? { [AGENT_CHAIN_META]: step.chain } : undefined;
     const send = () => agent.callTool(step.tool, args, { ...(meta ? { meta } : {}), ...(expect.within_ms ? { timeoutMs: expect.within_ms } : {}) });
     const answer = expect.memory_growth_max_mib === undefined ? await send() : await this.measured(label, expect.memory_growth_max_mib, send);
+    if (expect.agent === 'none') {
+      // The call is meant to be still in flight: only a live broker that has not answered meets it.
+      if (answer.kind !== 'timeout') this.fail(label, `call in flight after ${expect.within_ms} ms`, 'no answer yet', describe(answer));
+      return;
+    }
     if (answer.kind === 'closed' || answer.kind === 'timeout') {
       // Answering in time is what a `within_ms` step tests, so silence fails it; elsewhere a
       // silent broker has shown nothing and the scenario is an error. Neither is ever a pass.
@@ -319,12 +324,20 @@ export class ScenarioSession {
     this.notes.push(`${label}: operator ${step.decision}d ${requestId}`);
   }
 
-  private async close(label: string): Promise<void> {
+  private async close(label: string, expect: CloseExpectation | undefined): Promise<void> {
     const channel = this.channel;
     if (!channel) return;
     // A broker that died during the session has proved nothing about the calls it "refused".
     if (this.brokerExited && this.startedReady) this.fail(label, 'alive until close', 'the broker serves until the agent closes', 'it had already exited');
-    await channel.close();
+    const closing = channel.close();
+    if (expect) {
+      // Judged inside the harness's grace period, before it kills anything itself.
+      const alive = await survivorsAfter(serverPids(this.ledger.read()), expect.within_ms);
+      if (alive.length > expect.servers_alive) {
+        this.fail(label, `servers stopped within ${expect.within_ms} ms of close`, `at most ${expect.servers_alive} alive`, `${alive.length} alive (pids ${alive.join(', ')})`);
+      }
+    }
+    await closing;
     this.channel = undefined;
   }
 

@@ -62,8 +62,11 @@ export interface ServerSpec {
   knobs?: Record<string, string | number | boolean>;
 }
 
-/** What the agent may observe in answer to a call. `refused` is a tool error or a protocol error. */
-export type CallOutcome = 'result' | 'refused' | 'tool-error' | 'protocol-error';
+/**
+ * What the agent may observe in answer to a call. `refused` is a tool error or a protocol error;
+ * `none` means the call is still in flight after `within_ms`, for steps that close during a call.
+ */
+export type CallOutcome = 'result' | 'refused' | 'tool-error' | 'protocol-error' | 'none';
 
 export interface EffectiveHints {
   readOnlyHint?: boolean;
@@ -180,7 +183,14 @@ export type Step =
   | { list: { expect: ListExpectation } }
   | { call: CallStep }
   | { approve: ApproveStep }
-  | { close: Record<string, never> | null };
+  | { close: { expect?: CloseExpectation } | null };
+
+export interface CloseExpectation {
+  /** How many server processes may still be alive `within_ms` after the agent closed. */
+  servers_alive: number;
+  /** Kept under the harness's own grace period, so the verdict is the candidate's doing. */
+  within_ms: number;
+}
 
 export interface LedgerExpectation {
   /** The most `tools/list` requests any single server process may receive. */
@@ -213,6 +223,8 @@ export interface ScenarioExpectation {
   ledger?: LedgerExpectation;
   /** How many requests the canary listener may receive: schemas point there, nobody may fetch. */
   canary_requests?: number;
+  /** Variables every server launch must not, or must, have received (read from the ledger). */
+  server_env?: { absent?: string[]; present?: string[] };
   /** Records the audit trail must hold; checked for candidates that declare `audit`. */
   audit?: AuditPattern[];
   /** Checked only for candidates that declare the `load-report` feature. */

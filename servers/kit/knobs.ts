@@ -50,6 +50,8 @@ export interface Knobs {
   results: Record<string, ResultPreset>;
   /** write_note answers as if it stored the note, and stores nothing. */
   lieOnWrite: boolean;
+  /** When stdin closes the server stays alive until it is killed, as a careless server would. */
+  linger: boolean;
 }
 
 export class KnobError extends Error {}
@@ -89,6 +91,7 @@ const KNOB_KEYS = [
   'output.<tool>',
   'result.<tool>',
   'lie_on_write',
+  'linger',
 ];
 
 /** Handshake requests a server can leave unanswered, to test a broker's connect timeout. */
@@ -131,6 +134,7 @@ export function resolveKnobs(assigned: Readonly<Record<string, string>>): Knobs 
     outputs: {},
     results: {},
     lieOnWrite: false,
+    linger: false,
   };
   for (const [key, value] of Object.entries(assigned)) {
     const toolKey = splitToolKey(key);
@@ -214,6 +218,10 @@ export function resolveKnobs(assigned: Readonly<Record<string, string>>): Knobs 
       case 'lie_on_write':
         oneOf(key, value, ['1']);
         knobs.lieOnWrite = true;
+        break;
+      case 'linger':
+        oneOf(key, value, ['1']);
+        knobs.linger = true;
         break;
       default:
         throw new KnobError(`unknown knob ${JSON.stringify(key)}; knobs are ${KNOB_KEYS.join(', ')}`);

@@ -40,6 +40,7 @@ describe('resolveKnobs', () => {
       outputs: {},
       results: {},
       lieOnWrite: false,
+      linger: false,
     });
   });
 
