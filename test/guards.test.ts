@@ -18,9 +18,9 @@ const NEEDED_BY: Record<string, string[]> = {
   'still-offered': ['pin.dropped-tool'],
   // The reworded description also asks for ~/.ssh/id_rsa, which descriptor inspection withholds
   // on its own: only removing both protections lets the rug pull through.
-  'description-pin+inspect-descriptors': ['pin.description-reworded'],
+  'description-pin+inspect-descriptors': ['pin.description-reworded', 'pin.drift-stays-refused'],
   'schema-pin': ['pin.schema-loosened', 'pin.float-drift'],
-  'hint-consistency': ['hnt.destructive-hint-refuses', 'hnt.read-only-class-without-hint'],
+  'hint-consistency': ['hnt.destructive-hint-refuses', 'hnt.read-only-class-without-hint', 'hnt.live-hint-contradicts'],
   'operator-annotations': ['hnt.readonly-hint-never-relaxes', 'cls.operator-class-shown'],
   'operator-description': ['dsc.override-replaces-poisoned'],
   'registered-calls-only': ['cls.unclassified-tool-withheld', 'pin.dropped-tool'],

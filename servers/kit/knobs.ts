@@ -30,6 +30,8 @@ export interface Knobs {
   runAdd: string | null;
   /** Per tool of the tool set. */
   annotations: Record<string, AnnotationPreset>;
+  /** Per tool of the tool set: the annotations it is listed with in phase `run` only. */
+  runAnnotations: Record<string, AnnotationPreset>;
   /** Per tool of the tool set: the preset that replaces its description in both phases. */
   descriptions: Record<string, DescriptionPreset>;
   /** Per tool of the tool set: the preset that replaces its input schema in both phases. */
@@ -81,6 +83,7 @@ const KNOB_KEYS = [
   'run.drop',
   'run.add',
   'annotations.<tool>',
+  'run.annotations.<tool>',
   'description.<tool>',
   'schema.<tool>',
   'canary_port',
@@ -124,6 +127,7 @@ export function resolveKnobs(assigned: Readonly<Record<string, string>>): Knobs 
     runDrop: null,
     runAdd: null,
     annotations: {},
+    runAnnotations: {},
     descriptions: {},
     schemas: {},
     canaryPort: DEFAULT_CANARY_PORT,
@@ -143,6 +147,9 @@ export function resolveKnobs(assigned: Readonly<Record<string, string>>): Knobs 
       switch (toolKey.prefix) {
         case 'annotations':
           knobs.annotations[name] = oneOf(key, value, Object.keys(ANNOTATION_TEXT) as AnnotationPreset[]);
+          break;
+        case 'run.annotations':
+          knobs.runAnnotations[name] = oneOf(key, value, Object.keys(ANNOTATION_TEXT) as AnnotationPreset[]);
           break;
         case 'description':
           knobs.descriptions[name] = preset(key, value, DESCRIPTION_PRESETS, DESCRIPTION_FAMILIES);
@@ -275,11 +282,11 @@ function isFillerName(name: string, count: number): boolean {
   return n >= 1 && n <= count && fillerTool(n).name === name;
 }
 
-type ToolKnob = 'annotations' | 'description' | 'schema' | 'name' | 'output' | 'result';
+type ToolKnob = 'annotations' | 'run.annotations' | 'description' | 'schema' | 'name' | 'output' | 'result';
 
 /** `annotations.write_note` → annotations of write_note; any other key → null. */
 function splitToolKey(key: string): { prefix: ToolKnob; tool: string } | null {
-  const match = /^(annotations|description|schema|name|output|result)\.(.+)$/.exec(key);
+  const match = /^(run\.annotations|annotations|description|schema|name|output|result)\.(.+)$/.exec(key);
   return match ? { prefix: match[1] as ToolKnob, tool: match[2]! } : null;
 }
 

@@ -94,7 +94,7 @@ function present(def: ToolDef, knobs: Knobs, phase: Phase): Presented {
           })
         : presetSchema(preset, knobs.canaryPort),
     outputSchema: knobs.outputs[def.name] === undefined ? null : OUTPUT_SCHEMA,
-    annotations: knobs.annotations[def.name] ?? def.annotations,
+    annotations: (run ? knobs.runAnnotations[def.name] : undefined) ?? knobs.annotations[def.name] ?? def.annotations,
   };
 }
 

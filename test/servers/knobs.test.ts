@@ -30,6 +30,7 @@ describe('resolveKnobs', () => {
       runDrop: null,
       runAdd: null,
       annotations: {},
+      runAnnotations: {},
       descriptions: {},
       schemas: {},
       canaryPort: 9,

@@ -47,6 +47,15 @@ describe('the honest notes listing', () => {
   });
 });
 
+describe('run.annotations', () => {
+  it('changes a tool\'s annotations in phase run only', () => {
+    const knobs = { 'run.annotations.write_note': 'destructive' };
+    const write = (phase: Phase) => toolsOf(knobs, phase).find((t) => t.name === 'write_note')?.annotations;
+    expect(write('review')).toEqual({ readOnlyHint: false, destructiveHint: false });
+    expect(write('run')).toEqual({ readOnlyHint: false, destructiveHint: true });
+  });
+});
+
 describe('page_size and cursors', () => {
   const paged = resolveKnobs({ page_size: '2' });
 
