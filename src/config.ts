@@ -120,11 +120,12 @@ export const DEFAULT_LIMITS: Limits = {
 // A cap must leave room for the truncation marker and some text before it.
 const MIN_CAP_CHARS = 100;
 
+/** Without a policy, destructive tools still wait for a person: an irreversible call is never free. */
 export const DEFAULT_POLICY: Policy = {
   read_only: 'allow',
   local_change: 'allow',
   remote_change: 'allow',
-  destructive: 'allow',
+  destructive: 'approve',
 };
 
 // setTimeout fires at once for delays above 2^31-1 ms, which would turn a bound into no wait.

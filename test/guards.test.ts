@@ -57,7 +57,16 @@ const NEEDED_BY: Record<string, string[]> = {
     'val.broken-unique-items',
   ],
   grants: ['grt.permission-not-granted', 'grt.grant-expired'],
-  policy: ['pol.denied-class', 'pol.approval-holds-call', 'pol.approved-call-runs-once', 'pol.approval-bound-to-arguments', 'pol.rejected-approval', 'pol.expired-approval'],
+  policy: [
+    'pol.denied-class',
+    'pol.approval-holds-call',
+    'pol.approved-call-runs-once',
+    'pol.approval-bound-to-arguments',
+    'pol.rejected-approval',
+    'pol.expired-approval',
+    'pol.approval-names-exact-call',
+    'pol.destructive-held-by-default',
+  ],
   'agent-visibility': ['agt.listing-filtered', 'agt.guessed-name', 'aud.refused-calls-recorded'],
   'agent-chain': ['chn.hop-not-allowed', 'chn.unknown-hop', 'chn.chain-too-long'],
   // A control, not an attack: without this guard a server's error is judged as missing output.

@@ -288,6 +288,18 @@ export class ScenarioSession {
     if (expect.already_ran && !(structuredContent?.already_ran === true && structuredContent.retry === false)) {
       this.fail(label, 'says it already ran', '{already_ran: true, retry: false}', structuredContent ?? '(no structuredContent)');
     }
+    if (expect.approval_request) {
+      const { tool, arguments: wanted } = expect.approval_request;
+      if (structuredContent?.tool !== tool) this.fail(label, 'approval request names the tool', tool, structuredContent?.tool ?? '(none)');
+      const text = structuredContent?.arguments;
+      let shown: unknown;
+      try {
+        shown = typeof text === 'string' ? parseLossless(text) : undefined;
+      } catch {
+        shown = undefined;
+      }
+      if (shown === undefined || !sameJson(shown, wanted)) this.fail(label, 'approval request shows the exact arguments', wanted, text ?? '(none)');
+    }
     if (expect.receipt) {
       const meta = answer.result._meta as Record<string, unknown> | undefined;
       const receipt = (meta?.[RECEIPT_META] ?? undefined) as Record<string, unknown> | undefined;

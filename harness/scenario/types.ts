@@ -119,6 +119,11 @@ export interface CallExpectation {
   /** Content block types the agent must not receive. */
   content_types_absent?: string[];
   structured?: 'present' | 'absent';
+  /**
+   * What an approval_required refusal must name (docs/call-path.md): the tool as the agent calls
+   * it, and the exact arguments the server would receive, as JSON text.
+   */
+  approval_request?: { tool: string; arguments: Record<string, unknown> };
   /** Fields the result's receipt (`_meta["io.mcp-gauntlet/receipt"]`, docs/call-path.md) must carry. */
   receipt?: Record<string, string | null>;
   /** Bound on the broker's resident memory growth across this call, in MiB. */

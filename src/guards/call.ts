@@ -7,6 +7,7 @@ import { hiddenParameters, injectFixed } from '../hidden.js';
 import { heldExactlyByFloat64 } from '../json/number.js';
 import { childPointer } from '../json/pointer.js';
 import { object, type JsonValue, type Plain } from '../json/tree.js';
+import { writeJson } from '../json/writer.js';
 import { refusal, type RefusalCode } from '../refusal.js';
 import { isLive } from '../time.js';
 import type { ApprovalEvent, CallGuard, CallVerdict } from './types.js';
@@ -115,7 +116,10 @@ export const policy: CallGuard = {
     switch (state.kind) {
       case 'pending': {
         const event: ApprovalEvent | undefined = state.isNew ? { decision: 'approval_requested', requestId } : undefined;
-        return refuse('approval_required', `this exact call waits for the operator's approval ${request}.`, fields, event);
+        // The request shows the tool as the agent knows it and the exact arguments the server
+        // would get, fixed values included, written as JSON text so no number is rounded.
+        const shown = { ...fields, tool: name, arguments: writeJson(forwarded) };
+        return refuse('approval_required', `this exact call waits for the operator's approval ${request}.`, shown, event);
       }
       case 'granted':
         return { kind: 'pass', note: `approved by request ${requestId}`, event: { decision: 'approval_granted', requestId } };

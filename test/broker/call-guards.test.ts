@@ -210,7 +210,7 @@ describe('policy and approvals', () => {
     const requestId = first.kind === 'refuse' ? String(first.refusal.fields.request_id) : '';
     // Pending: the identical call gets the same request, and no new event.
     const again = policy.check(call(), ctx);
-    expect(again).toEqual({ kind: 'refuse', refusal: expect.objectContaining({ fields: { request_id: requestId } }) });
+    expect(again).toEqual({ kind: 'refuse', refusal: expect.objectContaining({ fields: expect.objectContaining({ request_id: requestId, tool: 'write_note' }) }) });
     writeFileSync(join(dir, 'decisions', `${requestId}.json`), '{"decision":"approve"}');
     expect(policy.check(call(), ctx)).toEqual({
       kind: 'pass',

@@ -66,7 +66,7 @@ describe('parseConfig', () => {
     });
     const bare = parse(`{${SERVER},"rules":{"t":{"effect":"read_only"}}}`);
     expect(bare.limits).toEqual(DEFAULT_LIMITS);
-    expect(bare.policy).toEqual({ read_only: 'allow', local_change: 'allow', remote_change: 'allow', destructive: 'allow' });
+    expect(bare.policy).toEqual({ read_only: 'allow', local_change: 'allow', remote_change: 'allow', destructive: 'approve' });
     expect(bare.grants).toEqual([]);
     expect(bare.agents).toBeUndefined();
     expect(bare.server.prefix).toBeUndefined();

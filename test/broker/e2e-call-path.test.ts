@@ -91,7 +91,7 @@ describe('the call path, end to end', () => {
 
     // Approval: held, filed for the operator, run once when approved, then held again.
     const held = JSON.parse(await broker.call(9, 'nt_delete_note', '{"id":1}')).result.structuredContent;
-    expect(held).toEqual({ code: 'approval_required', request_id: expect.any(String) });
+    expect(held).toEqual({ code: 'approval_required', request_id: expect.any(String), tool: 'nt_delete_note', arguments: '{"id":1}' });
     expect(JSON.parse(await broker.call(10, 'nt_delete_note', '{"id":1}')).result.structuredContent).toEqual(held);
     const request = JSON.parse(readFileSync(join(state, 'approvals', `${held.request_id}.json`), 'utf8'));
     expect(request).toEqual({
