@@ -5,7 +5,7 @@ import { callsTo, launches, Ledger, listRequests, maxListRequestsPerLaunch, serv
 import { Canary } from '../observe/canary.js';
 import { killAll, survivorsAfter } from '../observe/processes.js';
 import { serverEntry } from '../paths.js';
-import type { Scenario, ScenarioExpectation } from '../scenario/types.js';
+import type { AuditPattern, Scenario, ScenarioExpectation } from '../scenario/types.js';
 import { CandidateUnresponsive, UnsupportedEnvironment, type CaseResult, type Finding } from './outcome.js';
 import { ScenarioSession } from './steps.js';
 
@@ -96,17 +96,34 @@ async function loadReportFindings(session: ScenarioSession, expect: ScenarioExpe
   return findings;
 }
 
-async function auditFindings(session: ScenarioSession, expect: ScenarioExpectation['audit']): Promise<Finding[]> {
-  if (!expect) return [];
+/** Characters that let text chosen by an agent or a server forge or break an audit line. */
+const UNESCAPED = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060\u2066-\u2069\ufeff]/u;
+
+async function auditFindings(session: ScenarioSession, expect: ScenarioExpectation | undefined): Promise<Finding[]> {
+  if (!expect?.audit && !expect?.audit_absent && !expect?.audit_escaped) return [];
   const { candidate } = session;
   if (!candidate.info.features.includes('audit') || !candidate.audit) {
     session.notes.push('audit expectations not checked: the candidate does not declare an audit trail');
     return [];
   }
   const records = await candidate.audit(session.spec);
-  return expect
-    .filter((pattern) => !records.some((record) => Object.entries(pattern).every(([key, value]) => record[key as keyof typeof record] === value)))
-    .map((pattern) => ({ step: 'end', expectation: 'audit record', expected: pattern, observed: `${records.length} records, none matching` }));
+  const matches = (pattern: AuditPattern) =>
+    records.some((record) => Object.entries(pattern).every(([key, value]) => record[key as keyof typeof record] === value));
+  const findings: Finding[] = [];
+  for (const pattern of expect.audit ?? []) {
+    if (!matches(pattern)) findings.push({ step: 'end', expectation: 'audit record', expected: pattern, observed: `${records.length} records, none matching` });
+  }
+  for (const pattern of expect.audit_absent ?? []) {
+    if (matches(pattern)) findings.push({ step: 'end', expectation: 'no such audit record', expected: pattern, observed: 'present' });
+  }
+  if (expect.audit_escaped) {
+    if (records.length === 0) findings.push({ step: 'end', expectation: 'escaped audit records', expected: 'records to inspect', observed: 'none' });
+    for (const record of records) {
+      const raw = Object.values(record).filter((value): value is string => typeof value === 'string' && UNESCAPED.test(value));
+      if (raw.length > 0) findings.push({ step: 'end', expectation: 'escaped audit records', expected: 'no raw control, bidi or zero-width characters', observed: JSON.stringify(raw[0]) });
+    }
+  }
+  return findings;
 }
 
 /**
@@ -159,7 +176,7 @@ export async function runScenario(scenario: Scenario, candidate: Candidate, opti
       findings.push(...ledgerFindings(scenario.expect?.ledger, ledger));
       findings.push(...environmentFindings(scenario.expect?.server_env, ledger));
       findings.push(...(await loadReportFindings(session, scenario.expect?.load_report)));
-      findings.push(...(await auditFindings(session, scenario.expect?.audit)));
+      findings.push(...(await auditFindings(session, scenario.expect)));
       const allowed = scenario.expect?.canary_requests;
       if (allowed !== undefined && canary.requests > allowed) {
         findings.push({ step: 'end', expectation: 'nothing fetched', expected: `at most ${allowed} requests to the canary`, observed: canary.requests });

@@ -232,6 +232,10 @@ export interface ScenarioExpectation {
   server_env?: { absent?: string[]; present?: string[] };
   /** Records the audit trail must hold; checked for candidates that declare `audit`. */
   audit?: AuditPattern[];
+  /** Records the audit trail must not hold: what a forged line would add. */
+  audit_absent?: AuditPattern[];
+  /** No text field of any audit record carries a raw line break, control, bidi or zero-width character. */
+  audit_escaped?: boolean;
   /** Checked only for candidates that declare the `load-report` feature. */
   load_report?: LoadReportExpectation;
 }
