@@ -3,20 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { brokenArguments, GenerationError, validArguments } from '../../harness/args/generate.js';
 import { validate } from '../../harness/args/validator.js';
 import { BREAKABLE_KEYWORDS } from '../../harness/scenario/types.js';
+import { presetSchema } from '../../servers/kit/schemas.js';
 
-/** The same keyword-rich schema the strict-schema hostile server presents. */
-const schema = {
-  type: 'object',
-  properties: {
-    id: { type: 'integer', minimum: 1, maximum: 1000 },
-    text: { type: 'string', minLength: 1, maxLength: 200, pattern: '^[^<>]*$' },
-    tags: { type: 'array', items: { type: 'string' }, maxItems: 3, uniqueItems: true },
-    priority: { enum: ['low', 'normal', 'high'] },
-    kind: { const: 'note' },
-  },
-  required: ['id', 'text', 'kind'],
-  additionalProperties: false,
-};
+/** The keyword-rich schema the strict-schema hostile server presents. */
+const schema = presetSchema('keywords', 9) as Record<string, unknown>;
 
 describe('generated arguments', () => {
   it('are valid for every seed, and the same for the same seed', () => {
