@@ -27,6 +27,9 @@ export function passthroughCandidate(): Candidate {
     async audit() {
       return [];
     },
+    async auditLines() {
+      return [];
+    },
     async start(spec) {
       return spawnChannel(process.execPath, [passthroughEntry, '--', spec.upstream.command, ...spec.upstream.args], {
         cwd: spec.workdir,

@@ -110,10 +110,13 @@ export function referenceCandidate(options: ReferenceOptions = {}): Candidate {
       await mkdir(dir, { recursive: true });
       await writeFile(join(dir, `${requestId}.json`), JSON.stringify({ decision, ...(expiresAt ? { expires_at: expiresAt } : {}) }));
     },
-    async audit(spec) {
+    async auditLines(spec) {
       const path = files(spec).audit;
       if (!existsSync(path)) return [];
-      const lines = (await readFile(path, 'utf8')).split('\n').filter((line) => line.trim() !== '');
+      return (await readFile(path, 'utf8')).split('\n').filter((line) => line.trim() !== '');
+    },
+    async audit(spec) {
+      const lines = (await this.auditLines?.(spec)) ?? [];
       return lines.map((line) => {
         const { decision, tool, tool_exists, code, agent } = JSON.parse(line) as NeutralAuditRecord;
         return { decision, tool, ...(tool_exists === undefined ? {} : { tool_exists }), code, agent };

@@ -30,6 +30,7 @@ export const FEATURES = {
   agents: 'filters listings and calls per agent identity',
   'agent-chains': 'checks every hop of a chain of upstream agents',
   audit: 'keeps an audit trail of its decisions',
+  'audit-chain': 'chains its audit records by hash in the form docs/call-path.md gives',
   timeouts: 'bounds each call in time and survives a dead server',
   'result-caps': 'caps descriptions and results, marking truncation, and bounds what it holds of a result',
   withholding: 'withholds content it cannot inspect, such as images, audio and resources',
@@ -125,6 +126,8 @@ export interface Candidate {
   /** The operator's channel: decide a pending approval, outside the agent's connection. */
   approve?(spec: SessionSpec, decision: ApprovalDecision): Promise<void>;
   audit?(spec: SessionSpec): Promise<NeutralAuditRecord[]>;
+  /** The audit trail's lines exactly as written, for the `audit-chain` feature. */
+  auditLines?(spec: SessionSpec): Promise<string[]>;
 }
 
 /** What an adapter module (`--candidate ./my-adapter.js`) exports as default. */

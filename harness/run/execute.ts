@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { dir as tmpDir } from 'tmp-promise';
 import type { Candidate, SessionSpec } from '../candidates/types.js';
 import { callsTo, launches, Ledger, listRequests, maxListRequestsPerLaunch, serverPids } from '../observe/ledger.js';
+import { chainProblem } from '../observe/audit-chain.js';
 import { Canary } from '../observe/canary.js';
 import { killAll, survivorsAfter } from '../observe/processes.js';
 import { serverEntry } from '../paths.js';
@@ -126,6 +127,17 @@ async function auditFindings(session: ScenarioSession, expect: ScenarioExpectati
   return findings;
 }
 
+async function chainFindings(session: ScenarioSession, expect: ScenarioExpectation | undefined): Promise<Finding[]> {
+  if (!expect?.audit_chain) return [];
+  const { candidate } = session;
+  if (!candidate.info.features.includes('audit-chain') || !candidate.auditLines) {
+    session.notes.push('audit-chain expectation not checked: the candidate does not declare a chained trail');
+    return [];
+  }
+  const problem = chainProblem(await candidate.auditLines(session.spec));
+  return problem === undefined ? [] : [{ step: 'end', expectation: 'audit trail chained by hash', expected: 'every record linked and hashed', observed: problem }];
+}
+
 /**
  * Runs one scenario against one candidate in a private directory, then judges it on what the
  * harness observed on both sides. Whatever happens, every process it started is gone afterwards.
@@ -177,6 +189,7 @@ export async function runScenario(scenario: Scenario, candidate: Candidate, opti
       findings.push(...environmentFindings(scenario.expect?.server_env, ledger));
       findings.push(...(await loadReportFindings(session, scenario.expect?.load_report)));
       findings.push(...(await auditFindings(session, scenario.expect)));
+      findings.push(...(await chainFindings(session, scenario.expect)));
       const allowed = scenario.expect?.canary_requests;
       if (allowed !== undefined && canary.requests > allowed) {
         findings.push({ step: 'end', expectation: 'nothing fetched', expected: `at most ${allowed} requests to the canary`, observed: canary.requests });

@@ -234,6 +234,8 @@ export interface ScenarioExpectation {
   audit?: AuditPattern[];
   /** Records the audit trail must not hold: what a forged line would add. */
   audit_absent?: AuditPattern[];
+  /** The trail verifies as a hash chain (docs/call-path.md); for candidates declaring `audit-chain`. */
+  audit_chain?: 'intact';
   /** No text field of any audit record carries a raw line break, control, bidi or zero-width character. */
   audit_escaped?: boolean;
   /** Checked only for candidates that declare the `load-report` feature. */
