@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { dir as tmpDir } from 'tmp-promise';
 import type { Candidate, SessionSpec } from '../candidates/types.js';
+import type { LedgerRecord } from '../../servers/kit/ledger.js';
 import { callsTo, launches, Ledger, listRequests, maxListRequestsPerLaunch, serverPids } from '../observe/ledger.js';
 import { chainProblem } from '../observe/audit-chain.js';
 import { Canary } from '../observe/canary.js';
@@ -37,9 +38,8 @@ function upstreamFor(scenario: Scenario, ledger: string, control: string, canary
   };
 }
 
-function ledgerFindings(expect: ScenarioExpectation['ledger'], ledger: Ledger): Finding[] {
+function ledgerFindings(expect: ScenarioExpectation['ledger'], entries: readonly LedgerRecord[]): Finding[] {
   if (!expect) return [];
-  const entries = ledger.read();
   const findings: Finding[] = [];
   const most = maxListRequestsPerLaunch(entries);
   if (expect.list_requests_per_launch_max !== undefined && most > expect.list_requests_per_launch_max) {
@@ -61,10 +61,10 @@ function ledgerFindings(expect: ScenarioExpectation['ledger'], ledger: Ledger): 
 }
 
 /** What each server launch received in its environment, from the ledger's launch records. */
-function environmentFindings(expect: ScenarioExpectation['server_env'], ledger: Ledger): Finding[] {
+function environmentFindings(expect: ScenarioExpectation['server_env'], records: readonly LedgerRecord[]): Finding[] {
   if (!expect) return [];
   const findings: Finding[] = [];
-  const started = launches(ledger.read());
+  const started = launches(records);
   if (started.length === 0) findings.push({ step: 'end', expectation: 'server launched', expected: 'a launch to inspect', observed: 'none' });
   for (const launch of started) {
     if (launch.ev !== 'launch') continue;
@@ -182,11 +182,13 @@ export async function runScenario(scenario: Scenario, candidate: Candidate, opti
   }
   try {
     await session.channel?.close();
+    // The candidate has closed: read the ledger once, and judge everything on that reading.
+    const records = ledger.read();
     const findings = [...session.findings];
     if (reason === undefined) {
-      findings.push(...session.callChecks()(ledger));
-      findings.push(...ledgerFindings(scenario.expect?.ledger, ledger));
-      findings.push(...environmentFindings(scenario.expect?.server_env, ledger));
+      findings.push(...session.callChecks()(records));
+      findings.push(...ledgerFindings(scenario.expect?.ledger, records));
+      findings.push(...environmentFindings(scenario.expect?.server_env, records));
       findings.push(...(await loadReportFindings(session, scenario.expect?.load_report)));
       findings.push(...(await auditFindings(session, scenario.expect)));
       findings.push(...(await chainFindings(session, scenario.expect)));
@@ -195,7 +197,7 @@ export async function runScenario(scenario: Scenario, candidate: Candidate, opti
         findings.push({ step: 'end', expectation: 'nothing fetched', expected: `at most ${allowed} requests to the canary`, observed: canary.requests });
       }
     }
-    const leftovers = await survivorsAfter(serverPids(ledger.read()), 1_000);
+    const leftovers = await survivorsAfter(serverPids(records), 1_000);
     if (leftovers.length > 0) {
       killAll(leftovers);
       session.notes.push(`the harness killed ${leftovers.length} server process(es) still alive after the candidate closed`);

@@ -4,6 +4,7 @@ import { parse as parseLossless, stringify as stringifyLossless } from 'lossless
 import { AgentClient, type Answer } from '../agent/client.js';
 import { generateArguments, GenerationError } from '../args/generate.js';
 import type { AgentChannel, Candidate, SessionSpec } from '../candidates/types.js';
+import type { LedgerRecord } from '../../servers/kit/ledger.js';
 import { callsTo, serverPids, type Ledger } from '../observe/ledger.js';
 import { residentGrowthMib } from '../observe/memory.js';
 import { survivorsAfter } from '../observe/processes.js';
@@ -36,7 +37,7 @@ const HINT_DEFAULTS: Required<EffectiveHints> = {
 type Tool = Record<string, unknown>;
 
 /** A check that can only be judged once every process of the scenario has stopped. */
-export type DeferredCheck = (ledgerAtEnd: Ledger) => Finding[];
+export type DeferredCheck = (recordsAtEnd: readonly LedgerRecord[]) => Finding[];
 
 interface CallMark {
   label: string;
@@ -355,8 +356,7 @@ export class ScenarioSession {
 
   /** What each call step caused on the server, judged once every process has stopped. */
   callChecks(): DeferredCheck {
-    return (ledger) => {
-      const records = ledger.read();
+    return (records) => {
       const findings: Finding[] = [];
       this.callMarks.forEach((call, index) => {
         const next = this.callMarks.slice(index + 1).find((later) => later.serverTool === call.serverTool);

@@ -216,8 +216,7 @@ export function resolveKnobs(assigned: Readonly<Record<string, string>>): Knobs 
         knobs.hangOnCall = toolOfSet(key, value);
         break;
       case 'hang_on':
-        if (!(HANGABLE_METHODS as readonly string[]).includes(value)) throw badValue(key, value, HANGABLE_METHODS.join(' or '));
-        knobs.hangOn = value as HangableMethod;
+        knobs.hangOn = oneOf(key, value, HANGABLE_METHODS);
         break;
       case 'die_on_call':
         knobs.dieOnCall = toolOfSet(key, value);
