@@ -1,17 +1,23 @@
 // The audit trail: one JSON line per decision the broker takes (a tool registered or refused, a
-// call allowed or refused, an approval requested, granted or rejected), appended and never
-// rewritten. Each record carries the hash of the one before it, so an edited, inserted or removed
+// call allowed or refused, an approval requested, granted or rejected, a dispatched call's answer
+// passed on or rejected), appended and never rewritten. A call's records say what was asked, how
+// its input was judged, which grant it relied on, whether the server was sent it and the receipt
+// or refusal, so a rejection after dispatch never reads like a refusal before it; records about a
+// tool name the contract the operator reviewed (pinned hashes, source version). Each record carries the hash of the one before it, so an edited, inserted or removed
 // record breaks the chain at that point; `gauntlet-broker audit-verify` finds where. Text a
 // server or an agent chose is escaped, so it can neither forge a record nor hide in one.
 
 import { appendFileSync, closeSync, createReadStream, existsSync, openSync } from 'node:fs';
 import { createInterface } from 'node:readline';
+import type { Grant } from './config.js';
 import { ConfigError } from './errors.js';
-import { sha256Hex } from './fingerprint.js';
+import { descriptionHash, sha256Hex } from './fingerprint.js';
 import { canonicalJson } from './json/canonical.js';
 import { readJson } from './json/reader.js';
 import { object, plain, type JsonObject, type JsonValue, type Plain } from './json/tree.js';
 import { writeJson } from './json/writer.js';
+import type { PinnedTool } from './manifest.js';
+import { receiptJson, type Receipt } from './receipt.js';
 import { escapeServerText as esc } from './sanitize.js';
 import type { Clock } from './time.js';
 
@@ -23,8 +29,41 @@ export const AUDIT_DECISIONS = [
   'approval_requested',
   'approval_granted',
   'approval_rejected',
+  'call_answered',
+  'call_rejected',
 ] as const;
 export type AuditDecision = (typeof AUDIT_DECISIONS)[number];
+
+/** How the input schema judged a call: `not_checked` when a refusal came first or no check ran. */
+export type ValidationDecision = 'passed' | 'failed' | 'not_checked';
+
+/** What every record of one call says about it (docs/call-path.md, the audit trail). */
+export interface CallFacts {
+  /** The name the agent called and the SHA-256 of the canonical JSON of the arguments it sent. */
+  readonly operation: { readonly name: string; readonly argumentsSha256: string };
+  readonly validation: ValidationDecision;
+  /** The grant the call relied on (or, refused as expired, the one that expired); null when none. */
+  readonly grant: Grant | null;
+  /** Whether the call had been sent to the server when the record was written. */
+  readonly dispatched: boolean;
+  /** On call_answered with a result: the receipt the agent got. */
+  readonly receipt: Receipt | null;
+}
+
+/** The pinned hashes of a tool, as records give them; null for a tool nothing pinned. */
+export function reviewedContract(pin: PinnedTool | undefined): ReviewedContract | null {
+  if (pin === undefined) return null;
+  const described = pin.descriptionHash !== descriptionHash(undefined);
+  return { descriptionSha256: described ? pin.descriptionHash : null, inputSchemaSha256: pin.schemaHash };
+}
+
+/** The reviewed contract a decision about a pinned tool relied on. */
+export interface ReviewedContract {
+  /** SHA-256 of the pinned description's UTF-8 bytes; null when the server gave none. */
+  readonly descriptionSha256: string | null;
+  /** SHA-256 of the canonical JSON of the pinned input schema. */
+  readonly inputSchemaSha256: string;
+}
 
 export interface AuditEntry {
   readonly decision: AuditDecision;
@@ -37,6 +76,10 @@ export interface AuditEntry {
   readonly code: string | null;
   /** On call_refused: whether any registered tool has the name asked for, whatever the agent. */
   readonly toolExists: boolean | null;
+  /** Null on records that are not about a call. */
+  readonly call: CallFacts | null;
+  /** Null when the tool is not pinned, or the record is about no registered tool. */
+  readonly contract: ReviewedContract | null;
   readonly detail: string | null;
 }
 
@@ -47,7 +90,25 @@ export interface AuditSink {
 
 const GENESIS = '0'.repeat(64);
 /** The fields of a record, in the order they are written; `hash` comes last. */
-const FIELDS = ['seq', 'at', 'decision', 'tool', 'name', 'agent', 'code', 'tool_exists', 'detail', 'prev'];
+const FIELDS = [
+  'seq',
+  'at',
+  'decision',
+  'tool',
+  'name',
+  'agent',
+  'code',
+  'tool_exists',
+  'operation',
+  'validation',
+  'grant',
+  'dispatched',
+  'receipt',
+  'contract',
+  'source_version',
+  'detail',
+  'prev',
+];
 
 /** sha256(prev + canonical JSON of the record without its hash), as hex. */
 export function recordHash(prev: string, withoutHash: JsonObject): string {
@@ -58,12 +119,16 @@ export class AuditLog implements AuditSink {
   private constructor(
     private readonly fd: number,
     private readonly clock: Clock,
+    private readonly sourceVersion: string | null,
     private seq: number,
     private prev: string,
   ) {}
 
-  /** Opens the trail for appending; an existing trail must verify, and the chain goes on from it. */
-  static async open(path: string, clock: Clock): Promise<AuditLog> {
+  /**
+   * Opens the trail for appending; an existing trail must verify, and the chain goes on from it.
+   * `sourceVersion` is the reviewed source version the operator configured, recorded every time.
+   */
+  static async open(path: string, clock: Clock, sourceVersion: string | undefined): Promise<AuditLog> {
     let seq = 0;
     let prev = GENESIS;
     if (existsSync(path)) {
@@ -77,7 +142,7 @@ export class AuditLog implements AuditSink {
     } catch (err) {
       throw new ConfigError(`cannot open the audit trail ${path}: ${(err as Error).message}`);
     }
-    return new AuditLog(fd, clock, seq, prev);
+    return new AuditLog(fd, clock, sourceVersion === undefined ? null : esc(sourceVersion), seq, prev);
   }
 
   record(entry: AuditEntry): void {
@@ -92,6 +157,9 @@ export class AuditLog implements AuditSink {
       agent: escape(entry.agent),
       code: entry.code,
       tool_exists: entry.toolExists,
+      ...callFields(entry.call),
+      contract: entry.contract === null ? null : { description_sha256: entry.contract.descriptionSha256, input_schema_sha256: entry.contract.inputSchemaSha256 },
+      source_version: this.sourceVersion,
       detail: escape(entry.detail),
       prev: this.prev,
     };
@@ -105,6 +173,19 @@ export class AuditLog implements AuditSink {
   close(): void {
     closeSync(this.fd);
   }
+}
+
+/** The call fields of a record, escaped where an agent or the operator chose the text. */
+function callFields(call: CallFacts | null): Readonly<Record<string, Plain>> {
+  if (call === null) return { operation: null, validation: null, grant: null, dispatched: null, receipt: null };
+  const { grant, receipt } = call;
+  return {
+    operation: { name: esc(call.operation.name), arguments_sha256: call.operation.argumentsSha256 },
+    validation: call.validation,
+    grant: grant === null ? null : { id: esc(grant.id), permission: esc(grant.permission), expires_at: new Date(grant.expiresAt).toISOString() },
+    dispatched: call.dispatched,
+    receipt: receipt === null ? null : receiptJson({ ...receipt, tool: esc(receipt.tool) }),
+  };
 }
 
 export type AuditVerdict =

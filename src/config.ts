@@ -73,6 +73,9 @@ export interface ServerSpec {
   readonly env: ReadonlyMap<string, string>;
   /** When set, a tool that is not renamed is offered as `<prefix>_<tool>`. */
   readonly prefix: string | undefined;
+  /** The version of the server's source the operator reviewed; what the server reports about
+   * itself is never taken for it. Recorded in every audit record. */
+  readonly sourceVersion: string | undefined;
 }
 
 export interface Limits {
@@ -89,6 +92,9 @@ export interface Limits {
 }
 
 export interface Grant {
+  /** The operator's name for the grant, or `grants[<index>]` when it has none: audit records
+   * name the grant a call relied on. */
+  readonly id: string;
   readonly permission: string;
   /** Milliseconds since the epoch; the grant is expired at and after this instant. */
   readonly expiresAt: number;
@@ -143,14 +149,14 @@ export function parseConfig(value: JsonValue): Config {
     server: parseServer(top.get('server')),
     rules: parseRules(top.required('rules', (f, k) => f.entries(k))),
     limits: parseLimits(top.get('limits')),
-    grants: (top.array('grants') ?? []).map((grant, i) => parseGrant(grant, `config.grants[${i}]`)),
+    grants: parseGrants(top.array('grants') ?? []),
     policy: parsePolicy(top.get('policy')),
     agents: parseAgents(top.entries('agents')),
   };
 }
 
 function parseServer(value: JsonValue | undefined): ServerSpec {
-  const f: Fields = new Fields(value, 'config.server', ['id', 'command', 'args', 'env', 'prefix']);
+  const f: Fields = new Fields(value, 'config.server', ['id', 'command', 'args', 'env', 'prefix', 'source_version']);
   const id = f.required('id', (g, k) => g.string(k));
   if (!SERVER_ID.test(id)) f.fail('id', `must match ${SERVER_ID.source}`);
   const command = f.required('command', (g, k) => g.string(k));
@@ -167,7 +173,7 @@ function parseServer(value: JsonValue | undefined): ServerSpec {
     if (text.includes('\0')) throw new ConfigError('config.server: a command, argument or env value contains NUL');
   }
   // The prefixed names are checked by the name guards like every other offered name.
-  return { id, command, args, env, prefix: f.string('prefix') };
+  return { id, command, args, env, prefix: f.string('prefix'), sourceVersion: f.string('source_version') };
 }
 
 function parseRules(entries: readonly (readonly [string, JsonValue])[]): Map<string, Rule> {
@@ -284,12 +290,20 @@ function parseSelector(value: JsonValue | undefined, where: string): Selector {
   return { from, pointer };
 }
 
-function parseGrant(value: JsonValue, where: string): Grant {
-  const f: Fields = new Fields(value, where, ['permission', 'expires_at']);
-  return {
-    permission: f.required('permission', nonEmpty),
-    expiresAt: f.required('expires_at', (g, k) => g.instant(k)),
-  };
+function parseGrants(values: readonly JsonValue[]): Grant[] {
+  const grants = values.map((value, i): Grant => {
+    const f: Fields = new Fields(value, `config.grants[${i}]`, ['id', 'permission', 'expires_at']);
+    return {
+      id: nonEmpty(f, 'id') ?? `grants[${i}]`,
+      permission: f.required('permission', nonEmpty),
+      expiresAt: f.required('expires_at', (g, k) => g.instant(k)),
+    };
+  });
+  // A grant's id is what an audit record names it by, so two grants may not share one.
+  const ids = grants.map((grant) => grant.id);
+  const repeated = ids.find((id, i) => ids.indexOf(id) !== i);
+  if (repeated !== undefined) throw new ConfigError(`config.grants: the id ${JSON.stringify(repeated)} names two grants`);
+  return grants;
 }
 
 function parsePolicy(value: JsonValue | undefined): Policy {

@@ -51,6 +51,8 @@ export class ServerGone extends UpstreamError {
   constructor(
     message: string,
     readonly serverId: string,
+    /** Whether the request had been written to the server before it went. */
+    readonly dispatched: boolean,
   ) {
     super(message);
   }

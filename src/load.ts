@@ -31,6 +31,9 @@ export interface RegisteredTool {
   readonly validator: Validator | undefined;
   /** Checks structuredContent against the pinned output schema; undefined when there is none. */
   readonly outputValidator: Validator | undefined;
+  /** What the operator reviewed, which every decision about the tool relies on; undefined when
+   * the tool is not pinned (the `pinned` guard disabled). */
+  readonly pin: PinnedTool | undefined;
 }
 
 export interface Refusal {
@@ -133,6 +136,7 @@ function register(subject: ToolSubject, config: Config, hintMismatchOverridden: 
     rule,
     validator: compiled.ok ? compiled.validate : undefined,
     outputValidator: outputSchema === undefined ? undefined : outputValidator(outputSchema),
+    pin,
   };
 }
 

@@ -3,7 +3,7 @@
 // The broker writes it itself; a receipt the server put in its own _meta is replaced, because the
 // server's word about what ran is exactly what a receipt must not rest on.
 
-import { member, object, plain, type JsonValue } from './json/tree.js';
+import { member, object, plain, type JsonValue, type Plain } from './json/tree.js';
 
 export const RECEIPT_KEY = 'io.mcp-gauntlet/receipt';
 
@@ -13,18 +13,23 @@ export interface Receipt {
   readonly dataClassification: string;
 }
 
+/** The receipt as the agent sees it, and as the audit trail records it. */
+export function receiptJson(receipt: Receipt): Plain {
+  return {
+    tool: receipt.tool,
+    permission: receipt.permission ?? null,
+    trust: 'untrusted',
+    data_classification: receipt.dataClassification,
+  };
+}
+
 /**
  * The result with the receipt merged into its `_meta`; every other part stays as received, in
  * its order. A result that is not an object is not a tool result and is passed on untouched.
  */
 export function withReceipt(result: JsonValue, receipt: Receipt): JsonValue {
   if (result.kind !== 'object') return result;
-  const stamp = plain({
-    tool: receipt.tool,
-    permission: receipt.permission ?? null,
-    trust: 'untrusted',
-    data_classification: receipt.dataClassification,
-  });
+  const stamp = plain(receiptJson(receipt));
   const meta = member(result, '_meta');
   const kept = meta?.kind === 'object' ? meta.entries.filter(([key]) => key !== RECEIPT_KEY) : [];
   const stamped = object([...kept, [RECEIPT_KEY, stamp]]);

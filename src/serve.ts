@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { ApprovalStore } from './approvals.js';
-import { AuditLog } from './audit.js';
+import { AuditLog, reviewedContract } from './audit.js';
 import { EFFECTS, loadConfig, type Config } from './config.js';
 import { ConfigError, EXIT } from './errors.js';
 import { writeTextFile } from './files.js';
@@ -54,7 +54,7 @@ export async function serve(options: ServeOptions, io: ServeIo): Promise<number>
   const stateDir = stateDirectory(options.stateDir, approving, io.log);
   const approvals = approving && stateDir !== undefined ? openApprovals(stateDir) : undefined;
   const auditPath = options.auditPath ?? (options.stateDir === undefined ? undefined : join(options.stateDir, 'audit.jsonl'));
-  const audit = auditPath === undefined ? undefined : await AuditLog.open(auditPath, clock);
+  const audit = auditPath === undefined ? undefined : await AuditLog.open(auditPath, clock, config.server.sourceVersion);
 
   try {
     const { upstream, listed } = await startAndList(config, guards);
@@ -128,11 +128,12 @@ function openApprovals(dir: string): ApprovalStore {
 }
 
 function auditLoad(audit: AuditLog, outcome: LoadOutcome, agent: string | undefined): void {
-  const common = { agent: agent ?? null, code: null, toolExists: null };
+  const common = { agent: agent ?? null, code: null, toolExists: null, call: null };
   for (const tool of outcome.registered) {
-    audit.record({ ...common, decision: 'registered', tool: tool.tool, name: tool.name, detail: tool.effect === undefined ? null : `effect ${tool.effect}` });
+    const detail = tool.effect === undefined ? null : `effect ${tool.effect}`;
+    audit.record({ ...common, decision: 'registered', tool: tool.tool, name: tool.name, contract: reviewedContract(tool.pin), detail });
   }
   for (const refusal of outcome.refused) {
-    audit.record({ ...common, decision: 'refused', tool: refusal.tool, name: null, detail: `${refusal.guard}: ${refusal.reason}` });
+    audit.record({ ...common, decision: 'refused', tool: refusal.tool, name: null, contract: null, detail: `${refusal.guard}: ${refusal.reason}` });
   }
 }

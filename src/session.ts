@@ -5,18 +5,20 @@
 // arguments and results pass through exactly as sent.
 
 import type { Readable, Writable } from 'node:stream';
-import type { AuditEntry, AuditSink } from './audit.js';
+import { reviewedContract, type AuditDecision, type AuditSink, type CallFacts } from './audit.js';
 import { DEFAULT_DATA_CLASSIFICATION, type Limits } from './config.js';
 import { RequestTimedOut, ResultTooLarge, ServerGone } from './errors.js';
 import type { Guards } from './guards/registry.js';
-import type { ApprovalEvent, CallContext, CallSubject, ResultSubject } from './guards/types.js';
+import type { CallContext, CallFindings, CallSubject, ResultSubject } from './guards/types.js';
+import { sha256Hex } from './fingerprint.js';
+import { canonicalJson } from './json/canonical.js';
 import { injectFixed } from './hidden.js';
 import { BROKER_NAME, BROKER_VERSION, LATEST_PROTOCOL_VERSION, isSupportedProtocolVersion } from './identity.js';
 import { ERROR, brokerError, errorLine, parseMessage, resultLine } from './jsonrpc.js';
 import { LineSplitter } from './lines.js';
 import { member, object, plain, stringValue, type JsonObject, type JsonValue } from './json/tree.js';
 import type { RegisteredTool } from './load.js';
-import { withReceipt } from './receipt.js';
+import { withReceipt, type Receipt } from './receipt.js';
 import { afterDispatch, refusal, toolError, type ToolRefusal } from './refusal.js';
 import type { Reply, Requester } from './upstream/connection.js';
 
@@ -124,60 +126,66 @@ export class Session {
       return;
     }
     const tool = this.byName.get(name);
-    // The server's name when the agent can see the tool; otherwise only the name asked for.
-    const recorded = { tool: tool?.tool ?? name, name, agent: context.agent ?? null };
+    const args = sent ?? object([]);
+    const trail = new CallTrail(this.options.audit, tool, name, args, context.agent ?? null);
     if (!this.visible(name, tool)) {
-      this.record({ ...recorded, tool: name, decision: 'call_refused', code: null, toolExists: tool !== undefined, detail: 'answered as an unknown tool' });
+      trail.record('call_refused', { asAsked: true, toolExists: tool !== undefined, detail: 'answered as an unknown tool' });
       // One answer for every name the agent may not see, so the answer tells it nothing.
       send(errorLine(id, brokerError(ERROR.invalidParams, `Unknown tool: ${name}`)));
       return;
     }
 
     const meta = params?.kind === 'object' ? member(params, '_meta') : undefined;
-    const args = sent ?? object([]);
     const subject: CallSubject = { name, tool, args, chain: meta?.kind === 'object' ? member(meta, AGENT_CHAIN_META_KEY) : undefined };
     const notes: string[] = [];
     for (const guard of guards.call) {
       const verdict = guard.check(subject, context);
-      if (verdict.event !== undefined) this.recordApproval(verdict.event, recorded);
+      trail.learn(verdict.findings);
+      if (verdict.event !== undefined) trail.record(verdict.event.decision, { detail: `request ${verdict.event.requestId}` });
       if (verdict.kind === 'refuse') {
-        this.refuse(id, verdict.refusal, recorded);
+        this.refuse(id, verdict.refusal, trail);
         return;
       }
       if (verdict.note !== undefined) notes.push(verdict.note);
     }
 
     const fixed = tool?.rule?.fixed ?? [];
-    this.record({ ...recorded, decision: 'allowed', code: null, toolExists: null, detail: notes.length === 0 ? null : notes.join('; ') });
-    await this.dispatch(id, name, tool, sent === undefined && fixed.length === 0 ? undefined : injectFixed(args, fixed));
+    trail.record('allowed', { detail: notes.length === 0 ? null : notes.join('; ') });
+    await this.dispatch(id, trail, sent === undefined && fixed.length === 0 ? undefined : injectFixed(args, fixed));
   }
 
   /** Forwards an allowed call under the server's name and answers the agent with the outcome. */
-  private async dispatch(id: JsonValue, name: string, tool: RegisteredTool | undefined, args: JsonValue | undefined): Promise<void> {
+  private async dispatch(id: JsonValue, trail: CallTrail, args: JsonValue | undefined): Promise<void> {
     const { send } = this.options;
+    const { name, tool } = trail;
     let reply: Reply;
     try {
       reply = await this.forward(tool?.tool ?? name, tool, args);
     } catch (err) {
       // The late answer to a timed-out call is dropped by the connection; it never reaches here.
       if (err instanceof RequestTimedOut) {
-        send(resultLine(id, toolError(refusal('tool_timeout', `${err.message}.`, { timeout_ms: err.timeoutMs }))));
+        this.reject(id, trail, refusal('tool_timeout', `${err.message}.`, { timeout_ms: err.timeoutMs }));
       } else if (err instanceof ResultTooLarge) {
-        send(resultLine(id, toolError(afterDispatch('result_too_large', `${err.message}, which was dropped unread.`, { max_bytes: err.maxBytes }))));
+        this.reject(id, trail, afterDispatch('result_too_large', `${err.message}, which was dropped unread.`, { max_bytes: err.maxBytes }));
       } else if (err instanceof ServerGone) {
-        send(resultLine(id, toolError(refusal('server_unavailable', `${err.message}.`, { server: err.serverId }))));
+        const why = refusal('server_unavailable', `${err.message}.`, { server: err.serverId });
+        if (err.dispatched) this.reject(id, trail, why);
+        else this.refuse(id, why, trail);
       } else {
+        // The connection refused to send it (too many requests in flight).
+        trail.record('call_refused', { toolExists: true, detail: (err as Error).message });
         send(errorLine(id, brokerError(ERROR.upstream, (err as Error).message)));
       }
       return;
     }
     if (!reply.ok) {
+      trail.record('call_answered', { dispatched: true, detail: 'the server answered with a JSON-RPC error, passed on as it was' });
       send(errorLine(id, reply.error));
       return;
     }
     const judged = await this.judgeResult(reply.result, tool, args?.kind === 'object' ? args : object([]));
     if (judged.kind === 'refuse') {
-      send(resultLine(id, toolError(judged.refusal)));
+      this.reject(id, trail, judged.refusal);
       return;
     }
     const receipt = {
@@ -185,6 +193,7 @@ export class Session {
       permission: tool?.rule?.permission,
       dataClassification: tool?.rule?.dataClassification ?? DEFAULT_DATA_CLASSIFICATION,
     };
+    trail.record('call_answered', { dispatched: true, receipt });
     send(resultLine(id, withReceipt(judged.result, receipt)));
   }
 
@@ -218,25 +227,65 @@ export class Session {
     return { kind: 'pass', result: current };
   }
 
-  private refuse(id: JsonValue, why: ToolRefusal, recorded: Recorded): void {
-    this.record({ ...recorded, decision: 'call_refused', code: why.code, toolExists: this.byName.has(recorded.name), detail: why.sentence });
+  /** A refusal before dispatch: the server never saw the call. */
+  private refuse(id: JsonValue, why: ToolRefusal, trail: CallTrail): void {
+    trail.record('call_refused', { code: why.code, toolExists: this.byName.has(trail.name), detail: why.sentence });
     this.options.send(resultLine(id, toolError(why)));
   }
 
-  private recordApproval(event: ApprovalEvent, recorded: Recorded): void {
-    this.record({ ...recorded, decision: event.decision, code: null, toolExists: null, detail: `request ${event.requestId}` });
-  }
-
-  private record(entry: AuditEntry): void {
-    this.options.audit?.record(entry);
+  /** A refusal after dispatch: the call may have run, and the agent gets a refusal instead of the answer. */
+  private reject(id: JsonValue, trail: CallTrail, why: ToolRefusal): void {
+    trail.record('call_rejected', { code: why.code, dispatched: true, detail: why.sentence });
+    this.options.send(resultLine(id, toolError(why)));
   }
 }
 
-/** What every audit record of one call says about it. */
-interface Recorded {
-  readonly tool: string;
-  readonly name: string;
-  readonly agent: string | null;
+/**
+ * One call's audit records: each says what was asked (the name and the digest of the arguments as
+ * the agent sent them), what the guards learned so far (validation, grant), and the decision.
+ */
+class CallTrail {
+  private readonly operation: CallFacts['operation'];
+  private findings: Required<CallFindings> = { validation: 'not_checked', grant: null };
+
+  constructor(
+    private readonly audit: AuditSink | undefined,
+    readonly tool: RegisteredTool | undefined,
+    readonly name: string,
+    args: JsonObject,
+    private readonly agent: string | null,
+  ) {
+    this.operation = { name, argumentsSha256: sha256Hex(canonicalJson(args)) };
+  }
+
+  learn(findings: CallFindings | undefined): void {
+    this.findings = { ...this.findings, ...findings };
+  }
+
+  record(
+    decision: AuditDecision,
+    { asAsked = false, code = null, toolExists = null, dispatched = false, receipt = null, detail = null }: {
+      /** Record only the name asked for: the agent may not see the tool, so nothing of it is named. */
+      asAsked?: boolean;
+      code?: string | null;
+      toolExists?: boolean | null;
+      dispatched?: boolean;
+      receipt?: Receipt | null;
+      detail?: string | null;
+    },
+  ): void {
+    this.audit?.record({
+      decision,
+      tool: asAsked ? this.name : (this.tool?.tool ?? this.name),
+      name: this.name,
+      agent: this.agent,
+      code,
+      toolExists,
+      call: { operation: this.operation, ...this.findings, dispatched, receipt },
+      contract: asAsked ? null : reviewedContract(this.tool?.pin),
+      detail,
+    });
+  }
 }
 
 function initializeResult(params: JsonValue | undefined): JsonValue {

@@ -36,6 +36,7 @@ async function writeConfig(spec: SessionSpec): Promise<string> {
       command: spec.upstream.command,
       args: spec.upstream.args,
       ...(operator.prefix ? { prefix: operator.prefix } : {}),
+      ...(operator.source_version ? { source_version: operator.source_version } : {}),
     },
     rules: rulesFor(operator),
     ...(operator.grants ? { grants: operator.grants } : {}),
@@ -117,9 +118,24 @@ export function referenceCandidate(options: ReferenceOptions = {}): Candidate {
     },
     async audit(spec) {
       const lines = (await this.auditLines?.(spec)) ?? [];
+      // The reference broker's records are a superset of the neutral form; its own fields stay out.
       return lines.map((line) => {
-        const { decision, tool, tool_exists, code, agent } = JSON.parse(line) as NeutralAuditRecord;
-        return { decision, tool, ...(tool_exists === undefined ? {} : { tool_exists }), code, agent };
+        const { decision, tool, tool_exists, code, agent, operation, validation, grant, dispatched, receipt, contract, source_version } =
+          JSON.parse(line) as NeutralAuditRecord;
+        return {
+          decision,
+          tool,
+          ...(tool_exists === null || tool_exists === undefined ? {} : { tool_exists }),
+          code,
+          agent,
+          operation,
+          validation,
+          grant,
+          dispatched,
+          receipt,
+          contract,
+          source_version,
+        };
       });
     },
   };

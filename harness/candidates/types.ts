@@ -103,6 +103,15 @@ export interface NeutralAuditRecord {
   tool_exists?: boolean;
   code?: string | null;
   agent?: string | null;
+  /** On call records: the name the agent called and the digest of the arguments it sent. */
+  operation?: { name: string; arguments_sha256: string } | null;
+  validation?: 'passed' | 'failed' | 'not_checked' | null;
+  grant?: { id: string; permission: string; expires_at: string } | null;
+  dispatched?: boolean | null;
+  receipt?: { tool: string; permission: string | null; trust: string; data_classification: string } | null;
+  /** The pinned hashes the decision relied on (docs/call-path.md). */
+  contract?: { description_sha256: string | null; input_schema_sha256: string } | null;
+  source_version?: string | null;
 }
 
 /** The operator's out-of-band answer to one approval request. */

@@ -3,11 +3,11 @@ import { dir as tmpDir } from 'tmp-promise';
 import type { Candidate, SessionSpec } from '../candidates/types.js';
 import type { LedgerRecord } from '../../servers/kit/ledger.js';
 import { callsTo, launches, Ledger, listRequests, maxListRequestsPerLaunch, serverPids } from '../observe/ledger.js';
-import { chainProblem } from '../observe/audit-chain.js';
 import { Canary } from '../observe/canary.js';
 import { killAll, survivorsAfter } from '../observe/processes.js';
 import { serverEntry } from '../paths.js';
-import type { AuditPattern, Scenario, ScenarioExpectation } from '../scenario/types.js';
+import type { Scenario, ScenarioExpectation } from '../scenario/types.js';
+import { auditFindings, chainFindings } from './audit.js';
 import { CandidateUnresponsive, UnsupportedEnvironment, type CaseResult, type Finding } from './outcome.js';
 import { ScenarioSession } from './steps.js';
 
@@ -97,47 +97,6 @@ async function loadReportFindings(session: ScenarioSession, expect: ScenarioExpe
   return findings;
 }
 
-/** Characters that let text chosen by an agent or a server forge or break an audit line. */
-const UNESCAPED = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060\u2066-\u2069\ufeff]/u;
-
-async function auditFindings(session: ScenarioSession, expect: ScenarioExpectation | undefined): Promise<Finding[]> {
-  if (!expect?.audit && !expect?.audit_absent && !expect?.audit_escaped) return [];
-  const { candidate } = session;
-  if (!candidate.info.features.includes('audit') || !candidate.audit) {
-    session.notes.push('audit expectations not checked: the candidate does not declare an audit trail');
-    return [];
-  }
-  const records = await candidate.audit(session.spec);
-  const matches = (pattern: AuditPattern) =>
-    records.some((record) => Object.entries(pattern).every(([key, value]) => record[key as keyof typeof record] === value));
-  const findings: Finding[] = [];
-  for (const pattern of expect.audit ?? []) {
-    if (!matches(pattern)) findings.push({ step: 'end', expectation: 'audit record', expected: pattern, observed: `${records.length} records, none matching` });
-  }
-  for (const pattern of expect.audit_absent ?? []) {
-    if (matches(pattern)) findings.push({ step: 'end', expectation: 'no such audit record', expected: pattern, observed: 'present' });
-  }
-  if (expect.audit_escaped) {
-    if (records.length === 0) findings.push({ step: 'end', expectation: 'escaped audit records', expected: 'records to inspect', observed: 'none' });
-    for (const record of records) {
-      const raw = Object.values(record).filter((value): value is string => typeof value === 'string' && UNESCAPED.test(value));
-      if (raw.length > 0) findings.push({ step: 'end', expectation: 'escaped audit records', expected: 'no raw control, bidi or zero-width characters', observed: JSON.stringify(raw[0]) });
-    }
-  }
-  return findings;
-}
-
-async function chainFindings(session: ScenarioSession, expect: ScenarioExpectation | undefined): Promise<Finding[]> {
-  if (!expect?.audit_chain) return [];
-  const { candidate } = session;
-  if (!candidate.info.features.includes('audit-chain') || !candidate.auditLines) {
-    session.notes.push('audit-chain expectation not checked: the candidate does not declare a chained trail');
-    return [];
-  }
-  const problem = chainProblem(await candidate.auditLines(session.spec));
-  return problem === undefined ? [] : [{ step: 'end', expectation: 'audit trail chained by hash', expected: 'every record linked and hashed', observed: problem }];
-}
-
 /**
  * Runs one scenario against one candidate in a private directory, then judges it on what the
  * harness observed on both sides. Whatever happens, every process it started is gone afterwards.
@@ -190,7 +149,7 @@ export async function runScenario(scenario: Scenario, candidate: Candidate, opti
       findings.push(...ledgerFindings(scenario.expect?.ledger, records));
       findings.push(...environmentFindings(scenario.expect?.server_env, records));
       findings.push(...(await loadReportFindings(session, scenario.expect?.load_report)));
-      findings.push(...(await auditFindings(session, scenario.expect)));
+      findings.push(...(await auditFindings(session, scenario.expect, records)));
       findings.push(...(await chainFindings(session, scenario.expect)));
       const allowed = scenario.expect?.canary_requests;
       if (allowed !== undefined && canary.requests > allowed) {

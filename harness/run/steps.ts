@@ -44,6 +44,26 @@ interface CallMark {
   serverTool: string;
   mark: number;
   step: CallStep;
+  /** The arguments as the agent sent them. */
+  args: Record<string, unknown>;
+  /** What the agent got back, once it did. */
+  answer?: AnswerFacts;
+}
+
+/** What an answer told the agent: a refusal code, a receipt, both or neither. */
+export interface AnswerFacts {
+  code: string | undefined;
+  receipt: Record<string, unknown> | undefined;
+}
+
+/** One call step, with the calls of its tool that the server received because of it. */
+export interface ObservedCall {
+  label: string;
+  /** The name the agent called. */
+  tool: string;
+  args: Record<string, unknown>;
+  received: number;
+  answer: AnswerFacts | undefined;
 }
 
 /** The state one scenario's steps share. */
@@ -231,7 +251,8 @@ export class ScenarioSession {
     const args = this.argumentsFor(label, step);
     if (args === undefined) return;
     const { expect } = step;
-    this.callMarks.push({ label, serverTool: step.server_tool ?? step.tool, mark: this.ledger.mark(), step });
+    const callMark: CallMark = { label, serverTool: step.server_tool ?? step.tool, mark: this.ledger.mark(), step, args };
+    this.callMarks.push(callMark);
     const meta = step.chain ? { [AGENT_CHAIN_META]: step.chain } : undefined;
     const send = () => agent.callTool(step.tool, args, { ...(meta ? { meta } : {}), ...(expect.within_ms ? { timeoutMs: expect.within_ms } : {}) });
     const answer = expect.memory_growth_max_mib === undefined ? await send() : await this.measured(label, expect.memory_growth_max_mib, send);
@@ -251,6 +272,7 @@ export class ScenarioSession {
     const met = expect.agent === 'refused' ? observed === 'tool-error' || observed === 'protocol-error' : observed === expect.agent;
     if (!met) this.fail(label, `agent receives ${expect.agent}`, expect.agent, `${observed}: ${answer.kind === 'malformed' ? answer.why : answer.raw.slice(0, 300)}`);
     const code = refusalCode(answer);
+    callMark.answer = { code, receipt: receiptOf(answer) };
     if (expect.code !== undefined && code !== expect.code) this.fail(label, 'refusal code', expect.code, code ?? `(none) ${describe(answer)}`);
     const requestId = approvalRequestId(answer);
     if (requestId !== undefined) this.pendingApprovals.set(step.tool, requestId);
@@ -302,8 +324,7 @@ export class ScenarioSession {
       if (shown === undefined || !sameJson(shown, wanted)) this.fail(label, 'approval request shows the exact arguments', wanted, text ?? '(none)');
     }
     if (expect.receipt) {
-      const meta = answer.result._meta as Record<string, unknown> | undefined;
-      const receipt = (meta?.[RECEIPT_META] ?? undefined) as Record<string, unknown> | undefined;
+      const receipt = receiptOf(answer);
       for (const [field, value] of Object.entries(expect.receipt)) {
         if (receipt?.[field] !== value) this.fail(label, `receipt ${field}`, value, receipt ? receipt[field] : '(no receipt)');
       }
@@ -354,13 +375,30 @@ export class ScenarioSession {
     this.channel = undefined;
   }
 
+  /** Each call step and what it caused on the server, from the ledger read at the end. */
+  observedCalls(records: readonly LedgerRecord[]): ObservedCall[] {
+    return this.callMarks.map((call, index) => ({
+      label: call.label,
+      tool: call.step.tool,
+      args: call.args,
+      received: this.receivedBy(index, records).length,
+      answer: call.answer,
+    }));
+  }
+
+  /** The calls of its tool the server received from a call step until the next step calling it. */
+  private receivedBy(index: number, records: readonly LedgerRecord[]): LedgerRecord[] {
+    const call = this.callMarks[index]!;
+    const next = this.callMarks.slice(index + 1).find((later) => later.serverTool === call.serverTool);
+    return callsTo(records.slice(call.mark, next?.mark), call.serverTool);
+  }
+
   /** What each call step caused on the server, judged once every process has stopped. */
   callChecks(): DeferredCheck {
     return (records) => {
       const findings: Finding[] = [];
       this.callMarks.forEach((call, index) => {
-        const next = this.callMarks.slice(index + 1).find((later) => later.serverTool === call.serverTool);
-        const received = callsTo(records.slice(call.mark, next?.mark), call.serverTool);
+        const received = this.receivedBy(index, records);
         const { expect } = call.step;
         const fail = (expectation: string, expected: unknown, observed: unknown) => findings.push({ step: call.label, expectation, expected, observed });
         if (expect.server_received !== undefined && received.length !== expect.server_received) {
@@ -406,6 +444,14 @@ function callOutcome(answer: Answer): CallOutcome | 'malformed' {
   if (answer.kind === 'error') return 'protocol-error';
   if (answer.kind === 'result') return answer.result.isError === true ? 'tool-error' : 'result';
   return 'malformed';
+}
+
+/** The receipt a result carries in `_meta` (docs/call-path.md), if any. */
+function receiptOf(answer: Answer): Record<string, unknown> | undefined {
+  if (answer.kind !== 'result') return undefined;
+  const meta = answer.result._meta as Record<string, unknown> | undefined;
+  const receipt = meta?.[RECEIPT_META];
+  return receipt !== null && typeof receipt === 'object' ? (receipt as Record<string, unknown>) : undefined;
 }
 
 function structured(answer: Answer): Record<string, unknown> | undefined {

@@ -41,8 +41,11 @@ export type Decision = 'allow' | 'deny' | 'approve';
 export interface OperatorConfig {
   /** When set, tools that are not renamed are offered as `<prefix>_<tool>`. */
   prefix?: string;
+  /** The version of the server's source the operator reviewed; audit records name it. */
+  source_version?: string;
   tools: Record<string, ToolRule>;
-  grants?: Array<{ permission: string; expires_at: string }>;
+  /** Each grant may carry an `id`, which audit records name the grant by. */
+  grants?: Array<{ id?: string; permission: string; expires_at: string }>;
   policy?: Partial<Record<Effect, Decision>>;
   /** Each agent identity and the server tools it may use. */
   agents?: Record<string, { tools: string[] }>;
@@ -215,13 +218,21 @@ export interface LoadReportExpectation {
   hint_mismatch_overridden?: string[];
 }
 
-/** An audit record as every candidate reports it (docs/call-path.md). */
+/**
+ * Fields an audit record (the neutral form of docs/call-path.md) must have; `grant` and
+ * `receipt` match when every field given is equal, or when both are null.
+ */
 export interface AuditPattern {
   decision: string;
   tool?: string;
   tool_exists?: boolean;
   code?: string;
   agent?: string;
+  validation?: 'passed' | 'failed' | 'not_checked';
+  dispatched?: boolean;
+  grant?: { id?: string; permission?: string; expires_at?: string } | null;
+  receipt?: { tool?: string; permission?: string | null; trust?: string; data_classification?: string } | null;
+  source_version?: string;
 }
 
 export interface ScenarioExpectation {
@@ -238,6 +249,16 @@ export interface ScenarioExpectation {
   audit_chain?: 'intact';
   /** No text field of any audit record carries a raw line break, control, bidi or zero-width character. */
   audit_escaped?: boolean;
+  /**
+   * Every call the agent made has its outcome record, naming the exact operation, whose
+   * `dispatched` agrees with the ledger and whose receipt or code agrees with what the agent got.
+   */
+  audit_calls?: 'complete';
+  /**
+   * Records about a tool carry the hashes of what the server presented when it was pinned
+   * (computed by the harness from the ledger) and the operator's reviewed source version.
+   */
+  audit_contract?: 'pinned';
   /** Checked only for candidates that declare the `load-report` feature. */
   load_report?: LoadReportExpectation;
 }

@@ -54,6 +54,10 @@ export interface Knobs {
   lieOnWrite: boolean;
   /** When stdin closes the server stays alive until it is killed, as a careless server would. */
   linger: boolean;
+  /** What the server calls itself in its initialize answer in phase `run`; null keeps the review-time name. */
+  runServerName: string | null;
+  /** The version it reports in phase `run`; null keeps the review-time version. */
+  runServerVersion: string | null;
 }
 
 export class KnobError extends Error {}
@@ -95,6 +99,8 @@ const KNOB_KEYS = [
   'result.<tool>',
   'lie_on_write',
   'linger',
+  'run.server_name',
+  'run.server_version',
 ];
 
 /** Handshake requests a server can leave unanswered, to test a broker's connect timeout. */
@@ -139,6 +145,8 @@ export function resolveKnobs(assigned: Readonly<Record<string, string>>): Knobs 
     results: {},
     lieOnWrite: false,
     linger: false,
+    runServerName: null,
+    runServerVersion: null,
   };
   for (const [key, value] of Object.entries(assigned)) {
     const toolKey = splitToolKey(key);
@@ -229,6 +237,12 @@ export function resolveKnobs(assigned: Readonly<Record<string, string>>): Knobs 
         oneOf(key, value, ['1']);
         knobs.linger = true;
         break;
+      case 'run.server_name':
+        knobs.runServerName = selfReport(key, value);
+        break;
+      case 'run.server_version':
+        knobs.runServerVersion = selfReport(key, value);
+        break;
       default:
         throw new KnobError(`unknown knob ${JSON.stringify(key)}; knobs are ${KNOB_KEYS.join(', ')}`);
     }
@@ -287,6 +301,12 @@ type ToolKnob = 'annotations' | 'run.annotations' | 'description' | 'schema' | '
 function splitToolKey(key: string): { prefix: ToolKnob; tool: string } | null {
   const match = /^(run\.annotations|annotations|description|schema|name|output|result)\.(.+)$/.exec(key);
   return match ? { prefix: match[1] as ToolKnob, tool: match[2]! } : null;
+}
+
+/** A name or version a server reports about itself: printable, 1 to 64 characters. */
+function selfReport(key: string, value: string): string {
+  if (/^[\x20-\x7e]{1,64}$/.test(value)) return value;
+  throw badValue(key, value, '1 to 64 printable ASCII characters');
 }
 
 function validListedName(key: string, value: string): string {

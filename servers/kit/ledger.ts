@@ -6,7 +6,7 @@
 import { appendFileSync, readFileSync } from 'node:fs';
 import type { Phase } from './phase.js';
 
-/** `raw` in a recv record holds at most this many characters (UTF-16 units) of the line. */
+/** `raw` in a recv or sent record holds at most this many characters (UTF-16 units) of the line. */
 export const RAW_LIMIT = 65_536;
 
 interface RecordBase {
@@ -46,6 +46,9 @@ export interface SentRecord extends RecordBase {
   ev: 'sent';
   bytes: number;
   sha256: string;
+  /** The line, cut at RAW_LIMIT characters, as for recv. */
+  raw: string;
+  raw_truncated: boolean;
   in_reply_to: string | null;
 }
 

@@ -18,7 +18,7 @@ import {
 } from './jsonrpc.js';
 import { type RawText, writeString } from './json-text.js';
 import type { Knobs } from './knobs.js';
-import { cutRaw, type ExitReason, type Ledger } from './ledger.js';
+import { cutRaw, RAW_LIMIT, type ExitReason, type Ledger } from './ledger.js';
 import { listingPage } from './listing.js';
 import { Notes } from './notes.js';
 import { ControlFileError, type Phase, readPhase } from './phase.js';
@@ -106,11 +106,12 @@ function handleLine(setup: Serving, line: Line): Outcome {
   const reply = fate === 'hang' ? null : answer(setup, message, line, phase);
   if (reply === null) return null;
   if (typeof reply !== 'string') {
-    setup.ledger.append({ ev: 'sent', ...describePieces(reply), in_reply_to: id });
+    const { bytes, sha256, text, chars } = describePieces(reply, RAW_LIMIT);
+    setup.ledger.append({ ev: 'sent', bytes, sha256, raw: text, raw_truncated: chars > RAW_LIMIT, in_reply_to: id });
     return writePieces(setup.output, reply);
   }
   const { frame, bytes, sha256 } = frameLine(reply);
-  setup.ledger.append({ ev: 'sent', bytes, sha256, in_reply_to: id });
+  setup.ledger.append({ ev: 'sent', bytes, sha256, ...cutRaw(reply, true), in_reply_to: id });
   setup.output.write(frame);
   return null;
 }
@@ -137,7 +138,7 @@ function answerRequest(
 ): RawText {
   switch (method) {
     case 'initialize':
-      return resultText(id, initializeResult(setup.serverId, params));
+      return resultText(id, initializeResult(setup, params, phase));
     case 'ping':
       return resultText(id, '{}');
     case 'tools/list': {
@@ -155,12 +156,16 @@ function answerRequest(
   }
 }
 
-function initializeResult(serverId: string, params: unknown): string {
+/** The handshake answer; in phase `run` the server may claim another name or version. */
+function initializeResult({ serverId, knobs }: Serving, params: unknown, phase: Phase): string {
   const requested = isRecord(params) ? params['protocolVersion'] : undefined;
   const version = PROTOCOL_VERSIONS.find((v) => v === requested) ?? PROTOCOL_VERSIONS[0]!;
+  const running = phase === 'run';
+  const name = (running ? knobs.runServerName : null) ?? serverId;
+  const serverVersion = (running ? knobs.runServerVersion : null) ?? SERVER_VERSION;
   return (
     `{"protocolVersion":${writeString(version)},"capabilities":{"tools":{"listChanged":true}},` +
-    `"serverInfo":{"name":${writeString(serverId)},"version":${writeString(SERVER_VERSION)}}}`
+    `"serverInfo":{"name":${writeString(name)},"version":${writeString(serverVersion)}}}`
   );
 }
 

@@ -144,15 +144,22 @@ export function frameLine(text: string): { frame: Buffer; bytes: number; sha256:
   return { frame: Buffer.concat([bytes, Buffer.of(LF)]), ...describeBytes(bytes) };
 }
 
-/** What the ledger records of a line given in pieces, without its newline: the pieces walked once. */
-export function describePieces(pieces: Pieces): { bytes: number; sha256: string } {
+/**
+ * What the ledger records of a line given in pieces, without its newline: the pieces walked once.
+ * `text` is the line's first `keep` characters (UTF-16 units), `chars` its whole length in them.
+ */
+export function describePieces(pieces: Pieces, keep: number): { bytes: number; sha256: string; text: string; chars: number } {
   const hash = createHash('sha256');
   let bytes = 0;
+  let text = '';
+  let chars = 0;
   for (const piece of pieces()) {
     hash.update(piece, 'utf8');
     bytes += Buffer.byteLength(piece, 'utf8');
+    if (text.length < keep) text += piece.slice(0, keep - text.length);
+    chars += piece.length;
   }
-  return { bytes, sha256: hash.digest('hex') };
+  return { bytes, sha256: hash.digest('hex'), text, chars };
 }
 
 /**

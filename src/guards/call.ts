@@ -14,8 +14,13 @@ import type { ApprovalEvent, CallGuard, CallVerdict } from './types.js';
 
 const PASS: CallVerdict = { kind: 'pass' };
 
-function refuse(code: RefusalCode, sentence: string, fields: Readonly<Record<string, Plain>>, event?: ApprovalEvent): CallVerdict {
-  return { kind: 'refuse', refusal: refusal(code, sentence, fields), ...(event === undefined ? {} : { event }) };
+function refuse(
+  code: RefusalCode,
+  sentence: string,
+  fields: Readonly<Record<string, Plain>>,
+  extra: Pick<CallVerdict, 'event' | 'findings'> = {},
+): CallVerdict {
+  return { kind: 'refuse', refusal: refusal(code, sentence, fields), ...extra };
 }
 
 /** The most upstream agents a chain may name; a longer one is refused whatever its hops allow. */
@@ -62,8 +67,8 @@ export const inputValid: CallGuard = {
       ...inexactNumbers(judged, '').map((at) => `${at} holds a number a float64 does not hold exactly`),
       ...(tool?.validator?.(judged) ?? []),
     ];
-    if (errors.length === 0) return PASS;
-    return refuse('tool_input_schema_invalid', "the arguments do not satisfy the tool's input schema.", { errors });
+    if (errors.length === 0) return { kind: 'pass', findings: { validation: 'passed' } };
+    return refuse('tool_input_schema_invalid', "the arguments do not satisfy the tool's input schema.", { errors }, { findings: { validation: 'failed' } });
   },
 };
 
@@ -90,11 +95,12 @@ export const grants: CallGuard = {
     const naming = held.filter((grant) => grant.permission === permission);
     const quoted = JSON.stringify(permission);
     if (naming.length === 0) return refuse('permission_not_granted', `no grant gives the permission ${quoted}.`, { permission });
-    const expiresAt = Math.max(...naming.map((grant) => grant.expiresAt));
-    if (!isLive(expiresAt, clock())) {
-      return refuse('grant_expired', `every grant of the permission ${quoted} has expired.`, { permission });
+    // The grant that lasts longest is the one the call relies on, or the one that expired last.
+    const grant = naming.reduce((best, next) => (next.expiresAt > best.expiresAt ? next : best));
+    if (!isLive(grant.expiresAt, clock())) {
+      return refuse('grant_expired', `every grant of the permission ${quoted} has expired.`, { permission }, { findings: { grant } });
     }
-    return { kind: 'pass', note: `permission ${permission} granted until ${new Date(expiresAt).toISOString()}` };
+    return { kind: 'pass', findings: { grant } };
   },
 };
 
@@ -119,12 +125,12 @@ export const policy: CallGuard = {
         // The request shows the tool as the agent knows it and the exact arguments the server
         // would get, fixed values included, written as JSON text so no number is rounded.
         const shown = { ...fields, tool: name, arguments: writeJson(forwarded) };
-        return refuse('approval_required', `this exact call waits for the operator's approval ${request}.`, shown, event);
+        return refuse('approval_required', `this exact call waits for the operator's approval ${request}.`, shown, event === undefined ? {} : { event });
       }
       case 'granted':
         return { kind: 'pass', note: `approved by request ${requestId}`, event: { decision: 'approval_granted', requestId } };
       case 'rejected':
-        return refuse('approval_rejected', `the operator rejected this exact call ${request}.`, fields, { decision: 'approval_rejected', requestId });
+        return refuse('approval_rejected', `the operator rejected this exact call ${request}.`, fields, { event: { decision: 'approval_rejected', requestId } });
       case 'expired':
         return refuse('approval_expired', `the approval for this exact call expired before it was used ${request}.`, fields);
     }

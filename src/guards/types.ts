@@ -2,7 +2,7 @@
 // them so that `--disable-guard NAME` removes exactly one, and the suite can show each is needed.
 
 import type { ApprovalStore } from '../approvals.js';
-import type { AuditDecision } from '../audit.js';
+import type { AuditDecision, CallFacts } from '../audit.js';
 import type { Agents, Effect, Grant, Limits, Policy, Rule } from '../config.js';
 import type { JsonObject, JsonValue } from '../json/tree.js';
 import type { ListedTool, ListingPage } from '../listing.js';
@@ -109,10 +109,13 @@ export interface ApprovalEvent {
   readonly requestId: string;
 }
 
+/** What a guard learned about the call that the call's audit records carry. */
+export type CallFindings = Partial<Pick<CallFacts, 'validation' | 'grant'>>;
+
 export type CallVerdict =
   /** `note` goes into the audit record of the allowed call. */
-  | { readonly kind: 'pass'; readonly note?: string; readonly event?: ApprovalEvent }
-  | { readonly kind: 'refuse'; readonly refusal: ToolRefusal; readonly event?: ApprovalEvent };
+  | { readonly kind: 'pass'; readonly note?: string; readonly event?: ApprovalEvent; readonly findings?: CallFindings }
+  | { readonly kind: 'refuse'; readonly refusal: ToolRefusal; readonly event?: ApprovalEvent; readonly findings?: CallFindings };
 
 /** Decides whether a visible tool may run now; the first refusal is the agent's answer. */
 export interface CallGuard {

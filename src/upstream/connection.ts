@@ -51,7 +51,7 @@ export class Connection implements Requester {
   }
 
   request(method: string, params: JsonValue | undefined, timeoutMs: number, what: string): Promise<Reply> {
-    if (this.failure !== undefined) return Promise.reject(this.gone(this.failure));
+    if (this.failure !== undefined) return Promise.reject(this.gone(this.failure, false));
     if (this.pending.size >= MAX_PENDING) {
       return Promise.reject(this.error(`has ${MAX_PENDING} requests in flight already`));
     }
@@ -82,8 +82,8 @@ export class Connection implements Requester {
     return new UpstreamError(`server "${this.serverId}" ${problem}`);
   }
 
-  private gone(problem: string): ServerGone {
-    return new ServerGone(`server "${this.serverId}" ${problem}`, this.serverId);
+  private gone(problem: string, dispatched: boolean): ServerGone {
+    return new ServerGone(`server "${this.serverId}" ${problem}`, this.serverId, dispatched);
   }
 
   private fail(problem: string): void {
@@ -91,7 +91,7 @@ export class Connection implements Requester {
     this.failure = problem;
     for (const p of this.pending.values()) {
       clearTimeout(p.timer);
-      p.reject(this.gone(problem));
+      p.reject(this.gone(problem, true));
     }
     this.pending.clear();
   }

@@ -5,7 +5,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { AuditLog, recordHash, verifyAudit, type AuditEntry } from '../../src/audit.js';
+import { AuditLog, recordHash, reviewedContract, verifyAudit, type AuditEntry } from '../../src/audit.js';
+import { descriptionHash, sha256Hex } from '../../src/fingerprint.js';
+import { object } from '../../src/json/tree.js';
 import { ConfigError } from '../../src/errors.js';
 import { readJson } from '../../src/json/reader.js';
 import { NOW, json } from './builders.js';
@@ -28,12 +30,14 @@ const entry = (overrides: Partial<AuditEntry> = {}): AuditEntry => ({
   agent: 'writer',
   code: 'policy_denied',
   toolExists: true,
+  call: null,
+  contract: null,
   detail: null,
   ...overrides,
 });
 
-async function writeTrail(entries: AuditEntry[]): Promise<string[]> {
-  const log = await AuditLog.open(path, () => NOW);
+async function writeTrail(entries: AuditEntry[], sourceVersion?: string): Promise<string[]> {
+  const log = await AuditLog.open(path, () => NOW, sourceVersion);
   for (const e of entries) log.record(e);
   log.close();
   return readFileSync(path, 'utf8').trimEnd().split('\n');
@@ -52,6 +56,13 @@ describe('AuditLog', () => {
       agent: 'writer',
       code: null,
       tool_exists: null,
+      operation: null,
+      validation: null,
+      grant: null,
+      dispatched: null,
+      receipt: null,
+      contract: null,
+      source_version: null,
       detail: 'effect local_change',
       prev: '0'.repeat(64),
       hash: expect.stringMatching(/^[0-9a-f]{64}$/),
@@ -74,14 +85,49 @@ describe('AuditLog', () => {
     });
   });
 
+  it('records what a call asked, how far it got, and the reviewed contract and source version', async () => {
+    const call = {
+      operation: { name: 'save\u202enote', argumentsSha256: 'a'.repeat(64) },
+      validation: 'passed' as const,
+      grant: { id: 'g-write', permission: 'notes.write', expiresAt: NOW + 1 },
+      dispatched: true,
+      receipt: { tool: 'save_note', permission: 'notes.write', dataClassification: 'secret' },
+    };
+    const contract = { descriptionSha256: null, inputSchemaSha256: 'b'.repeat(64) };
+    const [line] = await writeTrail([entry({ decision: 'call_answered', code: null, call, contract })], '1.4.2');
+    expect(JSON.parse(line ?? '')).toMatchObject({
+      operation: { name: 'save\\u{202e}note', arguments_sha256: 'a'.repeat(64) },
+      validation: 'passed',
+      grant: { id: 'g-write', permission: 'notes.write', expires_at: '2030-01-01T00:00:00.001Z' },
+      dispatched: true,
+      receipt: { tool: 'save_note', permission: 'notes.write', trust: 'untrusted', data_classification: 'secret' },
+      contract: { description_sha256: null, input_schema_sha256: 'b'.repeat(64) },
+      source_version: '1.4.2',
+    });
+    expect((await verifyAudit(path)).ok).toBe(true);
+  });
+
+  it('gives a pinned tool without a description a null description hash', () => {
+    const pin = (description: string | undefined) => ({
+      descriptionHash: descriptionHash(description),
+      schemaHash: 'c'.repeat(64),
+      inputSchema: object([]),
+      annotations: undefined,
+      outputSchema: undefined,
+    });
+    expect(reviewedContract(pin(undefined))).toEqual({ descriptionSha256: null, inputSchemaSha256: 'c'.repeat(64) });
+    expect(reviewedContract(pin(''))).toEqual({ descriptionSha256: sha256Hex(''), inputSchemaSha256: 'c'.repeat(64) });
+    expect(reviewedContract(undefined)).toBeNull();
+  });
+
   it('goes on from an existing trail, and refuses to append to one that does not verify', async () => {
     await writeTrail([entry(), entry()]);
     const lines = await writeTrail([entry({ decision: 'allowed', code: null, toolExists: null })]);
     expect(lines.map((line) => JSON.parse(line).seq)).toEqual([1, 2, 3]);
     expect((await verifyAudit(path)).ok).toBe(true);
     writeFileSync(path, lines.slice(1).join('\n') + '\n');
-    await expect(AuditLog.open(path, () => NOW)).rejects.toThrow(ConfigError);
-    await expect(AuditLog.open(path, () => NOW)).rejects.toThrow('does not verify at seq 1');
+    await expect(AuditLog.open(path, () => NOW, undefined)).rejects.toThrow(ConfigError);
+    await expect(AuditLog.open(path, () => NOW, undefined)).rejects.toThrow('does not verify at seq 1');
   });
 });
 

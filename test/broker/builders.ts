@@ -57,7 +57,7 @@ export function rule(effect: Effect, overrides: Partial<Rule> = {}): Rule {
 export function config(rules: Record<string, Rule>, overrides: Partial<Config> & { prefix?: string } = {}): Config {
   const { prefix, ...rest } = overrides;
   return {
-    server: { id: 'notes', command: 'node', args: [], env: new Map(), prefix },
+    server: { id: 'notes', command: 'node', args: [], env: new Map(), prefix, sourceVersion: undefined },
     rules: new Map(Object.entries(rules)),
     limits: DEFAULT_LIMITS,
     grants: [],

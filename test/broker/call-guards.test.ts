@@ -15,6 +15,8 @@ import { writeJson } from '../../src/json/writer.js';
 import { CONTEXT, NOW, context, json, registeredTool, rule } from './builders.js';
 
 const PASS = { kind: 'pass' };
+/** input-valid's pass also tells the audit trail the arguments were validated. */
+const VALID = { kind: 'pass', findings: { validation: 'passed' } };
 const write = registeredTool('write_note', rule('local_change', {
   deny: ['sidenote'],
   fixed: [['folder', readJson('"inbox"')]],
@@ -113,7 +115,7 @@ describe('hidden-params-refused', () => {
 
 describe('input-valid', () => {
   it('validates against the restricted schema: hidden names are neither required nor allowed', () => {
-    expect(inputValid.check(call('{"text":"hi"}'), CONTEXT)).toEqual(PASS);
+    expect(inputValid.check(call('{"text":"hi"}'), CONTEXT)).toEqual(VALID);
     expect(inputValid.check(call('{}'), CONTEXT)).toEqual({
       kind: 'refuse',
       refusal: {
@@ -121,6 +123,7 @@ describe('input-valid', () => {
         sentence: "the arguments do not satisfy the tool's input schema.",
         fields: { errors: ["/ must have required property 'text'"] },
       },
+      findings: { validation: 'failed' },
     });
     const both = inputValid.check(call('{"text":"toolong","x":1}'), CONTEXT);
     expect(both.kind === 'refuse' && both.refusal.fields.errors).toEqual([
@@ -130,14 +133,14 @@ describe('input-valid', () => {
   });
 
   it('leaves hidden parameters to hidden-params-refused, judging the rest of the call', () => {
-    expect(inputValid.check(call('{"text":"hi","sidenote":9007199254740993,"folder":"x"}'), CONTEXT)).toEqual(PASS);
+    expect(inputValid.check(call('{"text":"hi","sidenote":9007199254740993,"folder":"x"}'), CONTEXT)).toEqual(VALID);
     expect(code(inputValid.check(call('{"text":"hi","sidenote":"x","other":1}'), CONTEXT))).toBe('tool_input_schema_invalid');
   });
 
   it('refuses a number literal no float64 holds exactly, wherever it is', () => {
     const free = registeredTool('free');
     const subject = (args: string): CallSubject => ({ name: 'free', tool: free, args: json(args), chain: undefined });
-    expect(inputValid.check(subject('{"a":9007199254740992,"b":1.50,"c":1e21,"d":-0,"e":0.1}'), CONTEXT)).toEqual(PASS);
+    expect(inputValid.check(subject('{"a":9007199254740992,"b":1.50,"c":1e21,"d":-0,"e":0.1}'), CONTEXT)).toEqual(VALID);
     const verdict = inputValid.check(subject('{"a":9007199254740993,"b":[1,1e400],"c/d":{"e":1e-400},"f":0.1000000000000000000001}'), CONTEXT);
     expect(verdict.kind === 'refuse' && verdict.refusal.fields.errors).toEqual([
       '/a holds a number a float64 does not hold exactly',
@@ -154,23 +157,25 @@ describe('input-valid', () => {
 
 describe('grants (injected clock)', () => {
   const withGrants = (...expiries: number[]) =>
-    context({ grants: expiries.map((expiresAt) => ({ permission: 'notes.write', expiresAt })) });
+    context({ grants: expiries.map((expiresAt, i) => ({ id: `g${i}`, permission: 'notes.write', expiresAt })) });
 
-  it('passes under a grant that expires after now, naming it', () => {
-    expect(grants.check(call(), withGrants(NOW + 1))).toEqual({ kind: 'pass', note: 'permission notes.write granted until 2030-01-01T00:00:00.001Z' });
-    expect(grants.check(call(), withGrants(NOW - 1, NOW + 0.5)).kind).toBe('pass');
+  it('passes under a grant that expires after now, naming the one that lasts longest', () => {
+    const grant = { id: 'g0', permission: 'notes.write', expiresAt: NOW + 1 };
+    expect(grants.check(call(), withGrants(NOW + 1))).toEqual({ kind: 'pass', findings: { grant } });
+    expect(grants.check(call(), withGrants(NOW - 1, NOW + 0.5))).toMatchObject({ kind: 'pass', findings: { grant: { id: 'g1' } } });
   });
 
   it('an expiry equal to now has expired', () => {
     expect(grants.check(call(), withGrants(NOW))).toEqual({
       kind: 'refuse',
       refusal: { code: 'grant_expired', sentence: 'every grant of the permission "notes.write" has expired.', fields: { permission: 'notes.write' } },
+      findings: { grant: { id: 'g0', permission: 'notes.write', expiresAt: NOW } },
     });
     expect(code(grants.check(call(), withGrants(NOW - 1, NOW)))).toBe('grant_expired');
   });
 
   it('refuses permission_not_granted when no grant names the permission', () => {
-    const other = context({ grants: [{ permission: 'notes.read', expiresAt: NOW + 1000 }] });
+    const other = context({ grants: [{ id: 'g-read', permission: 'notes.read', expiresAt: NOW + 1000 }] });
     expect(grants.check(call(), other)).toEqual({
       kind: 'refuse',
       refusal: { code: 'permission_not_granted', sentence: 'no grant gives the permission "notes.write".', fields: { permission: 'notes.write' } },

@@ -42,7 +42,7 @@ describe('parseConfig', () => {
       ['folder', '"inbox"'],
       ['n', '9007199254740993'],
     ]);
-    expect(config.grants).toEqual([{ permission: 'notes.write', expiresAt: Date.UTC(2999, 0, 1) }]);
+    expect(config.grants).toEqual([{ id: 'grants[0]', permission: 'notes.write', expiresAt: Date.UTC(2999, 0, 1) }]);
     expect(config.policy).toEqual({ read_only: 'allow', local_change: 'approve', remote_change: 'allow', destructive: 'deny' });
     expect(config.agents).toEqual(
       new Map([
@@ -107,6 +107,11 @@ describe('parseConfig', () => {
     [`{${SERVER},"rules":{},"grants":[{"permission":"p"}]}`, 'config.grants[0].expires_at is required'],
     [`{${SERVER},"rules":{},"grants":[{"permission":"p","expires_at":"2999-01-01"}]}`, 'expires_at must be an RFC 3339 date-time'],
     [`{${SERVER},"rules":{},"grants":[{"permission":"p","expires_at":"2999-01-01T00:00:00Z","scope":"x"}]}`, 'unknown field "scope"'],
+    [`{${SERVER},"rules":{},"grants":[{"id":"","permission":"p","expires_at":"2999-01-01T00:00:00Z"}]}`, 'config.grants[0].id must not be empty'],
+    [
+      `{${SERVER},"rules":{},"grants":[{"id":"g","permission":"p","expires_at":"2999-01-01T00:00:00Z"},{"id":"g","permission":"q","expires_at":"2999-01-01T00:00:00Z"}]}`,
+      'the id "g" names two grants',
+    ],
     [`{${SERVER},"rules":{},"policy":{"destructive":"ask"}}`, 'config.policy.destructive must be one of allow, deny, approve'],
     [`{${SERVER},"rules":{},"policy":{"read-only":"allow"}}`, 'config.policy has an unknown field "read-only"'],
     [`{${SERVER},"rules":{},"agents":{"a":{"tools":"x"}}}`, 'tools must be an array of strings'],

@@ -124,7 +124,9 @@ describe('the call path, end to end', () => {
       ['call_refused', 'write_note', 'tool_input_schema_invalid'],
       ['call_refused', 'write_note', null],
       ['allowed', 'write_note', null],
+      ['call_answered', 'write_note', null],
       ['allowed', 'read_note', null],
+      ['call_answered', 'read_note', null],
       ['approval_requested', 'delete_note', null],
       ['call_refused', 'delete_note', 'approval_required'],
       ['call_refused', 'delete_note', 'approval_required'],
@@ -132,6 +134,7 @@ describe('the call path, end to end', () => {
       ['call_refused', 'delete_note', 'approval_required'],
       ['approval_granted', 'delete_note', null],
       ['allowed', 'delete_note', null],
+      ['call_answered', 'delete_note', null],
       ['approval_requested', 'delete_note', null],
       ['call_refused', 'delete_note', 'approval_required'],
     ]);

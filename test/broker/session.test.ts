@@ -6,12 +6,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApprovalStore } from '../../src/approvals.js';
-import type { AuditEntry } from '../../src/audit.js';
+import { reviewedContract, type AuditEntry } from '../../src/audit.js';
 import { DEFAULT_LIMITS, DEFAULT_POLICY } from '../../src/config.js';
 import type { CallContext } from '../../src/guards/types.js';
 import { readJson } from '../../src/json/reader.js';
 import { ALL_GUARDS, selectGuards, type Guards } from '../../src/guards/registry.js';
 import { decideTools, type RegisteredTool } from '../../src/load.js';
+import { sha256Hex } from '../../src/fingerprint.js';
 import { Session } from '../../src/session.js';
 import { RequestTimedOut, ServerGone, UpstreamError } from '../../src/errors.js';
 import { CONTEXT, NOW, config, context, pinOf, registeredTools, rule, tool } from './builders.js';
@@ -136,7 +137,7 @@ describe('Session: the call path', () => {
     ['planner', new Set(['write_note'])],
     ['researcher', new Set(['read_note'])],
   ]);
-  const GRANTS = [{ permission: 'notes.write', expiresAt: NOW + 1 }];
+  const GRANTS = [{ id: 'g-write', permission: 'notes.write', expiresAt: NOW + 1 }];
 
   let dir = '';
   afterEach(() => {
@@ -214,6 +215,13 @@ describe('Session: the call path', () => {
     expect(reply).toBe(
       '{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"ok"}],"_meta":{"io.mcp-gauntlet/receipt":{"tool":"save_note","permission":"notes.write","trust":"untrusted","data_classification":"secret"}}}}',
     );
+    // The call's records: allowed before it was sent, answered after, both naming what was asked
+    // (digest of the arguments as the agent sent them, without the fixed value), the validation,
+    // the grant, and the pinned contract; the answer carries the receipt the agent got.
+    const operation = { name: 'save_note', argumentsSha256: sha256Hex('{"text":"hi"}') };
+    const grant = GRANTS[0];
+    const contract = reviewedContract(registeredTools(notes, RULES).find((t) => t.tool === 'write_note')?.pin);
+    expect(contract?.inputSchemaSha256).toMatch(/^[0-9a-f]{64}$/);
     expect(audited).toEqual([
       {
         decision: 'allowed',
@@ -222,7 +230,20 @@ describe('Session: the call path', () => {
         agent: 'writer',
         code: null,
         toolExists: null,
-        detail: 'permission notes.write granted until 2030-01-01T00:00:00.001Z',
+        call: { operation, validation: 'passed', grant, dispatched: false, receipt: null },
+        contract,
+        detail: null,
+      },
+      {
+        decision: 'call_answered',
+        tool: 'write_note',
+        name: 'save_note',
+        agent: 'writer',
+        code: null,
+        toolExists: null,
+        call: { operation, validation: 'passed', grant, dispatched: true, receipt: { tool: 'save_note', permission: 'notes.write', dataClassification: 'secret' } },
+        contract,
+        detail: null,
       },
     ]);
     // Missing arguments count as {}, and the fixed value is still injected.
@@ -241,13 +262,14 @@ describe('Session: the call path', () => {
     expect(codeOf(await call(4, 'save_note', '{"text":"hi"}', '{"io.mcp-gauntlet/agent-chain":["planner"]}'))).toBe('permission_not_granted');
     expect(codeOf(await call(5, 'delete_note', '{}'))).toBe('approval_required');
     expect(upstream.asked).toEqual([]);
-    expect(audited.map((a) => [a.decision, a.code, a.toolExists])).toEqual([
-      ['call_refused', 'agent_chain_denied', true],
-      ['call_refused', 'parameter_not_allowed', true],
-      ['call_refused', 'tool_input_schema_invalid', true],
-      ['call_refused', 'permission_not_granted', true],
-      ['approval_requested', null, null],
-      ['call_refused', 'approval_required', true],
+    // Each refusal says how far the call got: validated or not, and never sent.
+    expect(audited.map((a) => [a.decision, a.code, a.toolExists, a.call?.validation, a.call?.dispatched])).toEqual([
+      ['call_refused', 'agent_chain_denied', true, 'not_checked', false],
+      ['call_refused', 'parameter_not_allowed', true, 'not_checked', false],
+      ['call_refused', 'tool_input_schema_invalid', true, 'failed', false],
+      ['call_refused', 'permission_not_granted', true, 'passed', false],
+      ['approval_requested', null, null, 'passed', false],
+      ['call_refused', 'approval_required', true, 'passed', false],
     ]);
   });
 
@@ -285,6 +307,7 @@ describe('Session: the call path', () => {
       'call_refused',
       'approval_granted',
       'allowed',
+      'call_answered',
       'approval_requested',
       'call_refused',
     ]);
@@ -309,8 +332,15 @@ describe('Session: the call path', () => {
       isError: true,
       structuredContent: { code: 'tool_timeout', timeout_ms: 5 },
     });
-    const gone = callPath({ answer: () => new ServerGone('server "notes" exited with code 1', 'notes') });
+    const gone = callPath({ answer: () => new ServerGone('server "notes" exited with code 1', 'notes', false) });
     expect(JSON.parse(await gone.call(1, 'read_note')).result.structuredContent).toEqual({ code: 'server_unavailable', server: 'notes' });
+    // A rejection after dispatch is recorded apart from a refusal before it.
+    const outcome = (a: AuditEntry) => [a.decision, a.code, a.call?.dispatched];
+    expect(timedOut.audited.map(outcome)).toEqual([['allowed', null, false], ['call_rejected', 'tool_timeout', true]]);
+    expect(gone.audited.map(outcome)).toEqual([['allowed', null, false], ['call_refused', 'server_unavailable', false]]);
+    const diedDuringCall = callPath({ answer: () => new ServerGone('server "notes" exited with code 1', 'notes', true) });
+    await diedDuringCall.call(1, 'read_note');
+    expect(diedDuringCall.audited.map(outcome)).toEqual([['allowed', null, false], ['call_rejected', 'server_unavailable', true]]);
   });
 
   it('with a call guard disabled, behaves as if that protection did not exist', async () => {

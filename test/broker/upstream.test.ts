@@ -16,7 +16,7 @@ afterEach(async () => {
 async function connect(spec: Parameters<Workdir['spec']>[0]): Promise<{ connection: Connection; server: ServerProcess }> {
   work = new Workdir();
   work.spec(spec);
-  const serverSpec: ServerSpec = { id: 'notes', command: process.execPath, args: [FIXTURE, work.path('spec.json')], env: new Map(), prefix: undefined };
+  const serverSpec: ServerSpec = { id: 'notes', command: process.execPath, args: [FIXTURE, work.path('spec.json')], env: new Map(), prefix: undefined, sourceVersion: undefined };
   const server = await ServerProcess.start(serverSpec);
   return { connection: new Connection('notes', server), server };
 }

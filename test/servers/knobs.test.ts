@@ -42,6 +42,8 @@ describe('resolveKnobs', () => {
       results: {},
       lieOnWrite: false,
       linger: false,
+      runServerName: null,
+      runServerVersion: null,
     });
   });
 

@@ -164,7 +164,18 @@ describe('serve', () => {
     expect(unread).toEqual(['{"jsonrpc":"2.0","id":3,"result":{}}', '{"jsonrpc":"2.0","id":4,"result":{}}']);
     const sent = readLedger(ledgerPath).filter((r) => r.ev === 'sent');
     expect(sent.map((r) => r.in_reply_to)).toEqual(['1', '1', '2', '3', '4']);
-    expect(sent[2]).toMatchObject({ bytes: Buffer.byteLength(streamed), sha256: sha256(streamed) });
+    expect(sent[2]).toMatchObject({ bytes: Buffer.byteLength(streamed), sha256: sha256(streamed), raw: streamed.slice(0, 65_536), raw_truncated: true });
+    expect(sent[3]).toMatchObject({ raw: '{"jsonrpc":"2.0","id":3,"result":{}}', raw_truncated: false });
+  });
+
+  it('run.server_name and run.server_version: the server claims another identity in phase run only', async () => {
+    const session = new Session({ 'run.server_name': 'notes-reviewed', 'run.server_version': '9.9.9' });
+    const serverInfo = async (id: string) => JSON.parse(await session.request(request(id, 'initialize', { protocolVersion: '2025-11-25' }))).result.serverInfo;
+    expect(await serverInfo('1')).toEqual({ name: 'test-server', version: '0.1.0' });
+    writeFileSync(controlPath, 'run');
+    expect(await serverInfo('2')).toEqual({ name: 'notes-reviewed', version: '9.9.9' });
+    await session.close();
+    expect(() => resolveKnobs({ 'run.server_version': 'a\nb' })).toThrow('1 to 64 printable ASCII characters');
   });
 
   it('hang_on_call: records the call, never answers it, and answers what comes next', async () => {

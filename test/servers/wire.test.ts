@@ -107,7 +107,11 @@ describe('pieces', () => {
 
   it('are described as the line they join into, and written with one newline', async () => {
     const whole = pieces().join('');
-    expect(describePieces(pieces)).toEqual({ bytes: Buffer.byteLength(whole), sha256: sha256(whole) });
+    const described = { bytes: Buffer.byteLength(whole), sha256: sha256(whole), chars: whole.length };
+    expect(describePieces(pieces, 1000)).toEqual({ ...described, text: whole });
+    // The kept text is the line's head, however the pieces fall.
+    expect(describePieces(pieces, 8)).toEqual({ ...described, text: whole.slice(0, 8) });
+    expect(describePieces(pieces, 107)).toEqual({ ...described, text: whole.slice(0, 107) });
     const output = new PassThrough();
     await writePieces(output, pieces);
     output.end();
