@@ -55,6 +55,7 @@ const NEEDED_BY: Record<string, string[]> = {
     'val.broken-const',
     'val.broken-max-items',
     'val.broken-unique-items',
+    'val.beyond-float64-maximum',
   ],
   grants: ['grt.permission-not-granted', 'grt.grant-expired'],
   policy: [

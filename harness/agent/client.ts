@@ -104,12 +104,13 @@ export class AgentClient {
           resolve(answer);
         },
       });
-      this.channel.send(JSON.stringify({ jsonrpc: '2.0', id, method, params }));
+      // Lossless, so an exact number a scenario wrote (`!exact`) is sent digit for digit.
+      this.channel.send(stringifyLossless({ jsonrpc: '2.0', id, method, params }) ?? '');
     });
   }
 
   notify(method: string, params?: unknown): void {
-    this.channel.send(JSON.stringify({ jsonrpc: '2.0', method, ...(params === undefined ? {} : { params }) }));
+    this.channel.send(stringifyLossless({ jsonrpc: '2.0', method, ...(params === undefined ? {} : { params }) }) ?? '');
   }
 
   async initialize(timeoutMs = this.timeoutMs): Promise<Answer> {

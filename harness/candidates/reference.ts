@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { stringify as stringifyLossless } from 'lossless-json';
 import { brokerEntry } from '../paths.js';
 import type { OperatorConfig } from '../scenario/types.js';
 import { runToExit, spawnChannel } from './child.js';
@@ -44,7 +45,8 @@ async function writeConfig(spec: SessionSpec): Promise<string> {
     ...(operator.agents ? { agents: operator.agents } : {}),
     limits: operator.limits ?? {},
   };
-  await writeFile(path, JSON.stringify(config, null, 2));
+  // Lossless, so a fixed value written `!exact` reaches the broker digit for digit.
+  await writeFile(path, stringifyLossless(config, undefined, 2) ?? '');
   return path;
 }
 

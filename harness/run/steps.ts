@@ -437,7 +437,7 @@ const losslessText = (value: unknown) => stringifyLossless(value) ?? 'undefined'
 
 /** Equal as JSON values: both sides written by the same lossless writer. */
 function sameJson(received: unknown, expected: unknown): boolean {
-  return losslessText(parseLossless(losslessText(received))) === losslessText(parseLossless(JSON.stringify(expected)));
+  return losslessText(parseLossless(losslessText(received))) === losslessText(parseLossless(losslessText(expected)));
 }
 
 function callOutcome(answer: Answer): CallOutcome | 'malformed' {

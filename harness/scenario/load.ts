@@ -1,9 +1,24 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import Ajv2020 from 'ajv/dist/2020.js';
-import { parse as parseYaml } from 'yaml';
+import { LosslessNumber } from 'lossless-json';
+import { parse as parseYaml, type ScalarTag } from 'yaml';
 import { packageRoot, scenarioSchemaFile, scenariosDir } from '../paths.js';
 import type { Scenario } from './types.js';
+
+/**
+ * `!exact 9007199254740993`: a number kept digit for digit, as the agent must send it and as no
+ * float64 holds it (YAML's own numbers are float64). Only the plain form is admitted, integer or
+ * decimal without leading or trailing zeros or an exponent, so its text is its canonical form.
+ */
+const EXACT_NUMBER: ScalarTag = {
+  tag: '!exact',
+  resolve(text, onError) {
+    if (/^-?(0|[1-9]\d*)(\.\d*[1-9])?$/.test(text)) return new LosslessNumber(text);
+    onError(`!exact needs a plain number (no exponent, leading or trailing zeros), got ${JSON.stringify(text)}`);
+    return text;
+  },
+};
 
 export class ScenarioError extends Error {
   constructor(
@@ -49,7 +64,7 @@ export function loadScenarios(options: LoadOptions): Scenario[] {
     const file = relative(packageRoot, path);
     let data: unknown;
     try {
-      data = parseYaml(readFileSync(path, 'utf8'), { uniqueKeys: true });
+      data = parseYaml(readFileSync(path, 'utf8'), { uniqueKeys: true, customTags: [EXACT_NUMBER] });
     } catch (error) {
       throw new ScenarioError(file, `not valid YAML: ${(error as Error).message}`);
     }

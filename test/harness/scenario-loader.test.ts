@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { isLosslessNumber } from 'lossless-json';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadCatalogue } from '../../harness/catalogue.js';
 import { loadScenarios, matchesGlob } from '../../harness/scenario/load.js';
@@ -68,6 +69,18 @@ describe('scenario loader', () => {
 
   it('refuses YAML with a repeated key', () => {
     expect(() => load({ 'a.yaml': `${control}level: SHOULD\n` })).toThrow(/a\.yaml: not valid YAML/);
+  });
+
+  it('keeps an !exact number digit for digit, and admits it only in plain form', () => {
+    const withCall = (literal: string) =>
+      control.replace('steps:\n', `steps:\n  - call: { tool: search_notes, arguments: { limit: !exact ${literal} }, expect: { agent: result } }\n`);
+    const [scenario] = load({ 'a.yaml': withCall('9007199254740993') });
+    const step = scenario?.steps[0];
+    const limit = step !== undefined && 'call' in step ? step.call.arguments?.['limit'] : undefined;
+    expect(isLosslessNumber(limit) && limit.value).toBe('9007199254740993');
+    for (const literal of ['9.007199254740993e15', '007', '1.50', 'twelve']) {
+      expect(() => load({ 'a.yaml': withCall(literal) }), literal).toThrow(/a\.yaml: not valid YAML.*!exact needs a plain number/s);
+    }
   });
 
   it('matches ids with globs', () => {
