@@ -47,6 +47,8 @@ export interface SentRecord extends RecordBase {
   bytes: number;
   sha256: string;
   in_reply_to: string | null;
+  /** The method of a notification the server sent of its own accord; null for a reply. */
+  method: string | null;
 }
 
 export interface SpawnRecord extends RecordBase {
