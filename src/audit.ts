@@ -23,6 +23,7 @@ export const AUDIT_DECISIONS = [
   'approval_requested',
   'approval_granted',
   'approval_rejected',
+  'quarantined',
 ] as const;
 export type AuditDecision = (typeof AUDIT_DECISIONS)[number];
 

@@ -57,6 +57,8 @@ export class ScenarioSession {
   readonly notes: string[] = [];
   /** The tools the agent was last shown, by name: generated arguments follow their schemas. */
   private offered = new Map<string, Tool>();
+  /** The tools of the session's first listing, by name: what an `unchanged` listing must repeat. */
+  private firstOffered: Map<string, Tool> | undefined;
   /** The latest approval request id the agent was told about, per tool. */
   private readonly pendingApprovals = new Map<string, string>();
   /** Ledger positions where each call step began, to bound what each call caused. */
@@ -96,6 +98,7 @@ export class ScenarioSession {
     if (agent !== undefined) this.spec.agent = agent;
     this.channel = await this.candidate.start(this.spec);
     this.brokerExited = false;
+    this.firstOffered = undefined;
     void this.channel.exited.then(() => {
       this.brokerExited = true;
     });
@@ -154,6 +157,8 @@ export class ScenarioSession {
       byName.set(name, tool);
     }
     this.offered = byName;
+    this.firstOffered ??= byName;
+    if (expect.unchanged) this.checkUnchanged(label, byName, this.firstOffered);
     // An agent shown one name twice cannot know which tool it calls: never acceptable.
     if (repeated.size > 0) this.fail(label, 'names unique', 'each tool offered once', `offered twice: ${[...repeated].join(', ')}`);
     for (const name of expect.includes ?? []) {
@@ -208,6 +213,18 @@ export class ScenarioSession {
     }
   }
 
+  /** Every tool of the first listing offered again as the same JSON value, and no other tool. */
+  private checkUnchanged(label: string, now: ReadonlyMap<string, Tool>, first: ReadonlyMap<string, Tool>): void {
+    for (const [name, tool] of now) {
+      const before = first.get(name);
+      if (before === undefined) this.fail(label, `listing unchanged`, 'only the tools first offered', `${name} is new`);
+      else if (!isDeepStrictEqual(tool, before)) this.fail(label, `${name} unchanged`, losslessText(before).slice(0, 300), losslessText(tool).slice(0, 300));
+    }
+    for (const name of first.keys()) {
+      if (!now.has(name)) this.fail(label, 'listing unchanged', `${name} still offered`, 'withdrawn');
+    }
+  }
+
   /** The arguments a call step sends: written out, or made from the schema the agent was shown. */
   private argumentsFor(label: string, step: CallStep): Record<string, unknown> | undefined {
     if (!step.generate) return step.arguments ?? {};
@@ -256,6 +273,13 @@ export class ScenarioSession {
     if (requestId !== undefined) this.pendingApprovals.set(step.tool, requestId);
     if (expect.answers_like_unknown) await this.compareWithUnknown(label, agent, step.tool, answer);
     this.checkResult(label, answer, expect);
+    if (expect.servers_alive !== undefined) await this.checkServersAlive(label, expect.servers_alive);
+  }
+
+  /** At most `most` server processes alive, waiting a little: a stopped group takes time to go. */
+  private async checkServersAlive(label: string, most: number): Promise<void> {
+    const alive = await survivorsAfter(serverPids(this.ledger.read()), DEATH_DEADLINE_MS);
+    if (alive.length > most) this.fail(label, 'servers alive after the answer', `at most ${most}`, `${alive.length} (pids ${alive.join(', ')})`);
   }
 
   /** Runs a call while watching the broker's resident memory; the growth goes into the report. */
