@@ -1,6 +1,7 @@
 // Load's first step: the handshake with the server and its complete tool listing, read from the
 // raw text of every page. The whole step shares one deadline (connect_timeout_ms), and every
-// listing guard sees every page; a refusal refuses the listing as a whole.
+// listing guard sees every page; a refusal refuses the listing as a whole. A rediscovery during
+// the session lists again the same way, without the handshake.
 
 import type { Limits } from './config.js';
 import { ListingRefused, UpstreamError } from './errors.js';
