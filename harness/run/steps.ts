@@ -1,4 +1,4 @@
-import { writeFile } from 'node:fs/promises';
+import { rename, writeFile } from 'node:fs/promises';
 import { isDeepStrictEqual } from 'node:util';
 import { parse as parseLossless, stringify as stringifyLossless } from 'lossless-json';
 import { AgentClient, type Answer } from '../agent/client.js';
@@ -79,12 +79,23 @@ export class ScenarioSession {
   async run(step: Step, index: number): Promise<void> {
     const label = `${index + 1}:${Object.keys(step)[0]}`;
     if ('pin' in step) await this.pin(label);
-    else if ('phase' in step) await writeFile(this.controlFile, step.phase);
+    else if ('phase' in step) await this.switchPhase(step.phase);
     else if ('start' in step) await this.start(label, step.start.expect, step.start.agent);
     else if ('list' in step) await this.list(label, step.list.expect);
     else if ('call' in step) await this.call(label, step.call);
     else if ('approve' in step) await this.approve(label, step.approve);
     else await this.close(label, step.close?.expect);
+  }
+
+  /**
+   * Writes the phase beside the control file and renames it into place: a server reading the file
+   * while a line the agent sent earlier is still on its way then sees the old phase or the new,
+   * never a half-written file (which stops the kit).
+   */
+  private async switchPhase(phase: 'review' | 'run'): Promise<void> {
+    const next = `${this.controlFile}.next`;
+    await writeFile(next, phase);
+    await rename(next, this.controlFile);
   }
 
   private async pin(label: string): Promise<void> {

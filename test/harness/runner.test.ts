@@ -68,7 +68,7 @@ describe('a dead or hung candidate never passes', () => {
   });
 
   it('a listing that changes within the session fails an unchanged listing', async () => {
-    const result = await runScenario(scenario('drf.notice-keeps-listing'), fakeCandidate('reword-on-relist', ['drift']), options);
+    const result = await runScenario(scenario('drf.notice-keeps-listing'), fakeCandidate('reword-on-relist', ['pinning', 'drift']), options);
     expect(result.outcome).toBe('fail');
     expect(result.findings).toContainEqual(expect.objectContaining({ step: '6:list', expectation: 'search_notes unchanged' }));
     expect(result.findings.filter((f) => f.step === '6:list')).toHaveLength(1);
