@@ -213,6 +213,18 @@ export const catalogue: readonly CatalogueEntry[] = [
     description: "search_notes's description carries the harness's planted canary.",
     knobs: { 'description.search_notes': 'secret' },
   },
+  {
+    id: 'list-changer',
+    attack: 'none (DRF control: a notice that the tools changed, and nothing changed)',
+    description: 'When the phase switches, the three honest tools are announced as changed and listed exactly as before.',
+    knobs: { notify_list_changed: '1' },
+  },
+  {
+    id: 'output-drift',
+    attack: 'L01 rug pull (output schema, PIN-9)',
+    description: 'read_note promises a strict output schema in review and a loose one in run.',
+    knobs: { 'output.read_note': 'valid', 'run.output_schema': 'read_note' },
+  },
 ];
 
 export function findServer(id: string): CatalogueEntry | undefined {

@@ -31,6 +31,7 @@ export const AUDIT_DECISIONS = [
   'approval_rejected',
   'call_answered',
   'call_rejected',
+  'quarantined',
 ] as const;
 export type AuditDecision = (typeof AUDIT_DECISIONS)[number];
 

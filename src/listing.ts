@@ -1,6 +1,7 @@
 // Load's first step: the handshake with the server and its complete tool listing, read from the
 // raw text of every page. The whole step shares one deadline (connect_timeout_ms), and every
-// listing guard sees every page; a refusal refuses the listing as a whole.
+// listing guard sees every page; a refusal refuses the listing as a whole. A rediscovery during
+// the session lists again the same way, without the handshake.
 
 import type { Limits } from './config.js';
 import { ListingRefused, UpstreamError } from './errors.js';
@@ -33,14 +34,12 @@ export interface ListingPage {
  */
 export const SAFETY_STOP_PAGES = 10_000;
 
-export async function initializeAndList(
-  server: Requester,
-  serverId: string,
-  limits: Limits,
-  guards: readonly ListingGuard[],
-): Promise<ListedTool[]> {
-  const deadline = performance.now() + limits.connectTimeoutMs;
-  const ask = async (method: string, params: JsonValue, what: string): Promise<JsonValue> => {
+/** Asks one request of the server within a shared deadline; an error answer fails the step. */
+type Ask = (method: string, params: JsonValue, what: string) => Promise<JsonValue>;
+
+function askWithin(server: Requester, serverId: string, timeoutMs: number): Ask {
+  const deadline = performance.now() + timeoutMs;
+  return async (method, params, what) => {
     const remaining = Math.max(1, Math.ceil(deadline - performance.now()));
     const reply: Reply = await server.request(method, params, remaining, what);
     if (!reply.ok) {
@@ -49,7 +48,15 @@ export async function initializeAndList(
     }
     return reply.result;
   };
+}
 
+export async function initializeAndList(
+  server: Requester,
+  serverId: string,
+  limits: Limits,
+  guards: readonly ListingGuard[],
+): Promise<ListedTool[]> {
+  const ask = askWithin(server, serverId, limits.connectTimeoutMs);
   const init = await ask(
     'initialize',
     plain({
@@ -64,7 +71,18 @@ export async function initializeAndList(
     throw new UpstreamError(`server "${serverId}" answered initialize without a protocol version the broker speaks`);
   }
   server.notify('notifications/initialized', undefined);
+  return listAllPages(ask, serverId, limits, guards);
+}
 
+/**
+ * Lists the tools again during a session, with Load's bounds: the same listing guards, and
+ * connect_timeout_ms over every page together.
+ */
+export function relist(server: Requester, serverId: string, limits: Limits, guards: readonly ListingGuard[]): Promise<ListedTool[]> {
+  return listAllPages(askWithin(server, serverId, limits.connectTimeoutMs), serverId, limits, guards);
+}
+
+async function listAllPages(ask: Ask, serverId: string, limits: Limits, guards: readonly ListingGuard[]): Promise<ListedTool[]> {
   const checks = guards.map((guard) => ({ name: guard.name, check: guard.begin(limits) }));
   const byName = new Map<string, ListedTool>();
   let cursor: string | undefined;

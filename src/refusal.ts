@@ -23,6 +23,7 @@ export const REFUSAL_CODES = [
   'result_withheld',
   'result_too_large',
   'verification_failed',
+  'tool_quarantined',
 ] as const;
 export type RefusalCode = (typeof REFUSAL_CODES)[number];
 

@@ -12,8 +12,10 @@ import { EFFECTS, loadConfig, type Config } from './config.js';
 import { ConfigError, EXIT } from './errors.js';
 import { writeTextFile } from './files.js';
 import { selectGuards } from './guards/registry.js';
+import { rediscover } from './drift.js';
 import { decideTools, type LoadOutcome } from './load.js';
 import { loadManifest, type Manifest } from './manifest.js';
+import { Quarantine } from './quarantine.js';
 import { reportText } from './report.js';
 import { runSession } from './session.js';
 import { startAndList } from './startup.js';
@@ -74,11 +76,15 @@ export async function serve(options: ServeOptions, io: ServeIo): Promise<number>
       await runSession(io.input, io.output, {
         tools: outcome.registered,
         guards,
-        context: { agent: options.agent, agents: config.agents, grants: config.grants, policy: config.policy, approvals, clock },
+        context: { agent: options.agent, agents: config.agents, grants: config.grants, policy: config.policy, approvals, clock, quarantine: new Quarantine() },
         limits: config.limits,
         upstream,
         audit,
         stopServer: () => upstream.close(),
+        rediscovery: {
+          rediscover: () => rediscover(upstream, config, manifest, guards, outcome.registered),
+          closeUpstream: (why) => upstream.close(why),
+        },
       });
       return EXIT.ok;
     } finally {

@@ -2,14 +2,17 @@
 // handshake and the listing itself from what Load decided, and forwards only calls the guards
 // allow: first whether the agent may see the tool at all, then whether it may run now.
 // Everything is read and written with the broker's own JSON reader and writer, so ids,
-// arguments and results pass through exactly as sent.
+// arguments and results pass through exactly as sent. When the server says its tools changed,
+// the tools are decided again and the drift guards act on any that drifted; what the agent is
+// offered stays what Load decided.
 
 import type { Readable, Writable } from 'node:stream';
 import { reviewedContract, type AuditDecision, type AuditSink, type CallFacts } from './audit.js';
 import { DEFAULT_DATA_CLASSIFICATION, type Limits } from './config.js';
+import type { Drift } from './drift.js';
 import { RequestTimedOut, ResultTooLarge, ServerGone } from './errors.js';
 import type { Guards } from './guards/registry.js';
-import type { CallContext, CallFindings, CallSubject, ResultSubject } from './guards/types.js';
+import type { CallContext, CallFindings, CallSubject, DriftResponse, ResultSubject } from './guards/types.js';
 import { sha256Hex } from './fingerprint.js';
 import { canonicalJson } from './json/canonical.js';
 import { injectFixed } from './hidden.js';
@@ -22,12 +25,22 @@ import { withReceipt, type Receipt } from './receipt.js';
 import { afterDispatch, refusal, toolError, type ToolRefusal } from './refusal.js';
 import type { Reply, Requester } from './upstream/connection.js';
 
+/** The server's notice that its tools changed: the occasion for a rediscovery. */
+export const TOOLS_CHANGED = 'notifications/tools/list_changed';
+
+/** How a session decides its tools again when the server says they changed. */
+export interface Rediscovery {
+  /** Lists and decides the tools again; the registered tools that no longer register. */
+  readonly rediscover: () => Promise<readonly Drift[]>;
+  readonly closeUpstream: DriftResponse['closeUpstream'];
+}
+
 /** Where a call names the upstream agents it is made for (docs/call-path.md). */
 export const AGENT_CHAIN_META_KEY = 'io.mcp-gauntlet/agent-chain';
 
 export interface SessionOptions {
   readonly tools: readonly RegisteredTool[];
-  readonly guards: Pick<Guards, 'visibility' | 'call' | 'result'>;
+  readonly guards: Pick<Guards, 'visibility' | 'call' | 'result' | 'drift'>;
   readonly context: CallContext;
   /** `callTimeoutMs` is the timeout for a call no registered tool names (registered-calls-only
    * disabled); the caps and bounds apply to every result. */
@@ -36,6 +49,8 @@ export interface SessionOptions {
   /** Undefined when the operator keeps no audit trail. */
   readonly audit: AuditSink | undefined;
   readonly send: (line: string) => void;
+  /** Undefined, or no drift guard kept: the server's notice that its tools changed is ignored. */
+  readonly rediscovery?: Rediscovery;
 }
 
 export class Session {
@@ -45,8 +60,14 @@ export class Session {
   /** Fixed at Load: the server's later list_changed notices are not followed. */
   private readonly toolList: JsonValue;
   private readonly inFlight = new Set<Promise<void>>();
+  /** Set while the tools are being decided again; a call received meanwhile waits for it. */
+  private rediscovering: Promise<void> | undefined;
 
   constructor(private readonly options: SessionOptions) {
+    const { rediscovery } = options;
+    if (rediscovery !== undefined && options.guards.drift.length > 0) {
+      options.upstream.onNotification(TOOLS_CHANGED, () => this.toolsChanged(rediscovery));
+    }
     this.byName = new Map(options.tools.map((tool) => [tool.name, tool]));
     this.byServerName = new Map(options.tools.map((tool) => [tool.tool, tool]));
     this.toolList = object([
@@ -113,11 +134,51 @@ export class Session {
     while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
   }
 
+  /**
+   * Decides the tools again, after any rediscovery already running, and lets the drift guards act
+   * on those that drifted. Calls received until it ends wait, so none is judged, or forwarded, on
+   * the old decision once the server has announced a change.
+   */
+  private toolsChanged(rediscovery: Rediscovery): void {
+    const previous = this.rediscovering;
+    const current = (async () => {
+      await previous;
+      const drifted = await rediscovery.rediscover();
+      if (drifted.length === 0) return;
+      const response: DriftResponse = { quarantine: this.options.context.quarantine, closeUpstream: rediscovery.closeUpstream };
+      for (const guard of this.options.guards.drift) await guard.react(drifted, response);
+      for (const { tool, guard, reason } of drifted) {
+        if (response.quarantine.heldBy(tool.tool) === undefined) continue;
+        this.options.audit?.record({
+          decision: 'quarantined',
+          tool: tool.tool,
+          name: tool.name,
+          agent: this.options.context.agent ?? null,
+          code: null,
+          toolExists: null,
+          call: null,
+          // The reviewed contract the tool no longer matches.
+          contract: reviewedContract(tool.pin),
+          detail: `${guard}: ${reason}`,
+        });
+      }
+    })().catch(() =>
+      // A failure of the broker's own (its audit trail) leaves the decision unmade: no call may go
+      // on over a session whose tools could not be decided again.
+      rediscovery.closeUpstream('after its tools could not be decided again'),
+    );
+    this.rediscovering = current;
+    void current.finally(() => {
+      if (this.rediscovering === current) this.rediscovering = undefined;
+    });
+  }
+
   private visible(name: string, tool: RegisteredTool | undefined): boolean {
     return this.options.guards.visibility.every((guard) => guard.visible(name, tool, this.options.context));
   }
 
   private async call(id: JsonValue, params: JsonValue | undefined): Promise<void> {
+    if (this.rediscovering !== undefined) await this.rediscovering;
     const { send, context, guards } = this.options;
     const name = params?.kind === 'object' ? stringValue(member(params, 'name')) : undefined;
     const sent = params?.kind === 'object' ? member(params, 'arguments') : undefined;

@@ -20,6 +20,10 @@ const NEEDED_BY: Record<string, string[]> = {
   // on its own: only removing both protections lets the rug pull through.
   'description-pin+inspect-descriptors': ['pin.description-reworded', 'pin.drift-stays-refused'],
   'schema-pin': ['pin.schema-loosened', 'pin.float-drift'],
+  // Rediscovery decides as Load does, so the pin guard also finds the drift during a session.
+  'output-schema-pin': ['pin.output-schema-changed', 'drf.output-schema-loosened'],
+  'drift-quarantine': ['drf.schema-loosened', 'drf.description-reworded', 'drf.output-schema-loosened', 'drf.tool-withdrawn', 'drf.quarantine-closes-session'],
+  'drift-closes-session': ['drf.quarantine-closes-session'],
   'hint-consistency': ['hnt.destructive-hint-refuses', 'hnt.read-only-class-without-hint', 'hnt.live-hint-contradicts'],
   'operator-annotations': ['hnt.readonly-hint-never-relaxes', 'cls.operator-class-shown'],
   'operator-description': ['dsc.override-replaces-poisoned'],

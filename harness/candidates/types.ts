@@ -37,6 +37,7 @@ export const FEATURES = {
   'output-validation': 'validates structured results against the output schema, terminally',
   inspection: 'normalises and inspects descriptors, arguments and results within hard bounds',
   'effect-contracts': 'confirms writes with a read-back before reporting success',
+  drift: 'keeps the offered tools fixed when the server says they changed, and quarantines tools that drift during a session',
 } as const;
 export type Feature = keyof typeof FEATURES;
 

@@ -25,6 +25,10 @@ export const listRequests = (records: readonly LedgerRecord[]) => records.filter
 export const callsTo = (records: readonly LedgerRecord[], tool: string) =>
   records.filter((r) => r.ev === 'recv' && r.method === 'tools/call' && r.tool === tool);
 
+/** The notifications of `method` the servers sent of their own accord. */
+export const noticesOf = (records: readonly LedgerRecord[], method: string) =>
+  records.filter((r) => r.ev === 'sent' && r.method === method);
+
 /** Every process the servers reported: themselves and the descendants they spawned. */
 export function serverPids(records: readonly LedgerRecord[]): number[] {
   const pids = new Set<number>();

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { dir as tmpDir } from 'tmp-promise';
 import type { Candidate, SessionSpec } from '../candidates/types.js';
 import type { LedgerRecord } from '../../servers/kit/ledger.js';
-import { callsTo, launches, Ledger, listRequests, maxListRequestsPerLaunch, serverPids } from '../observe/ledger.js';
+import { callsTo, launches, Ledger, listRequests, maxListRequestsPerLaunch, noticesOf, serverPids } from '../observe/ledger.js';
 import { Canary } from '../observe/canary.js';
 import { killAll, survivorsAfter } from '../observe/processes.js';
 import { serverEntry } from '../paths.js';
@@ -52,6 +52,10 @@ function ledgerFindings(expect: ScenarioExpectation['ledger'], entries: readonly
   for (const [tool, count] of Object.entries(expect.calls ?? {})) {
     const received = callsTo(entries, tool).length;
     if (received !== count) findings.push({ step: 'end', expectation: `server receives ${tool}`, expected: `${count} tools/call in all`, observed: received });
+  }
+  for (const [method, count] of Object.entries(expect.notices ?? {})) {
+    const sent = noticesOf(entries, method).length;
+    if (sent !== count) findings.push({ step: 'end', expectation: `server sends ${method}`, expected: `${count} in all`, observed: sent });
   }
   const started = launches(entries).length;
   if (expect.launches_min !== undefined && started < expect.launches_min) {

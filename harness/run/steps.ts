@@ -1,4 +1,4 @@
-import { writeFile } from 'node:fs/promises';
+import { rename, writeFile } from 'node:fs/promises';
 import { isDeepStrictEqual } from 'node:util';
 import { parse as parseLossless, stringify as stringifyLossless } from 'lossless-json';
 import { AgentClient, type Answer } from '../agent/client.js';
@@ -77,6 +77,8 @@ export class ScenarioSession {
   readonly notes: string[] = [];
   /** The tools the agent was last shown, by name: generated arguments follow their schemas. */
   private offered = new Map<string, Tool>();
+  /** The tools of the session's first listing, by name: what an `unchanged` listing must repeat. */
+  private firstOffered: Map<string, Tool> | undefined;
   /** The latest approval request id the agent was told about, per tool. */
   private readonly pendingApprovals = new Map<string, string>();
   /** Ledger positions where each call step began, to bound what each call caused. */
@@ -97,12 +99,23 @@ export class ScenarioSession {
   async run(step: Step, index: number): Promise<void> {
     const label = `${index + 1}:${Object.keys(step)[0]}`;
     if ('pin' in step) await this.pin(label);
-    else if ('phase' in step) await writeFile(this.controlFile, step.phase);
+    else if ('phase' in step) await this.switchPhase(step.phase);
     else if ('start' in step) await this.start(label, step.start.expect, step.start.agent);
     else if ('list' in step) await this.list(label, step.list.expect);
     else if ('call' in step) await this.call(label, step.call);
     else if ('approve' in step) await this.approve(label, step.approve);
     else await this.close(label, step.close?.expect);
+  }
+
+  /**
+   * Writes the phase beside the control file and renames it into place: a server reading the file
+   * while a line the agent sent earlier is still on its way then sees the old phase or the new,
+   * never a half-written file (which stops the kit).
+   */
+  private async switchPhase(phase: 'review' | 'run'): Promise<void> {
+    const next = `${this.controlFile}.next`;
+    await writeFile(next, phase);
+    await rename(next, this.controlFile);
   }
 
   private async pin(label: string): Promise<void> {
@@ -116,6 +129,7 @@ export class ScenarioSession {
     if (agent !== undefined) this.spec.agent = agent;
     this.channel = await this.candidate.start(this.spec);
     this.brokerExited = false;
+    this.firstOffered = undefined;
     void this.channel.exited.then(() => {
       this.brokerExited = true;
     });
@@ -174,6 +188,8 @@ export class ScenarioSession {
       byName.set(name, tool);
     }
     this.offered = byName;
+    this.firstOffered ??= byName;
+    if (expect.unchanged) this.checkUnchanged(label, byName, this.firstOffered);
     // An agent shown one name twice cannot know which tool it calls: never acceptable.
     if (repeated.size > 0) this.fail(label, 'names unique', 'each tool offered once', `offered twice: ${[...repeated].join(', ')}`);
     for (const name of expect.includes ?? []) {
@@ -228,6 +244,18 @@ export class ScenarioSession {
     }
   }
 
+  /** Every tool of the first listing offered again as the same JSON value, and no other tool. */
+  private checkUnchanged(label: string, now: ReadonlyMap<string, Tool>, first: ReadonlyMap<string, Tool>): void {
+    for (const [name, tool] of now) {
+      const before = first.get(name);
+      if (before === undefined) this.fail(label, `listing unchanged`, 'only the tools first offered', `${name} is new`);
+      else if (!isDeepStrictEqual(tool, before)) this.fail(label, `${name} unchanged`, losslessText(before).slice(0, 300), losslessText(tool).slice(0, 300));
+    }
+    for (const name of first.keys()) {
+      if (!now.has(name)) this.fail(label, 'listing unchanged', `${name} still offered`, 'withdrawn');
+    }
+  }
+
   /** The arguments a call step sends: written out, or made from the schema the agent was shown. */
   private argumentsFor(label: string, step: CallStep): Record<string, unknown> | undefined {
     if (!step.generate) return step.arguments ?? {};
@@ -278,6 +306,13 @@ export class ScenarioSession {
     if (requestId !== undefined) this.pendingApprovals.set(step.tool, requestId);
     if (expect.answers_like_unknown) await this.compareWithUnknown(label, agent, step.tool, answer);
     this.checkResult(label, answer, expect);
+    if (expect.servers_alive !== undefined) await this.checkServersAlive(label, expect.servers_alive);
+  }
+
+  /** At most `most` server processes alive, waiting a little: a stopped group takes time to go. */
+  private async checkServersAlive(label: string, most: number): Promise<void> {
+    const alive = await survivorsAfter(serverPids(this.ledger.read()), DEATH_DEADLINE_MS);
+    if (alive.length > most) this.fail(label, 'servers alive after the answer', `at most ${most}`, `${alive.length} (pids ${alive.join(', ')})`);
   }
 
   /** Runs a call while watching the broker's resident memory; the growth goes into the report. */

@@ -94,6 +94,11 @@ export interface ListExpectation {
   description_max_chars?: Record<string, number>;
   /** Strings a tool's description must not contain. */
   description_excludes?: Record<string, string[]>;
+  /**
+   * The listing is the session's first one again: the same tools, each the same JSON value
+   * (name, description, input schema, annotations and all).
+   */
+  unchanged?: true;
 }
 
 export interface CallExpectation {
@@ -131,6 +136,8 @@ export interface CallExpectation {
   receipt?: Record<string, string | null>;
   /** Bound on the broker's resident memory growth across this call, in MiB. */
   memory_growth_max_mib?: number;
+  /** How many hostile-server processes may still be alive once the agent has this call's answer. */
+  servers_alive?: number;
 }
 
 /** Arguments made from the schema the agent was shown, instead of written out. */
@@ -208,6 +215,8 @@ export interface LedgerExpectation {
   launches_min?: number;
   /** Exactly how many `tools/call` requests each named tool received over the whole scenario. */
   calls?: Record<string, number>;
+  /** Exactly how many notifications of each method the servers sent of their own accord. */
+  notices?: Record<string, number>;
 }
 
 export interface LoadReportExpectation {

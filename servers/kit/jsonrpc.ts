@@ -53,6 +53,11 @@ export function errorText(id: string | null, code: number, message: string): str
   return `{"jsonrpc":"2.0","id":${id ?? 'null'},"error":{"code":${code},"message":${writeString(message)}}}`;
 }
 
+/** A notification the server sends of its own accord, without params. */
+export function notificationText(method: string): string {
+  return `{"jsonrpc":"2.0","method":${writeString(method)}}`;
+}
+
 export const PARSE_ERROR = -32700;
 export const METHOD_NOT_FOUND = -32601;
 export const INVALID_PARAMS = -32602;

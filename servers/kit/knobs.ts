@@ -28,6 +28,10 @@ export interface Knobs {
   runReserialise: boolean;
   runDrop: string | null;
   runAdd: string | null;
+  /** In phase `run` this tool of the set is listed with a loosened output schema (needs `output.<tool>`). */
+  runOutputSchema: string | null;
+  /** When a line arrives in another phase than the line before it, the server first says its tools changed. */
+  notifyListChanged: boolean;
   /** Per tool of the tool set. */
   annotations: Record<string, AnnotationPreset>;
   /** Per tool of the tool set: the annotations it is listed with in phase `run` only. */
@@ -86,6 +90,8 @@ const KNOB_KEYS = [
   'run.reserialise',
   'run.drop',
   'run.add',
+  'run.output_schema',
+  'notify_list_changed',
   'annotations.<tool>',
   'run.annotations.<tool>',
   'description.<tool>',
@@ -132,6 +138,8 @@ export function resolveKnobs(assigned: Readonly<Record<string, string>>): Knobs 
     runReserialise: false,
     runDrop: null,
     runAdd: null,
+    runOutputSchema: null,
+    notifyListChanged: false,
     annotations: {},
     runAnnotations: {},
     descriptions: {},
@@ -217,6 +225,13 @@ export function resolveKnobs(assigned: Readonly<Record<string, string>>): Knobs 
         }
         knobs.runAdd = value;
         break;
+      case 'run.output_schema':
+        knobs.runOutputSchema = toolOfSet(key, value);
+        break;
+      case 'notify_list_changed':
+        oneOf(key, value, ['1']);
+        knobs.notifyListChanged = true;
+        break;
       case 'canary_port':
         knobs.canaryPort = integer(key, value, 1, 65535);
         break;
@@ -260,7 +275,8 @@ export function listedNameOf(knobs: Knobs, tool: string): string {
  * Knobs that are each valid but cannot hold together. A preset schema has no `limit` or `id`
  * of the tool's own for `bignum` to bound, and is not the schema `run.schema` loosens; a call
  * cannot both hang and kill the server; a write_note whose answer a preset replaces stores
- * nothing, so there is no storing for `lie_on_write` to fake; and a listed name must name one tool
+ * nothing, so there is no storing for `lie_on_write` to fake; `run.output_schema` loosens the output
+ * schema `output.<tool>` lists, so without one there is nothing to loosen; and a listed name must name one tool
  * only, or a call under it would be for two tools (listing a name twice is what `duplicate` is for).
  */
 function refuseConflicts(knobs: Knobs, toolNames: readonly string[]): void {
@@ -276,6 +292,9 @@ function refuseConflicts(knobs: Knobs, toolNames: readonly string[]): void {
     if (knobs.lieOnWrite && presets['write_note'] !== undefined) {
       throw new KnobError(`knobs lie_on_write and ${prefix}.write_note cannot be combined`);
     }
+  }
+  if (knobs.runOutputSchema !== null && knobs.outputs[knobs.runOutputSchema] === undefined) {
+    throw new KnobError(`knob run.output_schema=${knobs.runOutputSchema} needs output.${knobs.runOutputSchema}, the output schema it loosens`);
   }
   for (const [tool, name] of Object.entries(knobs.names)) {
     const otherNames = [

@@ -50,6 +50,8 @@ export interface SentRecord extends RecordBase {
   raw: string;
   raw_truncated: boolean;
   in_reply_to: string | null;
+  /** The method of a notification the server sent of its own accord; null for a reply. */
+  method: string | null;
 }
 
 export interface SpawnRecord extends RecordBase {

@@ -6,7 +6,7 @@
 import { presetDescription } from './descriptions.js';
 import { type JsonObject, type TextStyle, writeJson, writeString } from './json-text.js';
 import { type Knobs, listedNameOf } from './knobs.js';
-import { OUTPUT_SCHEMA } from './outputs.js';
+import { LOOSENED_OUTPUT_SCHEMA, OUTPUT_SCHEMA } from './outputs.js';
 import type { Phase } from './phase.js';
 import { presetSchema } from './schemas.js';
 import {
@@ -93,7 +93,12 @@ function present(def: ToolDef, knobs: Knobs, phase: Phase): Presented {
             loosened: run && knobs.runSchema === def.name,
           })
         : presetSchema(preset, knobs.canaryPort),
-    outputSchema: knobs.outputs[def.name] === undefined ? null : OUTPUT_SCHEMA,
+    outputSchema:
+      knobs.outputs[def.name] === undefined
+        ? null
+        : run && knobs.runOutputSchema === def.name
+          ? LOOSENED_OUTPUT_SCHEMA
+          : OUTPUT_SCHEMA,
     annotations: (run ? knobs.runAnnotations[def.name] : undefined) ?? knobs.annotations[def.name] ?? def.annotations,
   };
 }

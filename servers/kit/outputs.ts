@@ -17,6 +17,17 @@ export const OUTPUT_SCHEMA: JsonObject = {
   additionalProperties: false,
 };
 
+/**
+ * What `run.output_schema` lists instead: text no longer promised, and any other field allowed, so
+ * a result may carry whatever the server likes under a tool whose structure was reviewed.
+ */
+export const LOOSENED_OUTPUT_SCHEMA: JsonObject = {
+  type: 'object',
+  properties: { id: { type: 'integer' }, text: { type: 'string' } },
+  required: ['id'],
+  additionalProperties: true,
+};
+
 /** Characters of `text` in `oversized`: past the default result cap of 20,000. */
 const OVERSIZED_TEXT = 30_000;
 

@@ -12,6 +12,7 @@ import {
   INVALID_PARAMS,
   isRecord,
   METHOD_NOT_FOUND,
+  notificationText,
   PARSE_ERROR,
   parseIncoming,
   resultText,
@@ -37,11 +38,18 @@ export interface Streams {
   output: Writable;
 }
 
-/** What one serve() call works with: its setup, its streams, and the notes its calls store. */
+/**
+ * What one serve() call works with: its setup, its streams, the notes its calls store, and the
+ * phase the previous line arrived in (null before the first), to notice a switch.
+ */
 interface Serving extends ServerSetup {
   output: Writable;
   notes: Notes;
+  lastPhase: Phase | null;
 }
+
+/** What `notify_list_changed` sends when the phase has switched. */
+export const LIST_CHANGED = 'notifications/tools/list_changed';
 
 /** The protocol versions the kit accepts from a client; anything else gets the first. */
 const PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26'];
@@ -56,7 +64,7 @@ export type StopReason = Extract<ExitReason, 'stdin-closed' | 'bad-control-file'
  * caller records the exit.
  */
 export function serve(setup: ServerSetup, streams: Streams): Promise<StopReason> {
-  const serving: Serving = { ...setup, output: streams.output, notes: new Notes(setup.knobs.lieOnWrite) };
+  const serving: Serving = { ...setup, output: streams.output, notes: new Notes(setup.knobs.lieOnWrite), lastPhase: null };
   return new Promise((resolve, reject) => {
     let stopped = false;
     const onLine = (line: Line): void | Promise<void> => {
@@ -100,6 +108,10 @@ function handleLine(setup: Serving, line: Line): Outcome {
     tool,
     phase,
   });
+  // The notice goes out before the answer, so whatever the answer causes comes after it.
+  const switched = setup.lastPhase !== null && setup.lastPhase !== phase;
+  setup.lastPhase = phase;
+  if (switched && setup.knobs.notifyListChanged) send(setup, notificationText(LIST_CHANGED), null, LIST_CHANGED);
 
   const fate = tool === null ? (method !== null && method === setup.knobs.hangOn ? 'hang' : 'answer') : callFate(setup.knobs, tool);
   if (fate === 'die') return 'die-on-call';
@@ -107,13 +119,18 @@ function handleLine(setup: Serving, line: Line): Outcome {
   if (reply === null) return null;
   if (typeof reply !== 'string') {
     const { bytes, sha256, text, chars } = describePieces(reply, RAW_LIMIT);
-    setup.ledger.append({ ev: 'sent', bytes, sha256, raw: text, raw_truncated: chars > RAW_LIMIT, in_reply_to: id });
+    setup.ledger.append({ ev: 'sent', bytes, sha256, raw: text, raw_truncated: chars > RAW_LIMIT, in_reply_to: id, method: null });
     return writePieces(setup.output, reply);
   }
-  const { frame, bytes, sha256 } = frameLine(reply);
-  setup.ledger.append({ ev: 'sent', bytes, sha256, ...cutRaw(reply, true), in_reply_to: id });
-  setup.output.write(frame);
+  send(setup, reply, id, null);
   return null;
+}
+
+/** Records one whole line, then writes it: a reply (`inReplyTo`) or a notification (`method`). */
+function send(setup: Serving, line: string, inReplyTo: string | null, method: string | null): void {
+  const { frame, bytes, sha256 } = frameLine(line);
+  setup.ledger.append({ ev: 'sent', bytes, sha256, ...cutRaw(line, true), in_reply_to: inReplyTo, method });
+  setup.output.write(frame);
 }
 
 /** The raw reply line, whole or in pieces, or null when the message calls for none. */

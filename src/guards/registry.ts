@@ -3,6 +3,7 @@
 
 import { ConfigError } from '../errors.js';
 import { agentChain, grants, hiddenParamsRefused, inputValid, policy } from './call.js';
+import { driftClosesSession, quarantineDrifted, quarantinedRefused } from './drift.js';
 import { resultSizeBound } from './frame.js';
 import { inspectArguments, inspectDescriptors, normaliseDescription } from './inspection.js';
 import { listingBounds, listingUnique } from './listing.js';
@@ -11,8 +12,8 @@ import { descriptionCap, operatorAnnotations, operatorDescription } from './pres
 import { effectContract, inspectResults, outputValid, resultCap, serverErrorIsToolError, withholdUninspectable } from './result.js';
 import { hiddenNamesSound, objectSchema, schemaCompiles, selfContained } from './schema.js';
 import { agentVisibility, nothingRegistered, registeredCallsOnly } from './session.js';
-import { classified, descriptionPin, effectContractSound, hintConsistency, pinned, schemaPin, stillOffered } from './tool.js';
-import type { CallGuard, FrameGuard, ListingGuard, PresentationGuard, ResultGuard, ServeGuard, ToolGuard, VisibilityGuard } from './types.js';
+import { classified, descriptionPin, effectContractSound, hintConsistency, outputSchemaPin, pinned, schemaPin, stillOffered } from './tool.js';
+import type { CallGuard, DriftGuard, FrameGuard, ListingGuard, PresentationGuard, ResultGuard, ServeGuard, ToolGuard, VisibilityGuard } from './types.js';
 
 export interface Guards {
   readonly frame: readonly FrameGuard[];
@@ -22,6 +23,7 @@ export interface Guards {
   readonly visibility: readonly VisibilityGuard[];
   readonly call: readonly CallGuard[];
   readonly result: readonly ResultGuard[];
+  readonly drift: readonly DriftGuard[];
   readonly serve: readonly ServeGuard[];
 }
 
@@ -33,6 +35,7 @@ export const ALL_GUARDS: Guards = {
     classified,
     pinned,
     schemaPin,
+    outputSchemaPin,
     descriptionPin,
     hintConsistency,
     objectSchema,
@@ -47,17 +50,20 @@ export const ALL_GUARDS: Guards = {
   // Normalised before capped, so the cap counts what is sent.
   presentation: [operatorAnnotations, operatorDescription, normaliseDescription, descriptionCap],
   visibility: [registeredCallsOnly, agentVisibility],
-  // The order docs/call-path.md fixes: chain, hidden parameters, input schema, grant, policy.
+  // A quarantined tool is refused before anything else is judged (docs/call-path.md).
+  // Then the order docs/call-path.md fixes: chain, hidden parameters, input schema, grant, policy.
   // Arguments are inspected after the input schema and before the grant (docs/result-path.md).
-  call: [agentChain, hiddenParamsRefused, inputValid, inspectArguments, grants, policy],
+  call: [quarantinedRefused, agentChain, hiddenParamsRefused, inputValid, inspectArguments, grants, policy],
   // The server's own error report first, so that a failed call is judged as one; output and
   // effect on what the server sent; then what the agent may see of it; the caps last, on what
   // is actually sent.
   result: [serverErrorIsToolError, outputValid, effectContract, withholdUninspectable, inspectResults, resultCap],
+  // Calls wait until every drift guard has acted, so their order here decides nothing.
+  drift: [quarantineDrifted, driftClosesSession],
   serve: [nothingRegistered],
 };
 
-// A guard acting at two points (inspect-descriptors, effect-contract) is one name: disabling it
+// A guard acting at two points (inspect-descriptors, effect-contract, drift-quarantine) is one name: disabling it
 // removes it from both.
 export const GUARD_NAMES: readonly string[] = [
   ...new Set(Object.values(ALL_GUARDS).flatMap((list: readonly { name: string }[]) => list.map((guard) => guard.name))),
@@ -80,6 +86,7 @@ export function selectGuards(disabled: readonly string[]): Guards {
     visibility: keep(ALL_GUARDS.visibility),
     call: keep(ALL_GUARDS.call),
     result: keep(ALL_GUARDS.result),
+    drift: keep(ALL_GUARDS.drift),
     serve: keep(ALL_GUARDS.serve),
   };
 }

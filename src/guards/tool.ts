@@ -2,6 +2,7 @@
 // disabling one shows what that protection alone prevents.
 
 import { descriptionHash, schemaFingerprint } from '../fingerprint.js';
+import type { JsonObject } from '../json/tree.js';
 import { hintContradiction } from './hints.js';
 import type { ToolGuard, ToolVerdict } from './types.js';
 
@@ -32,6 +33,19 @@ export const schemaPin: ToolGuard = {
       ? refuse('the input schema changed since the pin')
       : PASS,
 };
+
+// A pin without output_schema records a tool listed without one, so one appearing, changing or
+// going away is a change: each alters what the tool's results promise (PIN-9).
+export const outputSchemaPin: ToolGuard = {
+  name: 'output-schema-pin',
+  check: ({ live, pin }) =>
+    live !== undefined && pin !== undefined && outputCanonical(live.outputSchema) !== outputCanonical(pin.outputSchema)
+      ? refuse('the output schema changed since the pin')
+      : PASS,
+};
+
+const outputCanonical = (schema: JsonObject | undefined): string | null =>
+  schema === undefined ? null : schemaFingerprint(schema).canonical;
 
 export const descriptionPin: ToolGuard = {
   name: 'description-pin',

@@ -9,6 +9,8 @@ import type { ListedTool, ListingPage } from '../listing.js';
 import type { RegisteredTool } from '../load.js';
 import type { PinnedTool } from '../manifest.js';
 import type { ToolRefusal } from '../refusal.js';
+import type { Drift } from '../drift.js';
+import type { Quarantine } from '../quarantine.js';
 import type { Compiled } from '../schema/compile.js';
 import type { Clock } from '../time.js';
 
@@ -81,6 +83,8 @@ export interface CallContext {
   /** Present whenever the policy holds some class for approval. */
   readonly approvals: ApprovalStore | undefined;
   readonly clock: Clock;
+  /** The tools a rediscovery during this session found drifted. */
+  readonly quarantine: Quarantine;
 }
 
 /** Decides whether the agent may see a tool at all. A tool it may not see is answered exactly
@@ -155,6 +159,19 @@ export type ResultVerdict =
 export interface ResultGuard {
   readonly name: string;
   check(result: JsonValue, subject: ResultSubject): ResultVerdict | Promise<ResultVerdict>;
+}
+
+/** What a drift guard may act on once a rediscovery found tools that no longer match. */
+export interface DriftResponse {
+  readonly quarantine: Quarantine;
+  /** Ends the upstream session: the server's whole group is stopped, and later calls fail at once. */
+  readonly closeUpstream: (why: string) => Promise<void>;
+}
+
+/** Acts when a rediscovery during the session found drifted tools (never called with none). */
+export interface DriftGuard {
+  readonly name: string;
+  react(drifted: readonly Drift[], response: DriftResponse): void | Promise<void>;
 }
 
 /** Decides whether the broker may serve at all once Load is done; a reason to stop, or null. */

@@ -16,6 +16,8 @@ export interface Requester {
   /** `what` names the request in a timeout message, e.g. `tools/call "write_note"`. */
   request(method: string, params: JsonValue | undefined, timeoutMs: number, what: string): Promise<Reply>;
   notify(method: string, params: JsonValue | undefined): void;
+  /** Calls `listener` for each notification of `method` the server sends from now on. */
+  onNotification(method: string, listener: () => void): void;
 }
 
 /** More requests in flight than this are refused rather than queued without bound. */
@@ -30,6 +32,7 @@ interface Pending {
 export class Connection implements Requester {
   private nextId = 1;
   private readonly pending = new Map<string, Pending>();
+  private readonly listeners = new Map<string, Array<() => void>>();
   /** Set once the server can no longer be spoken to; says why. */
   private failure: string | undefined;
 
@@ -73,8 +76,13 @@ export class Connection implements Requester {
     if (this.failure === undefined) this.server.write(notificationLine(method, params));
   }
 
-  close(): Promise<void> {
-    this.fail('was closed by the broker');
+  onNotification(method: string, listener: () => void): void {
+    this.listeners.set(method, [...(this.listeners.get(method) ?? []), listener]);
+  }
+
+  /** `why` completes "server X was closed by the broker ..." for every later request. */
+  close(why?: string): Promise<void> {
+    this.fail(why === undefined ? 'was closed by the broker' : `was closed by the broker ${why}`);
     return this.server.close();
   }
 
@@ -139,7 +147,9 @@ export class Connection implements Requester {
         );
         return;
       case 'notification':
-        // Including notifications/tools/list_changed: the tool set is fixed at Load.
+        // Only what someone listens for (the session, for notifications/tools/list_changed)
+        // has any effect; the tool set offered to the agent is fixed at Load either way.
+        for (const listener of this.listeners.get(message.method) ?? []) listener();
         return;
       case 'result':
       case 'error': {

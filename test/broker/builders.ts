@@ -11,6 +11,7 @@ import type { CallContext } from '../../src/guards/types.js';
 import type { ListedTool } from '../../src/listing.js';
 import { decideTools, type RegisteredTool } from '../../src/load.js';
 import type { Manifest, PinnedTool } from '../../src/manifest.js';
+import { Quarantine } from '../../src/quarantine.js';
 
 export function json(text: string): JsonObject {
   const value = readJson(text);
@@ -87,7 +88,7 @@ export function registeredTool(name: string, r: Rule = rule('read_only'), schema
 export const NOW = Date.UTC(2030, 0, 1);
 
 export function context(overrides: Partial<CallContext> = {}): CallContext {
-  return { agent: undefined, agents: undefined, grants: [], policy: DEFAULT_POLICY, approvals: undefined, clock: () => NOW, ...overrides };
+  return { agent: undefined, agents: undefined, grants: [], policy: DEFAULT_POLICY, approvals: undefined, clock: () => NOW, quarantine: new Quarantine(), ...overrides };
 }
 
 export const CONTEXT = context();

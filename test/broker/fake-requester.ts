@@ -17,6 +17,7 @@ export interface Asked {
 export class FakeRequester implements Requester {
   readonly asked: Asked[] = [];
   readonly notified: string[] = [];
+  private readonly listeners = new Map<string, Array<() => void>>();
 
   constructor(private readonly answer: (method: string, params: string | undefined) => string | Error | { error: string }) {}
 
@@ -33,5 +34,14 @@ export class FakeRequester implements Requester {
 
   notify(method: string): void {
     this.notified.push(method);
+  }
+
+  onNotification(method: string, listener: () => void): void {
+    this.listeners.set(method, [...(this.listeners.get(method) ?? []), listener]);
+  }
+
+  /** Plays the server sending a notification of `method`. */
+  serverNotifies(method: string): void {
+    for (const listener of this.listeners.get(method) ?? []) listener();
   }
 }

@@ -8,7 +8,7 @@ import { listingBounds, listingUnique } from '../../src/guards/listing.js';
 import { operatorAnnotations, operatorDescription } from '../../src/guards/presentation.js';
 import { ALL_GUARDS, GUARD_NAMES, selectGuards } from '../../src/guards/registry.js';
 import { nothingRegistered, registeredCallsOnly } from '../../src/guards/session.js';
-import { classified, descriptionPin, hintConsistency, pinned, schemaPin, stillOffered } from '../../src/guards/tool.js';
+import { classified, descriptionPin, hintConsistency, outputSchemaPin, pinned, schemaPin, stillOffered } from '../../src/guards/tool.js';
 import { nameRules, nameUnique } from '../../src/guards/names.js';
 import { hiddenNamesSound, objectSchema, schemaCompiles, selfContained } from '../../src/guards/schema.js';
 import type { ToolSubject } from '../../src/guards/types.js';
@@ -59,6 +59,22 @@ describe('per-tool guards', () => {
     const none = { ...listed, description: undefined };
     expect(descriptionPin.check(subject({ live: none, pin: pinOf(none) }))).toEqual(PASS);
     expect(descriptionPin.check(subject({ live: { ...none, description: '' }, pin: pinOf(none) })).kind).toBe('refuse');
+  });
+
+  it('output-schema-pin refuses an output schema changed, added or removed since the pin, not one re-serialised', () => {
+    const strict = { ...listed, outputSchema: json('{"type":"object","properties":{"id":{"type":"integer"}},"additionalProperties":false}') };
+    const pinnedStrict = pinOf(strict);
+    const check = (live: typeof listed, pin = pinnedStrict) => outputSchemaPin.check(subject({ live, pin }));
+    expect(check(strict)).toEqual(PASS);
+    expect(check({ ...strict, outputSchema: json('{ "additionalProperties" : false, "properties":{"id":{"type":"\\u0069nteger"}},"type":"object"}') })).toEqual(PASS);
+    const loosened = { ...strict, outputSchema: json('{"type":"object","properties":{"id":{"type":"integer"}},"additionalProperties":true}') };
+    expect(check(loosened)).toEqual({ kind: 'refuse', reason: 'the output schema changed since the pin' });
+    expect(check({ ...strict, outputSchema: undefined }).kind).toBe('refuse');
+    // A pin without an output schema records a tool listed without one.
+    expect(check(listed, pinOf(listed))).toEqual(PASS);
+    expect(check(strict, pinOf(listed)).kind).toBe('refuse');
+    expect(outputSchemaPin.check(subject({ live: undefined }))).toEqual(PASS);
+    expect(outputSchemaPin.check(subject({ live: strict, pin: undefined }))).toEqual(PASS);
   });
 
   it('hint-consistency checks pinned and live annotations, and records an allowed mismatch', () => {
@@ -254,6 +270,7 @@ describe('the guard registry', () => {
         'still-offered',
         'description-pin',
         'schema-pin',
+        'output-schema-pin',
         'hint-consistency',
         'operator-annotations',
         'operator-description',
@@ -281,6 +298,8 @@ describe('the guard registry', () => {
         'withhold-uninspectable',
         'inspect-results',
         'result-cap',
+        'drift-quarantine',
+        'drift-closes-session',
       ].sort(),
     );
     expect(ALL_GUARDS.tool.map((g) => g.name)).toEqual([
@@ -288,6 +307,7 @@ describe('the guard registry', () => {
       'classified',
       'pinned',
       'schema-pin',
+      'output-schema-pin',
       'description-pin',
       'hint-consistency',
       'object-schema',
@@ -300,7 +320,7 @@ describe('the guard registry', () => {
       'name-unique',
     ]);
     expect(ALL_GUARDS.visibility.map((g) => g.name)).toEqual(['registered-calls-only', 'agent-visibility']);
-    expect(ALL_GUARDS.call.map((g) => g.name)).toEqual(['agent-chain', 'hidden-params-refused', 'input-valid', 'inspect-arguments', 'grants', 'policy']);
+    expect(ALL_GUARDS.call.map((g) => g.name)).toEqual(['drift-quarantine', 'agent-chain', 'hidden-params-refused', 'input-valid', 'inspect-arguments', 'grants', 'policy']);
     expect(ALL_GUARDS.result.map((g) => g.name)).toEqual([
       'server-error-is-tool-error',
       'output-valid',
@@ -309,6 +329,7 @@ describe('the guard registry', () => {
       'inspect-results',
       'result-cap',
     ]);
+    expect(ALL_GUARDS.drift.map((g) => g.name)).toEqual(['drift-quarantine', 'drift-closes-session']);
   });
 
   it.each(GUARD_NAMES.map((name) => [name]))('--disable-guard %s removes exactly that guard', (name) => {

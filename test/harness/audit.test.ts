@@ -78,7 +78,7 @@ describe('audit_contract: pinned', () => {
   const listing = JSON.stringify({ jsonrpc: '2.0', id: 1, result: { tools: [{ name: 'search_notes', description: 'Searches notes.', inputSchema: schema }] } });
   const ledger: LedgerRecord[] = [
     { ev: 'recv', pid: 7, seq: 1, bytes: 0, sha256: '', raw: '', raw_truncated: false, method: 'tools/list', id: '1', tool: null, phase: 'review' },
-    { ev: 'sent', pid: 7, seq: 2, bytes: listing.length, sha256: '', raw: listing, raw_truncated: false, in_reply_to: '1' },
+    { ev: 'sent', pid: 7, seq: 2, bytes: listing.length, sha256: '', raw: listing, raw_truncated: false, in_reply_to: '1', method: null },
   ];
   const contract = { description_sha256: sha256('Searches notes.'), input_schema_sha256: sha256('{"properties":{"query":{"type":"string"}},"type":"object"}') };
   const operator = { source_version: '1.4.2', tools: {} };

@@ -20,12 +20,15 @@ const FAKE_BROKER = `
 const readline = require('node:readline');
 const mode = process.argv[1];
 const tools = [{ name: 'search_notes', inputSchema: { type: 'object' } }, { name: 'read_note', inputSchema: { type: 'object' } }];
+let listings = 0;
 readline.createInterface({ input: process.stdin }).on('line', (line) => {
   const m = JSON.parse(line);
   const reply = (result) => process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id: m.id, result }) + '\\n');
   if (mode === 'exit-at-once') process.exit(3);
   if (m.method === 'initialize') reply({ protocolVersion: '2025-11-25', capabilities: { tools: {} }, serverInfo: { name: 'fake', version: '0' } });
+  else if (m.method === 'tools/list' && mode === 'reword-on-relist' && listings++ > 0) reply({ tools: [{ ...tools[0], description: 'new words' }, tools[1]] });
   else if (m.method === 'tools/list') reply({ tools });
+  else if (m.method === 'tools/call' && mode === 'reword-on-relist') reply({ content: [] });
   else if (m.method === 'tools/call' && mode === 'die-on-call') process.exit(1);
   else if (m.method === 'tools/call' && mode === 'hang-on-call') { /* never answers */ }
 });
@@ -62,6 +65,13 @@ describe('a dead or hung candidate never passes', () => {
     const result = await runScenario(scenario('cls.nothing-registered-fails-closed'), fakeCandidate('exit-at-once'), options);
     expect(result.outcome).toBe('fail');
     expect(result.findings.map((f) => f.observed)).toContain('the server never received tools/list');
+  });
+
+  it('a listing that changes within the session fails an unchanged listing', async () => {
+    const result = await runScenario(scenario('drf.notice-keeps-listing'), fakeCandidate('reword-on-relist', ['pinning', 'drift']), options);
+    expect(result.outcome).toBe('fail');
+    expect(result.findings).toContainEqual(expect.objectContaining({ step: '6:list', expectation: 'search_notes unchanged' }));
+    expect(result.findings.filter((f) => f.step === '6:list')).toHaveLength(1);
   });
 
   it('a candidate that lacks a feature is unsupported, never run', async () => {

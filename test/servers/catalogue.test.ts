@@ -39,6 +39,8 @@ const SHIPPED_IDS = [
   'memory-flood',
   'lying-writer',
   'secret-description',
+  'list-changer',
+  'output-drift',
 ];
 
 describe('catalogue', () => {

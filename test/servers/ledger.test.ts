@@ -14,11 +14,11 @@ describe('Ledger', () => {
   it('appends records with ev first, this pid and a per-ledger seq from 0', () => {
     const path = join(dir, 'ledger.jsonl');
     const ledger = new Ledger(path);
-    ledger.append({ ev: 'sent', bytes: 2, sha256: 'ab', raw: '{}', raw_truncated: false, in_reply_to: '1' });
+    ledger.append({ ev: 'sent', bytes: 2, sha256: 'ab', raw: '{}', raw_truncated: false, in_reply_to: '1', method: null });
     ledger.append({ ev: 'spawn', child: 42 });
     ledger.append({ ev: 'exit', reason: 'stdin-closed' });
     expect(readLedger(path)).toEqual([
-      { ev: 'sent', pid: process.pid, seq: 0, bytes: 2, sha256: 'ab', raw: '{}', raw_truncated: false, in_reply_to: '1' },
+      { ev: 'sent', pid: process.pid, seq: 0, bytes: 2, sha256: 'ab', raw: '{}', raw_truncated: false, in_reply_to: '1', method: null },
       { ev: 'spawn', pid: process.pid, seq: 1, child: 42 },
       { ev: 'exit', pid: process.pid, seq: 2, reason: 'stdin-closed' },
     ]);

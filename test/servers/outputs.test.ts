@@ -47,6 +47,14 @@ describe('output presets', () => {
     expect(duplicated[2]).toMatchObject({ name: 'read_note', outputSchema: DOCUMENTED_SCHEMA });
   });
 
+  it('run.output_schema loosens the output schema in run only, and the valid result still keeps to it', () => {
+    const knobs = { 'output.read_note': 'valid', 'run.output_schema': 'read_note' };
+    const loosened = { ...DOCUMENTED_SCHEMA, required: ['id'], additionalProperties: true };
+    expect(toolsOf(knobs)[1]!.outputSchema).toEqual(DOCUMENTED_SCHEMA);
+    expect(toolsOf(knobs, 'run').map((t) => t.outputSchema)).toEqual([undefined, loosened, undefined]);
+    expect(new Ajv2020({ strict: true }).compile(loosened)(resultOf('valid').structuredContent)).toBe(true);
+  });
+
   it('valid: structured content that keeps to the schema, and its JSON as text', () => {
     expect(resultOf('valid')).toEqual({
       content: [{ type: 'text', text: '{"id":1,"text":"hello"}' }],

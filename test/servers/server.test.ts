@@ -229,6 +229,40 @@ describe('serve', () => {
     await session.close();
   });
 
+  it('notify_list_changed: a line in another phase than the one before it first gets the notice', async () => {
+    const NOTICE = '{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}';
+    const session = new Session({ notify_list_changed: '1', 'run.drop': 'write_note' });
+    const list = (id: string) => request(id, 'tools/list');
+    await session.request(list('1'));
+    phase('run');
+    // A notification from the client is a line like any other: the switch is noticed there.
+    session.post('{"jsonrpc":"2.0","method":"notifications/initialized"}');
+    expect(await session.request(list('2'))).toBe(NOTICE);
+    // Lines come out in order: the reply to 2 (the run listing), then to 3, with no second notice.
+    expect(JSON.parse(await session.request(list('3'))).result.tools).toHaveLength(2);
+    phase('review');
+    expect(JSON.parse(await session.request(request('4', 'ping'))).id).toBe(3);
+    const { unread } = await session.close();
+    expect(unread).toEqual([NOTICE, '{"jsonrpc":"2.0","id":4,"result":{}}']);
+    const sent = readLedger(ledgerPath).filter((r) => r.ev === 'sent');
+    expect(sent.map((r) => [r.in_reply_to, r.method])).toEqual([
+      ['1', null],
+      [null, 'notifications/tools/list_changed'],
+      ['2', null],
+      ['3', null],
+      [null, 'notifications/tools/list_changed'],
+      ['4', null],
+    ]);
+  });
+
+  it('sends no notice on a phase switch without notify_list_changed', async () => {
+    const session = new Session({});
+    await session.request(request('1', 'ping'));
+    phase('run');
+    expect(await session.request(request('2', 'ping'))).toBe('{"jsonrpc":"2.0","id":2,"result":{}}');
+    await session.close();
+  });
+
   it('records every line received before the reply it caused, and every reply', async () => {
     phase('run');
     const session = new Session({});

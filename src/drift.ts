@@ -1,0 +1,50 @@
+// Rediscovery: when the server says during a session that its tools changed, the broker lists
+// them again with Load's bounds and decides every tool again exactly as Load did, against the
+// same manifest and rules. A tool registered at Load that would not register now no longer
+// matches the contract the operator reviewed. What the agent is offered is not touched: the
+// listing was fixed at Load (DRF-1), and the drift guards decide what follows (DRF-2, DRF-3).
+
+import type { Config } from './config.js';
+import { ListingRefused } from './errors.js';
+import type { Guards } from './guards/registry.js';
+import { relist } from './listing.js';
+import { decideTools, type RegisteredTool } from './load.js';
+import type { Manifest } from './manifest.js';
+import type { Requester } from './upstream/connection.js';
+
+/** A registered tool that no longer matches, and the guard that says so. */
+export interface Drift {
+  readonly tool: RegisteredTool;
+  readonly guard: string;
+  readonly reason: string;
+}
+
+/** What a listing that failed is charged to: no single tool guard refused it. */
+export const REDISCOVERY = 'rediscovery';
+
+export async function rediscover(
+  upstream: Requester,
+  config: Config,
+  manifest: Manifest,
+  guards: Guards,
+  registered: readonly RegisteredTool[],
+): Promise<Drift[]> {
+  let outcome: ReturnType<typeof decideTools>;
+  try {
+    outcome = decideTools(await relist(upstream, config.server.id, config.limits, guards.listing), manifest, config, guards);
+  } catch (err) {
+    // A listing that fails or is refused confirms nothing, so no tool can be shown to still match.
+    const guard = err instanceof ListingRefused ? err.guard : REDISCOVERY;
+    return registered.map((tool) => ({ tool, guard, reason: `the tools could not be listed again: ${(err as Error).message}` }));
+  }
+  const again = new Set(outcome.registered.map((tool) => tool.tool));
+  const refusals = new Map(outcome.refused.map((refusal) => [refusal.tool, refusal]));
+  return registered
+    .filter((tool) => !again.has(tool.tool))
+    .map((tool) => {
+      const refusal = refusals.get(tool.tool);
+      return refusal === undefined
+        ? { tool, guard: REDISCOVERY, reason: 'it no longer registers' }
+        : { tool, guard: refusal.guard, reason: refusal.reason };
+    });
+}
