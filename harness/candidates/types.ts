@@ -1,4 +1,4 @@
-import type { OperatorConfig } from '../scenario/types.js';
+import type { AdapterFlaw, OperatorConfig } from '../scenario/types.js';
 
 /**
  * The adapter protocol between the harness and a broker under test. It is deliberately small
@@ -37,6 +37,8 @@ export const FEATURES = {
   'output-validation': 'validates structured results against the output schema, terminally',
   inspection: 'normalises and inspects descriptors, arguments and results within hard bounds',
   'effect-contracts': 'confirms writes with a read-back before reporting success',
+  'config-checks': 'refuses a malformed rule, a rule for an unpinned tool, and a missing or foreign manifest before it starts the server',
+  'process-isolation': 'starts its server in a process group of its own, and does not let it outlive the broker',
 } as const;
 export type Feature = keyof typeof FEATURES;
 
@@ -59,6 +61,11 @@ export interface SessionSpec {
   workdir: string;
   upstream: UpstreamCommand;
   operator: OperatorConfig;
+  /**
+   * For one start only: a defect the adapter writes into its own configuration file, for the
+   * configuration-safety scenarios (docs/scenario-format.md). Absent otherwise.
+   */
+  flaw?: AdapterFlaw;
   /** The agent identity the session is for, when the operator configured agents. */
   agent?: string;
   /**
