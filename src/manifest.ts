@@ -4,6 +4,7 @@
 
 import { Fields } from './fields.js';
 import { readJsonFile } from './files.js';
+import type { FileGuard } from './guards/types.js';
 import { schemaFingerprint, descriptionHash } from './fingerprint.js';
 import { readJson } from './json/reader.js';
 import { object, plain, type JsonObject, type JsonValue } from './json/tree.js';
@@ -50,8 +51,8 @@ export function manifestText(serverId: string, pinnedAt: Date, tools: readonly L
   return `${writeJson(manifest)}\n`;
 }
 
-export function loadManifest(path: string): Manifest {
-  return parseManifest(readJsonFile(path, 'manifest'));
+export function loadManifest(path: string, guards: readonly FileGuard[]): Manifest {
+  return parseManifest(readJsonFile(path, 'manifest', guards));
 }
 
 /** Whether it pins the server the configuration names is the `manifest-server` guard's to judge. */

@@ -45,9 +45,9 @@ export interface ServeIo {
 /** Returns the exit code; throws a BrokerError for the failures that have their own code. */
 export async function serve(options: ServeOptions, io: ServeIo): Promise<number> {
   const clock = systemClock;
-  const config = loadConfig(options.configPath);
-  const given = options.manifestPath === undefined ? undefined : loadManifest(options.manifestPath);
   const guards = selectGuards(options.disabledGuards);
+  const config = loadConfig(options.configPath, guards.file);
+  const given = options.manifestPath === undefined ? undefined : loadManifest(options.manifestPath, guards.file);
   for (const guard of guards.config) {
     const problem = guard.check({ config, manifest: given, unpinned: options.unpinned });
     if (problem !== null) throw new ConfigError(`guard ${guard.name} refused the configuration: ${problem}`);

@@ -100,6 +100,7 @@ const NEEDED_BY: Record<string, string[]> = {
   'manifest-required': ['cfg.never-pinned'],
   'manifest-server': ['cfg.pinned-other-server'],
   'rules-pinned': ['cfg.misspelled-rule'],
+  'private-operator-files': ['cfg.rules-file-writable', 'cfg.manifest-file-writable'],
   'own-process-group': ['prc.own-group'],
   'parent-death-signal': ['prc.broker-death-kills-server'],
 };

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { brokerEntry } from '../paths.js';
 import type { AdapterFlaw, OperatorConfig } from '../scenario/types.js';
@@ -27,8 +27,16 @@ function rulesFor(operator: OperatorConfig): Record<string, Record<string, unkno
   );
 }
 
+/** The flaws that are about a file's mode rather than its content. */
+const FILE_FLAWS: ReadonlySet<AdapterFlaw> = new Set(['rules-file-writable', 'manifest-file-writable']);
+
+/** Private to the user, as an operator keeps them; a file flaw opens one to its group and others. */
+const PRIVATE_MODE = 0o600;
+const SHARED_MODE = 0o666;
+
 /** Writes a flaw the neutral form cannot carry into the broker's own file: the first rule's, or the server's. */
 function applyFlaw(flaw: AdapterFlaw, rules: Record<string, unknown>, server: Record<string, unknown>): void {
+  if (FILE_FLAWS.has(flaw)) return;
   const [tool] = Object.keys(rules);
   const rule = (tool === undefined ? undefined : rules[tool]) as Record<string, unknown> | undefined;
   if (flaw === 'malformed-env') {
@@ -39,7 +47,7 @@ function applyFlaw(flaw: AdapterFlaw, rules: Record<string, unknown>, server: Re
   if (flaw === 'unknown-effect') rule.effect = 'read_mostly';
   else if (flaw === 'missing-effect') delete rule.effect;
   // A misspelled field: the restriction the operator meant to set would not exist.
-  else rule.permision = 'notes.write';
+  else if (flaw === 'unknown-rule-field') rule.permision = 'notes.write';
 }
 
 /** Translates the neutral operator configuration into the reference broker's own file. */
@@ -63,6 +71,8 @@ async function writeConfig(spec: SessionSpec): Promise<string> {
     limits: operator.limits ?? {},
   };
   await writeFile(path, JSON.stringify(config, null, 2));
+  // Set each time: the mode of an existing file survives writeFile, and a flaw is for one start.
+  await chmod(path, spec.flaw === 'rules-file-writable' ? SHARED_MODE : PRIVATE_MODE);
   return path;
 }
 
@@ -100,6 +110,7 @@ export function referenceCandidate(options: ReferenceOptions = {}): Candidate {
     async start(spec) {
       const { config, manifest, pinLog, report, state, audit } = files(spec);
       await writeConfig(spec);
+      if (existsSync(manifest)) await chmod(manifest, spec.flaw === 'manifest-file-writable' ? SHARED_MODE : PRIVATE_MODE);
       await mkdir(state, { recursive: true });
       // An operator who ran pin and saw it refused may still serve knowingly with nothing pinned;
       // one who never ran pin has no manifest to give, which the broker must refuse (CFG-4).

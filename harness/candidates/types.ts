@@ -39,6 +39,7 @@ export const FEATURES = {
   'effect-contracts': 'confirms writes with a read-back before reporting success',
   'config-checks': 'refuses a malformed rule, a rule for an unpinned tool, and a missing or foreign manifest before it starts the server',
   'process-isolation': 'starts its server in a process group of its own, and does not let it outlive the broker',
+  'config-file-modes': 'reads its rules and manifest only from regular files the user owns and nobody else can write',
 } as const;
 export type Feature = keyof typeof FEATURES;
 

@@ -189,10 +189,18 @@ export interface StartExpectation {
 }
 
 /**
- * A defect written into the operator's configuration for one start (CFG-2, CFG-3). The first
- * rule, in file order, is the one made faulty.
+ * A defect written into the operator's files for one start (CFG-1 to CFG-3). A rule flaw is in
+ * the first rule, in file order; a file flaw makes that file writable by its group and others.
  */
-export const CONFIG_FLAWS = ['unknown-effect', 'missing-effect', 'unknown-rule-field', 'malformed-env', 'misspelled-rule'] as const;
+export const CONFIG_FLAWS = [
+  'unknown-effect',
+  'missing-effect',
+  'unknown-rule-field',
+  'malformed-env',
+  'misspelled-rule',
+  'rules-file-writable',
+  'manifest-file-writable',
+] as const;
 export type ConfigFlaw = (typeof CONFIG_FLAWS)[number];
 
 /**

@@ -4,6 +4,7 @@
 import { ConfigError } from '../errors.js';
 import { agentChain, grants, hiddenParamsRefused, inputValid, policy } from './call.js';
 import { manifestRequired, manifestServer, rulesPinned } from './config.js';
+import { privateOperatorFiles } from './files.js';
 import { resultSizeBound } from './frame.js';
 import { inspectArguments, inspectDescriptors, normaliseDescription } from './inspection.js';
 import { listingBounds, listingUnique } from './listing.js';
@@ -17,6 +18,7 @@ import { classified, descriptionPin, effectContractSound, hintConsistency, pinne
 import type {
   CallGuard,
   ConfigGuard,
+  FileGuard,
   FrameGuard,
   ListingGuard,
   PresentationGuard,
@@ -28,6 +30,7 @@ import type {
 } from './types.js';
 
 export interface Guards {
+  readonly file: readonly FileGuard[];
   readonly config: readonly ConfigGuard[];
   readonly process: readonly ProcessGuard[];
   readonly frame: readonly FrameGuard[];
@@ -41,6 +44,7 @@ export interface Guards {
 }
 
 export const ALL_GUARDS: Guards = {
+  file: [privateOperatorFiles],
   config: [manifestRequired, manifestServer, rulesPinned],
   process: [ownProcessGroup, parentDeathSignal],
   frame: [resultSizeBound],
@@ -92,6 +96,7 @@ export function selectGuards(disabled: readonly string[]): Guards {
   const keep = <G extends { readonly name: string }>(list: readonly G[]): G[] =>
     list.filter((guard) => !disabled.includes(guard.name));
   return {
+    file: keep(ALL_GUARDS.file),
     config: keep(ALL_GUARDS.config),
     process: keep(ALL_GUARDS.process),
     frame: keep(ALL_GUARDS.frame),

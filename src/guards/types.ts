@@ -1,6 +1,7 @@
 // The shapes of the broker's guards. Each guard is one named protection; the registry collects
 // them so that `--disable-guard NAME` removes exactly one, and the suite can show each is needed.
 
+import type { Stats } from 'node:fs';
 import type { ApprovalStore } from '../approvals.js';
 import type { AuditDecision } from '../audit.js';
 import type { Agents, Config, Effect, Grant, Limits, Policy, Rule } from '../config.js';
@@ -187,4 +188,11 @@ export interface LaunchPlan {
 export interface ProcessGuard {
   readonly name: string;
   launch(plan: LaunchPlan): LaunchPlan;
+}
+
+/** Refuses an operator file, as opened, before it is read; a reason, or null. */
+export interface FileGuard {
+  readonly name: string;
+  /** `uid` is the user the broker runs as; undefined where there are no Unix users. */
+  check(stats: Stats, uid: number | undefined): string | null;
 }

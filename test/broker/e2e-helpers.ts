@@ -119,7 +119,8 @@ export class Workdir {
   ): void {
     const { limits, env, command, prefix, ...operator } = extra;
     const server = { id: 'notes', command: command ?? process.execPath, args: [FIXTURE, this.path('spec.json')], env, prefix };
-    writeFileSync(this.config, JSON.stringify({ server, rules, limits, ...operator }));
+    // Private whatever the umask: the broker reads no operator file others could write.
+    writeFileSync(this.config, JSON.stringify({ server, rules, limits, ...operator }), { mode: 0o600 });
   }
 
   /** The raw lines the server received, for "it never received X" checks. */

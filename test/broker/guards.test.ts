@@ -1,5 +1,6 @@
 // Each guard on its own, and the hint rule as a table.
 
+import type { Stats } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_LIMITS, EFFECTS, type Effect } from '../../src/config.js';
 import { ConfigError } from '../../src/errors.js';
@@ -8,6 +9,7 @@ import { listingBounds, listingUnique } from '../../src/guards/listing.js';
 import { operatorAnnotations, operatorDescription } from '../../src/guards/presentation.js';
 import { ALL_GUARDS, GUARD_NAMES, selectGuards } from '../../src/guards/registry.js';
 import { manifestRequired, manifestServer, rulesPinned } from '../../src/guards/config.js';
+import { privateOperatorFiles } from '../../src/guards/files.js';
 import { ownProcessGroup, parentDeathSignal } from '../../src/guards/process.js';
 import { nothingRegistered, registeredCallsOnly } from '../../src/guards/session.js';
 import { classified, descriptionPin, hintConsistency, pinned, schemaPin, stillOffered } from '../../src/guards/tool.js';
@@ -270,6 +272,20 @@ describe('configuration guards', () => {
   });
 });
 
+describe('file guards', () => {
+  const file = (mode: number, uid = 1000, regular = true) => ({ isFile: () => regular, mode: 0o100000 | mode, uid }) as unknown as Stats;
+
+  it('private-operator-files reads only a regular file the user owns and nobody else can write', () => {
+    expect(privateOperatorFiles.check(file(0o600), 1000)).toBeNull();
+    expect(privateOperatorFiles.check(file(0o644), 1000)).toBeNull();
+    expect(privateOperatorFiles.check(file(0o620), 1000)).toBe('is writable by its group (mode 620)');
+    expect(privateOperatorFiles.check(file(0o602), 1000)).toBe('is writable by others (mode 602)');
+    expect(privateOperatorFiles.check(file(0o600, 0), 1000)).toBe('is owned by uid 0, not by the user the broker runs as (1000)');
+    expect(privateOperatorFiles.check(file(0o600, 1000, false), 1000)).toBe('is not a regular file');
+    expect(privateOperatorFiles.check(file(0o666), undefined)).toBeNull();
+  });
+});
+
 describe('process guards', () => {
   const plan = { command: 'server', args: ['--flag'], ownGroup: false };
 
@@ -329,8 +345,10 @@ describe('the guard registry', () => {
         'rules-pinned',
         'own-process-group',
         'parent-death-signal',
+        'private-operator-files',
       ].sort(),
     );
+    expect(ALL_GUARDS.file.map((g) => g.name)).toEqual(['private-operator-files']);
     expect(ALL_GUARDS.config.map((g) => g.name)).toEqual(['manifest-required', 'manifest-server', 'rules-pinned']);
     expect(ALL_GUARDS.process.map((g) => g.name)).toEqual(['own-process-group', 'parent-death-signal']);
     expect(ALL_GUARDS.tool.map((g) => g.name)).toEqual([
