@@ -3,7 +3,7 @@
 
 import { readFileSync, writeFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Workdir, isAlive, toolsText, waitDead, type ToolText } from './e2e-helpers.js';
+import { Workdir, isAlive, rulesFor, toolsText, waitDead, type ToolText } from './e2e-helpers.js';
 
 const BIG = '9007199254740993';
 const SEARCH: ToolText = {
@@ -22,10 +22,6 @@ const RULES = {
   crash: { effect: 'read_only' },
 };
 
-/** The standard rules for just these tools: a rule for a tool the manifest does not pin fails the load. */
-const rulesFor = (tools: readonly ToolText[]) =>
-  Object.fromEntries(tools.flatMap((t) => (t.name in RULES ? [[t.name, RULES[t.name as keyof typeof RULES]]] : [])));
-
 let work: Workdir;
 afterEach(async () => {
   await work.cleanup();
@@ -35,7 +31,7 @@ afterEach(async () => {
 async function pinned(tools: ToolText[], extra: { grandchild?: boolean } = {}): Promise<Workdir> {
   work = new Workdir();
   work.spec({ pages: [toolsText(tools)], ...extra });
-  work.writeConfig(rulesFor(tools));
+  work.writeConfig(rulesFor(RULES, tools));
   const pin = await work.pin();
   expect(pin.code, pin.stderr).toBe(0);
   return work;
@@ -224,7 +220,7 @@ describe('refusing to start', () => {
   it('exits 4 when a listing names a tool twice (pin) or pages forever (serve)', async () => {
     work = new Workdir();
     work.spec({ pages: [toolsText([READ, { ...READ, description: 'the other one' }])] });
-    work.writeConfig(rulesFor([READ]));
+    work.writeConfig(rulesFor(RULES, [READ]));
     const pin = await work.pin();
     expect(pin.code).toBe(4);
     expect(pin.stderr).toContain('guard listing-unique refused the listing: the listing names "read_note" twice');
@@ -232,7 +228,7 @@ describe('refusing to start', () => {
     work.spec({ pages: [toolsText([READ])] });
     expect((await work.pin()).code).toBe(0);
     work.spec({ pages: [toolsText([READ])], endless: true });
-    work.writeConfig(rulesFor([READ]), { limits: { max_pages: 3 } });
+    work.writeConfig(rulesFor(RULES, [READ]), { limits: { max_pages: 3 } });
     const serve = await work.serve().exit();
     expect(serve.code).toBe(4);
     expect(serve.stderr).toContain('listing-bounds');
@@ -271,7 +267,7 @@ describe('refusing to start', () => {
     work.spec({ pages: [toolsText([READ])] });
     work.writeConfig({ read_note: { effect: 'read-only' } });
     expect((await work.pin()).code).toBe(2);
-    work.writeConfig(rulesFor([READ]));
+    work.writeConfig(rulesFor(RULES, [READ]));
     expect((await work.pin()).code).toBe(0);
     const unknownGuard = await work.serve('--disable-guard', 'no-such-guard').exit();
     expect(unknownGuard.code).toBe(2);
@@ -287,7 +283,7 @@ describe('refusing to start', () => {
     };
     await refusedBy('manifest-required', []);
     expect((await work.run(['serve', '--config', work.config, '--manifest', work.manifest, '--unpinned'])).code).toBe(2);
-    work.writeConfig({ ...rulesFor([READ]), read_notes: { effect: 'read_only' } });
+    work.writeConfig({ ...rulesFor(RULES, [READ]), read_notes: { effect: 'read_only' } });
     await refusedBy('rules-pinned', ['--manifest', work.manifest]);
     const manifest = JSON.parse(readFileSync(work.manifest, 'utf8'));
     writeFileSync(work.manifest, JSON.stringify({ ...manifest, server: 'other' }));
