@@ -8,6 +8,7 @@ import { pathToFileURL } from 'node:url';
 import { catalogue, findServer } from './catalogue.js';
 import { KnobError, type Knobs, parseAssignments, resolveKnobs } from './kit/knobs.js';
 import { type ExitReason, Ledger } from './kit/ledger.js';
+import { ownProcessIds } from './kit/process-ids.js';
 import { serve, type StopReason } from './kit/server.js';
 import { DEFAULT_LIMITS } from './kit/wire.js';
 
@@ -91,6 +92,7 @@ async function runUntilStopped(args: readonly string[]): Promise<number> {
       argv: process.argv,
       env: { ...process.env } as Record<string, string>,
       ppid: process.ppid,
+      ...ownProcessIds(),
       knobs: invocation.knobs,
     });
   } catch (error) {

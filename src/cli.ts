@@ -11,7 +11,7 @@ import { serve } from './serve.js';
 
 const USAGE = `usage:
   gauntlet-broker pin   --config CONFIG.json --out MANIFEST.json [--disable-guard NAME ...]
-  gauntlet-broker serve --config CONFIG.json [--manifest MANIFEST.json] [--report LOAD.json]
+  gauntlet-broker serve --config CONFIG.json (--manifest MANIFEST.json | --unpinned) [--report LOAD.json]
                         [--state-dir DIR] [--agent ID] [--audit FILE] [--disable-guard NAME ...]
   gauntlet-broker audit-verify FILE`;
 
@@ -29,6 +29,7 @@ function parse(argv: readonly string[]) {
         config: { type: 'string' },
         out: { type: 'string' },
         manifest: { type: 'string' },
+        unpinned: { type: 'boolean' },
         report: { type: 'string' },
         'state-dir': { type: 'string' },
         agent: { type: 'string' },
@@ -65,11 +66,13 @@ async function main(argv: readonly string[]): Promise<number> {
       await pin(need(values.config, 'config'), need(values.out, 'out'), values['disable-guard'] ?? []);
       return EXIT.ok;
     case 'serve':
-      allowOnly(['config', 'manifest', 'report', 'state-dir', 'agent', 'audit', 'disable-guard']);
+      allowOnly(['config', 'manifest', 'unpinned', 'report', 'state-dir', 'agent', 'audit', 'disable-guard']);
+      if (values.unpinned === true && values.manifest !== undefined) throw new ConfigError('--manifest and --unpinned exclude each other');
       return serve(
         {
           configPath: need(values.config, 'config'),
           manifestPath: values.manifest,
+          unpinned: values.unpinned === true,
           reportPath: values.report,
           disabledGuards: values['disable-guard'] ?? [],
           stateDir: values['state-dir'],

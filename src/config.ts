@@ -6,6 +6,7 @@
 import { ConfigError } from './errors.js';
 import { Fields } from './fields.js';
 import { readJsonFile } from './files.js';
+import type { FileGuard } from './guards/types.js';
 import { parsePointer } from './json/pointer.js';
 import type { JsonValue } from './json/tree.js';
 
@@ -139,8 +140,8 @@ const MAX_TIMEOUT_MS = 2 ** 31 - 1;
 const SERVER_ID = /^[A-Za-z0-9_.-]{1,64}$/;
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-export function loadConfig(path: string): Config {
-  return parseConfig(readJsonFile(path, 'configuration'));
+export function loadConfig(path: string, guards: readonly FileGuard[]): Config {
+  return parseConfig(readJsonFile(path, 'configuration', guards));
 }
 
 export function parseConfig(value: JsonValue): Config {

@@ -2,9 +2,9 @@
 // and checks it is internally consistent, since a hand-edited or truncated manifest must stop
 // the broker rather than pin something nobody reviewed.
 
-import { ConfigError } from './errors.js';
 import { Fields } from './fields.js';
 import { readJsonFile } from './files.js';
+import type { FileGuard } from './guards/types.js';
 import { schemaFingerprint, descriptionHash } from './fingerprint.js';
 import { readJson } from './json/reader.js';
 import { object, plain, type JsonObject, type JsonValue } from './json/tree.js';
@@ -51,17 +51,15 @@ export function manifestText(serverId: string, pinnedAt: Date, tools: readonly L
   return `${writeJson(manifest)}\n`;
 }
 
-export function loadManifest(path: string, serverId: string): Manifest {
-  return parseManifest(readJsonFile(path, 'manifest'), serverId);
+export function loadManifest(path: string, guards: readonly FileGuard[]): Manifest {
+  return parseManifest(readJsonFile(path, 'manifest', guards));
 }
 
-export function parseManifest(value: JsonValue, serverId: string): Manifest {
+/** Whether it pins the server the configuration names is the `manifest-server` guard's to judge. */
+export function parseManifest(value: JsonValue): Manifest {
   const top: Fields = new Fields(value, 'manifest', ['format', 'server', 'pinned_at', 'tools']);
   if (top.string('format') !== MANIFEST_FORMAT) top.fail('format', `must be "${MANIFEST_FORMAT}"`);
   const server = top.required('server', (f, k) => f.string(k));
-  if (server !== serverId) {
-    throw new ConfigError(`the manifest pins server "${server}" but the configuration names "${serverId}"`);
-  }
   top.required('pinned_at', (f, k) => f.string(k));
   const tools = new Map<string, PinnedTool>();
   for (const [name, entry] of top.required('tools', (f, k) => f.entries(k))) {

@@ -10,8 +10,9 @@ import { manifestText } from './manifest.js';
 import { startAndList } from './startup.js';
 
 export async function pin(configPath: string, outPath: string, disabledGuards: readonly string[]): Promise<void> {
-  const config = loadConfig(configPath);
-  const { upstream, listed } = await startAndList(config, selectGuards(disabledGuards));
+  const guards = selectGuards(disabledGuards);
+  const config = loadConfig(configPath, guards.file);
+  const { upstream, listed } = await startAndList(config, guards);
   await upstream.close();
   writeTextFile(outPath, manifestText(config.server.id, new Date(), listed), 'manifest');
 }

@@ -23,9 +23,11 @@ import { systemClock } from './time.js';
 
 export interface ServeOptions {
   readonly configPath: string;
-  /** Without a manifest nothing is pinned, so every tool is unpinned (the harness serves this way
-   * after a refused pin). */
+  /** Required (the `manifest-required` guard) unless `unpinned`. */
   readonly manifestPath: string | undefined;
+  /** Serve knowingly with nothing pinned, so every tool is unpinned (the harness serves this way
+   * after a refused pin). */
+  readonly unpinned: boolean;
   readonly reportPath: string | undefined;
   readonly disabledGuards: readonly string[];
   /** Where approvals live, and the audit trail unless auditPath names another file. */
@@ -45,12 +47,14 @@ export interface ServeIo {
 /** Returns the exit code; throws a BrokerError for the failures that have their own code. */
 export async function serve(options: ServeOptions, io: ServeIo): Promise<number> {
   const clock = systemClock;
-  const config = loadConfig(options.configPath);
-  const manifest: Manifest =
-    options.manifestPath === undefined
-      ? { server: config.server.id, tools: new Map() }
-      : loadManifest(options.manifestPath, config.server.id);
   const guards = selectGuards(options.disabledGuards);
+  const config = loadConfig(options.configPath, guards.file);
+  const given = options.manifestPath === undefined ? undefined : loadManifest(options.manifestPath, guards.file);
+  for (const guard of guards.config) {
+    const problem = guard.check({ config, manifest: given, unpinned: options.unpinned });
+    if (problem !== null) throw new ConfigError(`guard ${guard.name} refused the configuration: ${problem}`);
+  }
+  const manifest: Manifest = given ?? { server: config.server.id, tools: new Map() };
   checkAgent(config, options.agent);
   const approving = EFFECTS.some((effect) => config.policy[effect] === 'approve');
   const stateDir = stateDirectory(options.stateDir, approving, io.log);

@@ -14,8 +14,8 @@ export interface Started {
   readonly listed: readonly ListedTool[];
 }
 
-export async function startAndList(config: Config, guards: Pick<Guards, 'frame' | 'listing'>): Promise<Started> {
-  const server = await ServerProcess.start(config.server);
+export async function startAndList(config: Config, guards: Pick<Guards, 'process' | 'frame' | 'listing'>): Promise<Started> {
+  const server = await ServerProcess.start(config.server, guards.process);
   // Without a frame guard a line is unbounded: the protection does not exist.
   const bounds = guards.frame.map((guard) => guard.lineBound(config.limits));
   const upstream = new Connection(config.server.id, server, bounds.length === 0 ? undefined : Math.min(...bounds));

@@ -102,6 +102,12 @@ const NEEDED_BY: Record<string, string[]> = {
   'inspect-arguments': ['ins.secret-in-arguments', 'ins.encoded-secret-in-arguments'],
   'inspect-descriptors': ['ins.secret-in-description', 'ins.poisoned-description-withheld', 'ins.zero-width-description', 'ins.bidi-description'],
   'effect-contract': ['eff.lying-writer'],
+  'manifest-required': ['cfg.never-pinned'],
+  'manifest-server': ['cfg.pinned-other-server'],
+  'rules-pinned': ['cfg.misspelled-rule'],
+  'private-operator-files': ['cfg.rules-file-writable', 'cfg.manifest-file-writable'],
+  'own-process-group': ['prc.own-group'],
+  'parent-death-signal': ['prc.broker-death-kills-server'],
 };
 
 const scenarios = loadCatalogue();

@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { stringify as stringifyLossless } from 'lossless-json';
 import { brokerEntry } from '../paths.js';
-import type { OperatorConfig } from '../scenario/types.js';
+import type { AdapterFlaw, OperatorConfig } from '../scenario/types.js';
 import { runToExit, spawnChannel } from './child.js';
 import { ADAPTER_PROTOCOL, FEATURES, type Candidate, type Feature, type NeutralAuditRecord, type NeutralLoadReport, type SessionSpec } from './types.js';
 
@@ -15,31 +15,58 @@ export interface ReferenceOptions {
 const files = (spec: SessionSpec) => ({
   config: join(spec.workdir, 'reference-config.json'),
   manifest: join(spec.workdir, 'reference-manifest.json'),
+  pinLog: join(spec.workdir, 'reference-pin.stderr'),
   report: join(spec.workdir, 'reference-load.json'),
   state: join(spec.workdir, 'reference-state'),
   audit: join(spec.workdir, 'reference-state', 'audit.jsonl'),
 });
 
 /** The neutral rule's `timeout_ms` is the broker's `call_timeout_ms`; every other name is shared. */
-function rulesFor(operator: OperatorConfig): Record<string, unknown> {
+function rulesFor(operator: OperatorConfig): Record<string, Record<string, unknown>> {
   return Object.fromEntries(
-    Object.entries(operator.tools).map(([tool, { timeout_ms, ...rule }]) => [tool, timeout_ms === undefined ? rule : { ...rule, call_timeout_ms: timeout_ms }]),
+    Object.entries(operator.tools).map(([tool, { timeout_ms, ...rule }]) => [tool, timeout_ms === undefined ? { ...rule } : { ...rule, call_timeout_ms: timeout_ms }]),
   );
+}
+
+/** The flaws that are about a file's mode rather than its content. */
+const FILE_FLAWS: ReadonlySet<AdapterFlaw> = new Set(['rules-file-writable', 'manifest-file-writable']);
+
+/** Private to the user, as an operator keeps them; a file flaw opens one to its group and others. */
+const PRIVATE_MODE = 0o600;
+const SHARED_MODE = 0o666;
+
+/** Writes a flaw the neutral form cannot carry into the broker's own file: the first rule's, or the server's. */
+function applyFlaw(flaw: AdapterFlaw, rules: Record<string, unknown>, server: Record<string, unknown>): void {
+  if (FILE_FLAWS.has(flaw)) return;
+  const [tool] = Object.keys(rules);
+  const rule = (tool === undefined ? undefined : rules[tool]) as Record<string, unknown> | undefined;
+  if (flaw === 'malformed-env') {
+    server.env = { '1-NOT A NAME': 'value' };
+    return;
+  }
+  if (rule === undefined) throw new Error(`a ${flaw} flaw needs a rule to put it in`);
+  if (flaw === 'unknown-effect') rule.effect = 'read_mostly';
+  else if (flaw === 'missing-effect') delete rule.effect;
+  // A misspelled field: the restriction the operator meant to set would not exist.
+  else if (flaw === 'unknown-rule-field') rule.permision = 'notes.write';
 }
 
 /** Translates the neutral operator configuration into the reference broker's own file. */
 async function writeConfig(spec: SessionSpec): Promise<string> {
   const path = files(spec).config;
   const { operator } = spec;
+  const server: Record<string, unknown> = {
+    id: spec.upstream.id,
+    command: spec.upstream.command,
+    args: spec.upstream.args,
+    ...(operator.prefix ? { prefix: operator.prefix } : {}),
+    ...(operator.source_version ? { source_version: operator.source_version } : {}),
+  };
+  const rules = rulesFor(operator);
+  if (spec.flaw !== undefined) applyFlaw(spec.flaw, rules, server);
   const config = {
-    server: {
-      id: spec.upstream.id,
-      command: spec.upstream.command,
-      args: spec.upstream.args,
-      ...(operator.prefix ? { prefix: operator.prefix } : {}),
-      ...(operator.source_version ? { source_version: operator.source_version } : {}),
-    },
-    rules: rulesFor(operator),
+    server,
+    rules,
     ...(operator.grants ? { grants: operator.grants } : {}),
     ...(operator.policy ? { policy: operator.policy } : {}),
     ...(operator.agents ? { agents: operator.agents } : {}),
@@ -47,6 +74,8 @@ async function writeConfig(spec: SessionSpec): Promise<string> {
   };
   // Lossless, so a fixed value written `!exact` reaches the broker digit for digit.
   await writeFile(path, stringifyLossless(config, undefined, 2) ?? '');
+  // Set each time: the mode of an existing file survives writeFile, and a flaw is for one start.
+  await chmod(path, spec.flaw === 'rules-file-writable' ? SHARED_MODE : PRIVATE_MODE);
   return path;
 }
 
@@ -75,18 +104,20 @@ export function referenceCandidate(options: ReferenceOptions = {}): Candidate {
       const status = await runToExit(process.execPath, [brokerEntry, 'pin', '--config', config, '--out', files(spec).manifest, ...guardArgs], {
         cwd: spec.workdir,
         env: spec.env,
-        stderrFile: join(spec.workdir, 'reference-pin.stderr'),
+        stderrFile: files(spec).pinLog,
         timeoutMs: spec.timeoutMs,
       });
       const ok = status.code === 0 && existsSync(files(spec).manifest);
       return { ok, detail: status.timedOut ? 'pin timed out' : `pin exited with ${status.code ?? status.signal}` };
     },
     async start(spec) {
-      const { config, manifest, report, state, audit } = files(spec);
+      const { config, manifest, pinLog, report, state, audit } = files(spec);
       await writeConfig(spec);
+      if (existsSync(manifest)) await chmod(manifest, spec.flaw === 'manifest-file-writable' ? SHARED_MODE : PRIVATE_MODE);
       await mkdir(state, { recursive: true });
-      // A refused pin leaves no manifest: the broker then serves with nothing pinned.
-      const manifestArgs = existsSync(manifest) ? ['--manifest', manifest] : [];
+      // An operator who ran pin and saw it refused may still serve knowingly with nothing pinned;
+      // one who never ran pin has no manifest to give, which the broker must refuse (CFG-4).
+      const manifestArgs = existsSync(manifest) ? ['--manifest', manifest] : existsSync(pinLog) ? ['--unpinned'] : [];
       const agentArgs = spec.agent ? ['--agent', spec.agent] : [];
       return spawnChannel(
         process.execPath,

@@ -1,4 +1,4 @@
-import type { OperatorConfig } from '../scenario/types.js';
+import type { AdapterFlaw, OperatorConfig } from '../scenario/types.js';
 
 /**
  * The adapter protocol between the harness and a broker under test. It is deliberately small
@@ -38,6 +38,9 @@ export const FEATURES = {
   inspection: 'normalises and inspects descriptors, arguments and results within hard bounds',
   'effect-contracts': 'confirms writes with a read-back before reporting success',
   drift: 'keeps the offered tools fixed when the server says they changed, and quarantines tools that drift during a session',
+  'config-checks': 'refuses a malformed rule, a rule for an unpinned tool, and a missing or foreign manifest before it starts the server',
+  'process-isolation': 'starts its server in a process group of its own, and does not let it outlive the broker',
+  'config-file-modes': 'reads its rules and manifest only from regular files the user owns and nobody else can write',
 } as const;
 export type Feature = keyof typeof FEATURES;
 
@@ -60,6 +63,11 @@ export interface SessionSpec {
   workdir: string;
   upstream: UpstreamCommand;
   operator: OperatorConfig;
+  /**
+   * For one start only: a defect the adapter writes into its own configuration file, for the
+   * configuration-safety scenarios (docs/scenario-format.md). Absent otherwise.
+   */
+  flaw?: AdapterFlaw;
   /** The agent identity the session is for, when the operator configured agents. */
   agent?: string;
   /**

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { dir as tmpDir } from 'tmp-promise';
-import type { Candidate, SessionSpec } from '../candidates/types.js';
+import type { Candidate, SessionSpec, UpstreamCommand } from '../candidates/types.js';
 import type { LedgerRecord } from '../../servers/kit/ledger.js';
 import { callsTo, launches, Ledger, listRequests, maxListRequestsPerLaunch, noticesOf, serverPids } from '../observe/ledger.js';
 import { Canary } from '../observe/canary.js';
@@ -28,13 +28,18 @@ export const OPERATOR_ENV = {
   HTTPS_PROXY: 'http://127.0.0.1:9',
 } as const;
 
-/** The command line that starts the scenario's hostile server, with its ledger and phase file. */
-function upstreamFor(scenario: Scenario, ledger: string, control: string, canary: Canary): SessionSpec['upstream'] {
-  const knobs = Object.entries(scenario.server.knobs ?? {}).map(([knob, value]) => `${knob}=${String(value)}`);
+/**
+ * The command line that starts a hostile server, with the scenario's ledger and phase file. The
+ * scenario's knobs belong to its own server; another catalogue server (a pin step's) runs as
+ * its preset.
+ */
+function upstreamFor(scenario: Scenario, catalogue: string, ledger: string, control: string, canary: Canary): UpstreamCommand {
+  const own = catalogue === scenario.server.catalogue ? (scenario.server.knobs ?? {}) : {};
+  const knobs = Object.entries(own).map(([knob, value]) => `${knob}=${String(value)}`);
   return {
-    id: scenario.server.catalogue.replace(/[^a-z0-9_]/g, '_'),
+    id: catalogue.replace(/[^a-z0-9_]/g, '_'),
     command: process.execPath,
-    args: [serverEntry, scenario.server.catalogue, '--ledger', ledger, '--control', control, `canary_port=${canary.port}`, ...knobs],
+    args: [serverEntry, catalogue, '--ledger', ledger, '--control', control, `canary_port=${canary.port}`, ...knobs],
   };
 }
 
@@ -128,12 +133,13 @@ export async function runScenario(scenario: Scenario, candidate: Candidate, opti
   const canary = await Canary.start();
   const spec: SessionSpec = {
     workdir: workdir.path,
-    upstream: upstreamFor(scenario, ledger.path, control, canary),
+    upstream: upstreamFor(scenario, scenario.server.catalogue, ledger.path, control, canary),
     operator: scenario.operator,
     timeoutMs: options.stepTimeoutMs,
     env: { ...process.env, ...OPERATOR_ENV },
   };
-  const session = new ScenarioSession(candidate, spec, ledger, control, options.stepTimeoutMs);
+  const upstreamOf = (catalogue: string) => upstreamFor(scenario, catalogue, ledger.path, control, canary);
+  const session = new ScenarioSession(candidate, spec, ledger, control, options.stepTimeoutMs, upstreamOf);
   let reason: string | undefined;
   let environmentLacks = false;
   try {

@@ -1,14 +1,16 @@
+import { existsSync } from 'node:fs';
 import { rename, writeFile } from 'node:fs/promises';
 import { isDeepStrictEqual } from 'node:util';
 import { parse as parseLossless, stringify as stringifyLossless } from 'lossless-json';
 import { AgentClient, type Answer } from '../agent/client.js';
 import { generateArguments, GenerationError } from '../args/generate.js';
-import type { AgentChannel, Candidate, SessionSpec } from '../candidates/types.js';
+import type { AgentChannel, Candidate, SessionSpec, UpstreamCommand } from '../candidates/types.js';
 import type { LedgerRecord } from '../../servers/kit/ledger.js';
-import { callsTo, serverPids, type Ledger } from '../observe/ledger.js';
+import { callsTo, launches, serverPids, type Ledger } from '../observe/ledger.js';
 import { residentGrowthMib } from '../observe/memory.js';
 import { survivorsAfter } from '../observe/processes.js';
-import type { ApproveStep, CallOutcome, CallStep, CloseExpectation, EffectiveHints, ListExpectation, StartExpectation, Step } from '../scenario/types.js';
+import type { ApproveStep, CallOutcome, CallStep, CloseExpectation, ConfigFlaw, EffectiveHints, ListExpectation, StartExpectation, Step } from '../scenario/types.js';
+import { withFlaw } from './flaws.js';
 import { CandidateUnresponsive, UnsupportedEnvironment, type Finding } from './outcome.js';
 
 /** How long processes get to disappear after a broker reports it stopped them. */
@@ -90,6 +92,8 @@ export class ScenarioSession {
     readonly ledger: Ledger,
     readonly controlFile: string,
     readonly stepTimeoutMs: number,
+    /** How to start another catalogue server, for a pin step that names one. */
+    readonly upstreamOf: (catalogue: string) => UpstreamCommand,
   ) {}
 
   fail(step: string, expectation: string, expected: unknown, observed: unknown): void {
@@ -98,9 +102,10 @@ export class ScenarioSession {
 
   async run(step: Step, index: number): Promise<void> {
     const label = `${index + 1}:${Object.keys(step)[0]}`;
-    if ('pin' in step) await this.pin(label);
+    if ('pin' in step) await this.pin(label, step.pin?.server);
     else if ('phase' in step) await this.switchPhase(step.phase);
-    else if ('start' in step) await this.start(label, step.start.expect, step.start.agent);
+    else if ('start' in step) await this.start(label, step.start.expect, step.start.agent, step.start.flaw);
+    else if ('kill_candidate' in step) await this.killCandidate(label, step.kill_candidate.expect);
     else if ('list' in step) await this.list(label, step.list.expect);
     else if ('call' in step) await this.call(label, step.call);
     else if ('approve' in step) await this.approve(label, step.approve);
@@ -118,16 +123,20 @@ export class ScenarioSession {
     await rename(next, this.controlFile);
   }
 
-  private async pin(label: string): Promise<void> {
-    const outcome = await this.candidate.pin(this.spec);
+  private async pin(label: string, server: string | undefined): Promise<void> {
+    const spec = server === undefined ? this.spec : { ...this.spec, upstream: this.upstreamOf(server) };
+    const outcome = await this.candidate.pin(spec);
     // A pin refusal is the broker's own account, so it decides nothing; the later steps observe.
     this.notes.push(`${label}: pin ${outcome.ok ? 'succeeded' : 'was refused'} (${outcome.detail})`);
   }
 
-  private async start(label: string, expect: StartExpectation, agent: string | undefined): Promise<void> {
+  private async start(label: string, expect: StartExpectation, agent: string | undefined, flaw: ConfigFlaw | undefined): Promise<void> {
+    // A start after a refused one: whatever the refused one left is gone first.
+    await this.channel?.close();
     const mark = this.ledger.mark();
     if (agent !== undefined) this.spec.agent = agent;
-    this.channel = await this.candidate.start(this.spec);
+    // The flaw is for this start only: a later pin or start sees the operator's files as written.
+    this.channel = await this.candidate.start(flaw === undefined ? this.spec : { ...this.spec, ...withFlaw(this.spec.operator, flaw) });
     this.brokerExited = false;
     this.firstOffered = undefined;
     void this.channel.exited.then(() => {
@@ -143,12 +152,17 @@ export class ScenarioSession {
     }
     const ready = answer.kind === 'result';
     this.startedReady = ready;
+    if (expect.server_group === 'separate') this.checkSeparateGroup(label, mark);
     if (expect.outcome === 'ready') {
       if (!ready) this.fail(label, 'start ready', 'an initialize result', describe(answer));
       return;
     }
     if (ready) {
       this.fail(label, 'start refused', 'the candidate refuses to serve', 'it answered initialize and serves');
+      return;
+    }
+    if (expect.outcome === 'refused-before-launch') {
+      await this.checkNeverLaunched(label, mark);
       return;
     }
     // A refusal counts only if the candidate reached the server first: a broker that dies before
@@ -164,6 +178,61 @@ export class ScenarioSession {
         this.fail(label, 'servers alive after refusal', `at most ${expect.servers_alive}`, `${alive.length} (pids ${alive.join(', ')})`);
       }
     }
+  }
+
+  /**
+   * A refusal before the server starts cannot show it looked at anything, so it is trusted only
+   * this far: the server was never started. What keeps a candidate that dies at every start from
+   * passing is the scenario's own ready start with the same files, the flaw aside.
+   */
+  private async checkNeverLaunched(label: string, mark: number): Promise<void> {
+    // A candidate still on its way out may yet start a server: judged once it has gone, or late.
+    const exited = this.channel?.exited;
+    if (exited !== undefined) await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, DEATH_DEADLINE_MS).unref())]);
+    const started = launches(this.ledger.read().slice(mark));
+    if (started.length > 0) {
+      this.fail(label, 'refused before starting the server', 'no server launched', `${started.length} launch(es), pids ${started.map((r) => r.pid).join(', ')}`);
+    }
+  }
+
+  /** Every server launched since `mark` is in a process group other than the candidate's. */
+  private checkSeparateGroup(label: string, mark: number): void {
+    // spawnChannel starts every candidate as the leader of its own group, so its pid is its pgid.
+    const candidateGroup = this.channel?.pid;
+    if (candidateGroup === undefined) throw new Error(`${label}: the candidate channel reports no pid`);
+    const started = launches(this.ledger.read().slice(mark));
+    if (started.length === 0) this.fail(label, 'server in a group of its own', 'a server launch to inspect', 'none');
+    for (const launch of started) {
+      if (launch.ev !== 'launch') continue;
+      if (launch.pgid === null) throw new UnsupportedEnvironment(`${label}: the server could not read its process group from /proc`);
+      if (launch.pgid === candidateGroup) {
+        this.fail(label, 'server in a group of its own', `a process group other than the candidate's (${candidateGroup})`, `server pid ${launch.pid} in group ${launch.pgid}`);
+      }
+    }
+  }
+
+  /**
+   * Kills the candidate's own process outright, as an OOM killer or an operator's kill -9 would:
+   * no handler of its can run, and its process group is left alone, so only a mechanism set up
+   * in advance (a parent-death signal) can stop the server.
+   */
+  private async killCandidate(label: string, expect: CloseExpectation): Promise<void> {
+    const channel = this.channel;
+    if (!channel || channel.pid === undefined) throw new Error(`${label}: no candidate process to kill`);
+    // Without /proc every process would look dead, and the step would pass on no evidence.
+    if (process.platform !== 'linux' || !existsSync('/proc/self/stat')) {
+      throw new UnsupportedEnvironment(`${label}: judging a parent-death signal needs Linux and /proc (this is ${process.platform})`);
+    }
+    process.kill(channel.pid, 'SIGKILL');
+    await channel.exited;
+    const alive = await survivorsAfter(serverPids(this.ledger.read()), expect.within_ms);
+    if (alive.length > expect.servers_alive) {
+      this.fail(label, `servers stopped within ${expect.within_ms} ms of the candidate's death`, `at most ${expect.servers_alive} alive`, `${alive.length} alive (pids ${alive.join(', ')})`);
+    }
+    // The session is over; closing kills what is left in the candidate's group.
+    this.startedReady = false;
+    this.channel = undefined;
+    await channel.close();
   }
 
   private requireAgent(label: string): AgentClient {

@@ -78,8 +78,9 @@ export function loadScenarios(options: LoadOptions): Scenario[] {
     for (const id of scenario.requirements) {
       if (!options.requirementIds.has(id)) throw new ScenarioError(file, `cites unknown requirement ${id}`);
     }
-    if (!options.serverIds.has(scenario.server.catalogue)) {
-      throw new ScenarioError(file, `names unknown hostile server ${scenario.server.catalogue}`);
+    const pinned = scenario.steps.flatMap((step) => ('pin' in step && step.pin?.server !== undefined ? [step.pin.server] : []));
+    for (const server of [scenario.server.catalogue, ...pinned]) {
+      if (!options.serverIds.has(server)) throw new ScenarioError(file, `names unknown hostile server ${server}`);
     }
     byId.set(scenario.id, scenario);
   }

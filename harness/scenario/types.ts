@@ -179,7 +179,12 @@ export interface ApproveStep {
 }
 
 export interface StartExpectation {
-  outcome: 'ready' | 'refused';
+  /**
+   * `refused-before-launch`: the candidate refuses to serve and never starts the server, as it
+   * must for operator files it cannot trust (docs/scenario-format.md says why a dead candidate
+   * still cannot pass).
+   */
+  outcome: 'ready' | 'refused' | 'refused-before-launch';
   /** How many hostile-server processes may still be alive once the start has been refused. */
   servers_alive?: number;
   /** The outcome must be clear within this time; silence by then fails the step. */
@@ -189,19 +194,45 @@ export interface StartExpectation {
    * a broker that dies before reaching the server has shown nothing.
    */
   after?: 'initialize' | 'tools/list';
+  /** Every server started for this session runs in a process group other than the candidate's. */
+  server_group?: 'separate';
 }
 
+/**
+ * A defect written into the operator's files for one start (CFG-1 to CFG-3). A rule flaw is in
+ * the first rule, in file order; a file flaw makes that file writable by its group and others.
+ */
+export const CONFIG_FLAWS = [
+  'unknown-effect',
+  'missing-effect',
+  'unknown-rule-field',
+  'malformed-env',
+  'misspelled-rule',
+  'rules-file-writable',
+  'manifest-file-writable',
+] as const;
+export type ConfigFlaw = (typeof CONFIG_FLAWS)[number];
+
+/**
+ * The flaws the neutral operator form cannot express, so each adapter writes them into its own
+ * configuration format; `misspelled-rule` is a neutral rule under a wrong name, made by the harness.
+ */
+export type AdapterFlaw = Exclude<ConfigFlaw, 'misspelled-rule'>;
+
 export type Step =
-  | { pin: Record<string, never> | null }
+  /** `server`: pin that other catalogue server instead of the scenario's own (CFG-4). */
+  | { pin: { server?: string } | null }
   | { phase: 'review' | 'run' }
-  | { start: { agent?: string; expect: StartExpectation } }
+  | { start: { agent?: string; flaw?: ConfigFlaw; expect: StartExpectation } }
   | { list: { expect: ListExpectation } }
   | { call: CallStep }
   | { approve: ApproveStep }
-  | { close: { expect?: CloseExpectation } | null };
+  | { close: { expect?: CloseExpectation } | null }
+  /** SIGKILL to the candidate's own process only (not its group), then count the survivors. */
+  | { kill_candidate: { expect: CloseExpectation } };
 
 export interface CloseExpectation {
-  /** How many server processes may still be alive `within_ms` after the agent closed. */
+  /** How many server processes may still be alive `within_ms` after the agent closed (or the candidate was killed). */
   servers_alive: number;
   /** Kept under the harness's own grace period, so the verdict is the candidate's doing. */
   within_ms: number;

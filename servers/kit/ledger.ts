@@ -23,6 +23,10 @@ export interface LaunchRecord extends RecordBase {
   /** The whole environment the server received. */
   env: Record<string, string>;
   ppid: number;
+  /** The process group the server runs in (/proc/self/stat), or null where that cannot be read. */
+  pgid: number | null;
+  /** The session the server runs in, or null where that cannot be read. */
+  sid: number | null;
   /** The effective knobs: the preset's, overridden by the command line's. */
   knobs: Record<string, string>;
 }

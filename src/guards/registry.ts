@@ -4,18 +4,37 @@
 import { ConfigError } from '../errors.js';
 import { agentChain, grants, hiddenParamsRefused, inputValid, policy } from './call.js';
 import { driftClosesSession, quarantineDrifted, quarantinedRefused } from './drift.js';
+import { manifestRequired, manifestServer, rulesPinned } from './config.js';
+import { privateOperatorFiles } from './files.js';
 import { resultSizeBound } from './frame.js';
 import { inspectArguments, inspectDescriptors, normaliseDescription } from './inspection.js';
 import { listingBounds, listingUnique } from './listing.js';
 import { nameRules, nameUnique } from './names.js';
+import { ownProcessGroup, parentDeathSignal } from './process.js';
 import { descriptionCap, operatorAnnotations, operatorDescription } from './presentation.js';
 import { effectContract, inspectResults, outputValid, resultCap, serverErrorIsToolError, withholdUninspectable } from './result.js';
 import { hiddenNamesSound, objectSchema, schemaCompiles, selfContained } from './schema.js';
 import { agentVisibility, nothingRegistered, registeredCallsOnly } from './session.js';
 import { classified, descriptionPin, effectContractSound, hintConsistency, outputSchemaPin, pinned, schemaPin, stillOffered } from './tool.js';
-import type { CallGuard, DriftGuard, FrameGuard, ListingGuard, PresentationGuard, ResultGuard, ServeGuard, ToolGuard, VisibilityGuard } from './types.js';
+import type {
+  CallGuard,
+  ConfigGuard,
+  DriftGuard,
+  FileGuard,
+  FrameGuard,
+  ListingGuard,
+  PresentationGuard,
+  ProcessGuard,
+  ResultGuard,
+  ServeGuard,
+  ToolGuard,
+  VisibilityGuard,
+} from './types.js';
 
 export interface Guards {
+  readonly file: readonly FileGuard[];
+  readonly config: readonly ConfigGuard[];
+  readonly process: readonly ProcessGuard[];
   readonly frame: readonly FrameGuard[];
   readonly listing: readonly ListingGuard[];
   readonly tool: readonly ToolGuard[];
@@ -28,12 +47,17 @@ export interface Guards {
 }
 
 export const ALL_GUARDS: Guards = {
+  file: [privateOperatorFiles],
+  config: [manifestRequired, manifestServer, rulesPinned],
+  process: [ownProcessGroup, parentDeathSignal],
   frame: [resultSizeBound],
   listing: [listingBounds, listingUnique],
+  // Whether the review saw a tool comes before what the operator said of it: rules-pinned lets a
+  // rule name only pinned tools, so a tool the review never saw is reported unpinned.
   tool: [
     stillOffered,
-    classified,
     pinned,
+    classified,
     schemaPin,
     outputSchemaPin,
     descriptionPin,
@@ -79,6 +103,9 @@ export function selectGuards(disabled: readonly string[]): Guards {
   const keep = <G extends { readonly name: string }>(list: readonly G[]): G[] =>
     list.filter((guard) => !disabled.includes(guard.name));
   return {
+    file: keep(ALL_GUARDS.file),
+    config: keep(ALL_GUARDS.config),
+    process: keep(ALL_GUARDS.process),
     frame: keep(ALL_GUARDS.frame),
     listing: keep(ALL_GUARDS.listing),
     tool: keep(ALL_GUARDS.tool),

@@ -1,13 +1,14 @@
 // The shapes of the broker's guards. Each guard is one named protection; the registry collects
 // them so that `--disable-guard NAME` removes exactly one, and the suite can show each is needed.
 
+import type { Stats } from 'node:fs';
 import type { ApprovalStore } from '../approvals.js';
 import type { AuditDecision, CallFacts } from '../audit.js';
-import type { Agents, Effect, Grant, Limits, Policy, Rule } from '../config.js';
+import type { Agents, Config, Effect, Grant, Limits, Policy, Rule } from '../config.js';
 import type { JsonObject, JsonValue } from '../json/tree.js';
 import type { ListedTool, ListingPage } from '../listing.js';
 import type { RegisteredTool } from '../load.js';
-import type { PinnedTool } from '../manifest.js';
+import type { Manifest, PinnedTool } from '../manifest.js';
 import type { ToolRefusal } from '../refusal.js';
 import type { Drift } from '../drift.js';
 import type { Quarantine } from '../quarantine.js';
@@ -178,4 +179,40 @@ export interface DriftGuard {
 export interface ServeGuard {
   readonly name: string;
   check(registeredCount: number): string | null;
+}
+
+/** What `serve` was given to work from, before anything is started. */
+export interface ConfigSubject {
+  readonly config: Config;
+  /** Undefined when no manifest was given. */
+  readonly manifest: Manifest | undefined;
+  /** The operator asked to serve with nothing pinned (`serve --unpinned`). */
+  readonly unpinned: boolean;
+}
+
+/** Refuses the operator's files as a whole, before the server is started; a reason, or null. */
+export interface ConfigGuard {
+  readonly name: string;
+  check(subject: ConfigSubject): string | null;
+}
+
+/** How the server process is to be started; the process guards shape it in turn. */
+export interface LaunchPlan {
+  readonly command: string;
+  readonly args: readonly string[];
+  /** In a session and process group of its own, which the server leads. */
+  readonly ownGroup: boolean;
+}
+
+/** Shapes how the server process is started. */
+export interface ProcessGuard {
+  readonly name: string;
+  launch(plan: LaunchPlan): LaunchPlan;
+}
+
+/** Refuses an operator file, as opened, before it is read; a reason, or null. */
+export interface FileGuard {
+  readonly name: string;
+  /** `uid` is the user the broker runs as; undefined where there are no Unix users. */
+  check(stats: Stats, uid: number | undefined): string | null;
 }

@@ -1,13 +1,15 @@
-// The server as an operating-system process: started in a process group of its own with a
-// minimal environment, and stopped as a whole group, descendants included. A server's children
-// would otherwise survive it (the SDK's close() signals only the direct child).
+// The server as an operating-system process: started as the process guards plan it (in a
+// process group of its own, with a parent-death signal) with a minimal environment, and stopped
+// as a whole group, descendants included. A server's children would otherwise survive it (the
+// SDK's close() signals only the direct child).
 
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import type { Readable } from 'node:stream';
 import type { ServerSpec } from '../config.js';
 import { UpstreamError } from '../errors.js';
+import type { LaunchPlan, ProcessGuard } from '../guards/types.js';
 import { childEnv } from './env.js';
-import { signalGroup, track, untrack } from './reaper.js';
+import { signalGroup, signalProcess, track, untrack, type Signaller } from './reaper.js';
 
 /** How much of the server's stderr is kept for diagnostics; the rest is dropped as it arrives. */
 const STDERR_TAIL_BYTES = 4096;
@@ -23,6 +25,8 @@ export class ServerProcess {
   private constructor(
     private readonly child: ChildProcessWithoutNullStreams,
     readonly pid: number,
+    /** Its whole group when it leads one; else (own-process-group disabled) only itself. */
+    private readonly signal: Signaller,
   ) {
     this.exited = new Promise((resolve) => {
       child.once('exit', (code, signal) => resolve(signal !== null ? `was killed by ${signal}` : `exited with code ${code}`));
@@ -33,22 +37,28 @@ export class ServerProcess {
     });
     // A write to a server that has died fails with EPIPE; the exit event already reports it.
     child.stdin.on('error', () => undefined);
-    track(pid, () => this.close());
+    track(pid, () => this.close(), signal);
   }
 
   /** Starts the server; rejects with an UpstreamError when it cannot be started at all. */
-  static start(spec: ServerSpec): Promise<ServerProcess> {
-    const child = spawn(spec.command, [...spec.args], {
+  static start(spec: ServerSpec, guards: readonly ProcessGuard[]): Promise<ServerProcess> {
+    const plan = guards.reduce((planned: LaunchPlan, guard) => guard.launch(planned), { command: spec.command, args: spec.args, ownGroup: false });
+    const child = spawn(plan.command, [...plan.args], {
       env: childEnv(spec, process.env),
       stdio: ['pipe', 'pipe', 'pipe'],
-      // Its own process group, so that close() can signal every descendant at once.
-      detached: true,
+      // detached is setsid(): a session and process group of its own, led by the server.
+      detached: plan.ownGroup,
     });
     return new Promise((resolve, reject) => {
       child.once('error', (err) => reject(new UpstreamError(`cannot start server "${spec.id}": ${err.message}`)));
       child.once('spawn', () => {
-        if (child.pid === undefined) reject(new UpstreamError(`cannot start server "${spec.id}": no pid`));
-        else resolve(new ServerProcess(child, child.pid));
+        const pid = child.pid;
+        if (pid === undefined) {
+          reject(new UpstreamError(`cannot start server "${spec.id}": no pid`));
+          return;
+        }
+        const signal: Signaller = plan.ownGroup ? (sig) => signalGroup(pid, sig) : (sig) => signalProcess(pid, sig);
+        resolve(new ServerProcess(child, pid, signal));
       });
     });
   }
@@ -74,15 +84,15 @@ export class ServerProcess {
 
   private async stop(): Promise<void> {
     this.child.stdin.destroy();
-    signalGroup(this.pid, 'SIGTERM');
+    this.signal('SIGTERM');
     await waitAtMost(this.exited, GRACE_MS);
     // A descendant may ignore SIGTERM, or the server may have exited and left children behind.
-    if (signalGroup(this.pid, 0)) {
-      signalGroup(this.pid, 'SIGKILL');
+    if (this.signal(0)) {
+      this.signal('SIGKILL');
       await waitAtMost(this.exited, GRACE_MS);
     }
     // While anything is left (a process stuck in the kernel), the broker's exit kills it again.
-    if (!signalGroup(this.pid, 0)) untrack(this.pid);
+    if (!this.signal(0)) untrack(this.pid);
   }
 }
 

@@ -1,26 +1,44 @@
-// No server process group may outlive the broker, however the broker ends: a clean exit, an
-// uncaught error, or a signal. Every started group is tracked here until it has been closed.
+// No server may outlive the broker, however the broker ends: a clean exit, an uncaught error, or
+// a signal. Every started server is tracked here until it has been closed. (Being killed outright
+// runs none of this: that is the parent-death-signal guard's case.)
 
-const live = new Map<number, () => Promise<void>>();
-let installed = false;
+/** Sends a signal to a server (its whole group, when it has one); false when nothing is left. */
+export type Signaller = (signal: NodeJS.Signals | 0) => boolean;
 
-/** Registers a process group (by its leader's pid) and how to close it gracefully. */
-export function track(pgid: number, close: () => Promise<void>): void {
-  install();
-  live.set(pgid, close);
+interface Tracked {
+  readonly close: () => Promise<void>;
+  readonly signal: Signaller;
 }
 
-export function untrack(pgid: number): void {
-  live.delete(pgid);
+const live = new Map<number, Tracked>();
+let installed = false;
+
+/** Registers a server by its pid, with how to close it gracefully and how to signal it. */
+export function track(pid: number, close: () => Promise<void>, signal: Signaller): void {
+  install();
+  live.set(pid, { close, signal });
+}
+
+export function untrack(pid: number): void {
+  live.delete(pid);
 }
 
 /** Sends `signal` to the whole group; false when the group no longer exists. */
 export function signalGroup(pgid: number, signal: NodeJS.Signals | 0): boolean {
+  return signalPid(-pgid, signal);
+}
+
+/** Sends `signal` to the one process; false when it no longer exists. */
+export function signalProcess(pid: number, signal: NodeJS.Signals | 0): boolean {
+  return signalPid(pid, signal);
+}
+
+function signalPid(target: number, signal: NodeJS.Signals | 0): boolean {
   try {
-    process.kill(-pgid, signal);
+    process.kill(target, signal);
     return true;
   } catch {
-    return false; // ESRCH: nothing left in the group
+    return false; // ESRCH: nothing left to signal
   }
 }
 
@@ -29,7 +47,7 @@ function install(): void {
   installed = true;
   // 'exit' handlers must be synchronous, so there is no grace period left: kill outright.
   process.on('exit', () => {
-    for (const pgid of live.keys()) signalGroup(pgid, 'SIGKILL');
+    for (const { signal } of live.values()) signal('SIGKILL');
   });
   let stopping = false;
   for (const [signal, number] of [
@@ -42,7 +60,7 @@ function install(): void {
       // 'exit' handler then kills what is left.
       if (stopping) process.exit(128 + number);
       stopping = true;
-      void Promise.allSettled([...live.values()].map((close) => close())).then(() => process.exit(128 + number));
+      void Promise.allSettled([...live.values()].map(({ close }) => close())).then(() => process.exit(128 + number));
     });
   }
 }

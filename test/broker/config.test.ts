@@ -1,11 +1,13 @@
 // The operator's configuration is read strictly: unknown fields, bad effects and out-of-range
 // limits are refused, and defaults fill only what the operator left out.
 
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_LIMITS, loadConfig, parseConfig } from '../../src/config.js';
+import { ALL_GUARDS } from '../../src/guards/registry.js';
 import { ConfigError } from '../../src/errors.js';
 import { readJson } from '../../src/json/reader.js';
 import { writeJson } from '../../src/json/writer.js';
@@ -135,9 +137,25 @@ describe('loadConfig', () => {
     dir = mkdtempSync(join(tmpdir(), 'broker-config-'));
     const path = join(dir, 'c.json');
     writeFileSync(path, `{${SERVER},"rules":{"t":{"effect":"destructive"},"t":{"effect":"read_only"}}}`);
-    expect(() => loadConfig(path)).toThrow('duplicate key "t"');
-    expect(() => loadConfig(join(dir, 'missing.json'))).toThrow('cannot read the configuration');
+    expect(() => loadConfig(path, ALL_GUARDS.file)).toThrow('duplicate key "t"');
+    expect(() => loadConfig(join(dir, 'missing.json'), ALL_GUARDS.file)).toThrow('cannot read the configuration');
     writeFileSync(path, Buffer.from([0x7b, 0xff, 0x7d]));
-    expect(() => loadConfig(path)).toThrow('is not valid JSON');
+    expect(() => loadConfig(path, ALL_GUARDS.file)).toThrow('is not valid JSON');
+  });
+
+  it('refuses, before reading it, a file others can write or one that is not a regular file', () => {
+    dir = mkdtempSync(join(tmpdir(), 'broker-config-'));
+    const path = join(dir, 'c.json');
+    writeFileSync(path, 'not even JSON', { mode: 0o600 });
+    chmodSync(path, 0o666);
+    expect(() => loadConfig(path, ALL_GUARDS.file)).toThrow(/guard private-operator-files refused the configuration .*: it is writable by its group \(mode 666\)/);
+    expect(() => loadConfig(path, [])).toThrow('is not valid JSON');
+    // A directory opens as well, and is no regular file.
+    expect(() => loadConfig(dir, ALL_GUARDS.file)).toThrow('refused the configuration');
+    if (process.platform !== 'linux') return;
+    // A FIFO nobody writes to would block a plain open forever; it is refused at once instead.
+    const fifo = join(dir, 'fifo');
+    execFileSync('mkfifo', [fifo]);
+    expect(() => loadConfig(fifo, ALL_GUARDS.file)).toThrow('it is not a regular file');
   });
 });

@@ -7,7 +7,7 @@ import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Workdir, toolsText, waitDead, waitFor, type ToolText } from './e2e-helpers.js';
+import { Workdir, rulesFor, toolsText, waitDead, waitFor, type ToolText } from './e2e-helpers.js';
 
 const WRITE: ToolText = {
   name: 'write_note',
@@ -41,7 +41,7 @@ afterEach(async () => {
 async function pinned(tools: ToolText[], operator: object = OPERATOR): Promise<Workdir> {
   work = new Workdir();
   work.spec({ pages: [toolsText(tools)] });
-  work.writeConfig(RULES, operator);
+  work.writeConfig(rulesFor(RULES, tools), operator);
   const pin = await work.pin();
   expect(pin.code, pin.stderr).toBe(0);
   return work;

@@ -76,6 +76,11 @@ export interface ToolText {
 }
 
 /** The raw text of a `tools` array; schemas are spliced in as written, big numbers and all. */
+/** The rules for just the tools a server lists: a rule for a tool the manifest does not pin fails the load. */
+export function rulesFor<R>(rules: Readonly<Record<string, R>>, tools: readonly ToolText[]): Record<string, R> {
+  return Object.fromEntries(tools.flatMap((t) => (Object.hasOwn(rules, t.name) ? [[t.name, rules[t.name] as R]] : [])));
+}
+
 export function toolsText(tools: ToolText[]): string {
   return `[${tools
     .map(
@@ -119,7 +124,8 @@ export class Workdir {
   ): void {
     const { limits, env, command, prefix, ...operator } = extra;
     const server = { id: 'notes', command: command ?? process.execPath, args: [FIXTURE, this.path('spec.json')], env, prefix };
-    writeFileSync(this.config, JSON.stringify({ server, rules, limits, ...operator }));
+    // Private whatever the umask: the broker reads no operator file others could write.
+    writeFileSync(this.config, JSON.stringify({ server, rules, limits, ...operator }), { mode: 0o600 });
   }
 
   /** The raw lines the server received, for "it never received X" checks. */

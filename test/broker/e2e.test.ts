@@ -1,8 +1,9 @@
 // The compiled broker as a separate process against the fake server: pin, then serve; what the
 // agent sees and what the server receives; refusals; exit codes; and no process outliving it.
 
+import { readFileSync, writeFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Workdir, isAlive, toolsText, waitDead, type ToolText } from './e2e-helpers.js';
+import { Workdir, isAlive, rulesFor, toolsText, waitDead, type ToolText } from './e2e-helpers.js';
 
 const BIG = '9007199254740993';
 const SEARCH: ToolText = {
@@ -26,11 +27,11 @@ afterEach(async () => {
   await work.cleanup();
 });
 
-/** A workdir whose server lists `tools`, pinned, with the standard rules. */
+/** A workdir whose server lists `tools`, pinned, with their standard rules. */
 async function pinned(tools: ToolText[], extra: { grandchild?: boolean } = {}): Promise<Workdir> {
   work = new Workdir();
   work.spec({ pages: [toolsText(tools)], ...extra });
-  work.writeConfig(RULES);
+  work.writeConfig(rulesFor(RULES, tools));
   const pin = await work.pin();
   expect(pin.code, pin.stderr).toBe(0);
   return work;
@@ -219,7 +220,7 @@ describe('refusing to start', () => {
   it('exits 4 when a listing names a tool twice (pin) or pages forever (serve)', async () => {
     work = new Workdir();
     work.spec({ pages: [toolsText([READ, { ...READ, description: 'the other one' }])] });
-    work.writeConfig(RULES);
+    work.writeConfig(rulesFor(RULES, [READ]));
     const pin = await work.pin();
     expect(pin.code).toBe(4);
     expect(pin.stderr).toContain('guard listing-unique refused the listing: the listing names "read_note" twice');
@@ -227,19 +228,19 @@ describe('refusing to start', () => {
     work.spec({ pages: [toolsText([READ])] });
     expect((await work.pin()).code).toBe(0);
     work.spec({ pages: [toolsText([READ])], endless: true });
-    work.writeConfig(RULES, { limits: { max_pages: 3 } });
+    work.writeConfig(rulesFor(RULES, [READ]), { limits: { max_pages: 3 } });
     const serve = await work.serve().exit();
     expect(serve.code).toBe(4);
     expect(serve.stderr).toContain('listing-bounds');
     expect(work.received().filter((line) => line.includes('tools/list'))).toHaveLength(1 + 1 + 3);
   });
 
-  it('pins a listing a disabled listing guard would refuse, and serves without a manifest as nothing pinned', async () => {
+  it('pins a listing a disabled listing guard would refuse, and serves --unpinned as nothing pinned', async () => {
     work = new Workdir();
     work.spec({ pages: [toolsText([READ, { ...READ, description: 'the other one' }])] });
     work.writeConfig(RULES);
     expect((await work.run(['pin', '--config', work.config, '--out', work.manifest, '--disable-guard', 'listing-unique'])).code).toBe(0);
-    const unpinned = await work.run(['serve', '--config', work.config, '--report', work.report, '--disable-guard', 'listing-unique']);
+    const unpinned = await work.run(['serve', '--config', work.config, '--unpinned', '--report', work.report, '--disable-guard', 'listing-unique']);
     expect(unpinned.code).toBe(3);
     expect(work.loadReport()).toMatchObject({ registered: [], unpinned: ['read_note'] });
   });
@@ -256,7 +257,9 @@ describe('refusing to start', () => {
     work.writeConfig(RULES, { command: '/nonexistent/server' });
     const missing = await work.pin();
     expect(missing.code).toBe(4);
-    expect(missing.stderr).toContain('cannot start server "notes"');
+    // Through setpriv the exec fails in the child (exit 127, named on its stderr); without, the spawn.
+    expect(missing.stderr).toContain('server "notes"');
+    expect(missing.stderr).toContain('/nonexistent/server');
   });
 
   it('exits 2 on a bad command line, configuration or manifest, before starting the server', async () => {
@@ -264,7 +267,7 @@ describe('refusing to start', () => {
     work.spec({ pages: [toolsText([READ])] });
     work.writeConfig({ read_note: { effect: 'read-only' } });
     expect((await work.pin()).code).toBe(2);
-    work.writeConfig(RULES);
+    work.writeConfig(rulesFor(RULES, [READ]));
     expect((await work.pin()).code).toBe(0);
     const unknownGuard = await work.serve('--disable-guard', 'no-such-guard').exit();
     expect(unknownGuard.code).toBe(2);
@@ -273,6 +276,18 @@ describe('refusing to start', () => {
     expect((await work.run(['pin', '--config', work.config, '--out', work.manifest, '--report', 'x'])).code).toBe(2);
     expect((await work.run(['frobnicate'])).code).toBe(2);
     expect((await work.run(['serve', '--config', work.config, '--manifest', work.config])).code).toBe(2);
+    const refusedBy = async (guard: string, args: string[]) => {
+      const exit = await work.run(['serve', '--config', work.config, ...args]);
+      expect(exit.code).toBe(2);
+      expect(exit.stderr).toContain(`guard ${guard} refused the configuration`);
+    };
+    await refusedBy('manifest-required', []);
+    expect((await work.run(['serve', '--config', work.config, '--manifest', work.manifest, '--unpinned'])).code).toBe(2);
+    work.writeConfig({ ...rulesFor(RULES, [READ]), read_notes: { effect: 'read_only' } });
+    await refusedBy('rules-pinned', ['--manifest', work.manifest]);
+    const manifest = JSON.parse(readFileSync(work.manifest, 'utf8'));
+    writeFileSync(work.manifest, JSON.stringify({ ...manifest, server: 'other' }));
+    await refusedBy('manifest-server', ['--manifest', work.manifest]);
     // Only the one pin above started the server.
     expect(work.received().filter((line) => line.includes('"initialize"'))).toHaveLength(1);
   });

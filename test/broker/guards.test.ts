@@ -1,5 +1,6 @@
 // Each guard on its own, and the hint rule as a table.
 
+import type { Stats } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_LIMITS, EFFECTS, type Effect } from '../../src/config.js';
 import { ConfigError } from '../../src/errors.js';
@@ -7,6 +8,9 @@ import { hintContradiction } from '../../src/guards/hints.js';
 import { listingBounds, listingUnique } from '../../src/guards/listing.js';
 import { operatorAnnotations, operatorDescription } from '../../src/guards/presentation.js';
 import { ALL_GUARDS, GUARD_NAMES, selectGuards } from '../../src/guards/registry.js';
+import { manifestRequired, manifestServer, rulesPinned } from '../../src/guards/config.js';
+import { privateOperatorFiles } from '../../src/guards/files.js';
+import { ownProcessGroup, parentDeathSignal } from '../../src/guards/process.js';
 import { nothingRegistered, registeredCallsOnly } from '../../src/guards/session.js';
 import { classified, descriptionPin, hintConsistency, outputSchemaPin, pinned, schemaPin, stillOffered } from '../../src/guards/tool.js';
 import { nameRules, nameUnique } from '../../src/guards/names.js';
@@ -15,7 +19,7 @@ import type { ToolSubject } from '../../src/guards/types.js';
 import { writeJson } from '../../src/json/writer.js';
 import type { ListingPage } from '../../src/listing.js';
 import { toolSubject } from '../../src/load.js';
-import { CONTEXT, config, json, pinOf, registeredTool, rule, tool } from './builders.js';
+import { CONTEXT, config, json, manifestOf, pinOf, registeredTool, rule, tool } from './builders.js';
 
 const listed = tool('t', { schema: '{"type":"object","properties":{"n":{"maximum":9007199254740993}}}' });
 const subject = (overrides: Partial<Pick<ToolSubject, 'live' | 'pin' | 'rule'>>): ToolSubject => {
@@ -259,6 +263,61 @@ describe('session guards', () => {
   });
 });
 
+describe('configuration guards', () => {
+  const rules = config({ t: rule('read_only') });
+  const pinnedT = manifestOf([listed]);
+
+  it('manifest-required refuses serving without a manifest unless the operator says --unpinned', () => {
+    expect(manifestRequired.check({ config: rules, manifest: undefined, unpinned: false })).toContain('no manifest was given');
+    expect(manifestRequired.check({ config: rules, manifest: undefined, unpinned: true })).toBeNull();
+    expect(manifestRequired.check({ config: rules, manifest: pinnedT, unpinned: false })).toBeNull();
+  });
+
+  it('manifest-server refuses a manifest pinned from another server', () => {
+    expect(manifestServer.check({ config: rules, manifest: pinnedT, unpinned: false })).toBeNull();
+    expect(manifestServer.check({ config: rules, manifest: { ...pinnedT, server: 'other' }, unpinned: false })).toBe(
+      'the manifest pins server "other" but the configuration names "notes"',
+    );
+  });
+
+  it('rules-pinned refuses a rule naming a tool the manifest does not pin, and has nothing to judge without one', () => {
+    expect(rulesPinned.check({ config: rules, manifest: pinnedT, unpinned: false })).toBeNull();
+    const misspelled = config({ t: rule('read_only'), tt: rule('read_only'), u: rule('local_change') });
+    expect(rulesPinned.check({ config: misspelled, manifest: pinnedT, unpinned: false })).toBe('the rules name "tt", "u", which the manifest does not pin');
+    expect(rulesPinned.check({ config: misspelled, manifest: undefined, unpinned: true })).toBeNull();
+  });
+});
+
+describe('file guards', () => {
+  const file = (mode: number, uid = 1000, regular = true) => ({ isFile: () => regular, mode: 0o100000 | mode, uid }) as unknown as Stats;
+
+  it('private-operator-files reads only a regular file the user owns and nobody else can write', () => {
+    expect(privateOperatorFiles.check(file(0o600), 1000)).toBeNull();
+    expect(privateOperatorFiles.check(file(0o644), 1000)).toBeNull();
+    expect(privateOperatorFiles.check(file(0o620), 1000)).toBe('is writable by its group (mode 620)');
+    expect(privateOperatorFiles.check(file(0o602), 1000)).toBe('is writable by others (mode 602)');
+    expect(privateOperatorFiles.check(file(0o600, 0), 1000)).toBe('is owned by uid 0, not by the user the broker runs as (1000)');
+    expect(privateOperatorFiles.check(file(0o600, 1000, false), 1000)).toBe('is not a regular file');
+    expect(privateOperatorFiles.check(file(0o666), undefined)).toBeNull();
+  });
+});
+
+describe('process guards', () => {
+  const plan = { command: 'server', args: ['--flag'], ownGroup: false };
+
+  it('own-process-group starts the server in a group of its own', () => {
+    expect(ownProcessGroup.launch(plan)).toEqual({ ...plan, ownGroup: true });
+  });
+
+  it('parent-death-signal starts the server through setpriv where there is one, keeping its arguments intact', () => {
+    const launched = parentDeathSignal.launch({ ...plan, command: '-looks-like-an-option' });
+    if (launched.command === '-looks-like-an-option') return; // no setpriv on this machine: nothing is wrapped
+    expect(launched.command).toMatch(/\/setpriv$/);
+    expect(launched.args).toEqual(['--pdeathsig', 'KILL', '--', '-looks-like-an-option', '--flag']);
+    expect(launched.ownGroup).toBe(false);
+  });
+});
+
 describe('the guard registry', () => {
   it('names every guard the reference broker document lists, each once', () => {
     expect([...GUARD_NAMES].sort()).toEqual(
@@ -300,12 +359,21 @@ describe('the guard registry', () => {
         'result-cap',
         'drift-quarantine',
         'drift-closes-session',
+        'manifest-required',
+        'manifest-server',
+        'rules-pinned',
+        'own-process-group',
+        'parent-death-signal',
+        'private-operator-files',
       ].sort(),
     );
+    expect(ALL_GUARDS.file.map((g) => g.name)).toEqual(['private-operator-files']);
+    expect(ALL_GUARDS.config.map((g) => g.name)).toEqual(['manifest-required', 'manifest-server', 'rules-pinned']);
+    expect(ALL_GUARDS.process.map((g) => g.name)).toEqual(['own-process-group', 'parent-death-signal']);
     expect(ALL_GUARDS.tool.map((g) => g.name)).toEqual([
       'still-offered',
-      'classified',
       'pinned',
+      'classified',
       'schema-pin',
       'output-schema-pin',
       'description-pin',

@@ -179,8 +179,9 @@ describe('reportText', () => {
         },
       ],
       refused: [],
-      unpinned: [],
-      unclassified: ['evil\\u{202e}\\u{a}{"tool":"x"}\\\\'],
+      // Neither pinned nor ruled: the review never saw it, which is what the report says first.
+      unpinned: ['evil\\u{202e}\\u{a}{"tool":"x"}\\\\'],
+      unclassified: [],
     });
   });
 });

@@ -45,7 +45,7 @@ describe('manifest', () => {
   });
 
   it('reads back what it wrote', () => {
-    const parsed = parseManifest(readJson(manifestText('notes', when, listed)), 'notes');
+    const parsed = parseManifest(readJson(manifestText('notes', when, listed)));
     const pin = parsed.tools.get('search_notes');
     expect(writeJson(pin?.inputSchema ?? readJson('{}'))).toBe('{"properties":{"n":{"maximum":9007199254740993}},"type":"object"}');
     expect(pin?.annotations === undefined ? undefined : writeJson(pin.annotations)).toBe('{"readOnlyHint":true}');
@@ -53,7 +53,6 @@ describe('manifest', () => {
   });
 
   it.each([
-    [(m: any) => ({ ...m, server: 'other' }), 'the manifest pins server "other"'],
     [(m: any) => ({ ...m, format: 'gauntlet-pin/2' }), 'manifest.format must be "gauntlet-pin/1"'],
     [(m: any) => ({ ...m, extra: 1 }), 'unknown field "extra"'],
     [(m: any) => ({ ...m, tools: { t: { ...m.tools.bare, schema_hash: 'A'.repeat(64) } } }), 'lowercase SHA-256'],
@@ -64,7 +63,7 @@ describe('manifest', () => {
     [(m: any) => ({ ...m, tools: { t: { ...m.tools.bare, annotations: undefined } } }), 'must be an object or null'],
   ])('refuses a manifest that does not hold together (%#)', (edit, message) => {
     const text = JSON.stringify(edit(JSON.parse(manifestText('notes', when, listed))));
-    expect(() => parseManifest(readJson(text), 'notes')).toThrow(ConfigError);
-    expect(() => parseManifest(readJson(text), 'notes')).toThrow(message);
+    expect(() => parseManifest(readJson(text))).toThrow(ConfigError);
+    expect(() => parseManifest(readJson(text))).toThrow(message);
   });
 });

@@ -3,6 +3,7 @@
 
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ServerSpec } from '../../src/config.js';
+import { ALL_GUARDS } from '../../src/guards/registry.js';
 import { plain } from '../../src/json/tree.js';
 import { Connection } from '../../src/upstream/connection.js';
 import { ServerProcess } from '../../src/upstream/process.js';
@@ -17,7 +18,7 @@ async function connect(spec: Parameters<Workdir['spec']>[0]): Promise<{ connecti
   work = new Workdir();
   work.spec(spec);
   const serverSpec: ServerSpec = { id: 'notes', command: process.execPath, args: [FIXTURE, work.path('spec.json')], env: new Map(), prefix: undefined, sourceVersion: undefined };
-  const server = await ServerProcess.start(serverSpec);
+  const server = await ServerProcess.start(serverSpec, ALL_GUARDS.process);
   return { connection: new Connection('notes', server), server };
 }
 

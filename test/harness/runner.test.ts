@@ -74,6 +74,13 @@ describe('a dead or hung candidate never passes', () => {
     expect(result.findings.filter((f) => f.step === '6:list')).toHaveLength(1);
   });
 
+  it('a broker that refuses every start does not earn a configuration refusal', async () => {
+    const result = await runScenario(scenario('cfg.unknown-effect'), fakeCandidate('exit-at-once', ['config-checks']), options);
+    // The flawed start looks refused; the ready start with the same files shows the broker is dead.
+    expect(result.outcome).toBe('error');
+    expect(result.reason).toMatch(/no session to use/);
+  });
+
   it('a candidate that lacks a feature is unsupported, never run', async () => {
     const result = await runScenario(scenario('pin.float-drift'), fakeCandidate('die-on-call', ['listing', 'calls']), options);
     expect(result).toMatchObject({ outcome: 'unsupported', reason: 'the candidate does not declare pinning' });

@@ -60,6 +60,12 @@ describe('scenario loader', () => {
     expect(() => load({ 'a.yaml': control.replace('catalogue: notes', 'catalogue: nowhere') })).toThrow(/unknown hostile server nowhere/);
   });
 
+  it('refuses a pin step naming an unknown hostile server', () => {
+    const other = control.replace('steps:\n', 'steps:\n  - pin: { server: elsewhere }\n');
+    expect(() => load({ 'a.yaml': other })).toThrow(/a\.yaml: names unknown hostile server elsewhere/);
+    expect(load({ 'a.yaml': other.replace('elsewhere', 'notes') })).toHaveLength(1);
+  });
+
   it('refuses an attack without a control, or whose control is an attack', () => {
     expect(() => load({ 'a.yaml': attack.replace('control: x.benign\n', '') })).toThrow(/does not match/);
     expect(() => load({ 'a.yaml': attack })).toThrow(/its control x\.benign does not exist/);

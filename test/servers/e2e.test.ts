@@ -13,6 +13,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type LedgerRecord, readLedger } from '../../servers/kit/ledger.js';
+import { ownProcessIds } from '../../servers/kit/process-ids.js';
 
 const entry = fileURLToPath(new URL('../../dist/servers/main.js', import.meta.url));
 
@@ -131,6 +132,8 @@ describe('raw lines and the ledger', () => {
       ev: 'launch',
       server: 'tool-dropper',
       ppid: process.pid,
+      // Spawned without a group of its own, the server shares the test's group and session.
+      ...ownProcessIds(),
       knobs: { 'run.drop': 'read_note', page_size: '2' },
       env: { KIT_E2E_CANARY: 'canary-5b1e' },
     });
