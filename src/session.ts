@@ -20,6 +20,7 @@ import { member, object, plain, stringValue, type JsonObject, type JsonValue } f
 import type { RegisteredTool } from './load.js';
 import { withReceipt, type Receipt } from './receipt.js';
 import { afterDispatch, refusal, toolError, type ToolRefusal } from './refusal.js';
+import { escapeServerText } from './sanitize.js';
 import type { Reply, Requester } from './upstream/connection.js';
 
 /** Where a call names the upstream agents it is made for (docs/call-path.md). */
@@ -27,7 +28,7 @@ export const AGENT_CHAIN_META_KEY = 'io.mcp-gauntlet/agent-chain';
 
 export interface SessionOptions {
   readonly tools: readonly RegisteredTool[];
-  readonly guards: Pick<Guards, 'visibility' | 'call' | 'result'>;
+  readonly guards: Pick<Guards, 'visibility' | 'call' | 'result' | 'error'>;
   readonly context: CallContext;
   /** `callTimeoutMs` is the timeout for a call no registered tool names (registered-calls-only
    * disabled); the caps and bounds apply to every result. */
@@ -179,8 +180,8 @@ export class Session {
       return;
     }
     if (!reply.ok) {
-      trail.record('call_answered', { dispatched: true, detail: 'the server answered with a JSON-RPC error, passed on as it was' });
-      send(errorLine(id, reply.error));
+      trail.record('call_answered', { dispatched: true, detail: 'the server answered with a JSON-RPC error, passed on' });
+      send(errorLine(id, this.options.guards.error.reduce((error, guard) => guard.reshape(error), reply.error)));
       return;
     }
     const judged = await this.judgeResult(reply.result, tool, args?.kind === 'object' ? args : object([]));
@@ -213,7 +214,8 @@ export class Session {
       registered: (serverName) => this.byServerName.get(serverName),
       forward: async (reader, readArgs) => {
         const reply = await this.forward(reader.tool, reader, readArgs);
-        if (!reply.ok) throw new Error(`the server answered with an error: ${stringValue(member(reply.error, 'message')) ?? ''}`);
+        // The refusal quotes the server's message to the agent, so it is escaped as every quote is.
+        if (!reply.ok) throw new Error(`the server answered with an error: ${escapeServerText(stringValue(member(reply.error, 'message')) ?? '')}`);
         return reply.result;
       },
     };

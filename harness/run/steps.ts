@@ -1,10 +1,12 @@
 import { writeFile } from 'node:fs/promises';
 import { isDeepStrictEqual } from 'node:util';
-import { parse as parseLossless, stringify as stringifyLossless } from 'lossless-json';
+import { parse as parseLossless } from 'lossless-json';
 import { AgentClient, type Answer } from '../agent/client.js';
 import { generateArguments, GenerationError } from '../args/generate.js';
 import type { AgentChannel, Candidate, SessionSpec } from '../candidates/types.js';
 import type { LedgerRecord } from '../../servers/kit/ledger.js';
+import { losslessText, receivedArguments, sameJson } from '../observe/arguments.js';
+import { firstUnescaped } from '../observe/escaped.js';
 import { callsTo, serverPids, type Ledger } from '../observe/ledger.js';
 import { residentGrowthMib } from '../observe/memory.js';
 import { survivorsAfter } from '../observe/processes.js';
@@ -137,6 +139,10 @@ export class ScenarioSession {
       this.fail(label, 'start refused', 'the candidate refuses to serve', 'it answered initialize and serves');
       return;
     }
+    if (expect.outcome === 'configuration_refused') {
+      await this.configurationRefused(label, expect);
+      return;
+    }
     // A refusal counts only if the candidate reached the server first: a broker that dies before
     // it has looked at anything must not pass.
     const since = this.ledger.read().slice(mark);
@@ -149,6 +155,29 @@ export class ScenarioSession {
       if (alive.length > expect.servers_alive) {
         this.fail(label, 'servers alive after refusal', `at most ${expect.servers_alive}`, `${alive.length} (pids ${alive.join(', ')})`);
       }
+    }
+  }
+
+  /**
+   * A refusal of the operator's configuration happens before the server need be reached, so the
+   * ledger cannot vouch for it: the candidate must have stopped, and its adapter must give the
+   * reason it refused. A crash, a hang or a failed server gives none, and never passes.
+   */
+  private async configurationRefused(label: string, expect: StartExpectation): Promise<void> {
+    const channel = this.channel!;
+    const bound = new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), this.stepTimeoutMs).unref());
+    const status = await Promise.race([channel.exited, bound]);
+    // Closed now, so that everything it wrote on its way out is there for the adapter to read.
+    await channel.close();
+    const reason = status === undefined ? undefined : await this.candidate.configurationRefusal?.(this.spec, status);
+    if (reason === undefined) {
+      const observed = status === undefined ? 'it did not stop' : `it exited with ${status.code ?? status.signal}, and its adapter reports no refusal of its configuration`;
+      this.fail(label, 'configuration refused', 'the candidate stops and says why it refuses its configuration', observed);
+      return;
+    }
+    this.notes.push(`${label}: configuration refused: ${reason}`);
+    for (const fragment of expect.reason_includes ?? []) {
+      if (!reason.includes(fragment)) this.fail(label, `refusal names ${JSON.stringify(fragment)}`, 'named in the reason', reason);
     }
   }
 
@@ -292,15 +321,11 @@ export class ScenarioSession {
 
   /** What the agent was shown of a result: its text, content types, structure and markers. */
   private checkResult(label: string, answer: Answer, expect: CallStep['expect']): void {
+    if (answer.kind === 'error') this.checkText(label, [answer.error.message], expect);
     if (answer.kind !== 'result') return;
     const blocks = Array.isArray(answer.result.content) ? (answer.result.content as Array<Record<string, unknown>>) : [];
     const texts = blocks.filter((b) => b.type === 'text').map((b) => String(b.text ?? ''));
-    const text = texts.join('\n');
-    const chars = texts.reduce((sum, t) => sum + [...t].length, 0);
-    if (!texts.every((t) => t.isWellFormed())) this.fail(label, 'well-formed text', 'no split code point', 'a lone surrogate');
-    for (const fragment of expect.text_includes ?? []) if (!text.includes(fragment)) this.fail(label, `text includes ${JSON.stringify(fragment)}`, 'present', text.slice(0, 300));
-    for (const fragment of expect.text_excludes ?? []) if (text.includes(fragment)) this.fail(label, `text excludes ${JSON.stringify(fragment)}`, 'absent', 'present');
-    if (expect.text_max_chars !== undefined && chars > expect.text_max_chars) this.fail(label, 'text length', `at most ${expect.text_max_chars} characters`, chars);
+    const chars = this.checkText(label, texts, expect);
     if (expect.truncated !== undefined) {
       const marker = TRUNCATION_MARKER.exec(texts.at(-1) ?? '');
       if (!expect.truncated && marker) this.fail(label, 'not truncated', 'no truncation marker', marker[0]);
@@ -329,11 +354,27 @@ export class ScenarioSession {
         if (receipt?.[field] !== value) this.fail(label, `receipt ${field}`, value, receipt ? receipt[field] : '(no receipt)');
       }
     }
+    const meta = answer.result._meta !== null && typeof answer.result._meta === 'object' ? (answer.result._meta as Record<string, unknown>) : {};
+    for (const key of expect.meta_includes ?? []) if (!(key in meta)) this.fail(label, `_meta carries ${key}`, 'present', Object.keys(meta));
+    for (const key of expect.meta_excludes ?? []) if (key in meta) this.fail(label, `_meta lacks ${key}`, 'absent', losslessText(meta[key]));
     const types = new Set(blocks.map((b) => String(b.type)));
     for (const type of expect.content_types_absent ?? []) if (types.has(type)) this.fail(label, `no ${type} content`, 'absent', 'present');
     if (expect.structured !== undefined && (structuredContent !== undefined) !== (expect.structured === 'present')) {
       this.fail(label, 'structured content', expect.structured, structuredContent === undefined ? 'absent' : 'present');
     }
+  }
+
+  /** The text the agent was shown, against the step's text expectations; returns its length in code points. */
+  private checkText(label: string, texts: readonly string[], expect: CallStep['expect']): number {
+    const text = texts.join('\n');
+    const chars = texts.reduce((sum, t) => sum + [...t].length, 0);
+    if (!texts.every((t) => t.isWellFormed())) this.fail(label, 'well-formed text', 'no split code point', 'a lone surrogate');
+    for (const fragment of expect.text_includes ?? []) if (!text.includes(fragment)) this.fail(label, `text includes ${JSON.stringify(fragment)}`, 'present', text.slice(0, 300));
+    for (const fragment of expect.text_excludes ?? []) if (text.includes(fragment)) this.fail(label, `text excludes ${JSON.stringify(fragment)}`, 'absent', 'present');
+    if (expect.text_max_chars !== undefined && chars > expect.text_max_chars) this.fail(label, 'text length', `at most ${expect.text_max_chars} characters`, chars);
+    const raw = expect.text_escaped ? firstUnescaped(texts) : undefined;
+    if (raw !== undefined) this.fail(label, 'text escaped', 'no raw control, bidi or zero-width characters', JSON.stringify(raw));
+    return chars;
   }
 
   /** A hidden tool must be refused exactly as a name that exists nowhere: same code, same words. */
@@ -421,23 +462,6 @@ export class ScenarioSession {
       return findings;
     };
   }
-}
-
-/** The arguments of a forwarded call, decoded from the ledger's raw line without losing numbers. */
-function receivedArguments(raw: string): Record<string, unknown> {
-  try {
-    const message = parseLossless(raw) as { params?: { arguments?: Record<string, unknown> } };
-    return message.params?.arguments ?? {};
-  } catch {
-    return {};
-  }
-}
-
-const losslessText = (value: unknown) => stringifyLossless(value) ?? 'undefined';
-
-/** Equal as JSON values: both sides written by the same lossless writer. */
-function sameJson(received: unknown, expected: unknown): boolean {
-  return losslessText(parseLossless(losslessText(received))) === losslessText(parseLossless(losslessText(expected)));
 }
 
 function callOutcome(answer: Answer): CallOutcome | 'malformed' {

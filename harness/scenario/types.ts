@@ -22,7 +22,10 @@ export interface ToolRule {
   permission?: string;
   timeout_ms?: number;
   data_classification?: string;
-  /** What committing a write looks like, checked by a read-back (docs/result-path.md). */
+  /**
+   * What committing a write looks like, checked by a read-back (docs/result-path.md). Only a
+   * scenario whose start expects `configuration_refused` may give one of another shape.
+   */
   contract?: EffectContract;
 }
 
@@ -110,9 +113,17 @@ export interface CallExpectation {
   within_ms?: number;
   /** The refusal must be indistinguishable from one for a tool that exists nowhere. */
   answers_like_unknown?: boolean;
-  /** Strings the text the agent was shown must contain, and must not contain. */
+  /**
+   * Strings the text the agent was shown (a result's text blocks, or a protocol error's message)
+   * must contain, and must not contain.
+   */
   text_includes?: string[];
   text_excludes?: string[];
+  /** That text holds no raw control, bidi or zero-width character: what the server chose is escaped. */
+  text_escaped?: boolean;
+  /** Keys the result's `_meta` must carry, and must not carry. */
+  meta_includes?: string[];
+  meta_excludes?: string[];
   /** The most code points the agent may be shown over all text blocks. */
   text_max_chars?: number;
   /** Whether the text ends in the truncation marker of docs/result-path.md, counting what was sent. */
@@ -172,7 +183,13 @@ export interface ApproveStep {
 }
 
 export interface StartExpectation {
-  outcome: 'ready' | 'refused';
+  /**
+   * `refused`: it stops after reaching the server; `configuration_refused`: it stops because of the
+   * operator's configuration, and says so through its adapter.
+   */
+  outcome: 'ready' | 'refused' | 'configuration_refused';
+  /** For `configuration_refused`: strings the reason the candidate gives must contain. */
+  reason_includes?: string[];
   /** How many hostile-server processes may still be alive once the start has been refused. */
   servers_alive?: number;
   /** The outcome must be clear within this time; silence by then fails the step. */
@@ -208,6 +225,8 @@ export interface LedgerExpectation {
   launches_min?: number;
   /** Exactly how many `tools/call` requests each named tool received over the whole scenario. */
   calls?: Record<string, number>;
+  /** Arguments every `tools/call` of the named tool carried, with exactly these values; at least one call. */
+  call_arguments?: Record<string, Record<string, unknown>>;
 }
 
 export interface LoadReportExpectation {
@@ -216,6 +235,12 @@ export interface LoadReportExpectation {
   unpinned?: string[];
   unclassified?: string[];
   hint_mismatch_overridden?: string[];
+  /** Registered tools with the name the agent is offered and the class the operator gave. */
+  registered_as?: Record<string, { name: string; effect: Effect }>;
+  /** Every tool the server listed to the serving candidate is accounted for; each refusal gives a reason. */
+  complete?: boolean;
+  /** No string in the report holds a raw control, bidi or zero-width character. */
+  escaped?: boolean;
 }
 
 /**

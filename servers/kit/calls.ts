@@ -1,10 +1,11 @@
 /**
  * What the kit does with a tools/call. Every name is answered, listed or not, so a forwarded call
- * always shows up as a success; unless `hang_on_call` or `die_on_call` names the tool the call is
+ * always shows up in the ledger; unless `hang_on_call` or `die_on_call` names the tool the call is
  * for, to play a server that stalls or crashes mid-call. What the answer is depends on the tool:
- * a `result.<tool>` or `output.<tool>` preset, the note store for write_note and read_note, and
- * otherwise a line that names the tool.
+ * an `error.<tool>` preset's JSON-RPC error, a `result.<tool>` or `output.<tool>` preset, the note
+ * store for write_note and read_note, and otherwise a line that names the tool.
  */
+import { presetError } from './errors.js';
 import type { RawText } from './json-text.js';
 import { type Knobs, listedNameOf } from './knobs.js';
 import type { Notes } from './notes.js';
@@ -21,6 +22,13 @@ export function callFate(knobs: Knobs, name: string): CallFate {
   if (tool === knobs.hangOnCall) return 'hang';
   if (tool === knobs.dieOnCall) return 'die';
   return 'answer';
+}
+
+/** The JSON-RPC error that answers a call to `name` instead of a result, or null for a result. */
+export function callError(knobs: Knobs, name: string): { code: number; message: string } | null {
+  const tool = toolCalled(knobs, name);
+  const preset = tool === null ? undefined : knobs.errors[tool];
+  return preset === undefined ? null : presetError(preset);
 }
 
 /**

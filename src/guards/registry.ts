@@ -3,16 +3,17 @@
 
 import { ConfigError } from '../errors.js';
 import { agentChain, grants, hiddenParamsRefused, inputValid, policy } from './call.js';
+import { serverErrorEscaped } from './error.js';
 import { resultSizeBound } from './frame.js';
 import { inspectArguments, inspectDescriptors, normaliseDescription } from './inspection.js';
 import { listingBounds, listingUnique } from './listing.js';
 import { nameRules, nameUnique } from './names.js';
 import { descriptionCap, operatorAnnotations, operatorDescription } from './presentation.js';
-import { effectContract, inspectResults, outputValid, resultCap, serverErrorIsToolError, withholdUninspectable } from './result.js';
+import { brokerMarkersOnly, effectContract, inspectResults, outputValid, resultCap, serverErrorIsToolError, withholdUninspectable } from './result.js';
 import { hiddenNamesSound, objectSchema, schemaCompiles, selfContained } from './schema.js';
 import { agentVisibility, nothingRegistered, registeredCallsOnly } from './session.js';
 import { classified, descriptionPin, effectContractSound, hintConsistency, pinned, schemaPin, stillOffered } from './tool.js';
-import type { CallGuard, FrameGuard, ListingGuard, PresentationGuard, ResultGuard, ServeGuard, ToolGuard, VisibilityGuard } from './types.js';
+import type { CallGuard, ErrorGuard, FrameGuard, ListingGuard, PresentationGuard, ResultGuard, ServeGuard, ToolGuard, VisibilityGuard } from './types.js';
 
 export interface Guards {
   readonly frame: readonly FrameGuard[];
@@ -22,6 +23,7 @@ export interface Guards {
   readonly visibility: readonly VisibilityGuard[];
   readonly call: readonly CallGuard[];
   readonly result: readonly ResultGuard[];
+  readonly error: readonly ErrorGuard[];
   readonly serve: readonly ServeGuard[];
 }
 
@@ -50,10 +52,12 @@ export const ALL_GUARDS: Guards = {
   // The order docs/call-path.md fixes: chain, hidden parameters, input schema, grant, policy.
   // Arguments are inspected after the input schema and before the grant (docs/result-path.md).
   call: [agentChain, hiddenParamsRefused, inputValid, inspectArguments, grants, policy],
-  // The server's own error report first, so that a failed call is judged as one; output and
+  // The broker's marks cleared of the server's forgeries before any guard adds its own; the
+  // server's own error report next, so that a failed call is judged as one; output and
   // effect on what the server sent; then what the agent may see of it; the caps last, on what
   // is actually sent.
-  result: [serverErrorIsToolError, outputValid, effectContract, withholdUninspectable, inspectResults, resultCap],
+  result: [brokerMarkersOnly, serverErrorIsToolError, outputValid, effectContract, withholdUninspectable, inspectResults, resultCap],
+  error: [serverErrorEscaped],
   serve: [nothingRegistered],
 };
 
@@ -80,6 +84,7 @@ export function selectGuards(disabled: readonly string[]): Guards {
     visibility: keep(ALL_GUARDS.visibility),
     call: keep(ALL_GUARDS.call),
     result: keep(ALL_GUARDS.result),
+    error: keep(ALL_GUARDS.error),
     serve: keep(ALL_GUARDS.serve),
   };
 }

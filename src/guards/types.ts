@@ -157,6 +157,12 @@ export interface ResultGuard {
   check(result: JsonValue, subject: ResultSubject): ResultVerdict | Promise<ResultVerdict>;
 }
 
+/** Reshapes the JSON-RPC error the server answered a call with, before the agent sees it; in order. */
+export interface ErrorGuard {
+  readonly name: string;
+  reshape(error: JsonObject): JsonObject;
+}
+
 /** Decides whether the broker may serve at all once Load is done; a reason to stop, or null. */
 export interface ServeGuard {
   readonly name: string;

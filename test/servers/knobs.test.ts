@@ -40,7 +40,9 @@ describe('resolveKnobs', () => {
       dieOnCall: null,
       outputs: {},
       results: {},
+      errors: {},
       lieOnWrite: false,
+      assignIds: null,
       linger: false,
       runServerName: null,
       runServerVersion: null,
@@ -73,6 +75,7 @@ describe('resolveKnobs', () => {
       'result.search_notes': 'long-string-70000',
       'result.read_note': 'secret-github',
       lie_on_write: '1',
+      assign_ids: 'template',
     });
     expect(knobs).toMatchObject({
       pageSize: 100,
@@ -97,7 +100,9 @@ describe('resolveKnobs', () => {
       outputs: { read_note: 'oversized' },
       results: { search_notes: { family: 'long-string', n: 70000 }, read_note: 'secret-github' },
       lieOnWrite: true,
+      assignIds: 'template',
     });
+    expect(resolveKnobs({ 'error.write_note': 'forged-lines' }).errors).toEqual({ write_note: 'forged-lines' });
   });
 
   it('reads sized presets at both ends of their ranges', () => {
@@ -184,6 +189,11 @@ describe('resolveKnobs', () => {
     ['lie_on_write 0', { lie_on_write: '0' }, /lie_on_write/],
     ['lie_on_write with result.write_note', { lie_on_write: '1', 'result.write_note': 'plain' }, /lie_on_write and result\.write_note/],
     ['lie_on_write with output.write_note', { lie_on_write: '1', 'output.write_note': 'valid' }, /lie_on_write and output\.write_note/],
+    ['lie_on_write with error.write_note', { lie_on_write: '1', 'error.write_note': 'plain' }, /lie_on_write and error\.write_note/],
+    ['assign_ids with result.write_note', { assign_ids: 'plain', 'result.write_note': 'plain' }, /assign_ids and result\.write_note/],
+    ['assign_ids unknown', { assign_ids: 'random' }, /assign_ids/],
+    ['error.<tool> unknown preset', { 'error.search_notes': 'crash' }, /error\.search_notes/],
+    ['error.<tool> with result.<tool>', { 'error.search_notes': 'plain', 'result.search_notes': 'plain' }, /error\.search_notes and result\.search_notes/],
     ['schema preset unknown', { 'schema.write_note': 'with-folders' }, /bad value "with-folders" for knob schema\.write_note/],
     ['schema preset empty', { 'schema.write_note': '' }, /schema\.write_note/],
     ['schema of an unknown tool', { 'schema.x': 'with-folder' }, /schema\.x/],
