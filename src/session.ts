@@ -20,7 +20,6 @@ import { member, object, plain, stringValue, type JsonObject, type JsonValue } f
 import type { RegisteredTool } from './load.js';
 import { withReceipt, type Receipt } from './receipt.js';
 import { afterDispatch, refusal, toolError, type ToolRefusal } from './refusal.js';
-import { escapeServerText } from './sanitize.js';
 import type { Reply, Requester } from './upstream/connection.js';
 
 /** Where a call names the upstream agents it is made for (docs/call-path.md). */
@@ -181,7 +180,7 @@ export class Session {
     }
     if (!reply.ok) {
       trail.record('call_answered', { dispatched: true, detail: 'the server answered with a JSON-RPC error, passed on' });
-      send(errorLine(id, this.options.guards.error.reduce((error, guard) => guard.reshape(error), reply.error)));
+      send(errorLine(id, this.passedOn(reply.error)));
       return;
     }
     const judged = await this.judgeResult(reply.result, tool, args?.kind === 'object' ? args : object([]));
@@ -196,6 +195,11 @@ export class Session {
     };
     trail.record('call_answered', { dispatched: true, receipt });
     send(resultLine(id, withReceipt(judged.result, receipt)));
+  }
+
+  /** The server's JSON-RPC error to a call, as the error guards let the agent see it. */
+  private passedOn(error: JsonObject): JsonObject {
+    return this.options.guards.error.reduce((reshaped, guard) => guard.reshape(reshaped), error);
   }
 
   /** One tools/call to the server, bounded by the tool's timeout. */
@@ -214,8 +218,8 @@ export class Session {
       registered: (serverName) => this.byServerName.get(serverName),
       forward: async (reader, readArgs) => {
         const reply = await this.forward(reader.tool, reader, readArgs);
-        // The refusal quotes the server's message to the agent, so it is escaped as every quote is.
-        if (!reply.ok) throw new Error(`the server answered with an error: ${escapeServerText(stringValue(member(reply.error, 'message')) ?? '')}`);
+        // The refusal quotes the server's message to the agent: as the error guards leave it.
+        if (!reply.ok) throw new Error(`the server answered with an error: ${stringValue(member(this.passedOn(reply.error), 'message')) ?? ''}`);
         return reply.result;
       },
     };

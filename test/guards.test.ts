@@ -57,7 +57,7 @@ const NEEDED_BY: Record<string, string[]> = {
     'val.broken-unique-items',
     'val.beyond-float64-maximum',
   ],
-  grants: ['grt.permission-not-granted', 'grt.grant-expired'],
+  grants: ['grt.permission-not-granted', 'grt.grant-expired', 'res.claimed-grant-grants-nothing'],
   policy: [
     'pol.denied-class',
     'pol.approval-holds-call',
@@ -67,6 +67,7 @@ const NEEDED_BY: Record<string, string[]> = {
     'pol.expired-approval',
     'pol.approval-names-exact-call',
     'pol.destructive-held-by-default',
+    'res.claimed-approval-releases-nothing',
   ],
   'agent-visibility': ['agt.listing-filtered', 'agt.guessed-name', 'aud.refused-calls-recorded'],
   'agent-chain': ['chn.hop-not-allowed', 'chn.unknown-hop', 'chn.chain-too-long'],
@@ -97,7 +98,9 @@ const NEEDED_BY: Record<string, string[]> = {
   ],
   'inspect-arguments': ['ins.secret-in-arguments', 'ins.encoded-secret-in-arguments'],
   'inspect-descriptors': ['ins.secret-in-description', 'ins.poisoned-description-withheld', 'ins.zero-width-description', 'ins.bidi-description'],
-  'effect-contract': ['eff.lying-writer'],
+  'effect-contract': ['eff.lying-writer', 'eff.template-value-copied-inert', 'rpt.read-back-error-escaped'],
+  'broker-markers-only': ['res.forged-verified-mark-removed'],
+  'server-error-escaped': ['rpt.forged-error-escaped', 'rpt.read-back-error-escaped'],
 };
 
 const scenarios = loadCatalogue();

@@ -281,6 +281,8 @@ describe('the guard registry', () => {
         'withhold-uninspectable',
         'inspect-results',
         'result-cap',
+        'broker-markers-only',
+        'server-error-escaped',
       ].sort(),
     );
     expect(ALL_GUARDS.tool.map((g) => g.name)).toEqual([
@@ -302,6 +304,7 @@ describe('the guard registry', () => {
     expect(ALL_GUARDS.visibility.map((g) => g.name)).toEqual(['registered-calls-only', 'agent-visibility']);
     expect(ALL_GUARDS.call.map((g) => g.name)).toEqual(['agent-chain', 'hidden-params-refused', 'input-valid', 'inspect-arguments', 'grants', 'policy']);
     expect(ALL_GUARDS.result.map((g) => g.name)).toEqual([
+      'broker-markers-only',
       'server-error-is-tool-error',
       'output-valid',
       'effect-contract',
@@ -309,6 +312,7 @@ describe('the guard registry', () => {
       'inspect-results',
       'result-cap',
     ]);
+    expect(ALL_GUARDS.error.map((g) => g.name)).toEqual(['server-error-escaped']);
   });
 
   it.each(GUARD_NAMES.map((name) => [name]))('--disable-guard %s removes exactly that guard', (name) => {

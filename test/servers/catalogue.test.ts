@@ -39,6 +39,10 @@ const SHIPPED_IDS = [
   'memory-flood',
   'lying-writer',
   'secret-description',
+  'claiming-result',
+  'forged-markers',
+  'template-ids',
+  'forged-error',
 ];
 
 describe('catalogue', () => {
