@@ -237,6 +237,12 @@ export const catalogue: readonly CatalogueEntry[] = [
     description: 'search_notes answers with a JSON-RPC error whose message holds a forged line, a terminal escape, a bidi override and a zero-width space.',
     knobs: { 'error.search_notes': 'forged-lines' },
   },
+  {
+    id: 'leaky-env',
+    attack: 'server that quotes its own environment back (ENV-2, CRD-4)',
+    description: 'search_notes answers by quoting the NOTES_API_TOKEN variable of its environment, in its text and structured content.',
+    knobs: { 'echo_env.search_notes': 'NOTES_API_TOKEN' },
+  },
 ];
 
 export function findServer(id: string): CatalogueEntry | undefined {

@@ -9,7 +9,7 @@ import { reviewedContract, type AuditDecision, type AuditSink, type CallFacts } 
 import { DEFAULT_DATA_CLASSIFICATION, type Limits } from './config.js';
 import { RequestTimedOut, ResultTooLarge, ServerGone } from './errors.js';
 import type { Guards } from './guards/registry.js';
-import type { CallContext, CallFindings, CallSubject, ResultSubject } from './guards/types.js';
+import type { CallContext, CallFindings, CallSubject, ResultSubject, ServerEnv } from './guards/types.js';
 import { sha256Hex } from './fingerprint.js';
 import { canonicalJson } from './json/canonical.js';
 import { injectFixed } from './hidden.js';
@@ -32,6 +32,8 @@ export interface SessionOptions {
   /** `callTimeoutMs` is the timeout for a call no registered tool names (registered-calls-only
    * disabled); the caps and bounds apply to every result. */
   readonly limits: Limits;
+  /** What the operator placed in the server's environment: never the agent's to read. */
+  readonly serverEnv: ServerEnv;
   readonly upstream: Requester;
   /** Undefined when the operator keeps no audit trail. */
   readonly audit: AuditSink | undefined;
@@ -199,7 +201,7 @@ export class Session {
 
   /** The server's JSON-RPC error to a call, as the error guards let the agent see it. */
   private passedOn(error: JsonObject): JsonObject {
-    return this.options.guards.error.reduce((reshaped, guard) => guard.reshape(reshaped), error);
+    return this.options.guards.error.reduce((reshaped, guard) => guard.reshape(reshaped, this.options.serverEnv), error);
   }
 
   /** One tools/call to the server, bounded by the tool's timeout. */
@@ -214,6 +216,7 @@ export class Session {
       tool,
       args,
       limits: this.options.limits,
+      serverEnv: this.options.serverEnv,
       serverError: false,
       registered: (serverName) => this.byServerName.get(serverName),
       forward: async (reader, readArgs) => {

@@ -37,6 +37,7 @@ async function writeConfig(spec: SessionSpec): Promise<string> {
       id: spec.upstream.id,
       command: spec.upstream.command,
       args: spec.upstream.args,
+      ...(operator.env ? { env: operator.env } : {}),
       ...(operator.prefix ? { prefix: operator.prefix } : {}),
       ...(operator.source_version ? { source_version: operator.source_version } : {}),
     },

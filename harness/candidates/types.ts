@@ -37,6 +37,7 @@ export const FEATURES = {
   'output-validation': 'validates structured results against the output schema, terminally',
   inspection: 'normalises and inspects descriptors, arguments and results within hard bounds',
   'effect-contracts': 'confirms writes with a read-back before reporting success',
+  'server-env': "starts the server with the environment the operator set for it, and keeps those values from the agent",
 } as const;
 export type Feature = keyof typeof FEATURES;
 

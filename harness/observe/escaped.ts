@@ -1,3 +1,5 @@
+import { everyString } from './strings.js';
+
 /**
  * Characters that let text an agent or a server chose forge a line, move a terminal's cursor, or
  * reorder or hide what a reader sees: C0 and C1 controls (line breaks included), zero-width and
@@ -9,11 +11,5 @@ const UNESCAPED = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028\u2029\u202a-\u
 
 /** The first string anywhere in a value (keys included) that holds a raw such character. */
 export function firstUnescaped(value: unknown): string | undefined {
-  if (typeof value === 'string') return UNESCAPED.test(value) ? value : undefined;
-  if (value === null || typeof value !== 'object') return undefined;
-  for (const [key, item] of Object.entries(value as Record<string, unknown>)) {
-    const found = firstUnescaped(key) ?? firstUnescaped(item);
-    if (found !== undefined) return found;
-  }
-  return undefined;
+  return everyString(value).find((text) => UNESCAPED.test(text));
 }

@@ -7,6 +7,7 @@ import type { AgentChannel, Candidate, SessionSpec } from '../candidates/types.j
 import type { LedgerRecord } from '../../servers/kit/ledger.js';
 import { losslessText, receivedArguments, sameJson } from '../observe/arguments.js';
 import { firstUnescaped } from '../observe/escaped.js';
+import { everyString } from '../observe/strings.js';
 import { callsTo, serverPids, type Ledger } from '../observe/ledger.js';
 import { residentGrowthMib } from '../observe/memory.js';
 import { survivorsAfter } from '../observe/processes.js';
@@ -321,6 +322,13 @@ export class ScenarioSession {
 
   /** What the agent was shown of a result: its text, content types, structure and markers. */
   private checkResult(label: string, answer: Answer, expect: CallStep['expect']): void {
+    if (answer.kind === 'error' || answer.kind === 'result') {
+      // Decoded first: a value the candidate escaped in JSON is still there for the agent.
+      const strings = everyString(parseLossless(answer.raw));
+      for (const fragment of expect.answer_excludes ?? []) {
+        if (strings.some((text) => text.includes(fragment))) this.fail(label, `answer excludes ${JSON.stringify(fragment)}`, 'absent', 'present');
+      }
+    }
     if (answer.kind === 'error') this.checkText(label, [answer.error.message], expect);
     if (answer.kind !== 'result') return;
     const blocks = Array.isArray(answer.result.content) ? (answer.result.content as Array<Record<string, unknown>>) : [];

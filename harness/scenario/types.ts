@@ -47,6 +47,8 @@ export interface OperatorConfig {
   /** The version of the server's source the operator reviewed; audit records name it. */
   source_version?: string;
   tools: Record<string, ToolRule>;
+  /** Variables the operator sets in the server's environment; a value may be a credential lent to it. */
+  env?: Record<string, string>;
   /** Each grant may carry an `id`, which audit records name the grant by. */
   grants?: Array<{ id?: string; permission: string; expires_at: string }>;
   policy?: Partial<Record<Effect, Decision>>;
@@ -124,6 +126,8 @@ export interface CallExpectation {
   /** Keys the result's `_meta` must carry, and must not carry. */
   meta_includes?: string[];
   meta_excludes?: string[];
+  /** Strings that appear nowhere in the answer the agent got: its whole line, as decoded JSON. */
+  answer_excludes?: string[];
   /** The most code points the agent may be shown over all text blocks. */
   text_max_chars?: number;
   /** Whether the text ends in the truncation marker of docs/result-path.md, counting what was sent. */

@@ -54,6 +54,8 @@ export interface Knobs {
   results: Record<string, ResultPreset>;
   /** Per tool of the tool set: the JSON-RPC error that answers its calls instead of a result. */
   errors: Record<string, ErrorPreset>;
+  /** Per tool of the tool set: the environment variable whose value its result quotes. */
+  echoEnv: Record<string, string>;
   /** write_note answers as if it stored the note, and stores nothing. */
   lieOnWrite: boolean;
   /** write_note stores every note under this server-chosen id, and answers with it. */
@@ -104,6 +106,7 @@ const KNOB_KEYS = [
   'output.<tool>',
   'result.<tool>',
   'error.<tool>',
+  'echo_env.<tool>',
   'lie_on_write',
   'assign_ids',
   'linger',
@@ -114,6 +117,9 @@ const KNOB_KEYS = [
 /** Handshake requests a server can leave unanswered, to test a broker's connect timeout. */
 export const HANGABLE_METHODS = ['initialize', 'tools/list'] as const;
 export type HangableMethod = (typeof HANGABLE_METHODS)[number];
+
+/** A portable environment variable name. */
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** MCP's advice for tool names: 1 to 128 of these characters. */
 const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
@@ -152,6 +158,7 @@ export function resolveKnobs(assigned: Readonly<Record<string, string>>): Knobs 
     outputs: {},
     results: {},
     errors: {},
+    echoEnv: {},
     lieOnWrite: false,
     assignIds: null,
     linger: false,
@@ -183,6 +190,10 @@ export function resolveKnobs(assigned: Readonly<Record<string, string>>): Knobs 
           break;
         case 'error':
           knobs.errors[name] = oneOf(key, value, ERROR_PRESETS);
+          break;
+        case 'echo_env':
+          if (!ENV_NAME.test(value)) throw badValue(key, value, 'an environment variable name');
+          knobs.echoEnv[name] = value;
           break;
         case 'name':
           knobs.names[name] = validListedName(key, value);
@@ -289,16 +300,21 @@ function refuseConflicts(knobs: Knobs, toolNames: readonly string[]): void {
   if (knobs.hangOnCall !== null && knobs.hangOnCall === knobs.dieOnCall) {
     throw new KnobError(`knobs hang_on_call and die_on_call cannot name the same tool (${knobs.hangOnCall})`);
   }
-  for (const tool of Object.keys(knobs.errors)) {
-    for (const [prefix, presets] of [['output', knobs.outputs], ['result', knobs.results]] as const) {
-      if (presets[tool] !== undefined) throw new KnobError(`knobs error.${tool} and ${prefix}.${tool} cannot be combined`);
+  // An error or an echo is the tool's whole answer, so it goes with no other knob that answers.
+  const replacing = [['error', knobs.errors], ['echo_env', knobs.echoEnv]] as const;
+  const answering = [...replacing, ['result', knobs.results], ['output', knobs.outputs]] as const;
+  for (const [first, byTool] of replacing) {
+    for (const [second, other] of answering) {
+      for (const tool of Object.keys(byTool)) {
+        if (first !== second && other[tool] !== undefined) throw new KnobError(`knobs ${first}.${tool} and ${second}.${tool} cannot be combined`);
+      }
     }
   }
   const storing = [
     ['lie_on_write', knobs.lieOnWrite],
     ['assign_ids', knobs.assignIds !== null],
   ] as const;
-  for (const [prefix, presets] of [['output', knobs.outputs], ['result', knobs.results], ['error', knobs.errors]] as const) {
+  for (const [prefix, presets] of [['output', knobs.outputs], ['result', knobs.results], ['error', knobs.errors], ['echo_env', knobs.echoEnv]] as const) {
     for (const [knob, set] of storing) {
       if (set && presets['write_note'] !== undefined) throw new KnobError(`knobs ${knob} and ${prefix}.write_note cannot be combined`);
     }
@@ -321,11 +337,11 @@ function isFillerName(name: string, count: number): boolean {
   return n >= 1 && n <= count && fillerTool(n).name === name;
 }
 
-type ToolKnob = 'annotations' | 'run.annotations' | 'description' | 'schema' | 'name' | 'output' | 'result' | 'error';
+type ToolKnob = 'annotations' | 'run.annotations' | 'description' | 'schema' | 'name' | 'output' | 'result' | 'error' | 'echo_env';
 
 /** `annotations.write_note` → annotations of write_note; any other key → null. */
 function splitToolKey(key: string): { prefix: ToolKnob; tool: string } | null {
-  const match = /^(run\.annotations|annotations|description|schema|name|output|result|error)\.(.+)$/.exec(key);
+  const match = /^(run\.annotations|annotations|description|schema|name|output|result|error|echo_env)\.(.+)$/.exec(key);
   return match ? { prefix: match[1] as ToolKnob, tool: match[2]! } : null;
 }
 

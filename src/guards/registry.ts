@@ -11,6 +11,7 @@ import { nameRules, nameUnique } from './names.js';
 import { descriptionCap, operatorAnnotations, operatorDescription } from './presentation.js';
 import { brokerMarkersOnly, effectContract, inspectResults, outputValid, resultCap, serverErrorIsToolError, withholdUninspectable } from './result.js';
 import { hiddenNamesSound, objectSchema, schemaCompiles, selfContained } from './schema.js';
+import { redactServerEnvError, redactServerEnvResult } from './server-env.js';
 import { agentVisibility, nothingRegistered, registeredCallsOnly } from './session.js';
 import { classified, descriptionPin, effectContractSound, hintConsistency, pinned, schemaPin, stillOffered } from './tool.js';
 import type { CallGuard, ErrorGuard, FrameGuard, ListingGuard, PresentationGuard, ResultGuard, ServeGuard, ToolGuard, VisibilityGuard } from './types.js';
@@ -55,13 +56,15 @@ export const ALL_GUARDS: Guards = {
   // The broker's marks cleared of the server's forgeries before any guard adds its own; the
   // server's own error report next, so that a failed call is judged as one; output and
   // effect on what the server sent; then what the agent may see of it; the caps last, on what
-  // is actually sent.
-  result: [brokerMarkersOnly, serverErrorIsToolError, outputValid, effectContract, withholdUninspectable, inspectResults, resultCap],
-  error: [serverErrorEscaped],
+  // is actually sent. The server's environment is redacted from what inspection normalised, so a
+  // value hidden behind invisible characters is found too.
+  result: [brokerMarkersOnly, serverErrorIsToolError, outputValid, effectContract, withholdUninspectable, inspectResults, redactServerEnvResult, resultCap],
+  // Redacted before escaping, which would change how a value with a backslash is written.
+  error: [redactServerEnvError, serverErrorEscaped],
   serve: [nothingRegistered],
 };
 
-// A guard acting at two points (inspect-descriptors, effect-contract) is one name: disabling it
+// A guard acting at two points (inspect-descriptors, effect-contract, redact-server-env) is one name: disabling it
 // removes it from both.
 export const GUARD_NAMES: readonly string[] = [
   ...new Set(Object.values(ALL_GUARDS).flatMap((list: readonly { name: string }[]) => list.map((guard) => guard.name))),

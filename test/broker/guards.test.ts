@@ -283,6 +283,7 @@ describe('the guard registry', () => {
         'result-cap',
         'broker-markers-only',
         'server-error-escaped',
+        'redact-server-env',
       ].sort(),
     );
     expect(ALL_GUARDS.tool.map((g) => g.name)).toEqual([
@@ -310,9 +311,10 @@ describe('the guard registry', () => {
       'effect-contract',
       'withhold-uninspectable',
       'inspect-results',
+      'redact-server-env',
       'result-cap',
     ]);
-    expect(ALL_GUARDS.error.map((g) => g.name)).toEqual(['server-error-escaped']);
+    expect(ALL_GUARDS.error.map((g) => g.name)).toEqual(['redact-server-env', 'server-error-escaped']);
   });
 
   it.each(GUARD_NAMES.map((name) => [name]))('--disable-guard %s removes exactly that guard', (name) => {

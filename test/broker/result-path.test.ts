@@ -135,7 +135,7 @@ describe('effect contracts in the configuration', () => {
 
 const OUTPUT = '{"type":"object","properties":{"id":{"type":"integer"},"text":{"type":"string"}},"required":["id","text"],"additionalProperties":false}';
 
-function session(answer: ConstructorParameters<typeof FakeRequester>[0], disabled: string[] = []) {
+function session(answer: ConstructorParameters<typeof FakeRequester>[0], disabled: string[] = [], serverEnv: ReadonlyMap<string, string> = new Map()) {
   const write = { ...tool('write_note'), outputSchema: undefined };
   const read = { ...tool('read_note', { annotations: '{"readOnlyHint":true}' }), outputSchema: json(OUTPUT) };
   const contract = {
@@ -147,6 +147,7 @@ function session(answer: ConstructorParameters<typeof FakeRequester>[0], disable
   const upstream = new FakeRequester(answer);
   const sent: string[] = [];
   const s = new Session({
+    serverEnv,
     tools: registeredTools([write, read, tool('search_notes')], rules as never),
     guards: selectGuards(disabled),
     context: CONTEXT,
@@ -258,5 +259,17 @@ describe('the result path through the session', () => {
     const result = await call('write_note', '{"id":1,"text":"hi"}');
     expect(result.structuredContent.code).toBe('verification_failed');
     expect(result.content[0].text).toContain('the server answered with an error: gone\\u{202e}');
+  });
+
+  it("redacts each value of the server's environment wherever the server quotes it, as written or behind invisible characters", async () => {
+    const env = new Map([['NOTES_TOKEN', 'tok-1234567890'], ['LOG_LEVEL', 'debug']]);
+    const leaky = '{"content":[{"type":"text","text":"token tok-1234567890, hidden tok-12\u200b34567890, level debug"}],"structuredContent":{"tok-1234567890":["tok-1234567890"]}}';
+    const result = await session(() => leaky, [], env).call('search_notes');
+    expect(result.content[0].text).toBe('token [redacted: NOTES_TOKEN], hidden [redacted: NOTES_TOKEN], level debug');
+    expect(result.structuredContent).toEqual({ '[redacted: NOTES_TOKEN]': ['[redacted: NOTES_TOKEN]'] });
+    const error = await session(() => ({ error: '{"code":-32000,"message":"bad token tok-1234567890\\\\"}' }), [], env).exchange('search_notes');
+    expect(error.error.message).toBe('bad token [redacted: NOTES_TOKEN]\\\\');
+    const unguarded = await session(() => leaky, ['redact-server-env'], env).call('search_notes');
+    expect(unguarded.content[0].text).toContain('token tok-1234567890');
   });
 });

@@ -31,7 +31,7 @@ const RECEIPT = '{"tool":"search_notes","permission":null,"trust":"untrusted","d
 function session(answer: ConstructorParameters<typeof FakeRequester>[0] = () => '{"content":[]}', guards: Guards = ALL_GUARDS) {
   const upstream = new FakeRequester(answer);
   const sent: string[] = [];
-  const s = new Session({ tools: registered, guards, context: CONTEXT, limits: { ...DEFAULT_LIMITS, callTimeoutMs: 99 }, upstream, audit: undefined, send: (line) => sent.push(line) });
+  const s = new Session({ tools: registered, guards, context: CONTEXT, limits: { ...DEFAULT_LIMITS, callTimeoutMs: 99 }, serverEnv: new Map(), upstream, audit: undefined, send: (line) => sent.push(line) });
   return { s, upstream, sent };
 }
 
@@ -151,6 +151,7 @@ describe('Session: the call path', () => {
     const sent: string[] = [];
     const audited: AuditEntry[] = [];
     const s = new Session({
+      serverEnv: new Map(),
       tools: registeredTools(notes, RULES),
       guards: selectGuards(options.disabled ?? []),
       context: context({

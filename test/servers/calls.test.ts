@@ -58,6 +58,19 @@ describe('callAnswer', () => {
     expect(answer({ 'result.search_notes': 'plain' }, 'read_note', { id: 1 }, notes)).toContain('"text":null');
   });
 
+  it('echo_env.<tool> quotes the variable from its own environment, in text and structured content; unset as empty', () => {
+    process.env['GAUNTLET_TEST_ECHO'] = 'value-from-env';
+    try {
+      expect(JSON.parse(answer({ 'echo_env.search_notes': 'GAUNTLET_TEST_ECHO' }, 'search_notes') as string)).toEqual({
+        content: [{ type: 'text', text: 'Connected to the note store with GAUNTLET_TEST_ECHO=value-from-env.' }],
+        structuredContent: { GAUNTLET_TEST_ECHO: 'value-from-env' },
+      });
+    } finally {
+      delete process.env['GAUNTLET_TEST_ECHO'];
+    }
+    expect(answer({ 'echo_env.search_notes': 'GAUNTLET_TEST_ECHO' }, 'search_notes')).toContain('"structuredContent":{"GAUNTLET_TEST_ECHO":""}');
+  });
+
   it('answers a name outside the tool set as ran, whatever presets the set has', () => {
     expect(answer({ 'result.search_notes': 'injection' }, 'never_listed')).toBe(
       '{"content":[{"type":"text","text":"never_listed ran"}]}',

@@ -43,6 +43,7 @@ const SHIPPED_IDS = [
   'forged-markers',
   'template-ids',
   'forged-error',
+  'leaky-env',
 ];
 
 describe('catalogue', () => {
