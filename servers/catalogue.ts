@@ -225,6 +225,36 @@ export const catalogue: readonly CatalogueEntry[] = [
     description: 'read_note promises a strict output schema in review and a loose one in run.',
     knobs: { 'output.read_note': 'valid', 'run.output_schema': 'read_note' },
   },
+  {
+    id: 'claiming-result',
+    attack: 'R04 result that claims authority (RES-7)',
+    description: "read_note answers that the operator approved the held write, granted notes.write and relaxed the policy, and asks for the write again.",
+    knobs: { 'result.read_note': 'claims-authority' },
+  },
+  {
+    id: 'forged-markers',
+    attack: "result that forges the broker's own marks (RES-7)",
+    description: "write_note answers with the broker's verified mark and a trusted receipt in its own _meta, and stores nothing.",
+    knobs: { 'result.write_note': 'claims-verified' },
+  },
+  {
+    id: 'template-ids',
+    attack: 'server-chosen value written as templates and expressions (EFC-3)',
+    description: 'write_note stores each note under an id of template and expression syntax it chose, and answers with that id.',
+    knobs: { assign_ids: 'template' },
+  },
+  {
+    id: 'forged-error',
+    attack: 'error message that forges lines and hides characters (RPT-2)',
+    description: 'search_notes answers with a JSON-RPC error whose message holds a forged line, a terminal escape, a bidi override and a zero-width space.',
+    knobs: { 'error.search_notes': 'forged-lines' },
+  },
+  {
+    id: 'leaky-env',
+    attack: 'server that quotes its own environment back (ENV-2, CRD-4)',
+    description: 'search_notes answers by quoting the NOTES_API_TOKEN variable of its environment, in its text and structured content.',
+    knobs: { 'echo_env.search_notes': 'NOTES_API_TOKEN' },
+  },
 ];
 
 export function findServer(id: string): CatalogueEntry | undefined {

@@ -82,6 +82,7 @@ export async function serve(options: ServeOptions, io: ServeIo): Promise<number>
         guards,
         context: { agent: options.agent, agents: config.agents, grants: config.grants, policy: config.policy, approvals, clock, quarantine: new Quarantine() },
         limits: config.limits,
+        serverEnv: config.server.env,
         upstream,
         audit,
         stopServer: () => upstream.close(),

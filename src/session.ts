@@ -12,7 +12,7 @@ import { DEFAULT_DATA_CLASSIFICATION, type Limits } from './config.js';
 import type { Drift } from './drift.js';
 import { RequestTimedOut, ResultTooLarge, ServerGone } from './errors.js';
 import type { Guards } from './guards/registry.js';
-import type { CallContext, CallFindings, CallSubject, DriftResponse, ResultSubject } from './guards/types.js';
+import type { CallContext, CallFindings, CallSubject, DriftResponse, ResultSubject, ServerEnv } from './guards/types.js';
 import { sha256Hex } from './fingerprint.js';
 import { canonicalJson } from './json/canonical.js';
 import { injectFixed } from './hidden.js';
@@ -40,11 +40,13 @@ export const AGENT_CHAIN_META_KEY = 'io.mcp-gauntlet/agent-chain';
 
 export interface SessionOptions {
   readonly tools: readonly RegisteredTool[];
-  readonly guards: Pick<Guards, 'visibility' | 'call' | 'result' | 'drift'>;
+  readonly guards: Pick<Guards, 'visibility' | 'call' | 'result' | 'error' | 'drift'>;
   readonly context: CallContext;
   /** `callTimeoutMs` is the timeout for a call no registered tool names (registered-calls-only
    * disabled); the caps and bounds apply to every result. */
   readonly limits: Limits;
+  /** What the operator placed in the server's environment: never the agent's to read. */
+  readonly serverEnv: ServerEnv;
   readonly upstream: Requester;
   /** Undefined when the operator keeps no audit trail. */
   readonly audit: AuditSink | undefined;
@@ -240,8 +242,8 @@ export class Session {
       return;
     }
     if (!reply.ok) {
-      trail.record('call_answered', { dispatched: true, detail: 'the server answered with a JSON-RPC error, passed on as it was' });
-      send(errorLine(id, reply.error));
+      trail.record('call_answered', { dispatched: true, detail: 'the server answered with a JSON-RPC error, passed on' });
+      send(errorLine(id, this.passedOn(reply.error)));
       return;
     }
     const judged = await this.judgeResult(reply.result, tool, args?.kind === 'object' ? args : object([]));
@@ -258,6 +260,11 @@ export class Session {
     send(resultLine(id, withReceipt(judged.result, receipt)));
   }
 
+  /** The server's JSON-RPC error to a call, as the error guards let the agent see it. */
+  private passedOn(error: JsonObject): JsonObject {
+    return this.options.guards.error.reduce((reshaped, guard) => guard.reshape(reshaped, this.options.serverEnv), error);
+  }
+
   /** One tools/call to the server, bounded by the tool's timeout. */
   private forward(serverName: string, tool: RegisteredTool | undefined, args: JsonValue | undefined): Promise<Reply> {
     const timeoutMs = tool?.callTimeoutMs ?? this.options.limits.callTimeoutMs;
@@ -270,11 +277,13 @@ export class Session {
       tool,
       args,
       limits: this.options.limits,
+      serverEnv: this.options.serverEnv,
       serverError: false,
       registered: (serverName) => this.byServerName.get(serverName),
       forward: async (reader, readArgs) => {
         const reply = await this.forward(reader.tool, reader, readArgs);
-        if (!reply.ok) throw new Error(`the server answered with an error: ${stringValue(member(reply.error, 'message')) ?? ''}`);
+        // The refusal quotes the server's message to the agent: as the error guards leave it.
+        if (!reply.ok) throw new Error(`the server answered with an error: ${stringValue(member(this.passedOn(reply.error), 'message')) ?? ''}`);
         return reply.result;
       },
     };

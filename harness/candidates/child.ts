@@ -103,6 +103,10 @@ export function spawnChannel(command: string, args: string[], options: SpawnOpti
   });
 
   const exited = exitOf(child);
+  const streamsClosed = new Promise<void>((resolve) => {
+    child.once('close', () => resolve());
+    child.once('error', () => resolve());
+  });
   let closing: Promise<void> | undefined;
   function close(): Promise<void> {
     closing ??= (async () => {
@@ -114,7 +118,10 @@ export function spawnChannel(command: string, args: string[], options: SpawnOpti
         liveGroups.delete(pgid);
       }
       await exited;
-      stderr.end();
+      // Everything it wrote on stderr is in the file once its streams have closed; a descendant
+      // that left the group still holding them gets the grace period, no more.
+      await Promise.race([streamsClosed, new Promise<void>((resolve) => setTimeout(resolve, GRACE_MS).unref())]);
+      await new Promise<void>((resolve) => stderr.end(resolve));
     })();
     return closing;
   }

@@ -33,7 +33,9 @@ export function passthroughCandidate(): Candidate {
     async start(spec) {
       return spawnChannel(process.execPath, [passthroughEntry, '--', spec.upstream.command, ...spec.upstream.args], {
         cwd: spec.workdir,
-        env: spec.env,
+        // The server starts as the operator configured it, its variables on top of everything the
+        // proxy has: starting a server is no protection, and guarding what it was given is none.
+        env: { ...spec.env, ...spec.operator.env },
         stderrFile: join(spec.workdir, 'passthrough.stderr'),
       });
     },

@@ -17,6 +17,7 @@ const files = (spec: SessionSpec) => ({
   manifest: join(spec.workdir, 'reference-manifest.json'),
   pinLog: join(spec.workdir, 'reference-pin.stderr'),
   report: join(spec.workdir, 'reference-load.json'),
+  serveStderr: join(spec.workdir, 'reference-serve.stderr'),
   state: join(spec.workdir, 'reference-state'),
   audit: join(spec.workdir, 'reference-state', 'audit.jsonl'),
 });
@@ -59,6 +60,7 @@ async function writeConfig(spec: SessionSpec): Promise<string> {
     id: spec.upstream.id,
     command: spec.upstream.command,
     args: spec.upstream.args,
+    ...(operator.env ? { env: operator.env } : {}),
     ...(operator.prefix ? { prefix: operator.prefix } : {}),
     ...(operator.source_version ? { source_version: operator.source_version } : {}),
   };
@@ -80,11 +82,17 @@ async function writeConfig(spec: SessionSpec): Promise<string> {
 }
 
 interface ReferenceLoadReport {
-  registered: Array<{ tool: string; hint_mismatch_overridden?: string }>;
-  refused: Array<{ tool: string }>;
+  registered: Array<{ tool: string; name: string; effect: string | null; hint_mismatch_overridden?: string }>;
+  refused: Array<{ tool: string; guard: string; reason: string }>;
   unpinned: string[];
   unclassified: string[];
 }
+
+/** How the broker starts each line it writes on stderr (src/cli.ts). */
+const DIAGNOSTIC_PREFIX = 'gauntlet-broker: ';
+
+/** The broker's exit code for a command line, configuration or manifest it refuses (docs/reference-broker.md). */
+const EXIT_REFUSED_INPUT = 2;
 
 /**
  * mcp-gauntlet's own broker, driven exactly as a third-party broker would be: as a separate
@@ -122,7 +130,7 @@ export function referenceCandidate(options: ReferenceOptions = {}): Candidate {
       return spawnChannel(
         process.execPath,
         [brokerEntry, 'serve', '--config', config, ...manifestArgs, '--report', report, '--state-dir', state, '--audit', audit, ...agentArgs, ...guardArgs],
-        { cwd: spec.workdir, env: spec.env, stderrFile: join(spec.workdir, 'reference-serve.stderr') },
+        { cwd: spec.workdir, env: spec.env, stderrFile: files(spec).serveStderr },
       );
     },
     async loadReport(spec) {
@@ -130,13 +138,21 @@ export function referenceCandidate(options: ReferenceOptions = {}): Candidate {
       if (!existsSync(path)) return undefined;
       const report = JSON.parse(await readFile(path, 'utf8')) as ReferenceLoadReport;
       const neutral: NeutralLoadReport = {
-        registered: report.registered.map((entry) => entry.tool),
-        refused: report.refused.map((entry) => entry.tool),
+        registered: report.registered.map(({ tool, name, effect }) => ({ tool, name, effect })),
+        // The guard that refused is part of the reason an operator reads.
+        refused: report.refused.map(({ tool, guard, reason }) => ({ tool, reason: `${guard}: ${reason}` })),
         unpinned: report.unpinned,
         unclassified: report.unclassified,
         hint_mismatch_overridden: report.registered.filter((entry) => entry.hint_mismatch_overridden).map((entry) => entry.tool),
       };
       return neutral;
+    },
+    async configurationRefusal(spec, exit) {
+      // The broker checks its inputs before it starts the server; a refusal exits 2 and its first
+      // diagnostic line says what was refused and why. Any other exit refused nothing.
+      if (exit.code !== EXIT_REFUSED_INPUT || !existsSync(files(spec).serveStderr)) return undefined;
+      const lines = (await readFile(files(spec).serveStderr, 'utf8')).split('\n');
+      return lines.find((line) => line.startsWith(DIAGNOSTIC_PREFIX))?.slice(DIAGNOSTIC_PREFIX.length);
     },
     async approve(spec, { requestId, decision, expiresAt }) {
       // The operator's channel is a file the agent connection cannot write.

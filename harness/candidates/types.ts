@@ -41,6 +41,7 @@ export const FEATURES = {
   'config-checks': 'refuses a malformed rule, a rule for an unpinned tool, and a missing or foreign manifest before it starts the server',
   'process-isolation': 'starts its server in a process group of its own, and does not let it outlive the broker',
   'config-file-modes': 'reads its rules and manifest only from regular files the user owns and nobody else can write',
+  'server-env': "starts the server with the environment the operator set for it, and keeps those values from the agent",
 } as const;
 export type Feature = keyof typeof FEATURES;
 
@@ -96,10 +97,15 @@ export interface AgentChannel {
   close(): Promise<void>;
 }
 
-/** A candidate's load report in neutral form: tool names as the server named them. */
+/**
+ * A candidate's load report in neutral form: tool names as the server named them, and every
+ * string exactly as the candidate wrote it (escaped or not: that is for the harness to judge).
+ */
 export interface NeutralLoadReport {
-  registered: string[];
-  refused: string[];
+  /** Each registered tool, the name the agent is offered, and its effect class (null if none). */
+  registered: Array<{ tool: string; name: string; effect: string | null }>;
+  /** Each refused tool and the reason given, other than being unpinned or unclassified. */
+  refused: Array<{ tool: string; reason: string }>;
   unpinned: string[];
   unclassified: string[];
   hint_mismatch_overridden: string[];
@@ -141,6 +147,12 @@ export interface Candidate {
   pin(spec: SessionSpec): Promise<PinOutcome>;
   start(spec: SessionSpec): Promise<AgentChannel>;
   loadReport?(spec: SessionSpec): Promise<NeutralLoadReport | undefined>;
+  /**
+   * After a start that ended in `exit` without serving: the reason the candidate gave for refusing
+   * the operator's configuration, or undefined when the exit was anything else (a crash, a failed
+   * server). Without it no exit counts as refusing a configuration.
+   */
+  configurationRefusal?(spec: SessionSpec, exit: ExitStatus): Promise<string | undefined>;
   /** The operator's channel: decide a pending approval, outside the agent's connection. */
   approve?(spec: SessionSpec, decision: ApprovalDecision): Promise<void>;
   audit?(spec: SessionSpec): Promise<NeutralAuditRecord[]>;

@@ -31,7 +31,8 @@ export function presentedContracts(records: readonly LedgerRecord[]): { contract
   return { contracts };
 }
 
-function listedTools(raw: string): Array<Record<string, unknown>> {
+/** The tools of one `tools/list` answer, from its raw line; none when it holds no list. */
+export function listedTools(raw: string): Array<Record<string, unknown>> {
   try {
     const tools = (JSON.parse(raw) as { result?: { tools?: unknown } }).result?.tools;
     return Array.isArray(tools) ? tools.filter((tool): tool is Record<string, unknown> => tool !== null && typeof tool === 'object') : [];

@@ -4,12 +4,10 @@ import type { NeutralAuditRecord } from '../candidates/types.js';
 import { chainProblem } from '../observe/audit-chain.js';
 import { canonicalJson, sha256Hex } from '../observe/canonical.js';
 import { presentedContracts } from '../observe/contracts.js';
+import { firstUnescaped } from '../observe/escaped.js';
 import type { AuditPattern, OperatorConfig, ScenarioExpectation } from '../scenario/types.js';
 import type { Finding } from './outcome.js';
 import type { ObservedCall, ScenarioSession } from './steps.js';
-
-/** Characters that let text chosen by an agent or a server forge or break an audit line. */
-const UNESCAPED = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060\u2066-\u2069\ufeff]/u;
 
 /** The decisions that end a call: refused before dispatch, answered, or rejected after dispatch. */
 const CALL_OUTCOMES = new Set(['call_refused', 'call_answered', 'call_rejected']);
@@ -74,16 +72,9 @@ function matches(record: NeutralAuditRecord, pattern: AuditPattern): boolean {
 function escapeFindings(records: readonly NeutralAuditRecord[]): Finding[] {
   if (records.length === 0) return [finding('escaped audit records', 'records to inspect', 'none')];
   return records.flatMap((record) => {
-    const raw = strings(record).find((text) => UNESCAPED.test(text));
+    const raw = firstUnescaped(record);
     return raw === undefined ? [] : [finding('escaped audit records', 'no raw control, bidi or zero-width characters', JSON.stringify(raw))];
   });
-}
-
-/** Every string anywhere in a value. */
-function strings(value: unknown): string[] {
-  if (typeof value === 'string') return [value];
-  if (value === null || typeof value !== 'object') return [];
-  return Object.values(value as Record<string, unknown>).flatMap(strings);
 }
 
 /**

@@ -2,12 +2,14 @@ import { join } from 'node:path';
 import { dir as tmpDir } from 'tmp-promise';
 import type { Candidate, SessionSpec, UpstreamCommand } from '../candidates/types.js';
 import type { LedgerRecord } from '../../servers/kit/ledger.js';
+import { losslessText, receivedArguments, sameJson } from '../observe/arguments.js';
 import { callsTo, launches, Ledger, listRequests, maxListRequestsPerLaunch, noticesOf, serverPids } from '../observe/ledger.js';
 import { Canary } from '../observe/canary.js';
 import { killAll, survivorsAfter } from '../observe/processes.js';
 import { serverEntry } from '../paths.js';
 import type { Scenario, ScenarioExpectation } from '../scenario/types.js';
 import { auditFindings, chainFindings } from './audit.js';
+import { reportFindings, toolsListedLast } from './load-report.js';
 import { CandidateUnresponsive, UnsupportedEnvironment, type CaseResult, type Finding } from './outcome.js';
 import { ScenarioSession } from './steps.js';
 
@@ -62,6 +64,18 @@ function ledgerFindings(expect: ScenarioExpectation['ledger'], entries: readonly
     const sent = noticesOf(entries, method).length;
     if (sent !== count) findings.push({ step: 'end', expectation: `server sends ${method}`, expected: `${count} in all`, observed: sent });
   }
+  for (const [tool, wanted] of Object.entries(expect.call_arguments ?? {})) {
+    const received = callsTo(entries, tool);
+    if (received.length === 0) findings.push({ step: 'end', expectation: `arguments of ${tool}`, expected: wanted, observed: 'no call received' });
+    for (const call of received) {
+      const args = call.ev === 'recv' ? receivedArguments(call.raw) : {};
+      for (const [name, value] of Object.entries(wanted)) {
+        if (!(name in args) || !sameJson(args[name], value)) {
+          findings.push({ step: 'end', expectation: `${tool} receives ${name}`, expected: value, observed: name in args ? losslessText(args[name]) : '(absent)' });
+        }
+      }
+    }
+  }
   const started = launches(entries).length;
   if (expect.launches_min !== undefined && started < expect.launches_min) {
     findings.push({ step: 'end', expectation: 'server launched', expected: `at least ${expect.launches_min} launches`, observed: started });
@@ -87,7 +101,7 @@ function environmentFindings(expect: ScenarioExpectation['server_env'], records:
   return findings;
 }
 
-async function loadReportFindings(session: ScenarioSession, expect: ScenarioExpectation['load_report']): Promise<Finding[]> {
+async function loadReportFindings(session: ScenarioSession, expect: ScenarioExpectation['load_report'], records: readonly LedgerRecord[]): Promise<Finding[]> {
   if (!expect) return [];
   const { candidate } = session;
   if (!candidate.info.features.includes('load-report') || !candidate.loadReport) {
@@ -96,14 +110,7 @@ async function loadReportFindings(session: ScenarioSession, expect: ScenarioExpe
   }
   const report = await candidate.loadReport(session.spec);
   if (!report) return [{ step: 'end', expectation: 'load report', expected: 'a load report', observed: 'none written' }];
-  const findings: Finding[] = [];
-  for (const [section, names] of Object.entries(expect) as Array<[keyof typeof expect, string[]]>) {
-    const listed = report[section];
-    for (const name of names) {
-      if (!listed.includes(name)) findings.push({ step: 'end', expectation: `load report ${section}`, expected: name, observed: listed });
-    }
-  }
-  return findings;
+  return reportFindings(report, expect, toolsListedLast(records));
 }
 
 /**
@@ -158,7 +165,7 @@ export async function runScenario(scenario: Scenario, candidate: Candidate, opti
       findings.push(...session.callChecks()(records));
       findings.push(...ledgerFindings(scenario.expect?.ledger, records));
       findings.push(...environmentFindings(scenario.expect?.server_env, records));
-      findings.push(...(await loadReportFindings(session, scenario.expect?.load_report)));
+      findings.push(...(await loadReportFindings(session, scenario.expect?.load_report, records)));
       findings.push(...(await auditFindings(session, scenario.expect, records)));
       findings.push(...(await chainFindings(session, scenario.expect)));
       const allowed = scenario.expect?.canary_requests;

@@ -1,11 +1,14 @@
 import { existsSync } from 'node:fs';
 import { rename, writeFile } from 'node:fs/promises';
 import { isDeepStrictEqual } from 'node:util';
-import { parse as parseLossless, stringify as stringifyLossless } from 'lossless-json';
+import { parse as parseLossless } from 'lossless-json';
 import { AgentClient, type Answer } from '../agent/client.js';
 import { generateArguments, GenerationError } from '../args/generate.js';
 import type { AgentChannel, Candidate, SessionSpec, UpstreamCommand } from '../candidates/types.js';
 import type { LedgerRecord } from '../../servers/kit/ledger.js';
+import { losslessText, receivedArguments, sameJson } from '../observe/arguments.js';
+import { firstUnescaped } from '../observe/escaped.js';
+import { everyString } from '../observe/strings.js';
 import { callsTo, launches, serverPids, type Ledger } from '../observe/ledger.js';
 import { residentGrowthMib } from '../observe/memory.js';
 import { survivorsAfter } from '../observe/processes.js';
@@ -162,7 +165,7 @@ export class ScenarioSession {
       return;
     }
     if (expect.outcome === 'refused-before-launch') {
-      await this.checkNeverLaunched(label, mark);
+      await this.refusedBeforeLaunch(label, expect, mark);
       return;
     }
     // A refusal counts only if the candidate reached the server first: a broker that dies before
@@ -181,17 +184,37 @@ export class ScenarioSession {
   }
 
   /**
-   * A refusal before the server starts cannot show it looked at anything, so it is trusted only
-   * this far: the server was never started. What keeps a candidate that dies at every start from
-   * passing is the scenario's own ready start with the same files, the flaw aside.
+   * A refusal before the server starts, as a candidate must refuse operator files it cannot trust.
+   * The candidate must stop, within the step timeout, without having started any server. The
+   * ledger cannot show it looked at anything, so something else must keep a candidate that dies at
+   * every start from passing: where the scenario names what the refusal must say
+   * (`reason_includes`), its adapter's `configurationRefusal` must give a reason that says it (a
+   * crash gives none); elsewhere the scenario's own ready start with the same files, the flaw
+   * aside, does.
    */
-  private async checkNeverLaunched(label: string, mark: number): Promise<void> {
-    // A candidate still on its way out may yet start a server: judged once it has gone, or late.
-    const exited = this.channel?.exited;
-    if (exited !== undefined) await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, DEATH_DEADLINE_MS).unref())]);
+  private async refusedBeforeLaunch(label: string, expect: StartExpectation, mark: number): Promise<void> {
+    const channel = this.channel!;
+    const bound = new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), this.stepTimeoutMs).unref());
+    const status = await Promise.race([channel.exited, bound]);
+    // Closed now, so that everything it wrote on its way out is there for the adapter to read.
+    await channel.close();
+    if (status === undefined) {
+      this.fail(label, 'refused before starting the server', 'the candidate stops', 'it did not stop');
+      return;
+    }
     const started = launches(this.ledger.read().slice(mark));
     if (started.length > 0) {
       this.fail(label, 'refused before starting the server', 'no server launched', `${started.length} launch(es), pids ${started.map((r) => r.pid).join(', ')}`);
+    }
+    if (expect.reason_includes === undefined) return;
+    const reason = await this.candidate.configurationRefusal?.(this.spec, status);
+    if (reason === undefined) {
+      this.fail(label, 'configuration refused', 'the candidate says why it refuses its configuration', `it exited with ${status.code ?? status.signal}, and its adapter reports no refusal of its configuration`);
+      return;
+    }
+    this.notes.push(`${label}: configuration refused: ${reason}`);
+    for (const fragment of expect.reason_includes) {
+      if (!reason.includes(fragment)) this.fail(label, `refusal names ${JSON.stringify(fragment)}`, 'named in the reason', reason);
     }
   }
 
@@ -396,15 +419,18 @@ export class ScenarioSession {
 
   /** What the agent was shown of a result: its text, content types, structure and markers. */
   private checkResult(label: string, answer: Answer, expect: CallStep['expect']): void {
+    if (expect.answer_excludes && (answer.kind === 'error' || answer.kind === 'result')) {
+      // Decoded first: a value the candidate escaped in JSON is still there for the agent.
+      const strings = everyString(parseLossless(answer.raw));
+      for (const fragment of expect.answer_excludes ?? []) {
+        if (strings.some((text) => text.includes(fragment))) this.fail(label, `answer excludes ${JSON.stringify(fragment)}`, 'absent', 'present');
+      }
+    }
+    if (answer.kind === 'error') this.checkText(label, [answer.error.message], expect);
     if (answer.kind !== 'result') return;
     const blocks = Array.isArray(answer.result.content) ? (answer.result.content as Array<Record<string, unknown>>) : [];
     const texts = blocks.filter((b) => b.type === 'text').map((b) => String(b.text ?? ''));
-    const text = texts.join('\n');
-    const chars = texts.reduce((sum, t) => sum + [...t].length, 0);
-    if (!texts.every((t) => t.isWellFormed())) this.fail(label, 'well-formed text', 'no split code point', 'a lone surrogate');
-    for (const fragment of expect.text_includes ?? []) if (!text.includes(fragment)) this.fail(label, `text includes ${JSON.stringify(fragment)}`, 'present', text.slice(0, 300));
-    for (const fragment of expect.text_excludes ?? []) if (text.includes(fragment)) this.fail(label, `text excludes ${JSON.stringify(fragment)}`, 'absent', 'present');
-    if (expect.text_max_chars !== undefined && chars > expect.text_max_chars) this.fail(label, 'text length', `at most ${expect.text_max_chars} characters`, chars);
+    const chars = this.checkText(label, texts, expect);
     if (expect.truncated !== undefined) {
       const marker = TRUNCATION_MARKER.exec(texts.at(-1) ?? '');
       if (!expect.truncated && marker) this.fail(label, 'not truncated', 'no truncation marker', marker[0]);
@@ -433,11 +459,27 @@ export class ScenarioSession {
         if (receipt?.[field] !== value) this.fail(label, `receipt ${field}`, value, receipt ? receipt[field] : '(no receipt)');
       }
     }
+    const meta = answer.result._meta !== null && typeof answer.result._meta === 'object' ? (answer.result._meta as Record<string, unknown>) : {};
+    for (const key of expect.meta_includes ?? []) if (!(key in meta)) this.fail(label, `_meta carries ${key}`, 'present', Object.keys(meta));
+    for (const key of expect.meta_excludes ?? []) if (key in meta) this.fail(label, `_meta lacks ${key}`, 'absent', losslessText(meta[key]));
     const types = new Set(blocks.map((b) => String(b.type)));
     for (const type of expect.content_types_absent ?? []) if (types.has(type)) this.fail(label, `no ${type} content`, 'absent', 'present');
     if (expect.structured !== undefined && (structuredContent !== undefined) !== (expect.structured === 'present')) {
       this.fail(label, 'structured content', expect.structured, structuredContent === undefined ? 'absent' : 'present');
     }
+  }
+
+  /** The text the agent was shown, against the step's text expectations; returns its length in code points. */
+  private checkText(label: string, texts: readonly string[], expect: CallStep['expect']): number {
+    const text = texts.join('\n');
+    const chars = texts.reduce((sum, t) => sum + [...t].length, 0);
+    if (!texts.every((t) => t.isWellFormed())) this.fail(label, 'well-formed text', 'no split code point', 'a lone surrogate');
+    for (const fragment of expect.text_includes ?? []) if (!text.includes(fragment)) this.fail(label, `text includes ${JSON.stringify(fragment)}`, 'present', text.slice(0, 300));
+    for (const fragment of expect.text_excludes ?? []) if (text.includes(fragment)) this.fail(label, `text excludes ${JSON.stringify(fragment)}`, 'absent', 'present');
+    if (expect.text_max_chars !== undefined && chars > expect.text_max_chars) this.fail(label, 'text length', `at most ${expect.text_max_chars} characters`, chars);
+    const raw = expect.text_escaped ? firstUnescaped(texts) : undefined;
+    if (raw !== undefined) this.fail(label, 'text escaped', 'no raw control, bidi or zero-width characters', JSON.stringify(raw));
+    return chars;
   }
 
   /** A hidden tool must be refused exactly as a name that exists nowhere: same code, same words. */
@@ -525,23 +567,6 @@ export class ScenarioSession {
       return findings;
     };
   }
-}
-
-/** The arguments of a forwarded call, decoded from the ledger's raw line without losing numbers. */
-function receivedArguments(raw: string): Record<string, unknown> {
-  try {
-    const message = parseLossless(raw) as { params?: { arguments?: Record<string, unknown> } };
-    return message.params?.arguments ?? {};
-  } catch {
-    return {};
-  }
-}
-
-const losslessText = (value: unknown) => stringifyLossless(value) ?? 'undefined';
-
-/** Equal as JSON values: both sides written by the same lossless writer. */
-function sameJson(received: unknown, expected: unknown): boolean {
-  return losslessText(parseLossless(losslessText(received))) === losslessText(parseLossless(losslessText(expected)));
 }
 
 function callOutcome(answer: Answer): CallOutcome | 'malformed' {

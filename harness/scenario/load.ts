@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import Ajv2020 from 'ajv/dist/2020.js';
+import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020.js';
 import { LosslessNumber } from 'lossless-json';
 import { parse as parseYaml, type ScalarTag } from 'yaml';
 import { packageRoot, scenarioSchemaFile, scenariosDir } from '../paths.js';
@@ -47,7 +47,25 @@ function* yamlFiles(dir: string): Generator<string> {
 
 function compileSchema() {
   const ajv = new Ajv2020.default({ allErrors: true, strict: true, allowUnionTypes: true });
-  return ajv.compile(JSON.parse(readFileSync(scenarioSchemaFile, 'utf8')) as object);
+  const schema = JSON.parse(readFileSync(scenarioSchemaFile, 'utf8')) as { $id: string };
+  const validate = ajv.compile(schema);
+  return { validate, validateContract: ajv.getSchema(`${schema.$id}#/$defs/contract`)! };
+}
+
+/**
+ * A contract must have the shape of docs/result-path.md, except in a scenario that shows a
+ * candidate a flawed one to refuse (its start expects `refused-before-launch`): anywhere else a
+ * misshapen contract is the scenario's own mistake.
+ */
+function contractProblem(scenario: Omit<Scenario, 'file'>, validateContract: ValidateFunction): string | undefined {
+  const refusing = scenario.steps.some((step) => 'start' in step && step.start.expect.outcome === 'refused-before-launch');
+  if (refusing) return undefined;
+  for (const [tool, rule] of Object.entries(scenario.operator.tools)) {
+    if (rule.contract === undefined || validateContract(rule.contract)) continue;
+    const why = (validateContract.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? ''}`).join('; ');
+    return `the contract of ${tool} does not have the shape of an effect contract (${why}); only a scenario expecting refused-before-launch may give another`;
+  }
+  return undefined;
 }
 
 /**
@@ -57,7 +75,7 @@ function compileSchema() {
  * a malformed scenario reports a pass it never earned.
  */
 export function loadScenarios(options: LoadOptions): Scenario[] {
-  const validate = compileSchema();
+  const { validate, validateContract } = compileSchema();
   const dir = options.dir ?? scenariosDir;
   const byId = new Map<string, Scenario>();
   for (const path of yamlFiles(dir)) {
@@ -73,6 +91,8 @@ export function loadScenarios(options: LoadOptions): Scenario[] {
       throw new ScenarioError(file, `does not match the scenario schema: ${why}`);
     }
     const scenario = { ...(data as Omit<Scenario, 'file'>), file };
+    const misshapen = contractProblem(scenario, validateContract);
+    if (misshapen !== undefined) throw new ScenarioError(file, misshapen);
     const earlier = byId.get(scenario.id);
     if (earlier) throw new ScenarioError(file, `id ${scenario.id} is already used by ${earlier.file}`);
     for (const id of scenario.requirements) {

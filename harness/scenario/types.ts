@@ -22,7 +22,10 @@ export interface ToolRule {
   permission?: string;
   timeout_ms?: number;
   data_classification?: string;
-  /** What committing a write looks like, checked by a read-back (docs/result-path.md). */
+  /**
+   * What committing a write looks like, checked by a read-back (docs/result-path.md). Only a
+   * scenario whose start expects `refused-before-launch` may give one of another shape.
+   */
   contract?: EffectContract;
 }
 
@@ -44,6 +47,8 @@ export interface OperatorConfig {
   /** The version of the server's source the operator reviewed; audit records name it. */
   source_version?: string;
   tools: Record<string, ToolRule>;
+  /** Variables the operator sets in the server's environment; a value may be a credential lent to it. */
+  env?: Record<string, string>;
   /** Each grant may carry an `id`, which audit records name the grant by. */
   grants?: Array<{ id?: string; permission: string; expires_at: string }>;
   policy?: Partial<Record<Effect, Decision>>;
@@ -115,9 +120,19 @@ export interface CallExpectation {
   within_ms?: number;
   /** The refusal must be indistinguishable from one for a tool that exists nowhere. */
   answers_like_unknown?: boolean;
-  /** Strings the text the agent was shown must contain, and must not contain. */
+  /**
+   * Strings the text the agent was shown (a result's text blocks, or a protocol error's message)
+   * must contain, and must not contain.
+   */
   text_includes?: string[];
   text_excludes?: string[];
+  /** That text holds no raw control, bidi or zero-width character: what the server chose is escaped. */
+  text_escaped?: boolean;
+  /** Keys the result's `_meta` must carry, and must not carry. */
+  meta_includes?: string[];
+  meta_excludes?: string[];
+  /** Strings that appear nowhere in the answer the agent got: its whole line, as decoded JSON. */
+  answer_excludes?: string[];
   /** The most code points the agent may be shown over all text blocks. */
   text_max_chars?: number;
   /** Whether the text ends in the truncation marker of docs/result-path.md, counting what was sent. */
@@ -185,6 +200,8 @@ export interface StartExpectation {
    * still cannot pass).
    */
   outcome: 'ready' | 'refused' | 'refused-before-launch';
+  /** For `refused-before-launch`: strings the reason the candidate's adapter gives must contain. */
+  reason_includes?: string[];
   /** How many hostile-server processes may still be alive once the start has been refused. */
   servers_alive?: number;
   /** The outcome must be clear within this time; silence by then fails the step. */
@@ -248,6 +265,8 @@ export interface LedgerExpectation {
   calls?: Record<string, number>;
   /** Exactly how many notifications of each method the servers sent of their own accord. */
   notices?: Record<string, number>;
+  /** Arguments every `tools/call` of the named tool carried, with exactly these values; at least one call. */
+  call_arguments?: Record<string, Record<string, unknown>>;
 }
 
 export interface LoadReportExpectation {
@@ -256,6 +275,12 @@ export interface LoadReportExpectation {
   unpinned?: string[];
   unclassified?: string[];
   hint_mismatch_overridden?: string[];
+  /** Registered tools with the name the agent is offered and the class the operator gave. */
+  registered_as?: Record<string, { name: string; effect: Effect }>;
+  /** Every tool the server listed to the serving candidate is accounted for; each refusal gives a reason. */
+  complete?: boolean;
+  /** No string in the report holds a raw control, bidi or zero-width character. */
+  escaped?: boolean;
 }
 
 /**

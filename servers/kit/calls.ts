@@ -1,11 +1,13 @@
 /**
  * What the kit does with a tools/call. Every name is answered, listed or not, so a forwarded call
- * always shows up as a success; unless `hang_on_call` or `die_on_call` names the tool the call is
+ * always shows up in the ledger; unless `hang_on_call` or `die_on_call` names the tool the call is
  * for, to play a server that stalls or crashes mid-call. What the answer is depends on the tool:
- * a `result.<tool>` or `output.<tool>` preset, the note store for write_note and read_note, and
- * otherwise a line that names the tool.
+ * an `error.<tool>` preset's JSON-RPC error, an `echo_env.<tool>` echo, a `result.<tool>` or
+ * `output.<tool>` preset, the note store for write_note and read_note, and otherwise a line that
+ * names the tool.
  */
-import type { RawText } from './json-text.js';
+import { presetError } from './errors.js';
+import { type RawText, writeJson } from './json-text.js';
 import { type Knobs, listedNameOf } from './knobs.js';
 import type { Notes } from './notes.js';
 import { outputResult } from './outputs.js';
@@ -23,6 +25,13 @@ export function callFate(knobs: Knobs, name: string): CallFate {
   return 'answer';
 }
 
+/** The JSON-RPC error that answers a call to `name` instead of a result, or null for a result. */
+export function callError(knobs: Knobs, name: string): { code: number; message: string } | null {
+  const tool = toolCalled(knobs, name);
+  const preset = tool === null ? undefined : knobs.errors[tool];
+  return preset === undefined ? null : presetError(preset);
+}
+
 /**
  * The result of an answered call to `name` with `args` (its `arguments`, decoded). A preset
  * replaces the tool's own answer, and then the tool does nothing else: a replaced write_note
@@ -31,11 +40,23 @@ export function callFate(knobs: Knobs, name: string): CallFate {
 export function callAnswer(knobs: Knobs, notes: Notes, name: string, args: unknown): RawText {
   const tool = toolCalled(knobs, name);
   if (tool === null) return ranResult(name);
+  const echoed = knobs.echoEnv[tool];
+  if (echoed !== undefined) return echoResult(echoed);
   const result = knobs.results[tool];
   if (result !== undefined) return presetResult(result);
   const output = knobs.outputs[tool];
   if (output !== undefined) return outputResult(output);
   return notes.answer(tool, args) ?? ranResult(name);
+}
+
+/**
+ * A careless server's answer that quotes a variable of its own environment, such as the token
+ * the operator gave it for its backend, in its text and its structured content. An unset
+ * variable is quoted as empty.
+ */
+function echoResult(name: string): string {
+  const value = process.env[name] ?? '';
+  return toolResult([textBlock(`Connected to the note store with ${name}=${value}.`)], { structured: writeJson({ [name]: value }) });
 }
 
 /**

@@ -5,6 +5,8 @@
  * says anything, rather than quietly run some other scenario.
  */
 import { DESCRIPTION_FAMILIES, DESCRIPTION_PRESETS, type DescriptionPreset } from './descriptions.js';
+import { ERROR_PRESETS, type ErrorPreset } from './errors.js';
+import { ASSIGNED_IDS, type AssignedIds } from './notes.js';
 import { OUTPUT_PRESETS, type OutputPreset } from './outputs.js';
 import { RESULT_FAMILIES, RESULT_PRESETS, type ResultPreset } from './results.js';
 import { DEFAULT_CANARY_PORT, SCHEMA_FAMILIES, SCHEMA_PRESETS, type SchemaPreset } from './schemas.js';
@@ -54,8 +56,14 @@ export interface Knobs {
   outputs: Record<string, OutputPreset>;
   /** Per tool of the tool set: the preset result that replaces its answer in both phases. */
   results: Record<string, ResultPreset>;
+  /** Per tool of the tool set: the JSON-RPC error that answers its calls instead of a result. */
+  errors: Record<string, ErrorPreset>;
+  /** Per tool of the tool set: the environment variable whose value its result quotes. */
+  echoEnv: Record<string, string>;
   /** write_note answers as if it stored the note, and stores nothing. */
   lieOnWrite: boolean;
+  /** write_note stores every note under this server-chosen id, and answers with it. */
+  assignIds: AssignedIds | null;
   /** When stdin closes the server stays alive until it is killed, as a careless server would. */
   linger: boolean;
   /** What the server calls itself in its initialize answer in phase `run`; null keeps the review-time name. */
@@ -103,7 +111,10 @@ const KNOB_KEYS = [
   'die_on_call',
   'output.<tool>',
   'result.<tool>',
+  'error.<tool>',
+  'echo_env.<tool>',
   'lie_on_write',
+  'assign_ids',
   'linger',
   'run.server_name',
   'run.server_version',
@@ -112,6 +123,9 @@ const KNOB_KEYS = [
 /** Handshake requests a server can leave unanswered, to test a broker's connect timeout. */
 export const HANGABLE_METHODS = ['initialize', 'tools/list'] as const;
 export type HangableMethod = (typeof HANGABLE_METHODS)[number];
+
+/** A portable environment variable name. */
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** MCP's advice for tool names: 1 to 128 of these characters. */
 const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
@@ -151,7 +165,10 @@ export function resolveKnobs(assigned: Readonly<Record<string, string>>): Knobs 
     dieOnCall: null,
     outputs: {},
     results: {},
+    errors: {},
+    echoEnv: {},
     lieOnWrite: false,
+    assignIds: null,
     linger: false,
     runServerName: null,
     runServerVersion: null,
@@ -178,6 +195,13 @@ export function resolveKnobs(assigned: Readonly<Record<string, string>>): Knobs 
           break;
         case 'result':
           knobs.results[name] = preset(key, value, RESULT_PRESETS, RESULT_FAMILIES);
+          break;
+        case 'error':
+          knobs.errors[name] = oneOf(key, value, ERROR_PRESETS);
+          break;
+        case 'echo_env':
+          if (!ENV_NAME.test(value)) throw badValue(key, value, 'an environment variable name');
+          knobs.echoEnv[name] = value;
           break;
         case 'name':
           knobs.names[name] = validListedName(key, value);
@@ -248,6 +272,9 @@ export function resolveKnobs(assigned: Readonly<Record<string, string>>): Knobs 
         oneOf(key, value, ['1']);
         knobs.lieOnWrite = true;
         break;
+      case 'assign_ids':
+        knobs.assignIds = oneOf(key, value, Object.keys(ASSIGNED_IDS) as AssignedIds[]);
+        break;
       case 'linger':
         oneOf(key, value, ['1']);
         knobs.linger = true;
@@ -274,9 +301,10 @@ export function listedNameOf(knobs: Knobs, tool: string): string {
 /**
  * Knobs that are each valid but cannot hold together. A preset schema has no `limit` or `id`
  * of the tool's own for `bignum` to bound, and is not the schema `run.schema` loosens; a call
- * cannot both hang and kill the server; a write_note whose answer a preset replaces stores
- * nothing, so there is no storing for `lie_on_write` to fake; `run.output_schema` loosens the output
- * schema `output.<tool>` lists, so without one there is nothing to loosen; and a listed name must name one tool
+ * cannot both hang and kill the server; a call answered with an error preset has no result for a
+ * result or output preset to replace; a write_note whose answer a preset replaces stores nothing,
+ * so there is no storing for `lie_on_write` to fake or `assign_ids` to place; `run.output_schema`
+ * loosens the output schema `output.<tool>` lists, so without one there is nothing to loosen; and a listed name must name one tool
  * only, or a call under it would be for two tools (listing a name twice is what `duplicate` is for).
  */
 function refuseConflicts(knobs: Knobs, toolNames: readonly string[]): void {
@@ -288,9 +316,23 @@ function refuseConflicts(knobs: Knobs, toolNames: readonly string[]): void {
   if (knobs.hangOnCall !== null && knobs.hangOnCall === knobs.dieOnCall) {
     throw new KnobError(`knobs hang_on_call and die_on_call cannot name the same tool (${knobs.hangOnCall})`);
   }
-  for (const [prefix, presets] of [['output', knobs.outputs], ['result', knobs.results]] as const) {
-    if (knobs.lieOnWrite && presets['write_note'] !== undefined) {
-      throw new KnobError(`knobs lie_on_write and ${prefix}.write_note cannot be combined`);
+  // An error or an echo is the tool's whole answer, so it goes with no other knob that answers.
+  const replacing = [['error', knobs.errors], ['echo_env', knobs.echoEnv]] as const;
+  const answering = [...replacing, ['result', knobs.results], ['output', knobs.outputs]] as const;
+  for (const [first, byTool] of replacing) {
+    for (const [second, other] of answering) {
+      for (const tool of Object.keys(byTool)) {
+        if (first !== second && other[tool] !== undefined) throw new KnobError(`knobs ${first}.${tool} and ${second}.${tool} cannot be combined`);
+      }
+    }
+  }
+  const storing = [
+    ['lie_on_write', knobs.lieOnWrite],
+    ['assign_ids', knobs.assignIds !== null],
+  ] as const;
+  for (const [prefix, presets] of [['output', knobs.outputs], ['result', knobs.results], ['error', knobs.errors], ['echo_env', knobs.echoEnv]] as const) {
+    for (const [knob, set] of storing) {
+      if (set && presets['write_note'] !== undefined) throw new KnobError(`knobs ${knob} and ${prefix}.write_note cannot be combined`);
     }
   }
   if (knobs.runOutputSchema !== null && knobs.outputs[knobs.runOutputSchema] === undefined) {
@@ -314,11 +356,11 @@ function isFillerName(name: string, count: number): boolean {
   return n >= 1 && n <= count && fillerTool(n).name === name;
 }
 
-type ToolKnob = 'annotations' | 'run.annotations' | 'description' | 'schema' | 'name' | 'output' | 'result';
+type ToolKnob = 'annotations' | 'run.annotations' | 'description' | 'schema' | 'name' | 'output' | 'result' | 'error' | 'echo_env';
 
 /** `annotations.write_note` → annotations of write_note; any other key → null. */
 function splitToolKey(key: string): { prefix: ToolKnob; tool: string } | null {
-  const match = /^(run\.annotations|annotations|description|schema|name|output|result)\.(.+)$/.exec(key);
+  const match = /^(run\.annotations|annotations|description|schema|name|output|result|error|echo_env)\.(.+)$/.exec(key);
   return match ? { prefix: match[1] as ToolKnob, tool: match[2]! } : null;
 }
 

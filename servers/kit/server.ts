@@ -5,7 +5,7 @@
  * that a reply given in pieces is streamed out before the next line is read.
  */
 import type { Readable, Writable } from 'node:stream';
-import { callAnswer, callFate } from './calls.js';
+import { callAnswer, callError, callFate } from './calls.js';
 import {
   errorText,
   type Incoming,
@@ -64,7 +64,7 @@ export type StopReason = Extract<ExitReason, 'stdin-closed' | 'bad-control-file'
  * caller records the exit.
  */
 export function serve(setup: ServerSetup, streams: Streams): Promise<StopReason> {
-  const serving: Serving = { ...setup, output: streams.output, notes: new Notes(setup.knobs.lieOnWrite), lastPhase: null };
+  const serving: Serving = { ...setup, output: streams.output, notes: new Notes(setup.knobs), lastPhase: null };
   return new Promise((resolve, reject) => {
     let stopped = false;
     const onLine = (line: Line): void | Promise<void> => {
@@ -165,6 +165,8 @@ function answerRequest(
     case 'tools/call': {
       const tool = calledTool(params);
       if (tool === null) return errorText(id, INVALID_PARAMS, 'params.name must be a string');
+      const error = callError(setup.knobs, tool);
+      if (error !== null) return errorText(id, error.code, error.message);
       const args = isRecord(params) ? params['arguments'] : undefined;
       return resultText(id, callAnswer(setup.knobs, setup.notes, tool, args));
     }

@@ -9,13 +9,16 @@ export interface ResultParts {
   /** Raw JSON text of `structuredContent`; absent leaves the key out. */
   structured?: string;
   isError?: true;
+  /** Raw JSON text of the result's `_meta`; absent leaves the key out. */
+  meta?: string;
 }
 
-export function toolResult(content: readonly JsonValue[], { structured, isError }: ResultParts = {}): string {
+export function toolResult(content: readonly JsonValue[], { structured, isError, meta }: ResultParts = {}): string {
   return (
     `{"content":${writeJson([...content])}` +
     `${structured === undefined ? '' : `,"structuredContent":${structured}`}` +
-    `${isError ? ',"isError":true' : ''}}`
+    `${isError ? ',"isError":true' : ''}` +
+    `${meta === undefined ? '' : `,"_meta":${meta}`}}`
   );
 }
 

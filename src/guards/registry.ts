@@ -6,20 +6,23 @@ import { agentChain, grants, hiddenParamsRefused, inputValid, policy } from './c
 import { driftClosesSession, quarantineDrifted, quarantinedRefused } from './drift.js';
 import { manifestRequired, manifestServer, rulesPinned } from './config.js';
 import { privateOperatorFiles } from './files.js';
+import { serverErrorEscaped } from './error.js';
 import { resultSizeBound } from './frame.js';
 import { inspectArguments, inspectDescriptors, normaliseDescription } from './inspection.js';
 import { listingBounds, listingUnique } from './listing.js';
 import { nameRules, nameUnique } from './names.js';
 import { ownProcessGroup, parentDeathSignal } from './process.js';
 import { descriptionCap, operatorAnnotations, operatorDescription } from './presentation.js';
-import { effectContract, inspectResults, outputValid, resultCap, serverErrorIsToolError, withholdUninspectable } from './result.js';
+import { brokerMarkersOnly, effectContract, inspectResults, outputValid, resultCap, serverErrorIsToolError, withholdUninspectable } from './result.js';
 import { hiddenNamesSound, objectSchema, schemaCompiles, selfContained } from './schema.js';
+import { redactServerEnvError, redactServerEnvResult } from './server-env.js';
 import { agentVisibility, nothingRegistered, registeredCallsOnly } from './session.js';
 import { classified, descriptionPin, effectContractSound, hintConsistency, outputSchemaPin, pinned, schemaPin, stillOffered } from './tool.js';
 import type {
   CallGuard,
   ConfigGuard,
   DriftGuard,
+  ErrorGuard,
   FileGuard,
   FrameGuard,
   ListingGuard,
@@ -43,6 +46,7 @@ export interface Guards {
   readonly call: readonly CallGuard[];
   readonly result: readonly ResultGuard[];
   readonly drift: readonly DriftGuard[];
+  readonly error: readonly ErrorGuard[];
   readonly serve: readonly ServeGuard[];
 }
 
@@ -78,16 +82,21 @@ export const ALL_GUARDS: Guards = {
   // Then the order docs/call-path.md fixes: chain, hidden parameters, input schema, grant, policy.
   // Arguments are inspected after the input schema and before the grant (docs/result-path.md).
   call: [quarantinedRefused, agentChain, hiddenParamsRefused, inputValid, inspectArguments, grants, policy],
-  // The server's own error report first, so that a failed call is judged as one; output and
+  // The broker's marks cleared of the server's forgeries before any guard adds its own; the
+  // server's own error report next, so that a failed call is judged as one; output and
   // effect on what the server sent; then what the agent may see of it; the caps last, on what
-  // is actually sent.
-  result: [serverErrorIsToolError, outputValid, effectContract, withholdUninspectable, inspectResults, resultCap],
+  // is actually sent. The server's environment is redacted from what inspection normalised, so a
+  // value hidden behind invisible characters is found too.
+  result: [brokerMarkersOnly, serverErrorIsToolError, outputValid, effectContract, withholdUninspectable, inspectResults, redactServerEnvResult, resultCap],
+  // Redacted before escaping, which would change how a value with a backslash is written.
+  error: [redactServerEnvError, serverErrorEscaped],
   // Calls wait until every drift guard has acted, so their order here decides nothing.
   drift: [quarantineDrifted, driftClosesSession],
   serve: [nothingRegistered],
 };
 
-// A guard acting at two points (inspect-descriptors, effect-contract, drift-quarantine) is one name: disabling it
+// A guard acting at two points (inspect-descriptors, effect-contract, drift-quarantine,
+// redact-server-env) is one name: disabling it
 // removes it from both.
 export const GUARD_NAMES: readonly string[] = [
   ...new Set(Object.values(ALL_GUARDS).flatMap((list: readonly { name: string }[]) => list.map((guard) => guard.name))),
@@ -114,6 +123,7 @@ export function selectGuards(disabled: readonly string[]): Guards {
     call: keep(ALL_GUARDS.call),
     result: keep(ALL_GUARDS.result),
     drift: keep(ALL_GUARDS.drift),
+    error: keep(ALL_GUARDS.error),
     serve: keep(ALL_GUARDS.serve),
   };
 }

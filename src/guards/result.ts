@@ -1,5 +1,5 @@
-// Guards on a forwarded call's result, in the order they run: the server's own error report, the
-// output schema, the effect contract's read-back, content the broker cannot inspect, inspection,
+// Guards on a forwarded call's result, in the order they run: the broker's own marks cleared of
+// what the server wrote, the server's own error report, the output schema, the effect contract's read-back, content the broker cannot inspect, inspection,
 // and the caps. Every rejection here comes after the tool ran (docs/result-path.md), so each says
 // so and forbids a retry.
 
@@ -13,12 +13,30 @@ import { blockText, contentBlocks, placeholder, textBlock, withMembers } from '.
 import { failedCheck, readbackArguments } from '../result/contract.js';
 import type { ResultGuard, ResultVerdict } from './types.js';
 
+/**
+ * The `_meta` namespace of the broker's own marks: the receipt, `verified`, `structured-dropped`.
+ * What is under it speaks for the broker, so the server may write nothing there.
+ */
+export const BROKER_META_PREFIX = 'io.mcp-gauntlet/';
 /** Marks a result whose structuredContent the result cap dropped. */
 export const STRUCTURED_DROPPED_KEY = 'io.mcp-gauntlet/structured-dropped';
 /** Marks a write whose effect contract's read-back confirmed it. */
 export const VERIFIED_KEY = 'io.mcp-gauntlet/verified';
 
 const pass = (result: JsonValue): ResultVerdict => ({ kind: 'pass', result });
+
+export const brokerMarkersOnly: ResultGuard = {
+  name: 'broker-markers-only',
+  // A server that writes the broker's marks (a confirmed write, an approval, a grant, a request to
+  // call another tool) would have the agent take its word for the broker's. Its own keys stay.
+  check(result) {
+    const meta = result.kind === 'object' ? member(result, '_meta') : undefined;
+    if (result.kind !== 'object' || meta?.kind !== 'object') return pass(result);
+    const own = meta.entries.filter(([key]) => !key.startsWith(BROKER_META_PREFIX));
+    if (own.length === meta.entries.length) return pass(result);
+    return pass(withMembers(result, [['_meta', { kind: 'object', entries: own }]]));
+  },
+};
 
 function isServerError(result: JsonValue): boolean {
   const flag = result.kind === 'object' ? member(result, 'isError') : undefined;

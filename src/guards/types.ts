@@ -142,6 +142,7 @@ export interface ResultSubject {
   /** The arguments as forwarded, fixed values included; `{}` when there were none. */
   readonly args: JsonObject;
   readonly limits: Limits;
+  readonly serverEnv: ServerEnv;
   /** Set once server-error-is-tool-error found the server reporting that the call failed. */
   readonly serverError: boolean;
   /** The registered tool with this server name, if any. */
@@ -173,6 +174,15 @@ export interface DriftResponse {
 export interface DriftGuard {
   readonly name: string;
   react(drifted: readonly Drift[], response: DriftResponse): void | Promise<void>;
+}
+
+/** What the operator placed in the server's environment, by variable name. */
+export type ServerEnv = ReadonlyMap<string, string>;
+
+/** Reshapes the JSON-RPC error the server answered a call with, before the agent sees it; in order. */
+export interface ErrorGuard {
+  readonly name: string;
+  reshape(error: JsonObject, serverEnv: ServerEnv): JsonObject;
 }
 
 /** Decides whether the broker may serve at all once Load is done; a reason to stop, or null. */

@@ -72,6 +72,7 @@ function session(tools: string[], guards: Guards = ALL_GUARDS) {
     guards,
     context: context({ agent: 'writer' }),
     limits: DEFAULT_LIMITS,
+    serverEnv: new Map(),
     upstream,
     audit: { record: (entry) => audited.push(entry) },
     send: (line) => sent.push(line),

@@ -365,6 +365,9 @@ describe('the guard registry', () => {
         'own-process-group',
         'parent-death-signal',
         'private-operator-files',
+        'broker-markers-only',
+        'server-error-escaped',
+        'redact-server-env',
       ].sort(),
     );
     expect(ALL_GUARDS.file.map((g) => g.name)).toEqual(['private-operator-files']);
@@ -390,14 +393,17 @@ describe('the guard registry', () => {
     expect(ALL_GUARDS.visibility.map((g) => g.name)).toEqual(['registered-calls-only', 'agent-visibility']);
     expect(ALL_GUARDS.call.map((g) => g.name)).toEqual(['drift-quarantine', 'agent-chain', 'hidden-params-refused', 'input-valid', 'inspect-arguments', 'grants', 'policy']);
     expect(ALL_GUARDS.result.map((g) => g.name)).toEqual([
+      'broker-markers-only',
       'server-error-is-tool-error',
       'output-valid',
       'effect-contract',
       'withhold-uninspectable',
       'inspect-results',
+      'redact-server-env',
       'result-cap',
     ]);
     expect(ALL_GUARDS.drift.map((g) => g.name)).toEqual(['drift-quarantine', 'drift-closes-session']);
+    expect(ALL_GUARDS.error.map((g) => g.name)).toEqual(['redact-server-env', 'server-error-escaped']);
   });
 
   it.each(GUARD_NAMES.map((name) => [name]))('--disable-guard %s removes exactly that guard', (name) => {

@@ -31,7 +31,7 @@ const RECEIPT = '{"tool":"search_notes","permission":null,"trust":"untrusted","d
 function session(answer: ConstructorParameters<typeof FakeRequester>[0] = () => '{"content":[]}', guards: Guards = ALL_GUARDS) {
   const upstream = new FakeRequester(answer);
   const sent: string[] = [];
-  const s = new Session({ tools: registered, guards, context: CONTEXT, limits: { ...DEFAULT_LIMITS, callTimeoutMs: 99 }, upstream, audit: undefined, send: (line) => sent.push(line) });
+  const s = new Session({ tools: registered, guards, context: CONTEXT, limits: { ...DEFAULT_LIMITS, callTimeoutMs: 99 }, serverEnv: new Map(), upstream, audit: undefined, send: (line) => sent.push(line) });
   return { s, upstream, sent };
 }
 
@@ -73,11 +73,11 @@ describe('Session', () => {
     ]);
   });
 
-  it('passes an upstream error on, and turns a failure into an error naming it', async () => {
+  it('passes an upstream error on, its code and message, and turns a failure into an error naming it', async () => {
     const errors = session(() => ({ error: '{"code":-32602,"message":"bad","data":{"n":1e400}}' }));
     errors.s.handleLine('{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"search_notes"}}');
     await errors.s.settled();
-    expect(errors.sent).toEqual(['{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"bad","data":{"n":1e400}}}']);
+    expect(errors.sent).toEqual(['{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"bad"}}']);
     expect(errors.upstream.asked[0]?.params).toBe('{"name":"search_notes"}');
 
     const failing = session(() => new UpstreamError('server "notes" did not answer tools/call "search_notes" within 1234 ms'));
@@ -151,6 +151,7 @@ describe('Session: the call path', () => {
     const sent: string[] = [];
     const audited: AuditEntry[] = [];
     const s = new Session({
+      serverEnv: new Map(),
       tools: registeredTools(notes, RULES),
       guards: selectGuards(options.disabled ?? []),
       context: context({

@@ -86,3 +86,36 @@ describe('a dead or hung candidate never passes', () => {
     expect(result).toMatchObject({ outcome: 'unsupported', reason: 'the candidate does not declare pinning' });
   });
 });
+
+describe('a configuration refusal counts only when the candidate stops and says why', () => {
+  const refusing = scenario('eff.expression-check-refused');
+  const features: Feature[] = ['listing', 'calls', 'effect-contracts'];
+  /** A candidate whose broker exits at once with code 3; `reason` is what its adapter reports of that exit. */
+  const exiting = (reason: string | undefined): Candidate => ({
+    ...fakeCandidate('exit-at-once', features),
+    async configurationRefusal(_spec, exit) {
+      return exit.code === 3 ? reason : undefined;
+    },
+  });
+
+  it('a broker that dies with no refusal reported fails', async () => {
+    const result = await runScenario(refusing, fakeCandidate('exit-at-once', features), options);
+    expect(result.outcome).toBe('fail');
+    expect(result.findings.map((f) => f.expectation)).toContain('configuration refused');
+  });
+
+  it('a broker that serves fails', async () => {
+    const result = await runScenario(refusing, fakeCandidate('die-on-call', features), options);
+    expect(result.outcome).toBe('fail');
+    expect(result.findings.map((f) => f.observed)).toContain('it answered initialize and serves');
+  });
+
+  it('a refusal whose reason does not name the rule fails; one that does passes', async () => {
+    const vague = await runScenario(refusing, exiting('bad configuration'), options);
+    expect(vague.outcome).toBe('fail');
+    expect(vague.findings.map((f) => f.expectation)).toEqual(['refusal names "write_note"', 'refusal names "contract"']);
+    const named = await runScenario(refusing, exiting('rules.write_note.contract.checks[0] is an expression'), options);
+    expect(named.outcome).toBe('pass');
+  });
+});
+

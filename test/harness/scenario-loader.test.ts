@@ -89,6 +89,18 @@ describe('scenario loader', () => {
     }
   });
 
+  it('admits a contract of another shape only in a scenario whose start expects refused-before-launch', () => {
+    const withContract = (contract: string, outcome: string) =>
+      control
+        .replace('operator: { tools: { search_notes: { effect: read_only } } }', `operator: { tools: { write_note: { effect: local_change, contract: ${contract} } } }`)
+        .replace('outcome: ready', `outcome: ${outcome}`);
+    const good = '{ readback: { tool: read_note, arguments: { id: { from: arguments, pointer: /id } } }, checks: [{ left: { from: readback, pointer: /text }, op: present }] }';
+    const expression = '{ readback: { tool: read_note, arguments: {} }, checks: [{ expression: "readback.text == 1" }] }';
+    expect(load({ 'a.yaml': withContract(good, 'ready') })).toHaveLength(1);
+    expect(() => load({ 'a.yaml': withContract(expression, 'ready') })).toThrow(/a\.yaml: the contract of write_note does not have the shape of an effect contract/);
+    expect(load({ 'a.yaml': withContract(expression, 'refused-before-launch') })).toHaveLength(1);
+  });
+
   it('matches ids with globs', () => {
     expect(matchesGlob('pin.float-drift', 'pin.*')).toBe(true);
     expect(matchesGlob('pin.float-drift', '*.float-?rift')).toBe(true);
@@ -112,7 +124,7 @@ describe('the shipped catalogue', () => {
 
   it('gives every scenario an expectation that observes something', () => {
     for (const scenario of scenarios) {
-      const observes = scenario.steps.some((step) => 'list' in step || 'call' in step || ('start' in step && step.start.expect.outcome === 'refused'));
+      const observes = scenario.steps.some((step) => 'list' in step || 'call' in step || ('start' in step && step.start.expect.outcome !== 'ready'));
       expect(observes, scenario.id).toBe(true);
     }
   });

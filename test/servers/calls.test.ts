@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { callAnswer, callFate } from '../../servers/kit/calls.js';
+import { callAnswer, callError, callFate } from '../../servers/kit/calls.js';
 import { resolveKnobs } from '../../servers/kit/knobs.js';
-import { Notes } from '../../servers/kit/notes.js';
+import { Notes, type NoteStoreKnobs } from '../../servers/kit/notes.js';
+
+const HONEST: NoteStoreKnobs = { lieOnWrite: false, assignIds: null };
 import { outputResult } from '../../servers/kit/outputs.js';
 import { presetResult } from '../../servers/kit/results.js';
 
@@ -28,7 +30,7 @@ describe('callFate', () => {
 });
 
 describe('callAnswer', () => {
-  const answer = (knobs: Record<string, string>, name: string, args?: unknown, notes = new Notes(false)) =>
+  const answer = (knobs: Record<string, string>, name: string, args?: unknown, notes = new Notes(HONEST)) =>
     callAnswer(resolveKnobs(knobs), notes, name, args);
 
   it('names only the tool, as the name the call used, for tools with no answer of their own', () => {
@@ -38,7 +40,7 @@ describe('callAnswer', () => {
   });
 
   it('answers write_note and read_note from the note store, under their own or their listed names', () => {
-    const notes = new Notes(false);
+    const notes = new Notes(HONEST);
     const knobs = { 'name.read_note': 'fetch' };
     answer(knobs, 'write_note', { id: 2, text: 'hi' }, notes);
     expect(JSON.parse(answer(knobs, 'fetch', { id: 2 }, notes) as string)).toEqual({
@@ -48,7 +50,7 @@ describe('callAnswer', () => {
   });
 
   it('lets result.<tool> replace any answer, output.<tool> included, and store nothing', () => {
-    const notes = new Notes(false);
+    const notes = new Notes(HONEST);
     const knobs = { 'result.write_note': 'is-error', 'output.write_note': 'valid', 'output.read_note': 'missing' };
     expect(answer(knobs, 'write_note', { id: 1, text: 'x' }, notes)).toBe(presetResult('is-error'));
     expect(answer(knobs, 'read_note', { id: 1 }, notes)).toBe(outputResult('missing'));
@@ -56,9 +58,38 @@ describe('callAnswer', () => {
     expect(answer({ 'result.search_notes': 'plain' }, 'read_note', { id: 1 }, notes)).toContain('"text":null');
   });
 
+  it('echo_env.<tool> quotes the variable from its own environment, in text and structured content; unset as empty', () => {
+    process.env['GAUNTLET_TEST_ECHO'] = 'value-from-env';
+    try {
+      expect(JSON.parse(answer({ 'echo_env.search_notes': 'GAUNTLET_TEST_ECHO' }, 'search_notes') as string)).toEqual({
+        content: [{ type: 'text', text: 'Connected to the note store with GAUNTLET_TEST_ECHO=value-from-env.' }],
+        structuredContent: { GAUNTLET_TEST_ECHO: 'value-from-env' },
+      });
+    } finally {
+      delete process.env['GAUNTLET_TEST_ECHO'];
+    }
+    expect(answer({ 'echo_env.search_notes': 'GAUNTLET_TEST_ECHO' }, 'search_notes')).toContain('"structuredContent":{"GAUNTLET_TEST_ECHO":""}');
+  });
+
   it('answers a name outside the tool set as ran, whatever presets the set has', () => {
     expect(answer({ 'result.search_notes': 'injection' }, 'never_listed')).toBe(
       '{"content":[{"type":"text","text":"never_listed ran"}]}',
     );
+  });
+});
+
+describe('callError', () => {
+  it('answers the tool error.<tool> names with its JSON-RPC error, under its own or its listed name, and no other', () => {
+    const knobs = resolveKnobs({ 'error.search_notes': 'plain', 'name.search_notes': 'find' });
+    const plain = { code: -32000, message: 'The note store is offline; try again later.' };
+    expect(callError(knobs, 'search_notes')).toEqual(plain);
+    expect(callError(knobs, 'find')).toEqual(plain);
+    expect(callError(knobs, 'read_note')).toBeNull();
+    expect(callError(resolveKnobs({}), 'search_notes')).toBeNull();
+  });
+
+  it('forged-lines carries a line break, a terminal escape, a bidi override and a zero-width space', () => {
+    const { message } = callError(resolveKnobs({ 'error.search_notes': 'forged-lines' }), 'search_notes')!;
+    for (const hidden of ['\n', '\u001b[2K', '\u202e', '\u200b']) expect(message).toContain(hidden);
   });
 });

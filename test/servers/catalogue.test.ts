@@ -41,6 +41,11 @@ const SHIPPED_IDS = [
   'secret-description',
   'list-changer',
   'output-drift',
+  'claiming-result',
+  'forged-markers',
+  'template-ids',
+  'forged-error',
+  'leaky-env',
 ];
 
 describe('catalogue', () => {

@@ -42,7 +42,10 @@ describe('resolveKnobs', () => {
       dieOnCall: null,
       outputs: {},
       results: {},
+      errors: {},
+      echoEnv: {},
       lieOnWrite: false,
+      assignIds: null,
       linger: false,
       runServerName: null,
       runServerVersion: null,
@@ -77,6 +80,7 @@ describe('resolveKnobs', () => {
       'result.search_notes': 'long-string-70000',
       'result.read_note': 'secret-github',
       lie_on_write: '1',
+      assign_ids: 'template',
     });
     expect(knobs).toMatchObject({
       pageSize: 100,
@@ -103,7 +107,10 @@ describe('resolveKnobs', () => {
       outputs: { read_note: 'oversized' },
       results: { search_notes: { family: 'long-string', n: 70000 }, read_note: 'secret-github' },
       lieOnWrite: true,
+      assignIds: 'template',
     });
+    expect(resolveKnobs({ 'error.write_note': 'forged-lines' }).errors).toEqual({ write_note: 'forged-lines' });
+    expect(resolveKnobs({ 'echo_env.search_notes': 'NOTES_API_TOKEN' }).echoEnv).toEqual({ search_notes: 'NOTES_API_TOKEN' });
   });
 
   it('reads sized presets at both ends of their ranges', () => {
@@ -192,6 +199,15 @@ describe('resolveKnobs', () => {
     ['lie_on_write 0', { lie_on_write: '0' }, /lie_on_write/],
     ['lie_on_write with result.write_note', { lie_on_write: '1', 'result.write_note': 'plain' }, /lie_on_write and result\.write_note/],
     ['lie_on_write with output.write_note', { lie_on_write: '1', 'output.write_note': 'valid' }, /lie_on_write and output\.write_note/],
+    ['lie_on_write with error.write_note', { lie_on_write: '1', 'error.write_note': 'plain' }, /lie_on_write and error\.write_note/],
+    ['assign_ids with result.write_note', { assign_ids: 'plain', 'result.write_note': 'plain' }, /assign_ids and result\.write_note/],
+    ['assign_ids unknown', { assign_ids: 'random' }, /assign_ids/],
+    ['error.<tool> unknown preset', { 'error.search_notes': 'crash' }, /error\.search_notes/],
+    ['echo_env.<tool> not a variable name', { 'echo_env.search_notes': 'A-B' }, /echo_env\.search_notes/],
+    ['echo_env.<tool> with error.<tool>', { 'echo_env.search_notes': 'X', 'error.search_notes': 'plain' }, /error\.search_notes and echo_env\.search_notes/],
+    ['echo_env.<tool> with output.<tool>', { 'echo_env.read_note': 'X', 'output.read_note': 'valid' }, /echo_env\.read_note and output\.read_note/],
+    ['lie_on_write with echo_env.write_note', { lie_on_write: '1', 'echo_env.write_note': 'X' }, /lie_on_write and echo_env\.write_note/],
+    ['error.<tool> with result.<tool>', { 'error.search_notes': 'plain', 'result.search_notes': 'plain' }, /error\.search_notes and result\.search_notes/],
     ['schema preset unknown', { 'schema.write_note': 'with-folders' }, /bad value "with-folders" for knob schema\.write_note/],
     ['schema preset empty', { 'schema.write_note': '' }, /schema\.write_note/],
     ['schema of an unknown tool', { 'schema.x': 'with-folder' }, /schema\.x/],
