@@ -2,12 +2,14 @@
 // exactly the named one; the rest of the broker then behaves as if that protection did not exist.
 
 import { ConfigError } from '../errors.js';
+import { addressGuard } from './address.js';
 import { agentChain, grants, hiddenParamsRefused, inputValid, policy } from './call.js';
 import { driftClosesSession, quarantineDrifted, quarantinedRefused } from './drift.js';
 import { manifestRequired, manifestServer, rulesPinned } from './config.js';
 import { privateOperatorFiles } from './files.js';
 import { resultSizeBound } from './frame.js';
 import { inspectArguments, inspectDescriptors, normaliseDescription } from './inspection.js';
+import { httpBodyCap, noRedirects } from './http.js';
 import { listingBounds, listingUnique } from './listing.js';
 import { nameRules, nameUnique } from './names.js';
 import { ownProcessGroup, parentDeathSignal } from './process.js';
@@ -17,11 +19,13 @@ import { hiddenNamesSound, objectSchema, schemaCompiles, selfContained } from '.
 import { agentVisibility, nothingRegistered, registeredCallsOnly } from './session.js';
 import { classified, descriptionPin, effectContractSound, hintConsistency, outputSchemaPin, pinned, schemaPin, stillOffered } from './tool.js';
 import type {
+  AddressGuard,
   CallGuard,
   ConfigGuard,
   DriftGuard,
   FileGuard,
   FrameGuard,
+  HttpGuard,
   ListingGuard,
   PresentationGuard,
   ProcessGuard,
@@ -35,6 +39,8 @@ export interface Guards {
   readonly file: readonly FileGuard[];
   readonly config: readonly ConfigGuard[];
   readonly process: readonly ProcessGuard[];
+  readonly address: readonly AddressGuard[];
+  readonly http: readonly HttpGuard[];
   readonly frame: readonly FrameGuard[];
   readonly listing: readonly ListingGuard[];
   readonly tool: readonly ToolGuard[];
@@ -50,6 +56,8 @@ export const ALL_GUARDS: Guards = {
   file: [privateOperatorFiles],
   config: [manifestRequired, manifestServer, rulesPinned],
   process: [ownProcessGroup, parentDeathSignal],
+  address: [addressGuard],
+  http: [noRedirects, httpBodyCap],
   frame: [resultSizeBound],
   listing: [listingBounds, listingUnique],
   // Whether the review saw a tool comes before what the operator said of it: rules-pinned lets a
@@ -106,6 +114,8 @@ export function selectGuards(disabled: readonly string[]): Guards {
     file: keep(ALL_GUARDS.file),
     config: keep(ALL_GUARDS.config),
     process: keep(ALL_GUARDS.process),
+    address: keep(ALL_GUARDS.address),
+    http: keep(ALL_GUARDS.http),
     frame: keep(ALL_GUARDS.frame),
     listing: keep(ALL_GUARDS.listing),
     tool: keep(ALL_GUARDS.tool),
