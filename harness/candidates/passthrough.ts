@@ -31,7 +31,8 @@ export function passthroughCandidate(): Candidate {
       return [];
     },
     async start(spec) {
-      return spawnChannel(process.execPath, [passthroughEntry, '--', spec.upstream.command, ...spec.upstream.args], {
+      const target = 'url' in spec.upstream ? ['--url', spec.upstream.url] : ['--', spec.upstream.command, ...spec.upstream.args];
+      return spawnChannel(process.execPath, [passthroughEntry, ...target], {
         cwd: spec.workdir,
         env: spec.env,
         stderrFile: join(spec.workdir, 'passthrough.stderr'),

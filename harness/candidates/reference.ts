@@ -28,6 +28,15 @@ function rulesFor(operator: OperatorConfig): Record<string, Record<string, unkno
   );
 }
 
+/**
+ * The broker's environment: the operator's, plus the opt-in for a private origin when the
+ * operator gave one. The broker reads that opt-in from its environment only (NET-6).
+ */
+function brokerEnv(spec: SessionSpec): NodeJS.ProcessEnv {
+  const origin = spec.operator.allow_private_origin;
+  return origin === undefined ? spec.env : { ...spec.env, GAUNTLET_BROKER_ALLOW_PRIVATE_ORIGIN: origin };
+}
+
 /** The flaws that are about a file's mode rather than its content. */
 const FILE_FLAWS: ReadonlySet<AdapterFlaw> = new Set(['rules-file-writable', 'manifest-file-writable']);
 
@@ -55,10 +64,10 @@ function applyFlaw(flaw: AdapterFlaw, rules: Record<string, unknown>, server: Re
 async function writeConfig(spec: SessionSpec): Promise<string> {
   const path = files(spec).config;
   const { operator } = spec;
+  const reached = 'url' in spec.upstream ? { url: spec.upstream.url } : { command: spec.upstream.command, args: spec.upstream.args };
   const server: Record<string, unknown> = {
     id: spec.upstream.id,
-    command: spec.upstream.command,
-    args: spec.upstream.args,
+    ...reached,
     ...(operator.prefix ? { prefix: operator.prefix } : {}),
     ...(operator.source_version ? { source_version: operator.source_version } : {}),
   };
@@ -103,7 +112,7 @@ export function referenceCandidate(options: ReferenceOptions = {}): Candidate {
       const config = await writeConfig(spec);
       const status = await runToExit(process.execPath, [brokerEntry, 'pin', '--config', config, '--out', files(spec).manifest, ...guardArgs], {
         cwd: spec.workdir,
-        env: spec.env,
+        env: brokerEnv(spec),
         stderrFile: files(spec).pinLog,
         timeoutMs: spec.timeoutMs,
       });
@@ -122,7 +131,7 @@ export function referenceCandidate(options: ReferenceOptions = {}): Candidate {
       return spawnChannel(
         process.execPath,
         [brokerEntry, 'serve', '--config', config, ...manifestArgs, '--report', report, '--state-dir', state, '--audit', audit, ...agentArgs, ...guardArgs],
-        { cwd: spec.workdir, env: spec.env, stderrFile: join(spec.workdir, 'reference-serve.stderr') },
+        { cwd: spec.workdir, env: brokerEnv(spec), stderrFile: join(spec.workdir, 'reference-serve.stderr') },
       );
     },
     async loadReport(spec) {

@@ -41,6 +41,7 @@ export const FEATURES = {
   'config-checks': 'refuses a malformed rule, a rule for an unpinned tool, and a missing or foreign manifest before it starts the server',
   'process-isolation': 'starts its server in a process group of its own, and does not let it outlive the broker',
   'config-file-modes': 'reads its rules and manifest only from regular files the user owns and nobody else can write',
+  'http-upstreams': 'reaches a server by URL over Streamable HTTP, refusing non-public addresses and redirects and capping bodies',
 } as const;
 export type Feature = keyof typeof FEATURES;
 
@@ -58,10 +59,20 @@ export interface UpstreamCommand {
   args: string[];
 }
 
+/**
+ * A server already running, which the operator names by URL; the candidate dials it, or refuses
+ * to. The operator's `server_url` and `allow_private_origin` arrive with their placeholders
+ * filled in.
+ */
+export interface UpstreamUrl {
+  id: string;
+  url: string;
+}
+
 export interface SessionSpec {
   /** A private directory for the candidate's files; removed after the scenario. */
   workdir: string;
-  upstream: UpstreamCommand;
+  upstream: UpstreamCommand | UpstreamUrl;
   operator: OperatorConfig;
   /**
    * For one start only: a defect the adapter writes into its own configuration file, for the

@@ -1,13 +1,14 @@
 import { join } from 'node:path';
 import { dir as tmpDir } from 'tmp-promise';
-import type { Candidate, SessionSpec, UpstreamCommand } from '../candidates/types.js';
+import type { Candidate, SessionSpec, UpstreamCommand, UpstreamUrl } from '../candidates/types.js';
 import type { LedgerRecord } from '../../servers/kit/ledger.js';
 import { callsTo, launches, Ledger, listRequests, maxListRequestsPerLaunch, noticesOf, serverPids } from '../observe/ledger.js';
 import { Canary } from '../observe/canary.js';
 import { killAll, survivorsAfter } from '../observe/processes.js';
 import { serverEntry } from '../paths.js';
-import type { Scenario, ScenarioExpectation } from '../scenario/types.js';
+import type { OperatorConfig, Scenario, ScenarioExpectation } from '../scenario/types.js';
 import { auditFindings, chainFindings } from './audit.js';
+import { HttpServer } from './http-server.js';
 import { CandidateUnresponsive, UnsupportedEnvironment, type CaseResult, type Finding } from './outcome.js';
 import { ScenarioSession } from './steps.js';
 
@@ -40,6 +41,22 @@ function upstreamFor(scenario: Scenario, catalogue: string, ledger: string, cont
     id: catalogue.replace(/[^a-z0-9_]/g, '_'),
     command: process.execPath,
     args: [serverEntry, catalogue, '--ledger', ledger, '--control', control, `canary_port=${canary.port}`, ...knobs],
+  };
+}
+
+/** Where an HTTP server is named when the operator does not say: the harness's own listener. */
+const DEFAULT_SERVER_URL = 'http://127.0.0.1:{port}/mcp';
+
+/**
+ * The operator's URL and opt-in with their placeholders filled in: `{port}` is the scenario's
+ * HTTP server, `{canary_port}` the canary (docs/scenario-format.md).
+ */
+function reachedByUrl(operator: OperatorConfig, id: string, server: HttpServer, canary: Canary): { upstream: UpstreamUrl; operator: OperatorConfig } {
+  const fill = (text: string): string => text.replaceAll('{port}', String(server.port)).replaceAll('{canary_port}', String(canary.port));
+  const origin = operator.allow_private_origin;
+  return {
+    upstream: { id, url: fill(operator.server_url ?? DEFAULT_SERVER_URL) },
+    operator: { ...operator, ...(origin === undefined ? {} : { allow_private_origin: fill(origin) }) },
   };
 }
 
@@ -131,14 +148,24 @@ export async function runScenario(scenario: Scenario, candidate: Candidate, opti
   const ledger = new Ledger(join(workdir.path, 'ledger.jsonl'));
   const control = join(workdir.path, 'phase');
   const canary = await Canary.start();
+  const command = upstreamFor(scenario, scenario.server.catalogue, ledger.path, control, canary);
+  const http =
+    scenario.server.transport === 'http'
+      ? await HttpServer.start(command, ledger, options.stepTimeoutMs).catch(async (error: unknown) => {
+          await canary.stop();
+          await workdir.cleanup();
+          throw error;
+        })
+      : undefined;
+  const reached = http === undefined ? { upstream: command, operator: scenario.operator } : reachedByUrl(scenario.operator, command.id, http, canary);
   const spec: SessionSpec = {
     workdir: workdir.path,
-    upstream: upstreamFor(scenario, scenario.server.catalogue, ledger.path, control, canary),
-    operator: scenario.operator,
+    ...reached,
     timeoutMs: options.stepTimeoutMs,
     env: { ...process.env, ...OPERATOR_ENV },
   };
-  const upstreamOf = (catalogue: string) => upstreamFor(scenario, catalogue, ledger.path, control, canary);
+  // An HTTP server is one the harness runs: a pin step names the same one.
+  const upstreamOf = (catalogue: string) => (http === undefined ? upstreamFor(scenario, catalogue, ledger.path, control, canary) : reached.upstream);
   const session = new ScenarioSession(candidate, spec, ledger, control, options.stepTimeoutMs, upstreamOf);
   let reason: string | undefined;
   let environmentLacks = false;
@@ -151,6 +178,7 @@ export async function runScenario(scenario: Scenario, candidate: Candidate, opti
   }
   try {
     await session.channel?.close();
+    await http?.stop();
     // The candidate has closed: read the ledger once, and judge everything on that reading.
     const records = ledger.read();
     const findings = [...session.findings];
@@ -174,6 +202,7 @@ export async function runScenario(scenario: Scenario, candidate: Candidate, opti
     const outcome = environmentLacks ? 'unsupported-environment' : reason !== undefined ? 'error' : findings.length > 0 ? 'fail' : 'pass';
     return { ...base, outcome, duration_ms: Date.now() - started, findings, notes: session.notes, ...(reason ? { reason } : {}) };
   } finally {
+    await http?.stop();
     await canary.stop();
     await workdir.cleanup();
   }

@@ -4,9 +4,9 @@ import { isDeepStrictEqual } from 'node:util';
 import { parse as parseLossless, stringify as stringifyLossless } from 'lossless-json';
 import { AgentClient, type Answer } from '../agent/client.js';
 import { generateArguments, GenerationError } from '../args/generate.js';
-import type { AgentChannel, Candidate, SessionSpec, UpstreamCommand } from '../candidates/types.js';
+import type { AgentChannel, Candidate, SessionSpec, UpstreamCommand, UpstreamUrl } from '../candidates/types.js';
 import type { LedgerRecord } from '../../servers/kit/ledger.js';
-import { callsTo, launches, serverPids, type Ledger } from '../observe/ledger.js';
+import { callsTo, connections, launches, serverPids, type Ledger } from '../observe/ledger.js';
 import { residentGrowthMib } from '../observe/memory.js';
 import { survivorsAfter } from '../observe/processes.js';
 import type { ApproveStep, CallOutcome, CallStep, CloseExpectation, ConfigFlaw, EffectiveHints, ListExpectation, StartExpectation, Step } from '../scenario/types.js';
@@ -93,7 +93,7 @@ export class ScenarioSession {
     readonly controlFile: string,
     readonly stepTimeoutMs: number,
     /** How to start another catalogue server, for a pin step that names one. */
-    readonly upstreamOf: (catalogue: string) => UpstreamCommand,
+    readonly upstreamOf: (catalogue: string) => UpstreamCommand | UpstreamUrl,
   ) {}
 
   fail(step: string, expectation: string, expected: unknown, observed: unknown): void {
@@ -165,6 +165,10 @@ export class ScenarioSession {
       await this.checkNeverLaunched(label, mark);
       return;
     }
+    if (expect.outcome === 'refused-before-connect') {
+      await this.checkNeverDialled(label);
+      return;
+    }
     // A refusal counts only if the candidate reached the server first: a broker that dies before
     // it has looked at anything must not pass.
     const since = this.ledger.read().slice(mark);
@@ -193,6 +197,20 @@ export class ScenarioSession {
     if (started.length > 0) {
       this.fail(label, 'refused before starting the server', 'no server launched', `${started.length} launch(es), pids ${started.map((r) => r.pid).join(', ')}`);
     }
+  }
+
+  /**
+   * A refusal to dial is trusted only this far: the server's listener never accepted a connection
+   * in the whole scenario, pin included (a broker that dialled and then refused has already
+   * reached the address). What keeps a candidate that dies at every start from passing is the
+   * attack's control, which reaches an allowed server by the same path.
+   */
+  private async checkNeverDialled(label: string): Promise<void> {
+    // A candidate still on its way out may yet dial: judged once it has gone, or late.
+    const exited = this.channel?.exited;
+    if (exited !== undefined) await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, DEATH_DEADLINE_MS).unref())]);
+    const dialled = connections(this.ledger.read());
+    if (dialled.length > 0) this.fail(label, 'refused before dialling the server', 'no connection to the server', `${dialled.length} connection(s)`);
   }
 
   /** Every server launched since `mark` is in a process group other than the candidate's. */
