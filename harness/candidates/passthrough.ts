@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { passthroughEntry } from '../paths.js';
-import { spawnChannel } from './child.js';
+import { spawnChannel, throughPrefix } from './child.js';
 import { ADAPTER_PROTOCOL, FEATURES, type Candidate, type Feature } from './types.js';
 
 /**
@@ -32,7 +32,7 @@ export function passthroughCandidate(): Candidate {
     },
     async start(spec) {
       const target = 'url' in spec.upstream ? ['--url', spec.upstream.url] : ['--', spec.upstream.command, ...spec.upstream.args];
-      return spawnChannel(process.execPath, [passthroughEntry, ...target], {
+      return spawnChannel(...throughPrefix(spec.launchPrefix, process.execPath, [passthroughEntry, ...target]), {
         cwd: spec.workdir,
         env: spec.env,
         stderrFile: join(spec.workdir, 'passthrough.stderr'),

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { stringify as stringifyLossless } from 'lossless-json';
 import { brokerEntry } from '../paths.js';
 import type { AdapterFlaw, OperatorConfig } from '../scenario/types.js';
-import { runToExit, spawnChannel } from './child.js';
+import { runToExit, spawnChannel, throughPrefix } from './child.js';
 import { ADAPTER_PROTOCOL, FEATURES, type Candidate, type Feature, type NeutralAuditRecord, type NeutralLoadReport, type SessionSpec } from './types.js';
 
 export interface ReferenceOptions {
@@ -110,7 +110,8 @@ export function referenceCandidate(options: ReferenceOptions = {}): Candidate {
     },
     async pin(spec) {
       const config = await writeConfig(spec);
-      const status = await runToExit(process.execPath, [brokerEntry, 'pin', '--config', config, '--out', files(spec).manifest, ...guardArgs], {
+      const pinArgs = [brokerEntry, 'pin', '--config', config, '--out', files(spec).manifest, ...guardArgs];
+      const status = await runToExit(...throughPrefix(spec.launchPrefix, process.execPath, pinArgs), {
         cwd: spec.workdir,
         env: brokerEnv(spec),
         stderrFile: files(spec).pinLog,
@@ -128,11 +129,12 @@ export function referenceCandidate(options: ReferenceOptions = {}): Candidate {
       // one who never ran pin has no manifest to give, which the broker must refuse (CFG-4).
       const manifestArgs = existsSync(manifest) ? ['--manifest', manifest] : existsSync(pinLog) ? ['--unpinned'] : [];
       const agentArgs = spec.agent ? ['--agent', spec.agent] : [];
-      return spawnChannel(
-        process.execPath,
-        [brokerEntry, 'serve', '--config', config, ...manifestArgs, '--report', report, '--state-dir', state, '--audit', audit, ...agentArgs, ...guardArgs],
-        { cwd: spec.workdir, env: brokerEnv(spec), stderrFile: join(spec.workdir, 'reference-serve.stderr') },
-      );
+      const serveArgs = [brokerEntry, 'serve', '--config', config, ...manifestArgs, '--report', report, '--state-dir', state, '--audit', audit, ...agentArgs, ...guardArgs];
+      return spawnChannel(...throughPrefix(spec.launchPrefix, process.execPath, serveArgs), {
+        cwd: spec.workdir,
+        env: brokerEnv(spec),
+        stderrFile: join(spec.workdir, 'reference-serve.stderr'),
+      });
     },
     async loadReport(spec) {
       const path = files(spec).report;

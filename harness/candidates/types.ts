@@ -88,6 +88,12 @@ export interface SessionSpec {
   env: NodeJS.ProcessEnv;
   /** Bound on any single adapter operation. */
   timeoutMs: number;
+  /**
+   * When set, the adapter starts every process of its candidate through this command (followed
+   * by the candidate's own command and arguments): it enters the network enclosure the scenario's
+   * server listens in (docs/network.md).
+   */
+  launchPrefix?: readonly string[];
 }
 
 export interface ExitStatus {

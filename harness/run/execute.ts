@@ -4,6 +4,7 @@ import type { Candidate, SessionSpec, UpstreamCommand, UpstreamUrl } from '../ca
 import type { LedgerRecord } from '../../servers/kit/ledger.js';
 import { callsTo, launches, Ledger, listRequests, maxListRequestsPerLaunch, noticesOf, serverPids } from '../observe/ledger.js';
 import { Canary } from '../observe/canary.js';
+import { Enclosure, type EnclosureSpec } from '../observe/enclosure.js';
 import { killAll, survivorsAfter } from '../observe/processes.js';
 import { serverEntry } from '../paths.js';
 import type { OperatorConfig, Scenario, ScenarioExpectation } from '../scenario/types.js';
@@ -58,6 +59,20 @@ function reachedByUrl(operator: OperatorConfig, id: string, server: HttpServer, 
     upstream: { id, url: fill(operator.server_url ?? DEFAULT_SERVER_URL) },
     operator: { ...operator, ...(origin === undefined ? {} : { allow_private_origin: fill(origin) }) },
   };
+}
+
+const LOOPBACK = '127.0.0.1';
+
+/** A server listening anywhere but loopback, or names to resolve, need an enclosure. */
+function needsEnclosure(scenario: Scenario): boolean {
+  const { listen, hosts } = scenario.server;
+  return (listen !== undefined && listen !== LOOPBACK) || hosts !== undefined;
+}
+
+/** The enclosure's loopback carries the listening address and every address a name resolves to. */
+function enclosureOf(scenario: Scenario): EnclosureSpec {
+  const hosts = scenario.server.hosts ?? {};
+  return { addresses: [...new Set([scenario.server.listen ?? LOOPBACK, ...Object.values(hosts)])].filter((address) => address !== LOOPBACK), hosts };
 }
 
 function ledgerFindings(expect: ScenarioExpectation['ledger'], entries: readonly LedgerRecord[]): Finding[] {
@@ -149,20 +164,27 @@ export async function runScenario(scenario: Scenario, candidate: Candidate, opti
   const control = join(workdir.path, 'phase');
   const canary = await Canary.start();
   const command = upstreamFor(scenario, scenario.server.catalogue, ledger.path, control, canary);
-  const http =
-    scenario.server.transport === 'http'
-      ? await HttpServer.start(command, ledger, options.stepTimeoutMs).catch(async (error: unknown) => {
-          await canary.stop();
-          await workdir.cleanup();
-          throw error;
-        })
-      : undefined;
+  let enclosure: Enclosure | undefined;
+  let http: HttpServer | undefined;
+  try {
+    enclosure = needsEnclosure(scenario) ? await Enclosure.create(enclosureOf(scenario), workdir.path, options.stepTimeoutMs) : undefined;
+    if (scenario.server.transport === 'http') {
+      http = await HttpServer.start(command, ledger, options.stepTimeoutMs, scenario.server.listen ?? LOOPBACK, enclosure?.prefix);
+    }
+  } catch (error) {
+    await enclosure?.close();
+    await canary.stop();
+    await workdir.cleanup();
+    if (!(error instanceof UnsupportedEnvironment)) throw error;
+    return { ...base, outcome: 'unsupported-environment', duration_ms: Date.now() - started, findings: [], notes: [], reason: error.message };
+  }
   const reached = http === undefined ? { upstream: command, operator: scenario.operator } : reachedByUrl(scenario.operator, command.id, http, canary);
   const spec: SessionSpec = {
     workdir: workdir.path,
     ...reached,
     timeoutMs: options.stepTimeoutMs,
     env: { ...process.env, ...OPERATOR_ENV },
+    ...(enclosure === undefined ? {} : { launchPrefix: enclosure.prefix }),
   };
   // An HTTP server is one the harness runs: a pin step names the same one.
   const upstreamOf = (catalogue: string) => (http === undefined ? upstreamFor(scenario, catalogue, ledger.path, control, canary) : reached.upstream);
@@ -203,6 +225,7 @@ export async function runScenario(scenario: Scenario, candidate: Candidate, opti
     return { ...base, outcome, duration_ms: Date.now() - started, findings, notes: session.notes, ...(reason ? { reason } : {}) };
   } finally {
     await http?.stop();
+    await enclosure?.close();
     await canary.stop();
     await workdir.cleanup();
   }

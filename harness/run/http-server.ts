@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { throughPrefix } from '../candidates/child.js';
 import type { UpstreamCommand } from '../candidates/types.js';
 import type { Ledger } from '../observe/ledger.js';
 
@@ -6,8 +7,9 @@ import type { Ledger } from '../observe/ledger.js';
 const POLL_MS = 20;
 
 /**
- * The scenario's server when it speaks HTTP. The harness runs it, listening on 127.0.0.1, so the
- * candidate only ever dials it (or refuses to): every connection it accepts is in the ledger.
+ * The scenario's server when it speaks HTTP. The harness runs it, listening on 127.0.0.1 or in a
+ * network enclosure, so the candidate only ever dials it (or refuses to): every connection it
+ * accepts is in the ledger.
  */
 export class HttpServer {
   private constructor(
@@ -16,10 +18,13 @@ export class HttpServer {
     readonly port: number,
   ) {}
 
-  /** Starts the kit with `--http` and waits until it has written the port it listens on. */
-  static async start(command: UpstreamCommand, ledger: Ledger, timeoutMs: number): Promise<HttpServer> {
+  /**
+   * Starts the kit with `--http` on `listen` and waits until it has written the port it listens
+   * on; `prefix` starts it inside a network enclosure.
+   */
+  static async start(command: UpstreamCommand, ledger: Ledger, timeoutMs: number, listen: string, prefix: readonly string[] | undefined): Promise<HttpServer> {
     // A group of its own, so stopping it stops anything it started.
-    const child = spawn(command.command, [...command.args, '--http'], { stdio: 'ignore', detached: true });
+    const child = spawn(...throughPrefix(prefix, command.command, [...command.args, '--http', '--listen', listen]), { stdio: 'ignore', detached: true });
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
     const deadline = Date.now() + timeoutMs;
     for (;;) {

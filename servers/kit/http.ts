@@ -1,9 +1,10 @@
 /**
- * The kit over MCP's Streamable HTTP transport: a listener on 127.0.0.1 in front of the same
- * serve() the stdio mode runs. Each POST body is one line into serve(); the line serve() writes
- * in answer (matched by id) is the response body, as application/json. Every TCP connection is
- * recorded before anything is read, so the ledger shows whether a client dialled at all. Two
- * knobs misbehave at the HTTP level: a redirect to the canary, and a body past any cap.
+ * The kit over MCP's Streamable HTTP transport: a listener (on 127.0.0.1, or on an address the
+ * harness's network enclosure holds) in front of the same serve() the stdio mode runs. Each POST
+ * body is one line into serve(); the line serve() writes in answer (matched by id) is the
+ * response body, as application/json. Every TCP connection is recorded before anything is read,
+ * so the ledger shows whether a client dialled at all. Two knobs misbehave at the HTTP level: a
+ * redirect to the canary, and a body past any cap.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { PassThrough } from 'node:stream';
@@ -68,7 +69,7 @@ function sendOversized(response: ServerResponse, key: string, announced: boolean
  * Serves over HTTP until serve() stops (the control file broke, or `die_on_call`); the harness
  * otherwise ends it with a signal. Resolves with serve()'s reason once the listener is closed.
  */
-export async function serveHttp(setup: ServerSetup, knobs: Knobs, ledger: Ledger): Promise<StopReason> {
+export async function serveHttp(setup: ServerSetup, knobs: Knobs, ledger: Ledger, address: string): Promise<StopReason> {
   const input = new PassThrough();
   const output = new PassThrough();
   const waiting = new Map<string, (line: string) => void>();
@@ -105,11 +106,11 @@ export async function serveHttp(setup: ServerSetup, knobs: Knobs, ledger: Ledger
   listener.on('connection', (socket) => ledger.append({ ev: 'connection', remote: socket.remoteAddress ?? null }));
   await new Promise<void>((resolve, reject) => {
     listener.once('error', reject);
-    listener.listen(0, '127.0.0.1', () => resolve());
+    listener.listen(0, address, () => resolve());
   });
-  const address = listener.address();
-  if (address === null || typeof address === 'string') throw new Error('the HTTP listener has no port');
-  ledger.append({ ev: 'listening', port: address.port });
+  const bound = listener.address();
+  if (bound === null || typeof bound === 'string') throw new Error('the HTTP listener has no port');
+  ledger.append({ ev: 'listening', port: bound.port });
 
   const reason = await serve(setup, { input, output });
   listener.closeAllConnections();
