@@ -44,7 +44,7 @@ export function parseInvocation(args: readonly string[]): Invocation {
     const arg = rest[i]!;
     if (arg === '--ledger' || arg === '--control' || arg === '--listen') {
       const value = rest[++i];
-      if (value === undefined) throw new UsageError(`${arg} needs a value; usage: ${USAGE}`);
+      if (value === undefined) throw new UsageError(`${arg} needs ${arg === '--listen' ? 'an address' : 'a file'}; usage: ${USAGE}`);
       paths[arg] = value;
     } else if (arg === '--http') {
       http = true;

@@ -112,7 +112,9 @@ describe('the shipped catalogue', () => {
 
   it('gives every scenario an expectation that observes something', () => {
     for (const scenario of scenarios) {
-      const observes = scenario.steps.some((step) => 'list' in step || 'call' in step || ('start' in step && step.start.expect.outcome === 'refused'));
+      // A refusal to dial observes the listener, which must have seen no connection.
+      const observing = ['refused', 'refused-before-connect'];
+      const observes = scenario.steps.some((step) => 'list' in step || 'call' in step || ('start' in step && observing.includes(step.start.expect.outcome)));
       expect(observes, scenario.id).toBe(true);
     }
   });
