@@ -75,6 +75,24 @@ function enclosureOf(scenario: Scenario): EnclosureSpec {
   return { addresses: [...new Set([scenario.server.listen ?? LOOPBACK, ...Object.values(hosts)])].filter((address) => address !== LOOPBACK), hosts };
 }
 
+/** What an HTTP scenario's server runs in and as: both absent for a server the candidate starts. */
+interface ServerNetwork {
+  enclosure?: Enclosure;
+  http?: HttpServer;
+}
+
+/** Makes the enclosure the scenario needs, and starts its HTTP server; on failure, neither is left. */
+async function serverNetwork(scenario: Scenario, command: UpstreamCommand, ledger: Ledger, workdir: string, timeoutMs: number): Promise<ServerNetwork> {
+  const enclosure = needsEnclosure(scenario) ? await Enclosure.create(enclosureOf(scenario), workdir, timeoutMs) : undefined;
+  if (scenario.server.transport !== 'http') return { enclosure };
+  try {
+    return { enclosure, http: await HttpServer.start(command, ledger, timeoutMs, scenario.server.listen ?? LOOPBACK, enclosure?.prefix) };
+  } catch (error) {
+    await enclosure?.close();
+    throw error;
+  }
+}
+
 function ledgerFindings(expect: ScenarioExpectation['ledger'], entries: readonly LedgerRecord[]): Finding[] {
   if (!expect) return [];
   const findings: Finding[] = [];
@@ -164,20 +182,16 @@ export async function runScenario(scenario: Scenario, candidate: Candidate, opti
   const control = join(workdir.path, 'phase');
   const canary = await Canary.start();
   const command = upstreamFor(scenario, scenario.server.catalogue, ledger.path, control, canary);
-  let enclosure: Enclosure | undefined;
-  let http: HttpServer | undefined;
+  let network: ServerNetwork;
   try {
-    enclosure = needsEnclosure(scenario) ? await Enclosure.create(enclosureOf(scenario), workdir.path, options.stepTimeoutMs) : undefined;
-    if (scenario.server.transport === 'http') {
-      http = await HttpServer.start(command, ledger, options.stepTimeoutMs, scenario.server.listen ?? LOOPBACK, enclosure?.prefix);
-    }
+    network = await serverNetwork(scenario, command, ledger, workdir.path, options.stepTimeoutMs);
   } catch (error) {
-    await enclosure?.close();
     await canary.stop();
     await workdir.cleanup();
     if (!(error instanceof UnsupportedEnvironment)) throw error;
     return { ...base, outcome: 'unsupported-environment', duration_ms: Date.now() - started, findings: [], notes: [], reason: error.message };
   }
+  const { http, enclosure } = network;
   const reached = http === undefined ? { upstream: command, operator: scenario.operator } : reachedByUrl(scenario.operator, command.id, http, canary);
   const spec: SessionSpec = {
     workdir: workdir.path,
