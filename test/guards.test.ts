@@ -125,6 +125,8 @@ const NEEDED_BY: Record<string, string[]> = {
     'net.metadata-name',
     'net.internal-name',
     'net.localhost-subdomain',
+    'net.ipv6-loopback',
+    'net.ipv6-unique-local',
   ],
   'no-redirects': ['net.redirect-not-followed'],
   'http-body-cap': ['net.body-announced-over-cap', 'net.body-streamed-over-cap'],

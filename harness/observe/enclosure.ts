@@ -1,16 +1,19 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { statSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
-import { isIPv4 } from 'node:net';
+import { isIP, isIPv6 } from 'node:net';
 import { join } from 'node:path';
 import { UnsupportedEnvironment } from '../run/outcome.js';
 
 /** Where util-linux and iproute2 put the tools an enclosure needs, looked up at fixed paths. */
 const TOOLS = { unshare: ['/usr/bin/unshare', '/bin/unshare'], nsenter: ['/usr/bin/nsenter', '/bin/nsenter'], ip: ['/usr/sbin/ip', '/sbin/ip', '/usr/bin/ip', '/bin/ip'] };
 
+/** What a loopback interface carries as soon as it is up. */
+const ON_LOOPBACK = ['127.0.0.1', '::1'];
+
 /** What the enclosure's network holds besides loopback. */
 export interface EnclosureSpec {
-  /** IPv4 addresses put on the enclosure's own loopback interface, so a listener can use them. */
+  /** Addresses (IPv4 or IPv6) put on the enclosure's own loopback, so a listener can use them. */
   addresses: string[];
   /** Names the enclosure's /etc/hosts resolves, to addresses among `addresses`. */
   hosts: Record<string, string>;
@@ -38,8 +41,10 @@ export class Enclosure {
       throw new UnsupportedEnvironment('a network enclosure needs unshare, nsenter (util-linux) and ip (iproute2)');
     }
     for (const address of [...spec.addresses, ...Object.values(spec.hosts)]) {
-      if (!isIPv4(address)) throw new Error(`an enclosure address must be IPv4: ${address}`);
+      if (isIP(address) === 0) throw new Error(`an enclosure address must be an IP address: ${address}`);
     }
+    // Loopback's own addresses are there already; each other one is a host route of its own.
+    const added = [...new Set(spec.addresses)].filter((address) => !ON_LOOPBACK.includes(address)).map((address) => `${address}/${isIPv6(address) ? 128 : 32}`);
     const hostsFile = join(workdir, 'enclosure-hosts');
     const lines = ['127.0.0.1 localhost', ...Object.entries(spec.hosts).map(([name, address]) => `${address} ${name}`)];
     await writeFile(hostsFile, `${lines.join('\n')}\n`);
@@ -48,12 +53,12 @@ export class Enclosure {
       'set -e',
       'ip=$1; hosts=$2; shift 2',
       '"$ip" link set lo up',
-      'for address in "$@"; do "$ip" addr add "$address/32" dev lo; done',
+      'for address in "$@"; do "$ip" addr add "$address" dev lo; done',
       'mount --bind "$hosts" /etc/hosts',
       'echo ready',
       'exec sleep 2147483647',
     ].join('\n');
-    const holder = spawn(unshare, ['-rnm', '/bin/sh', '-c', script, 'enclosure', ip, hostsFile, ...new Set(spec.addresses)], {
+    const holder = spawn(unshare, ['-rnm', '/bin/sh', '-c', script, 'enclosure', ip, hostsFile, ...added], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const exited = new Promise<void>((resolve) => holder.once('close', () => resolve()));

@@ -72,7 +72,7 @@ function needsEnclosure(scenario: Scenario): boolean {
 /** The enclosure's loopback carries the listening address and every address a name resolves to. */
 function enclosureOf(scenario: Scenario): EnclosureSpec {
   const hosts = scenario.server.hosts ?? {};
-  return { addresses: [...new Set([scenario.server.listen ?? LOOPBACK, ...Object.values(hosts)])].filter((address) => address !== LOOPBACK), hosts };
+  return { addresses: [scenario.server.listen ?? LOOPBACK, ...Object.values(hosts)], hosts };
 }
 
 /** What an HTTP scenario's server runs in and as: both absent for a server the candidate starts. */

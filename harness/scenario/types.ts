@@ -76,12 +76,12 @@ export interface ServerSpec {
   /** `http`: the harness runs the server on 127.0.0.1 and the operator names it by URL. */
   transport?: 'stdio' | 'http';
   /**
-   * Where an HTTP server listens (IPv4; default 127.0.0.1). Any other address, or any `hosts`,
+   * Where an HTTP server listens (IPv4 or IPv6; default 127.0.0.1). Any other address, or any `hosts`,
    * puts the server and the candidate in a network enclosure of the harness's own making, whose
    * loopback carries the address (docs/network.md).
    */
   listen?: string;
-  /** Names the enclosure's /etc/hosts resolves, each to an IPv4 address its loopback carries. */
+  /** Names the enclosure's /etc/hosts resolves, each to an address its loopback carries. */
   hosts?: Record<string, string>;
   knobs?: Record<string, string | number | boolean>;
 }

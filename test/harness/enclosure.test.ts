@@ -20,14 +20,16 @@ describe('Enclosure', () => {
     dirs.push(dir);
     let enclosure: Enclosure;
     try {
-      enclosure = await Enclosure.create({ addresses: ['10.0.0.5'], hosts: { 'mcp.example.com': '10.0.0.5' } }, dir, 5000);
+      enclosure = await Enclosure.create({ addresses: ['10.0.0.5', 'fd00::5', '127.0.0.1'], hosts: { 'mcp.example.com': '10.0.0.5' } }, dir, 5000);
     } catch (error) {
       if (error instanceof UnsupportedEnvironment) return context.skip();
       throw error;
     }
     const [command, ...prefix] = enclosure.prefix;
     const inside = (args: string[]) => execFileSync(command!, [...prefix, ...args], { encoding: 'utf8' });
-    expect(inside(['ip', '-4', 'addr', 'show', 'dev', 'lo'])).toContain('10.0.0.5/32');
+    const addresses = inside(['ip', 'addr', 'show', 'dev', 'lo']);
+    expect(addresses).toContain('10.0.0.5/32');
+    expect(addresses).toContain('fd00::5/128');
     expect(inside(['getent', 'hosts', 'mcp.example.com'])).toMatch(/^10\.0\.0\.5\s+mcp\.example\.com/);
     // Only loopback: there is no route to anywhere else.
     expect(inside(['ip', '-o', 'link']).trim().split('\n')).toHaveLength(1);
