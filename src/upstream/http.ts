@@ -7,11 +7,13 @@
 import { RequestTimedOut, ResultTooLarge, ServerGone, UpstreamError } from '../errors.js';
 import type { HttpPlan } from '../guards/types.js';
 import { notificationLine, parseMessage, requestLine } from '../jsonrpc.js';
-import { plain, type JsonValue } from '../json/tree.js';
+import { member, plain, stringValue, type JsonValue } from '../json/tree.js';
 import type { Reply, Requester } from './connection.js';
 
 /** The session the server assigned at initialize; sent back with every later request. */
 const SESSION_HEADER = 'mcp-session-id';
+/** The protocol version initialize agreed on; the transport asks for it on every later request. */
+const VERSION_HEADER = 'mcp-protocol-version';
 
 /** The plan with no HTTP guard at all: redirects followed, bodies read whole. */
 export const UNGUARDED_HTTP: HttpPlan = { followRedirects: true, maxBodyBytes: Number.POSITIVE_INFINITY };
@@ -19,6 +21,7 @@ export const UNGUARDED_HTTP: HttpPlan = { followRedirects: true, maxBodyBytes: N
 export class HttpConnection implements Requester {
   private nextId = 1;
   private session: string | undefined;
+  private version: string | undefined;
   /** Set once the connection is closed; says why. */
   private failure: string | undefined;
   /** Aborted by close(), so that no request outlives the connection. */
@@ -38,8 +41,12 @@ export class HttpConnection implements Requester {
       const response = await this.post(requestLine(plain(id), method, params), signal, what);
       if (method === 'initialize') this.session = response.headers.get(SESSION_HEADER) ?? undefined;
       const tooLong = `server "${this.serverId}" answered ${what} with a body longer than ${this.plan.maxBodyBytes} bytes`;
-      const text = await readBody(response, this.plan.maxBodyBytes, tooLong);
-      return this.answerTo(id, text, what);
+      const reply = this.answerTo(id, await readBody(response, this.plan.maxBodyBytes, tooLong), what);
+      // Whether the version is one the broker speaks is the listing's to judge, as over stdio.
+      if (method === 'initialize' && reply.ok && reply.result.kind === 'object') {
+        this.version = stringValue(member(reply.result, 'protocolVersion'));
+      }
+      return reply;
     } catch (err) {
       if (signal.aborted && !this.closing.signal.aborted) {
         // The spec asks a requester that gives up to say so, so the server can stop the work.
@@ -81,6 +88,7 @@ export class HttpConnection implements Requester {
         'content-type': 'application/json',
         accept: 'application/json, text/event-stream',
         ...(this.session === undefined ? {} : { [SESSION_HEADER]: this.session }),
+        ...(this.version === undefined ? {} : { [VERSION_HEADER]: this.version }),
       },
       body,
       redirect: this.plan.followRedirects ? 'follow' : 'manual',

@@ -34,17 +34,20 @@ const PLAN = { followRedirects: false, maxBodyBytes: 1024 };
 const answer = (body: string, result: unknown) => JSON.stringify({ jsonrpc: '2.0', id: (JSON.parse(body) as { id: number }).id, result });
 
 describe('HttpConnection', () => {
-  it('answers a request with the result in the body, and sends the session back', async () => {
-    const sessions: Array<string | undefined> = [];
+  it('answers a request with the result in the body, and sends the session and version back', async () => {
+    const headers: Array<[string | undefined, string | undefined]> = [];
     const url = await listen((request, body, response) => {
-      sessions.push(request.headers['mcp-session-id'] as string | undefined);
-      response.writeHead(200, { 'content-type': 'application/json', 'mcp-session-id': 's-1' }).end(answer(body, { ok: true }));
+      headers.push([request.headers['mcp-session-id'] as string | undefined, request.headers['mcp-protocol-version'] as string | undefined]);
+      response.writeHead(200, { 'content-type': 'application/json', 'mcp-session-id': 's-1' }).end(answer(body, { protocolVersion: '2025-06-18' }));
     });
     const connection = new HttpConnection('notes', url, PLAN);
     const first = await connection.request('initialize', undefined, 5000, 'initialize');
     expect(first.ok).toBe(true);
     await connection.request('tools/list', undefined, 5000, 'tools/list');
-    expect(sessions).toEqual([undefined, 's-1']);
+    expect(headers).toEqual([
+      [undefined, undefined],
+      ['s-1', '2025-06-18'],
+    ]);
   });
 
   it('refuses a redirect, and its target receives nothing', async () => {
