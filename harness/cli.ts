@@ -12,7 +12,7 @@ import { runServer } from '../servers/main.js';
 const USAGE = `usage:
   gauntlet run [--candidate NAME_OR_MODULE] [--filter GLOB] [--report-dir DIR] [--step-timeout MS]
   gauntlet list [--requirements] [--servers] [--json]
-  gauntlet serve <server-id> [--ledger FILE] [--control FILE] [knob=value ...]
+  gauntlet serve <server-id> [--ledger FILE] [--control FILE] [--http [--listen ADDRESS]] [knob=value ...]
 
 candidates: ${builtInCandidates.join(', ')}, or the path of an adapter module
 exit codes (run): 0 all selected scenarios pass (unsupported does not fail), 1 a scenario failed

@@ -1,6 +1,7 @@
 /**
  * Entry point of a hostile server:
- *   node dist/servers/main.js <server-id> [--ledger FILE] [--control FILE] [knob=value ...]
+ *   node dist/servers/main.js <server-id> [--ledger FILE] [--control FILE] [--http [--listen ADDRESS]] [knob=value ...]
+ * With --http it listens on 127.0.0.1, or ADDRESS, (a port of its own, written to the ledger) instead of stdio.
  * The harness CLI runs the same thing as `gauntlet serve` through `runServer`.
  */
 import { realpathSync } from 'node:fs';
@@ -9,10 +10,11 @@ import { catalogue, findServer } from './catalogue.js';
 import { KnobError, type Knobs, parseAssignments, resolveKnobs } from './kit/knobs.js';
 import { type ExitReason, Ledger } from './kit/ledger.js';
 import { ownProcessIds } from './kit/process-ids.js';
+import { serveHttp } from './kit/http.js';
 import { serve, type StopReason } from './kit/server.js';
 import { DEFAULT_LIMITS } from './kit/wire.js';
 
-const USAGE = '<server-id> [--ledger FILE] [--control FILE] [knob=value ...]';
+const USAGE = '<server-id> [--ledger FILE] [--control FILE] [--http [--listen ADDRESS]] [knob=value ...]';
 
 export class UsageError extends Error {}
 
@@ -20,6 +22,8 @@ export interface Invocation {
   serverId: string;
   ledgerPath: string | null;
   controlPath: string | null;
+  /** Serve MCP's Streamable HTTP rather than stdio, listening on this address; null for stdio. */
+  listen: string | null;
   /** The preset's knobs overridden by the command line's. */
   knobs: Record<string, string>;
 }
@@ -33,24 +37,30 @@ export function parseInvocation(args: readonly string[]): Invocation {
     const problem = serverId === undefined ? 'no server id given' : `unknown server id ${JSON.stringify(serverId)}`;
     throw new UsageError(`${problem}; usage: ${USAGE}; server ids: ${ids}`);
   }
-  const paths: Record<'--ledger' | '--control', string | null> = { '--ledger': null, '--control': null };
+  const paths: Record<'--ledger' | '--control' | '--listen', string | null> = { '--ledger': null, '--control': null, '--listen': null };
   const assignments: string[] = [];
+  let http = false;
   for (let i = 0; i < rest.length; i++) {
     const arg = rest[i]!;
-    if (arg === '--ledger' || arg === '--control') {
+    if (arg === '--ledger' || arg === '--control' || arg === '--listen') {
       const value = rest[++i];
-      if (value === undefined) throw new UsageError(`${arg} needs a file; usage: ${USAGE}`);
+      if (value === undefined) throw new UsageError(`${arg} needs ${arg === '--listen' ? 'an address' : 'a file'}; usage: ${USAGE}`);
       paths[arg] = value;
+    } else if (arg === '--http') {
+      http = true;
     } else if (arg.startsWith('--')) {
       throw new UsageError(`unknown option ${arg}; usage: ${USAGE}`);
     } else {
       assignments.push(arg);
     }
   }
+  if (paths['--listen'] !== null && !http) throw new UsageError(`--listen needs --http; usage: ${USAGE}`);
   return {
     serverId,
     ledgerPath: paths['--ledger'],
     controlPath: paths['--control'],
+    // Loopback unless told otherwise: only the harness's own network enclosure asks for another.
+    listen: http ? (paths['--listen'] ?? '127.0.0.1') : null,
     knobs: { ...entry.knobs, ...parseAssignments(assignments) },
   };
 }
@@ -109,10 +119,8 @@ async function runUntilStopped(args: readonly string[]): Promise<number> {
   // A client that goes away mid-reply is not an error worth crashing over; stdin's end follows.
   process.stdout.on('error', () => {});
 
-  const reason = await serve(
-    { serverId: invocation.serverId, knobs, ledger, controlPath: invocation.controlPath, limits: DEFAULT_LIMITS },
-    { input: process.stdin, output: process.stdout },
-  );
+  const setup = { serverId: invocation.serverId, knobs, ledger, controlPath: invocation.controlPath, limits: DEFAULT_LIMITS };
+  const reason = invocation.listen !== null ? await serveHttp(setup, knobs, ledger, invocation.listen) : await serve(setup, { input: process.stdin, output: process.stdout });
   if (reason === 'stdin-closed' && knobs.linger) await lingerUntilKilled();
   exit(reason);
   return EXIT_CODES[reason];

@@ -67,17 +67,29 @@ export interface Contract {
   readonly checks: readonly Check[];
 }
 
-export interface ServerSpec {
+interface ServerCommon {
   readonly id: string;
-  readonly command: string;
-  readonly args: readonly string[];
-  readonly env: ReadonlyMap<string, string>;
   /** When set, a tool that is not renamed is offered as `<prefix>_<tool>`. */
   readonly prefix: string | undefined;
   /** The version of the server's source the operator reviewed; what the server reports about
    * itself is never taken for it. Recorded in every audit record. */
   readonly sourceVersion: string | undefined;
 }
+
+/** A server the broker starts as a child process and speaks to over its stdio. */
+export interface ProcessServerSpec extends ServerCommon {
+  readonly url?: undefined;
+  readonly command: string;
+  readonly args: readonly string[];
+  readonly env: ReadonlyMap<string, string>;
+}
+
+/** A server already running somewhere, reached over MCP's Streamable HTTP transport. */
+export interface UrlServerSpec extends ServerCommon {
+  readonly url: URL;
+}
+
+export type ServerSpec = ProcessServerSpec | UrlServerSpec;
 
 export interface Limits {
   readonly maxPages: number;
@@ -157,9 +169,22 @@ export function parseConfig(value: JsonValue): Config {
 }
 
 function parseServer(value: JsonValue | undefined): ServerSpec {
-  const f: Fields = new Fields(value, 'config.server', ['id', 'command', 'args', 'env', 'prefix', 'source_version']);
+  const f: Fields = new Fields(value, 'config.server', ['id', 'command', 'args', 'env', 'url', 'prefix', 'source_version']);
   const id = f.required('id', (g, k) => g.string(k));
   if (!SERVER_ID.test(id)) f.fail('id', `must match ${SERVER_ID.source}`);
+  const common = { id, prefix: f.string('prefix'), sourceVersion: f.string('source_version') };
+  // The prefixed names are checked by the name guards like every other offered name.
+  const url = f.string('url');
+  if (url === undefined) return { ...common, ...parseCommand(f) };
+  for (const key of ['command', 'args', 'env']) {
+    if (f.get(key) !== undefined) f.fail(key, 'is for a server the broker starts; this one is reached by url');
+  }
+  // Whether the URL may be dialled is the address guard's to judge, when the broker connects.
+  if (!URL.canParse(url)) f.fail('url', 'must be an absolute URL');
+  return { ...common, url: new URL(url) };
+}
+
+function parseCommand(f: Fields): Pick<ProcessServerSpec, 'command' | 'args' | 'env'> {
   const command = f.required('command', (g, k) => g.string(k));
   if (command === '') f.fail('command', 'must not be empty');
   const args = f.stringArray('args') ?? [];
@@ -173,8 +198,7 @@ function parseServer(value: JsonValue | undefined): ServerSpec {
   for (const text of [command, ...args, ...env.values()]) {
     if (text.includes('\0')) throw new ConfigError('config.server: a command, argument or env value contains NUL');
   }
-  // The prefixed names are checked by the name guards like every other offered name.
-  return { id, command, args, env, prefix: f.string('prefix'), sourceVersion: f.string('source_version') };
+  return { command, args, env };
 }
 
 function parseRules(entries: readonly (readonly [string, JsonValue])[]): Map<string, Rule> {

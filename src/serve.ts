@@ -82,7 +82,8 @@ export async function serve(options: ServeOptions, io: ServeIo): Promise<number>
         guards,
         context: { agent: options.agent, agents: config.agents, grants: config.grants, policy: config.policy, approvals, clock, quarantine: new Quarantine() },
         limits: config.limits,
-        serverEnv: config.server.env,
+        // A server reached by URL was given no environment, so there is nothing of it to redact.
+        serverEnv: config.server.url === undefined ? config.server.env : new Map(),
         upstream,
         audit,
         stopServer: () => upstream.close(),

@@ -1,30 +1,60 @@
-// Starting the server and reading its listing, shared by pin and serve. If anything fails the
-// server's group is stopped before the error goes on, and the tail of its stderr is added to
-// the message: that is usually where a server says why it failed.
+// Connecting to the server and reading its listing, shared by pin and serve. A server the broker
+// starts is spoken to over its stdio; a server named by URL is judged by the address guards
+// before anything is dialled, then spoken to over HTTP as the HTTP guards plan it. If anything
+// fails the connection is closed (a started server's group stopped) before the error goes on.
 
-import type { Config } from './config.js';
-import { UpstreamError } from './errors.js';
+import type { Config, ProcessServerSpec, UrlServerSpec } from './config.js';
+import { ConfigError, UpstreamError } from './errors.js';
 import type { Guards } from './guards/registry.js';
 import { initializeAndList, type ListedTool } from './listing.js';
-import { Connection } from './upstream/connection.js';
+import { Connection, type Requester } from './upstream/connection.js';
+import { HttpConnection, UNGUARDED_HTTP } from './upstream/http.js';
 import { ServerProcess } from './upstream/process.js';
 
+/** A connection to the server, whichever way it is reached. */
+export interface Upstream extends Requester {
+  /** `why` completes "server X was closed by the broker ..." for every later request. */
+  close(why?: string): Promise<void>;
+}
+
 export interface Started {
-  readonly upstream: Connection;
+  readonly upstream: Upstream;
   readonly listed: readonly ListedTool[];
 }
 
-export async function startAndList(config: Config, guards: Pick<Guards, 'process' | 'frame' | 'listing'>): Promise<Started> {
-  const server = await ServerProcess.start(config.server, guards.process);
-  // Without a frame guard a line is unbounded: the protection does not exist.
-  const bounds = guards.frame.map((guard) => guard.lineBound(config.limits));
-  const upstream = new Connection(config.server.id, server, bounds.length === 0 ? undefined : Math.min(...bounds));
+type StartGuards = Pick<Guards, 'process' | 'frame' | 'listing' | 'address' | 'http'>;
+
+export async function startAndList(config: Config, guards: StartGuards): Promise<Started> {
+  const { upstream, diagnostics } = config.server.url === undefined ? await startProcess(config, config.server, guards) : await reach(config, config.server, guards);
   try {
     return { upstream, listed: await initializeAndList(upstream, config.server.id, config.limits, guards.listing) };
   } catch (err) {
     await upstream.close();
-    const tail = server.stderrTail();
+    const tail = diagnostics();
     if (err instanceof UpstreamError && tail !== '') throw new UpstreamError(`${err.message}; its stderr ends with: ${tail}`);
     throw err;
   }
+}
+
+interface Opened {
+  readonly upstream: Upstream;
+  /** What the server said about itself on the side, read after a failure: usually why. */
+  readonly diagnostics: () => string;
+}
+
+async function startProcess(config: Config, spec: ProcessServerSpec, guards: StartGuards): Promise<Opened> {
+  const server = await ServerProcess.start(spec, guards.process);
+  // Without a frame guard a line is unbounded: the protection does not exist.
+  const bounds = guards.frame.map((guard) => guard.lineBound(config.limits));
+  return { upstream: new Connection(spec.id, server, bounds.length === 0 ? undefined : Math.min(...bounds)), diagnostics: () => server.stderrTail() };
+}
+
+async function reach(config: Config, spec: UrlServerSpec, guards: StartGuards): Promise<Opened> {
+  for (const guard of guards.address) {
+    const reason = await guard.refuse(spec.url, process.env);
+    // The configuration names a server the broker must not reach: refused as the configuration is.
+    if (reason !== null) throw new ConfigError(`guard ${guard.name} refused server "${spec.id}" at ${spec.url.href}: ${reason}`);
+  }
+  const plan = guards.http.reduce((planned, guard) => guard.plan(planned, config.limits), UNGUARDED_HTTP);
+  return { upstream: new HttpConnection(spec.id, spec.url, plan), diagnostics: () => '' };
 }

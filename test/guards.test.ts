@@ -112,6 +112,28 @@ const NEEDED_BY: Record<string, string[]> = {
   'private-operator-files': ['cfg.rules-file-writable', 'cfg.manifest-file-writable'],
   'own-process-group': ['prc.own-group'],
   'parent-death-signal': ['prc.broker-death-kills-server'],
+  // net.scheme-not-http is left out: without the guard the HTTP client still cannot speak ftp.
+  'address-guard': [
+    'net.loopback-refused',
+    'net.unspecified-refused',
+    'net.integer-address',
+    'net.hex-address',
+    'net.octal-address',
+    'net.short-address',
+    'net.mapped-address',
+    'net.localhost-name',
+    'net.opt-in-other-origin',
+    'net.metadata-address',
+    'net.private-address',
+    'net.name-resolves-private',
+    'net.metadata-name',
+    'net.internal-name',
+    'net.localhost-subdomain',
+    'net.ipv6-loopback',
+    'net.ipv6-unique-local',
+  ],
+  'no-redirects': ['net.redirect-not-followed'],
+  'http-body-cap': ['net.body-announced-over-cap', 'net.body-streamed-over-cap'],
 };
 
 const scenarios = loadCatalogue();

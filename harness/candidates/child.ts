@@ -157,3 +157,9 @@ export async function runToExit(
   await channel.close();
   return { ...(status ?? (await channel.exited)), timedOut };
 }
+
+/** A command line to start through the session's launch prefix (docs/network.md), when it has one. */
+export function throughPrefix(prefix: readonly string[] | undefined, command: string, args: string[]): [string, string[]] {
+  const [first, ...rest] = prefix ?? [];
+  return first === undefined ? [command, args] : [first, [...rest, command, ...args]];
+}

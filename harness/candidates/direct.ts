@@ -13,6 +13,8 @@ export function directCandidate(): Candidate {
       return { ok: true, detail: 'direct has no broker to pin' };
     },
     async start(spec) {
+      // It declares no http-upstreams, so it is only ever given a server to start.
+      if (!('command' in spec.upstream)) throw new Error('direct speaks to a server over stdio only');
       return spawnChannel(spec.upstream.command, spec.upstream.args, {
         cwd: spec.workdir,
         env: spec.env,

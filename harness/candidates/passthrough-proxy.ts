@@ -1,14 +1,20 @@
 import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
 
 /**
  * The passthrough candidate's process: it starts the server named after `--` and copies bytes
- * both ways, unchanged and unchecked. It exists to prove that scenarios can fail.
+ * both ways, unchanged and unchecked; or, given `--url`, it posts each line to that URL and
+ * copies each answer back. It exists to prove that scenarios can fail.
  */
 function main(argv: string[]): void {
+  if (argv[0] === '--url' && argv[1] !== undefined) {
+    proxyToUrl(argv[1]);
+    return;
+  }
   const separator = argv.indexOf('--');
   const [command, ...args] = separator >= 0 ? argv.slice(separator + 1) : [];
   if (!command) {
-    process.stderr.write('usage: passthrough-proxy -- COMMAND [ARG ...]\n');
+    process.stderr.write('usage: passthrough-proxy (-- COMMAND [ARG ...] | --url URL)\n');
     process.exit(2);
   }
   const server = spawn(command, args, { stdio: ['pipe', 'pipe', 'inherit'] });
@@ -17,6 +23,37 @@ function main(argv: string[]): void {
   server.stdin.on('error', () => undefined);
   server.on('exit', (code) => process.exit(code ?? 1));
   server.on('error', () => process.exit(1));
+}
+
+/**
+ * As naive as an HTTP client gets: whatever the scheme, it dials the host and port as plain
+ * HTTP; it follows every redirect; it reads every body whole. A request it could not get an
+ * answer to is answered with a JSON-RPC error, so the agent is never left waiting.
+ */
+function proxyToUrl(target: string): void {
+  const url = new URL(target);
+  url.protocol = 'http:';
+  const lines = createInterface({ input: process.stdin, crlfDelay: Number.POSITIVE_INFINITY });
+  lines.on('line', (line) => {
+    void fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: line })
+      .then(async (response) => {
+        const body = (await response.text()).trim();
+        if (body !== '' && response.ok) process.stdout.write(`${body}\n`);
+        else if (!response.ok) answerFailure(line, `HTTP ${response.status}`);
+      })
+      .catch((error: Error) => answerFailure(line, error.message));
+  });
+  lines.on('close', () => process.exit(0));
+}
+
+function answerFailure(line: string, problem: string): void {
+  let id: unknown;
+  try {
+    id = (JSON.parse(line) as { id?: unknown }).id;
+  } catch {
+    return;
+  }
+  if (id !== undefined) process.stdout.write(`${JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32000, message: problem } })}\n`);
 }
 
 main(process.argv.slice(2));

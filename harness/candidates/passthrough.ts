@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { passthroughEntry } from '../paths.js';
-import { spawnChannel } from './child.js';
+import { spawnChannel, throughPrefix } from './child.js';
 import { ADAPTER_PROTOCOL, FEATURES, type Candidate, type Feature } from './types.js';
 
 /**
@@ -31,7 +31,8 @@ export function passthroughCandidate(): Candidate {
       return [];
     },
     async start(spec) {
-      return spawnChannel(process.execPath, [passthroughEntry, '--', spec.upstream.command, ...spec.upstream.args], {
+      const target = 'url' in spec.upstream ? ['--url', spec.upstream.url] : ['--', spec.upstream.command, ...spec.upstream.args];
+      return spawnChannel(...throughPrefix(spec.launchPrefix, process.execPath, [passthroughEntry, ...target]), {
         cwd: spec.workdir,
         // The server starts as the operator configured it, its variables on top of everything the
         // proxy has: starting a server is no protection, and guarding what it was given is none.

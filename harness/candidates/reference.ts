@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { stringify as stringifyLossless } from 'lossless-json';
 import { brokerEntry } from '../paths.js';
 import type { AdapterFlaw, OperatorConfig } from '../scenario/types.js';
-import { runToExit, spawnChannel } from './child.js';
+import { runToExit, spawnChannel, throughPrefix } from './child.js';
 import { ADAPTER_PROTOCOL, FEATURES, type Candidate, type Feature, type NeutralAuditRecord, type NeutralLoadReport, type SessionSpec } from './types.js';
 
 export interface ReferenceOptions {
@@ -27,6 +27,15 @@ function rulesFor(operator: OperatorConfig): Record<string, Record<string, unkno
   return Object.fromEntries(
     Object.entries(operator.tools).map(([tool, { timeout_ms, ...rule }]) => [tool, timeout_ms === undefined ? { ...rule } : { ...rule, call_timeout_ms: timeout_ms }]),
   );
+}
+
+/**
+ * The broker's environment: the operator's, plus the opt-in for a private origin when the
+ * operator gave one. The broker reads that opt-in from its environment only (NET-6).
+ */
+function brokerEnv(spec: SessionSpec): NodeJS.ProcessEnv {
+  const origin = spec.operator.allow_private_origin;
+  return origin === undefined ? spec.env : { ...spec.env, GAUNTLET_BROKER_ALLOW_PRIVATE_ORIGIN: origin };
 }
 
 /** The flaws that are about a file's mode rather than its content. */
@@ -56,11 +65,14 @@ function applyFlaw(flaw: AdapterFlaw, rules: Record<string, unknown>, server: Re
 async function writeConfig(spec: SessionSpec): Promise<string> {
   const path = files(spec).config;
   const { operator } = spec;
+  // A server reached by URL has no process, so no environment of its own to set.
+  const reached =
+    'url' in spec.upstream
+      ? { url: spec.upstream.url }
+      : { command: spec.upstream.command, args: spec.upstream.args, ...(operator.env ? { env: operator.env } : {}) };
   const server: Record<string, unknown> = {
     id: spec.upstream.id,
-    command: spec.upstream.command,
-    args: spec.upstream.args,
-    ...(operator.env ? { env: operator.env } : {}),
+    ...reached,
     ...(operator.prefix ? { prefix: operator.prefix } : {}),
     ...(operator.source_version ? { source_version: operator.source_version } : {}),
   };
@@ -109,9 +121,10 @@ export function referenceCandidate(options: ReferenceOptions = {}): Candidate {
     },
     async pin(spec) {
       const config = await writeConfig(spec);
-      const status = await runToExit(process.execPath, [brokerEntry, 'pin', '--config', config, '--out', files(spec).manifest, ...guardArgs], {
+      const pinArgs = [brokerEntry, 'pin', '--config', config, '--out', files(spec).manifest, ...guardArgs];
+      const status = await runToExit(...throughPrefix(spec.launchPrefix, process.execPath, pinArgs), {
         cwd: spec.workdir,
-        env: spec.env,
+        env: brokerEnv(spec),
         stderrFile: files(spec).pinLog,
         timeoutMs: spec.timeoutMs,
       });
@@ -127,11 +140,12 @@ export function referenceCandidate(options: ReferenceOptions = {}): Candidate {
       // one who never ran pin has no manifest to give, which the broker must refuse (CFG-4).
       const manifestArgs = existsSync(manifest) ? ['--manifest', manifest] : existsSync(pinLog) ? ['--unpinned'] : [];
       const agentArgs = spec.agent ? ['--agent', spec.agent] : [];
-      return spawnChannel(
-        process.execPath,
-        [brokerEntry, 'serve', '--config', config, ...manifestArgs, '--report', report, '--state-dir', state, '--audit', audit, ...agentArgs, ...guardArgs],
-        { cwd: spec.workdir, env: spec.env, stderrFile: files(spec).serveStderr },
-      );
+      const serveArgs = [brokerEntry, 'serve', '--config', config, ...manifestArgs, '--report', report, '--state-dir', state, '--audit', audit, ...agentArgs, ...guardArgs];
+      return spawnChannel(...throughPrefix(spec.launchPrefix, process.execPath, serveArgs), {
+        cwd: spec.workdir,
+        env: brokerEnv(spec),
+        stderrFile: files(spec).serveStderr,
+      });
     },
     async loadReport(spec) {
       const path = files(spec).report;

@@ -42,6 +42,7 @@ export const FEATURES = {
   'process-isolation': 'starts its server in a process group of its own, and does not let it outlive the broker',
   'config-file-modes': 'reads its rules and manifest only from regular files the user owns and nobody else can write',
   'server-env': "starts the server with the environment the operator set for it, and keeps those values from the agent",
+  'http-upstreams': 'reaches a server by URL over Streamable HTTP, refusing non-public addresses and redirects and capping bodies',
 } as const;
 export type Feature = keyof typeof FEATURES;
 
@@ -59,10 +60,20 @@ export interface UpstreamCommand {
   args: string[];
 }
 
+/**
+ * A server already running, which the operator names by URL; the candidate dials it, or refuses
+ * to. The operator's `server_url` and `allow_private_origin` arrive with their placeholders
+ * filled in.
+ */
+export interface UpstreamUrl {
+  id: string;
+  url: string;
+}
+
 export interface SessionSpec {
   /** A private directory for the candidate's files; removed after the scenario. */
   workdir: string;
-  upstream: UpstreamCommand;
+  upstream: UpstreamCommand | UpstreamUrl;
   operator: OperatorConfig;
   /**
    * For one start only: a defect the adapter writes into its own configuration file, for the
@@ -78,6 +89,12 @@ export interface SessionSpec {
   env: NodeJS.ProcessEnv;
   /** Bound on any single adapter operation. */
   timeoutMs: number;
+  /**
+   * When set, the adapter starts every process of its candidate through this command (followed
+   * by the candidate's own command and arguments): it enters the network enclosure the scenario's
+   * server listens in (docs/network.md).
+   */
+  launchPrefix?: readonly string[];
 }
 
 export interface ExitStatus {

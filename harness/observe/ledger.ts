@@ -45,3 +45,6 @@ export function maxListRequestsPerLaunch(records: readonly LedgerRecord[]): numb
   for (const record of listRequests(records)) perPid.set(record.pid, (perPid.get(record.pid) ?? 0) + 1);
   return Math.max(0, ...perPid.values());
 }
+
+/** Every TCP connection an HTTP server accepted, whatever was sent over it. */
+export const connections = (records: readonly LedgerRecord[]) => records.filter((r) => r.ev === 'connection');

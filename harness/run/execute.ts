@@ -1,14 +1,16 @@
 import { join } from 'node:path';
 import { dir as tmpDir } from 'tmp-promise';
-import type { Candidate, SessionSpec, UpstreamCommand } from '../candidates/types.js';
+import type { Candidate, SessionSpec, UpstreamCommand, UpstreamUrl } from '../candidates/types.js';
 import type { LedgerRecord } from '../../servers/kit/ledger.js';
 import { losslessText, receivedArguments, sameJson } from '../observe/arguments.js';
 import { callsTo, launches, Ledger, listRequests, maxListRequestsPerLaunch, noticesOf, serverPids } from '../observe/ledger.js';
 import { Canary } from '../observe/canary.js';
+import { Enclosure, type EnclosureSpec } from '../observe/enclosure.js';
 import { killAll, survivorsAfter } from '../observe/processes.js';
 import { serverEntry } from '../paths.js';
-import type { Scenario, ScenarioExpectation } from '../scenario/types.js';
+import type { OperatorConfig, Scenario, ScenarioExpectation } from '../scenario/types.js';
 import { auditFindings, chainFindings } from './audit.js';
+import { HttpServer } from './http-server.js';
 import { reportFindings, toolsListedLast } from './load-report.js';
 import { CandidateUnresponsive, UnsupportedEnvironment, type CaseResult, type Finding } from './outcome.js';
 import { ScenarioSession } from './steps.js';
@@ -43,6 +45,54 @@ function upstreamFor(scenario: Scenario, catalogue: string, ledger: string, cont
     command: process.execPath,
     args: [serverEntry, catalogue, '--ledger', ledger, '--control', control, `canary_port=${canary.port}`, ...knobs],
   };
+}
+
+/** Where an HTTP server is named when the operator does not say: the harness's own listener. */
+const DEFAULT_SERVER_URL = 'http://127.0.0.1:{port}/mcp';
+
+/**
+ * The operator's URL and opt-in with their placeholders filled in: `{port}` is the scenario's
+ * HTTP server, `{canary_port}` the canary (docs/scenario-format.md).
+ */
+function reachedByUrl(operator: OperatorConfig, id: string, server: HttpServer, canary: Canary): { upstream: UpstreamUrl; operator: OperatorConfig } {
+  const fill = (text: string): string => text.replaceAll('{port}', String(server.port)).replaceAll('{canary_port}', String(canary.port));
+  const origin = operator.allow_private_origin;
+  return {
+    upstream: { id, url: fill(operator.server_url ?? DEFAULT_SERVER_URL) },
+    operator: { ...operator, ...(origin === undefined ? {} : { allow_private_origin: fill(origin) }) },
+  };
+}
+
+const LOOPBACK = '127.0.0.1';
+
+/** A server listening anywhere but loopback, or names to resolve, need an enclosure. */
+function needsEnclosure(scenario: Scenario): boolean {
+  const { listen, hosts } = scenario.server;
+  return (listen !== undefined && listen !== LOOPBACK) || hosts !== undefined;
+}
+
+/** The enclosure's loopback carries the listening address and every address a name resolves to. */
+function enclosureOf(scenario: Scenario): EnclosureSpec {
+  const hosts = scenario.server.hosts ?? {};
+  return { addresses: [scenario.server.listen ?? LOOPBACK, ...Object.values(hosts)], hosts };
+}
+
+/** What an HTTP scenario's server runs in and as: both absent for a server the candidate starts. */
+interface ServerNetwork {
+  enclosure?: Enclosure;
+  http?: HttpServer;
+}
+
+/** Makes the enclosure the scenario needs, and starts its HTTP server; on failure, neither is left. */
+async function serverNetwork(scenario: Scenario, command: UpstreamCommand, ledger: Ledger, workdir: string, timeoutMs: number): Promise<ServerNetwork> {
+  const enclosure = needsEnclosure(scenario) ? await Enclosure.create(enclosureOf(scenario), workdir, timeoutMs) : undefined;
+  if (scenario.server.transport !== 'http') return { enclosure };
+  try {
+    return { enclosure, http: await HttpServer.start(command, ledger, timeoutMs, scenario.server.listen ?? LOOPBACK, enclosure?.prefix) };
+  } catch (error) {
+    await enclosure?.close();
+    throw error;
+  }
 }
 
 function ledgerFindings(expect: ScenarioExpectation['ledger'], entries: readonly LedgerRecord[]): Finding[] {
@@ -138,14 +188,27 @@ export async function runScenario(scenario: Scenario, candidate: Candidate, opti
   const ledger = new Ledger(join(workdir.path, 'ledger.jsonl'));
   const control = join(workdir.path, 'phase');
   const canary = await Canary.start();
+  const command = upstreamFor(scenario, scenario.server.catalogue, ledger.path, control, canary);
+  let network: ServerNetwork;
+  try {
+    network = await serverNetwork(scenario, command, ledger, workdir.path, options.stepTimeoutMs);
+  } catch (error) {
+    await canary.stop();
+    await workdir.cleanup();
+    if (!(error instanceof UnsupportedEnvironment)) throw error;
+    return { ...base, outcome: 'unsupported-environment', duration_ms: Date.now() - started, findings: [], notes: [], reason: error.message };
+  }
+  const { http, enclosure } = network;
+  const reached = http === undefined ? { upstream: command, operator: scenario.operator } : reachedByUrl(scenario.operator, command.id, http, canary);
   const spec: SessionSpec = {
     workdir: workdir.path,
-    upstream: upstreamFor(scenario, scenario.server.catalogue, ledger.path, control, canary),
-    operator: scenario.operator,
+    ...reached,
     timeoutMs: options.stepTimeoutMs,
     env: { ...process.env, ...OPERATOR_ENV },
+    ...(enclosure === undefined ? {} : { launchPrefix: enclosure.prefix }),
   };
-  const upstreamOf = (catalogue: string) => upstreamFor(scenario, catalogue, ledger.path, control, canary);
+  // An HTTP server is one the harness runs: a pin step names the same one.
+  const upstreamOf = (catalogue: string) => (http === undefined ? upstreamFor(scenario, catalogue, ledger.path, control, canary) : reached.upstream);
   const session = new ScenarioSession(candidate, spec, ledger, control, options.stepTimeoutMs, upstreamOf);
   let reason: string | undefined;
   let environmentLacks = false;
@@ -158,6 +221,7 @@ export async function runScenario(scenario: Scenario, candidate: Candidate, opti
   }
   try {
     await session.channel?.close();
+    await http?.stop();
     // The candidate has closed: read the ledger once, and judge everything on that reading.
     const records = ledger.read();
     const findings = [...session.findings];
@@ -181,6 +245,8 @@ export async function runScenario(scenario: Scenario, candidate: Candidate, opti
     const outcome = environmentLacks ? 'unsupported-environment' : reason !== undefined ? 'error' : findings.length > 0 ? 'fail' : 'pass';
     return { ...base, outcome, duration_ms: Date.now() - started, findings, notes: session.notes, ...(reason ? { reason } : {}) };
   } finally {
+    await http?.stop();
+    await enclosure?.close();
     await canary.stop();
     await workdir.cleanup();
   }

@@ -4,12 +4,12 @@ import { isDeepStrictEqual } from 'node:util';
 import { parse as parseLossless } from 'lossless-json';
 import { AgentClient, type Answer } from '../agent/client.js';
 import { generateArguments, GenerationError } from '../args/generate.js';
-import type { AgentChannel, Candidate, SessionSpec, UpstreamCommand } from '../candidates/types.js';
+import type { AgentChannel, Candidate, SessionSpec, UpstreamCommand, UpstreamUrl } from '../candidates/types.js';
 import type { LedgerRecord } from '../../servers/kit/ledger.js';
 import { losslessText, receivedArguments, sameJson } from '../observe/arguments.js';
 import { firstUnescaped } from '../observe/escaped.js';
 import { everyString } from '../observe/strings.js';
-import { callsTo, launches, serverPids, type Ledger } from '../observe/ledger.js';
+import { callsTo, connections, launches, serverPids, type Ledger } from '../observe/ledger.js';
 import { residentGrowthMib } from '../observe/memory.js';
 import { survivorsAfter } from '../observe/processes.js';
 import type { ApproveStep, CallOutcome, CallStep, CloseExpectation, ConfigFlaw, EffectiveHints, ListExpectation, StartExpectation, Step } from '../scenario/types.js';
@@ -96,7 +96,7 @@ export class ScenarioSession {
     readonly controlFile: string,
     readonly stepTimeoutMs: number,
     /** How to start another catalogue server, for a pin step that names one. */
-    readonly upstreamOf: (catalogue: string) => UpstreamCommand,
+    readonly upstreamOf: (catalogue: string) => UpstreamCommand | UpstreamUrl,
   ) {}
 
   fail(step: string, expectation: string, expected: unknown, observed: unknown): void {
@@ -165,7 +165,12 @@ export class ScenarioSession {
       return;
     }
     if (expect.outcome === 'refused-before-launch') {
-      await this.refusedBeforeLaunch(label, expect, mark);
+      await this.refusedBeforeReaching(label, expect, 'starting the server', () => launches(this.ledger.read().slice(mark)));
+      return;
+    }
+    if (expect.outcome === 'refused-before-connect') {
+      // The listener's connections over the whole scenario: a pin that dialled counts as well.
+      await this.refusedBeforeReaching(label, expect, 'dialling the server', () => connections(this.ledger.read()));
       return;
     }
     // A refusal counts only if the candidate reached the server first: a broker that dies before
@@ -184,35 +189,34 @@ export class ScenarioSession {
   }
 
   /**
-   * A refusal before the server starts, as a candidate must refuse operator files it cannot trust.
-   * The candidate must stop, within the step timeout, without having started any server. The
-   * ledger cannot show it looked at anything, so something else must keep a candidate that dies at
-   * every start from passing: where the scenario names what the refusal must say
+   * A refusal before the server is reached at all: started (`refused-before-launch`, for operator
+   * files the candidate cannot trust) or dialled (`refused-before-connect`, for an address it must
+   * not reach). The candidate must stop, within the step timeout, and the ledger must show no such
+   * contact. That cannot show it looked at anything, so something else must keep a candidate that
+   * dies at every start from passing: where the scenario names what the refusal must say
    * (`reason_includes`), its adapter's `configurationRefusal` must give a reason that says it (a
-   * crash gives none); elsewhere the scenario's own ready start with the same files, the flaw
-   * aside, does.
+   * crash gives none); elsewhere the scenario's own later ready start does. The loader's tests hold
+   * every such scenario to one of the two.
    */
-  private async refusedBeforeLaunch(label: string, expect: StartExpectation, mark: number): Promise<void> {
+  private async refusedBeforeReaching(label: string, expect: StartExpectation, contact: string, contacts: () => LedgerRecord[]): Promise<void> {
     const channel = this.channel!;
     const bound = new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), this.stepTimeoutMs).unref());
     const status = await Promise.race([channel.exited, bound]);
     // Closed now, so that everything it wrote on its way out is there for the adapter to read.
     await channel.close();
     if (status === undefined) {
-      this.fail(label, 'refused before starting the server', 'the candidate stops', 'it did not stop');
+      this.fail(label, `refused before ${contact}`, 'the candidate stops', 'it did not stop');
       return;
     }
-    const started = launches(this.ledger.read().slice(mark));
-    if (started.length > 0) {
-      this.fail(label, 'refused before starting the server', 'no server launched', `${started.length} launch(es), pids ${started.map((r) => r.pid).join(', ')}`);
-    }
+    const made = contacts();
+    if (made.length > 0) this.fail(label, `refused before ${contact}`, 'no contact with the server', `${made.length} ${made[0]!.ev} record(s) in the ledger`);
     if (expect.reason_includes === undefined) return;
     const reason = await this.candidate.configurationRefusal?.(this.spec, status);
     if (reason === undefined) {
-      this.fail(label, 'configuration refused', 'the candidate says why it refuses its configuration', `it exited with ${status.code ?? status.signal}, and its adapter reports no refusal of its configuration`);
+      this.fail(label, 'refusal explained', 'the candidate says why it refuses', `it exited with ${status.code ?? status.signal}, and its adapter reports no refusal`);
       return;
     }
-    this.notes.push(`${label}: configuration refused: ${reason}`);
+    this.notes.push(`${label}: refused: ${reason}`);
     for (const fragment of expect.reason_includes) {
       if (!reason.includes(fragment)) this.fail(label, `refusal names ${JSON.stringify(fragment)}`, 'named in the reason', reason);
     }

@@ -62,11 +62,32 @@ export interface OperatorConfig {
     /** Bound on starting the server, the handshake and the whole listing together. */
     connect_timeout_ms?: number;
   };
+  /**
+   * The URL the operator names an HTTP server by (docs/network.md). `{port}` stands for the port
+   * the scenario's own server listens on (always on 127.0.0.1), `{canary_port}` for the canary's.
+   * Absent for an HTTP server: `http://127.0.0.1:{port}/mcp`.
+   */
+  server_url?: string;
+  /**
+   * The one private origin the operator opts in to reaching, written with the same placeholders.
+   * Each adapter passes it by its candidate's own opt-in, never in the configuration file (NET-6).
+   */
+  allow_private_origin?: string;
 }
 
 export interface ServerSpec {
   /** A catalogue id from servers/catalogue.ts. */
   catalogue: string;
+  /** `http`: the harness runs the server on 127.0.0.1 and the operator names it by URL. */
+  transport?: 'stdio' | 'http';
+  /**
+   * Where an HTTP server listens (IPv4 or IPv6; default 127.0.0.1). Any other address, or any `hosts`,
+   * puts the server and the candidate in a network enclosure of the harness's own making, whose
+   * loopback carries the address (docs/network.md).
+   */
+  listen?: string;
+  /** Names the enclosure's /etc/hosts resolves, each to an address its loopback carries. */
+  hosts?: Record<string, string>;
   knobs?: Record<string, string | number | boolean>;
 }
 
@@ -197,9 +218,10 @@ export interface StartExpectation {
   /**
    * `refused-before-launch`: the candidate refuses to serve and never starts the server, as it
    * must for operator files it cannot trust (docs/scenario-format.md says why a dead candidate
-   * still cannot pass).
+   * still cannot pass). `refused-before-connect`: the candidate refuses to serve and nothing in
+   * the scenario so far has so much as opened a connection to the server's listener.
    */
-  outcome: 'ready' | 'refused' | 'refused-before-launch';
+  outcome: 'ready' | 'refused' | 'refused-before-launch' | 'refused-before-connect';
   /** For `refused-before-launch`: strings the reason the candidate's adapter gives must contain. */
   reason_includes?: string[];
   /** How many hostile-server processes may still be alive once the start has been refused. */

@@ -70,7 +70,15 @@ export interface Knobs {
   runServerName: string | null;
   /** The version it reports in phase `run`; null keeps the review-time version. */
   runServerVersion: string | null;
+  /** Over HTTP: every tools/call is answered with a redirect to the canary instead. */
+  httpRedirectCalls: boolean;
+  /** Over HTTP: every tools/call is answered with a body past any cap, its size announced or not. */
+  httpOversize: OversizeMode | null;
 }
+
+/** How an oversized HTTP body is sent: with a Content-Length that says so, or chunked. */
+export const OVERSIZE_MODES = ['announced', 'streamed'] as const;
+export type OversizeMode = (typeof OVERSIZE_MODES)[number];
 
 export class KnobError extends Error {}
 
@@ -118,6 +126,8 @@ const KNOB_KEYS = [
   'linger',
   'run.server_name',
   'run.server_version',
+  'http_redirect_calls',
+  'http_oversize',
 ];
 
 /** Handshake requests a server can leave unanswered, to test a broker's connect timeout. */
@@ -172,6 +182,8 @@ export function resolveKnobs(assigned: Readonly<Record<string, string>>): Knobs 
     linger: false,
     runServerName: null,
     runServerVersion: null,
+    httpRedirectCalls: false,
+    httpOversize: null,
   };
   for (const [key, value] of Object.entries(assigned)) {
     const toolKey = splitToolKey(key);
@@ -258,6 +270,13 @@ export function resolveKnobs(assigned: Readonly<Record<string, string>>): Knobs 
         break;
       case 'canary_port':
         knobs.canaryPort = integer(key, value, 1, 65535);
+        break;
+      case 'http_redirect_calls':
+        oneOf(key, value, ['1']);
+        knobs.httpRedirectCalls = true;
+        break;
+      case 'http_oversize':
+        knobs.httpOversize = oneOf(key, value, OVERSIZE_MODES);
         break;
       case 'hang_on_call':
         knobs.hangOnCall = toolOfSet(key, value);

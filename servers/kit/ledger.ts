@@ -70,7 +70,19 @@ export interface ExitRecord extends RecordBase {
   reason: ExitReason;
 }
 
-export type LedgerRecord = LaunchRecord | RecvRecord | SentRecord | SpawnRecord | ExitRecord;
+/** Over HTTP: the server is accepting connections on 127.0.0.1 at `port`. */
+export interface ListeningRecord extends RecordBase {
+  ev: 'listening';
+  port: number;
+}
+
+/** Over HTTP: a client opened a TCP connection, whatever it went on to send. */
+export interface ConnectionRecord extends RecordBase {
+  ev: 'connection';
+  remote: string | null;
+}
+
+export type LedgerRecord = LaunchRecord | RecvRecord | SentRecord | SpawnRecord | ExitRecord | ListeningRecord | ConnectionRecord;
 
 /** A record as the caller supplies it: the ledger adds pid and seq (distributed over the union). */
 type WithoutBase<R> = R extends RecordBase ? Omit<R, keyof RecordBase> : never;

@@ -2,6 +2,7 @@
 // exactly the named one; the rest of the broker then behaves as if that protection did not exist.
 
 import { ConfigError } from '../errors.js';
+import { addressGuard } from './address.js';
 import { agentChain, grants, hiddenParamsRefused, inputValid, policy } from './call.js';
 import { driftClosesSession, quarantineDrifted, quarantinedRefused } from './drift.js';
 import { manifestRequired, manifestServer, rulesPinned } from './config.js';
@@ -9,6 +10,7 @@ import { privateOperatorFiles } from './files.js';
 import { serverErrorEscaped } from './error.js';
 import { resultSizeBound } from './frame.js';
 import { inspectArguments, inspectDescriptors, normaliseDescription } from './inspection.js';
+import { httpBodyCap, noRedirects } from './http.js';
 import { listingBounds, listingUnique } from './listing.js';
 import { nameRules, nameUnique } from './names.js';
 import { ownProcessGroup, parentDeathSignal } from './process.js';
@@ -19,12 +21,14 @@ import { redactServerEnvError, redactServerEnvResult } from './server-env.js';
 import { agentVisibility, nothingRegistered, registeredCallsOnly } from './session.js';
 import { classified, descriptionPin, effectContractSound, hintConsistency, outputSchemaPin, pinned, schemaPin, stillOffered } from './tool.js';
 import type {
+  AddressGuard,
   CallGuard,
   ConfigGuard,
   DriftGuard,
   ErrorGuard,
   FileGuard,
   FrameGuard,
+  HttpGuard,
   ListingGuard,
   PresentationGuard,
   ProcessGuard,
@@ -38,6 +42,8 @@ export interface Guards {
   readonly file: readonly FileGuard[];
   readonly config: readonly ConfigGuard[];
   readonly process: readonly ProcessGuard[];
+  readonly address: readonly AddressGuard[];
+  readonly http: readonly HttpGuard[];
   readonly frame: readonly FrameGuard[];
   readonly listing: readonly ListingGuard[];
   readonly tool: readonly ToolGuard[];
@@ -54,6 +60,8 @@ export const ALL_GUARDS: Guards = {
   file: [privateOperatorFiles],
   config: [manifestRequired, manifestServer, rulesPinned],
   process: [ownProcessGroup, parentDeathSignal],
+  address: [addressGuard],
+  http: [noRedirects, httpBodyCap],
   frame: [resultSizeBound],
   listing: [listingBounds, listingUnique],
   // Whether the review saw a tool comes before what the operator said of it: rules-pinned lets a
@@ -115,6 +123,8 @@ export function selectGuards(disabled: readonly string[]): Guards {
     file: keep(ALL_GUARDS.file),
     config: keep(ALL_GUARDS.config),
     process: keep(ALL_GUARDS.process),
+    address: keep(ALL_GUARDS.address),
+    http: keep(ALL_GUARDS.http),
     frame: keep(ALL_GUARDS.frame),
     listing: keep(ALL_GUARDS.listing),
     tool: keep(ALL_GUARDS.tool),

@@ -226,3 +226,24 @@ export interface FileGuard {
   /** `uid` is the user the broker runs as; undefined where there are no Unix users. */
   check(stats: Stats, uid: number | undefined): string | null;
 }
+
+/** Judges a server URL before anything is dialled: a reason to refuse, or null. */
+export interface AddressGuard {
+  readonly name: string;
+  /** `env` is the broker's own environment, where an operator's opt-in lives (never the config). */
+  refuse(url: URL, env: NodeJS.ProcessEnv): Promise<string | null>;
+}
+
+/** How an HTTP server is spoken to; the HTTP guards shape it in turn. */
+export interface HttpPlan {
+  /** Whether a 3xx answer is followed to wherever it points. */
+  readonly followRedirects: boolean;
+  /** The most bytes one response body may have; a longer one fails the read. */
+  readonly maxBodyBytes: number;
+}
+
+/** Shapes how an HTTP server is spoken to. */
+export interface HttpGuard {
+  readonly name: string;
+  plan(plan: HttpPlan, limits: Limits): HttpPlan;
+}

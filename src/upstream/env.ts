@@ -3,11 +3,11 @@
 // gets only what it needs to run (PATH, HOME, TMPDIR when the broker has them) and what the
 // operator names for it, and the operator's values win.
 
-import type { ServerSpec } from '../config.js';
+import type { ProcessServerSpec } from '../config.js';
 
 const INHERITED = ['PATH', 'HOME', 'TMPDIR'] as const;
 
-export function childEnv(spec: ServerSpec, parent: NodeJS.ProcessEnv): Record<string, string> {
+export function childEnv(spec: ProcessServerSpec, parent: NodeJS.ProcessEnv): Record<string, string> {
   const env: Record<string, string> = {};
   for (const name of INHERITED) {
     const value = parent[name];

@@ -5,7 +5,7 @@
 
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import type { Readable } from 'node:stream';
-import type { ServerSpec } from '../config.js';
+import type { ProcessServerSpec } from '../config.js';
 import { UpstreamError } from '../errors.js';
 import type { LaunchPlan, ProcessGuard } from '../guards/types.js';
 import { childEnv } from './env.js';
@@ -41,7 +41,7 @@ export class ServerProcess {
   }
 
   /** Starts the server; rejects with an UpstreamError when it cannot be started at all. */
-  static start(spec: ServerSpec, guards: readonly ProcessGuard[]): Promise<ServerProcess> {
+  static start(spec: ProcessServerSpec, guards: readonly ProcessGuard[]): Promise<ServerProcess> {
     const plan = guards.reduce((planned: LaunchPlan, guard) => guard.launch(planned), { command: spec.command, args: spec.args, ownGroup: false });
     const child = spawn(plan.command, [...plan.args], {
       env: childEnv(spec, process.env),

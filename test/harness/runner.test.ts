@@ -101,7 +101,7 @@ describe('a configuration refusal counts only when the candidate stops and says 
   it('a broker that dies with no refusal reported fails', async () => {
     const result = await runScenario(refusing, fakeCandidate('exit-at-once', features), options);
     expect(result.outcome).toBe('fail');
-    expect(result.findings.map((f) => f.expectation)).toContain('configuration refused');
+    expect(result.findings.map((f) => f.expectation)).toContain('refusal explained');
   });
 
   it('a broker that serves fails', async () => {

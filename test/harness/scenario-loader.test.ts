@@ -128,4 +128,16 @@ describe('the shipped catalogue', () => {
       expect(observes, scenario.id).toBe(true);
     }
   });
+
+  it('never lets a candidate that dies at every start pass a refusal before the server is reached', () => {
+    // Such a refusal shows no contact with the server, which a dead candidate shows too: the step
+    // must name what the refusal says, or the scenario must then start the candidate ready.
+    for (const scenario of scenarios) {
+      scenario.steps.forEach((step, index) => {
+        if (!('start' in step) || !step.start.expect.outcome.startsWith('refused-before-')) return;
+        const laterReady = scenario.steps.slice(index + 1).some((later) => 'start' in later && later.start.expect.outcome === 'ready');
+        expect(step.start.expect.reason_includes !== undefined || laterReady, `${scenario.id} step ${index + 1}`).toBe(true);
+      });
+    }
+  });
 });

@@ -77,6 +77,7 @@ describe('parseInvocation', () => {
       serverId: 'tool-flood',
       ledgerPath: 'L',
       controlPath: 'C',
+      listen: null,
       knobs: { filler: '997', page_size: '100' },
     });
     const pages = listingPages(resolveKnobs(invocation.knobs), 'review');
@@ -92,7 +93,7 @@ describe('parseInvocation', () => {
   });
 
   it('has no ledger or control file unless given', () => {
-    expect(parseInvocation(['notes'])).toEqual({ serverId: 'notes', ledgerPath: null, controlPath: null, knobs: {} });
+    expect(parseInvocation(['notes'])).toEqual({ serverId: 'notes', ledgerPath: null, controlPath: null, listen: null, knobs: {} });
   });
 
   it('refuses an unknown id, listing the known ones', () => {
@@ -104,5 +105,11 @@ describe('parseInvocation', () => {
   it('refuses unknown options and options without their file', () => {
     expect(() => parseInvocation(['notes', '--verbose'])).toThrow(/unknown option --verbose/);
     expect(() => parseInvocation(['notes', '--ledger'])).toThrow(/--ledger needs a file/);
+  });
+
+  it('listens on loopback over HTTP unless given another address, and only over HTTP', () => {
+    expect(parseInvocation(['notes', '--http']).listen).toBe('127.0.0.1');
+    expect(parseInvocation(['notes', '--http', '--listen', '10.0.0.5']).listen).toBe('10.0.0.5');
+    expect(() => parseInvocation(['notes', '--listen', '10.0.0.5'])).toThrow(/--listen needs --http/);
   });
 });

@@ -49,6 +49,8 @@ describe('resolveKnobs', () => {
       linger: false,
       runServerName: null,
       runServerVersion: null,
+      httpRedirectCalls: false,
+      httpOversize: null,
     });
   });
 

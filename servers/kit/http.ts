@@ -1,0 +1,119 @@
+/**
+ * The kit over MCP's Streamable HTTP transport: a listener (on 127.0.0.1, or on an address the
+ * harness's network enclosure holds) in front of the same serve() the stdio mode runs. Each POST
+ * body is one line into serve(); the line serve() writes in answer (matched by id) is the
+ * response body, as application/json. Every TCP connection is recorded before anything is read,
+ * so the ledger shows whether a client dialled at all. Two knobs misbehave at the HTTP level: a
+ * redirect to the canary, and a body past any cap.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { PassThrough } from 'node:stream';
+import type { Knobs } from './knobs.js';
+import type { Ledger } from './ledger.js';
+import { serve, type ServerSetup, type StopReason } from './server.js';
+import { readLines } from './wire.js';
+
+/** Bigger than any cap a broker may set on a body (16 MiB), by 1 MiB. */
+export const OVERSIZE_BYTES = 17 * 1024 * 1024;
+const CHUNK = Buffer.alloc(64 * 1024, 'a');
+
+/** What a POST body says about itself, read only to route it. */
+interface Routing {
+  /** The id as JSON text; undefined for a notification (or a body that is not JSON). */
+  key: string | undefined;
+  method: unknown;
+}
+
+function routing(body: string): Routing {
+  try {
+    const message = JSON.parse(body) as { id?: unknown; method?: unknown };
+    return { key: message.id === undefined ? undefined : JSON.stringify(message.id), method: message.method };
+  } catch {
+    return { key: undefined, method: undefined };
+  }
+}
+
+function readBody(request: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    request.on('error', reject);
+  });
+}
+
+/** A tools/call result whose text alone is past OVERSIZE_BYTES, sent without ever being held whole. */
+function sendOversized(response: ServerResponse, key: string, announced: boolean): void {
+  const head = Buffer.from(`{"jsonrpc":"2.0","id":${key},"result":{"content":[{"type":"text","text":"`);
+  const tail = Buffer.from('"}]}}');
+  const chunks = Math.ceil(OVERSIZE_BYTES / CHUNK.length);
+  const length = head.length + chunks * CHUNK.length + tail.length;
+  response.writeHead(200, { 'content-type': 'application/json', ...(announced ? { 'content-length': length } : {}) });
+  response.write(head);
+  let sent = 0;
+  // Honour backpressure, and stop as soon as the client gives up reading.
+  const more = (): void => {
+    while (sent < chunks && !response.destroyed) {
+      sent++;
+      if (!response.write(CHUNK)) {
+        response.once('drain', more);
+        return;
+      }
+    }
+    if (!response.destroyed) response.end(tail);
+  };
+  more();
+}
+
+/**
+ * Serves over HTTP until serve() stops (the control file broke, or `die_on_call`); the harness
+ * otherwise ends it with a signal. Resolves with serve()'s reason once the listener is closed.
+ */
+export async function serveHttp(setup: ServerSetup, knobs: Knobs, ledger: Ledger, address: string): Promise<StopReason> {
+  const input = new PassThrough();
+  const output = new PassThrough();
+  const waiting = new Map<string, (line: string) => void>();
+  // serve() answers in its own time (or never, for hang_on_call): answers are matched by id.
+  void readLines(output, setup.limits, (line) => {
+    const { key } = routing(line.text);
+    const answer = key === undefined ? undefined : waiting.get(key);
+    if (key === undefined || answer === undefined) return;
+    waiting.delete(key);
+    answer(line.text);
+  });
+  const answerOf = (key: string): Promise<string> => new Promise((resolve) => waiting.set(key, resolve));
+
+  const listener = createServer((request, response) => {
+    void (async () => {
+      const body = await readBody(request);
+      const { key, method } = routing(body);
+      const call = method === 'tools/call';
+      if (call && knobs.httpRedirectCalls) {
+        response.writeHead(307, { location: `http://127.0.0.1:${knobs.canaryPort}/mcp` }).end();
+        return;
+      }
+      const answered = key === undefined ? undefined : answerOf(key);
+      input.write(`${body.replace(/[\r\n]/g, ' ')}\n`);
+      if (answered === undefined || key === undefined) {
+        response.writeHead(202).end();
+        return;
+      }
+      const text = await answered;
+      if (call && knobs.httpOversize !== null) sendOversized(response, key, knobs.httpOversize === 'announced');
+      else response.writeHead(200, { 'content-type': 'application/json' }).end(text);
+    })().catch(() => response.destroy());
+  });
+  listener.on('connection', (socket) => ledger.append({ ev: 'connection', remote: socket.remoteAddress ?? null }));
+  await new Promise<void>((resolve, reject) => {
+    listener.once('error', reject);
+    listener.listen(0, address, () => resolve());
+  });
+  const bound = listener.address();
+  if (bound === null || typeof bound === 'string') throw new Error('the HTTP listener has no port');
+  ledger.append({ ev: 'listening', port: bound.port });
+
+  const reason = await serve(setup, { input, output });
+  listener.closeAllConnections();
+  await new Promise<void>((resolve) => listener.close(() => resolve()));
+  return reason;
+}

@@ -1,0 +1,51 @@
+// The address guard: a server URL is judged before anything is dialled (docs/network.md). The
+// broker runs inside the operator's network, so a URL that names that network's own hosts would
+// make the broker a way into it (NET-1 to NET-6).
+
+import { lookup } from 'node:dns/promises';
+import { hostOf, refusedAddress, refusedName, SERVER_SCHEMES } from '../net/address.js';
+import type { AddressGuard } from './types.js';
+
+/**
+ * The operator's opt-in for one private origin (a development server on loopback, say). It is
+ * read from the broker's environment only: a configuration file can be written by whoever
+ * controls the URL it names, the environment only by whoever starts the broker (NET-6).
+ */
+export const PRIVATE_ORIGIN_OPT_IN = 'GAUNTLET_BROKER_ALLOW_PRIVATE_ORIGIN';
+
+/** The origin the opt-in names, compared as WHATWG serialises it; an unparseable one names nothing. */
+function optedInOrigin(env: NodeJS.ProcessEnv): string | undefined {
+  const text = env[PRIVATE_ORIGIN_OPT_IN];
+  if (text === undefined || !URL.canParse(text)) return undefined;
+  return new URL(text).origin;
+}
+
+/** Every address a name resolves to, or the reason there are none. */
+async function resolve(name: string): Promise<string[] | string> {
+  try {
+    const found = await lookup(name, { all: true, verbatim: true });
+    return found.length === 0 ? `"${name}" resolves to no address` : found.map((entry) => entry.address);
+  } catch (err) {
+    return `"${name}" does not resolve (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`;
+  }
+}
+
+export const addressGuard: AddressGuard = {
+  name: 'address-guard',
+  async refuse(url, env) {
+    if (!SERVER_SCHEMES.includes(url.protocol)) return `the scheme ${url.protocol} is not http: or https:`;
+    // The opt-in lifts the range and name checks for exactly one origin, and for nothing else.
+    if (url.origin === optedInOrigin(env)) return null;
+    const host = hostOf(url);
+    if (host.kind === 'address') return refusedAddress(host.address);
+    const byName = refusedName(host.name);
+    if (byName !== null) return byName;
+    // A public name is only as public as every address it resolves to (NET-4). The name is
+    // resolved again when it is dialled: a resolver that answers differently the second time
+    // (DNS rebinding) is outside what this guard can see.
+    const addresses = await resolve(host.name);
+    if (typeof addresses === 'string') return addresses;
+    const refused = addresses.map(refusedAddress).find((reason) => reason !== null);
+    return refused === undefined ? null : `"${host.name}" resolves to ${refused}`;
+  },
+};

@@ -1,0 +1,17 @@
+// Guards on how an HTTP server is spoken to. Its answers are third-party bytes from the network:
+// a redirect would send the broker to an address nobody vetted, and a body is read into memory
+// before it can be parsed.
+
+import type { HttpGuard } from './types.js';
+
+export const noRedirects: HttpGuard = {
+  name: 'no-redirects',
+  // A redirect is refused rather than checked hop by hop: the operator vetted one URL (HTP-1).
+  plan: (plan) => ({ ...plan, followRedirects: false }),
+};
+
+export const httpBodyCap: HttpGuard = {
+  name: 'http-body-cap',
+  // The same bound as a stdio line: one answer, whichever way it is framed (HTP-2).
+  plan: (plan, limits) => ({ ...plan, maxBodyBytes: limits.maxMessageBytes }),
+};
