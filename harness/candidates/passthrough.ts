@@ -4,6 +4,16 @@ import { spawnChannel, throughPrefix } from './child.js';
 import { ADAPTER_PROTOCOL, FEATURES, type Candidate, type Feature } from './types.js';
 
 /**
+ * `${NAME}` and `$NAME` in a configured value replaced by the proxy's own variable, as many
+ * gateways' configuration files allow (and an unset one by nothing, as a shell does): the naive
+ * reading of a server's `env` that CRD-3 is about, where writing a name is enough to hand the
+ * server any secret the proxy holds.
+ */
+export function expandReferences(value: string, own: NodeJS.ProcessEnv): string {
+  return value.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)/g, (_, braced?: string, bare?: string) => own[(braced ?? bare) as string] ?? '');
+}
+
+/**
  * The baseline: a plain proxy with no protections at all. It declares the features, so every
  * scenario runs against it, and it enforces none, so every attack must fail against it. An attack
  * it passes is a scenario that cannot fail.
@@ -36,7 +46,11 @@ export function passthroughCandidate(): Candidate {
         cwd: spec.workdir,
         // The server starts as the operator configured it, its variables on top of everything the
         // proxy has: starting a server is no protection, and guarding what it was given is none.
-        env: { ...spec.env, ...spec.operator.env },
+        // References to the proxy's own variables in a configured value are expanded.
+        env: {
+          ...spec.env,
+          ...Object.fromEntries(Object.entries(spec.operator.env ?? {}).map(([name, value]) => [name, expandReferences(value, spec.env)])),
+        },
         stderrFile: join(spec.workdir, 'passthrough.stderr'),
       });
     },

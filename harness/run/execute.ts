@@ -147,6 +147,14 @@ function environmentFindings(expect: ScenarioExpectation['server_env'], records:
     for (const name of expect.present ?? []) {
       if (!(name in launch.env)) findings.push({ step: 'end', expectation: `server receives ${name}`, expected: 'present', observed: `absent in pid ${launch.pid}` });
     }
+    for (const [name, value] of Object.entries(expect.equals ?? {})) {
+      const got = launch.env[name];
+      if (got !== value) findings.push({ step: 'end', expectation: `server receives ${name} as written`, expected: value, observed: got === undefined ? `absent in pid ${launch.pid}` : got });
+    }
+    for (const text of expect.values_exclude ?? []) {
+      const holders = Object.entries(launch.env).filter(([, value]) => typeof value === 'string' && value.includes(text)).map(([name]) => name);
+      if (holders.length > 0) findings.push({ step: 'end', expectation: `server never receives ${JSON.stringify(text)}`, expected: 'in no variable', observed: `in ${holders.join(', ')} of pid ${launch.pid}` });
+    }
   }
   return findings;
 }

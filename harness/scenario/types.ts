@@ -327,7 +327,14 @@ export interface ScenarioExpectation {
   /** How many requests the canary listener may receive: schemas point there, nobody may fetch. */
   canary_requests?: number;
   /** Variables every server launch must not, or must, have received (read from the ledger). */
-  server_env?: { absent?: string[]; present?: string[] };
+  server_env?: {
+    absent?: string[];
+    present?: string[];
+    /** Variables every launch received with exactly this value, as the operator wrote it. */
+    equals?: Record<string, string>;
+    /** Texts no variable of any launch may hold, in its value: the broker's own secrets. */
+    values_exclude?: string[];
+  };
   /** Records the audit trail must hold; checked for candidates that declare `audit`. */
   audit?: AuditPattern[];
   /** Records the audit trail must not hold: what a forged line would add. */
