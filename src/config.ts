@@ -9,6 +9,7 @@ import { readJsonFile } from './files.js';
 import type { FileGuard } from './guards/types.js';
 import { parsePointer } from './json/pointer.js';
 import type { JsonValue } from './json/tree.js';
+import { TOKENS_VARIABLE } from './upstream/tokens.js';
 
 export const EFFECTS = ['read_only', 'local_change', 'remote_change', 'destructive'] as const;
 export type Effect = (typeof EFFECTS)[number];
@@ -168,7 +169,17 @@ export function parseConfig(value: JsonValue): Config {
   };
 }
 
+/** Fields a configuration might try to carry a credential in: refused, with where tokens do come from. */
+const CREDENTIAL_FIELDS = ['token', 'bearer', 'headers', 'authorization', 'credentials'];
+
 function parseServer(value: JsonValue | undefined): ServerSpec {
+  if (value?.kind === 'object') {
+    const named = value.entries.find(([key]) => CREDENTIAL_FIELDS.includes(key.toLowerCase()));
+    // The file can be written by whoever controls the URL it names (CRD-1); the value is not quoted.
+    if (named !== undefined) {
+      throw new ConfigError(`config.server.${named[0]} is refused: tokens come only from the broker's environment, ${TOKENS_VARIABLE}`);
+    }
+  }
   const f: Fields = new Fields(value, 'config.server', ['id', 'command', 'args', 'env', 'url', 'prefix', 'source_version']);
   const id = f.required('id', (g, k) => g.string(k));
   if (!SERVER_ID.test(id)) f.fail('id', `must match ${SERVER_ID.source}`);

@@ -8,7 +8,8 @@ import { ConfigError, UpstreamError } from './errors.js';
 import type { Guards } from './guards/registry.js';
 import { initializeAndList, type ListedTool } from './listing.js';
 import { Connection, type Requester } from './upstream/connection.js';
-import { HttpConnection, UNGUARDED_HTTP } from './upstream/http.js';
+import { HttpConnection, unguardedHttp } from './upstream/http.js';
+import { readTokens, tokenFor } from './upstream/tokens.js';
 import { ServerProcess } from './upstream/process.js';
 
 /** A connection to the server, whichever way it is reached. */
@@ -55,6 +56,8 @@ async function reach(config: Config, spec: UrlServerSpec, guards: StartGuards): 
     // The configuration names a server the broker must not reach: refused as the configuration is.
     if (reason !== null) throw new ConfigError(`guard ${guard.name} refused server "${spec.id}" at ${spec.url.href}: ${reason}`);
   }
-  const plan = guards.http.reduce((planned, guard) => guard.plan(planned, config.limits), UNGUARDED_HTTP);
+  // The token comes from the broker's environment, never from the configuration (CRD-1).
+  const bearer = tokenFor(readTokens(process.env), spec.url);
+  const plan = guards.http.reduce((planned, guard) => guard.plan(planned, config.limits, spec.url), unguardedHttp(bearer));
   return { upstream: new HttpConnection(spec.id, spec.url, plan), diagnostics: () => '' };
 }

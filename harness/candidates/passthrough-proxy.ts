@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
+import { naiveToken } from './naive-token.js';
 
 /**
  * The passthrough candidate's process: it starts the server named after `--` and copies bytes
@@ -8,7 +9,12 @@ import { createInterface } from 'node:readline';
  */
 function main(argv: string[]): void {
   if (argv[0] === '--url' && argv[1] !== undefined) {
-    proxyToUrl(argv[1]);
+    const option = (name: string) => {
+      const at = argv.indexOf(name, 2);
+      return at < 0 ? undefined : argv[at + 1];
+    };
+    const tokens = option('--tokens');
+    proxyToUrl(argv[1], tokens === undefined ? {} : (JSON.parse(tokens) as Record<string, string>), option('--token'));
     return;
   }
   const separator = argv.indexOf('--');
@@ -27,15 +33,21 @@ function main(argv: string[]): void {
 
 /**
  * As naive as an HTTP client gets: whatever the scheme, it dials the host and port as plain
- * HTTP; it follows every redirect; it reads every body whole. A request it could not get an
- * answer to is answered with a JSON-RPC error, so the agent is never left waiting.
+ * HTTP; it follows every redirect; it reads every body whole; it sends a bearer token as
+ * naiveToken picks one. A request it could not get an answer to is answered with a JSON-RPC
+ * error, so the agent is never left waiting.
  */
-function proxyToUrl(target: string): void {
+function proxyToUrl(target: string, tokens: Record<string, string>, configured: string | undefined): void {
   const url = new URL(target);
+  const bearer = naiveToken(url.hostname, tokens, configured);
   url.protocol = 'http:';
   const lines = createInterface({ input: process.stdin, crlfDelay: Number.POSITIVE_INFINITY });
   lines.on('line', (line) => {
-    void fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: line })
+    void fetch(url, { method: 'POST', headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        ...(bearer === undefined ? {} : { authorization: `Bearer ${bearer}` }),
+      }, body: line })
       .then(async (response) => {
         const body = (await response.text()).trim();
         if (body !== '' && response.ok) process.stdout.write(`${body}\n`);

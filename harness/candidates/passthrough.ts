@@ -41,7 +41,16 @@ export function passthroughCandidate(): Candidate {
       return [];
     },
     async start(spec) {
-      const target = 'url' in spec.upstream ? ['--url', spec.upstream.url] : ['--', spec.upstream.command, ...spec.upstream.args];
+      const { credentials, config_token: configToken } = spec.operator;
+      const target =
+        'url' in spec.upstream
+          ? [
+              '--url',
+              spec.upstream.url,
+              ...(credentials === undefined ? [] : ['--tokens', JSON.stringify(credentials)]),
+              ...(configToken === undefined ? [] : ['--token', configToken]),
+            ]
+          : ['--', spec.upstream.command, ...spec.upstream.args];
       return spawnChannel(...throughPrefix(spec.launchPrefix, process.execPath, [passthroughEntry, ...target]), {
         cwd: spec.workdir,
         // The server starts as the operator configured it, its variables on top of everything the

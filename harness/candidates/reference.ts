@@ -30,12 +30,18 @@ function rulesFor(operator: OperatorConfig): Record<string, Record<string, unkno
 }
 
 /**
- * The broker's environment: the operator's, plus the opt-in for a private origin when the
- * operator gave one. The broker reads that opt-in from its environment only (NET-6).
+ * The broker's environment: the operator's, plus the opt-in for a private origin and the map of
+ * tokens by hostname when the operator gave them. The broker reads both from its environment only
+ * (NET-6, CRD-1).
  */
 function brokerEnv(spec: SessionSpec): NodeJS.ProcessEnv {
-  const origin = spec.operator.allow_private_origin;
-  return origin === undefined ? spec.env : { ...spec.env, GAUNTLET_BROKER_ALLOW_PRIVATE_ORIGIN: origin };
+  const { allow_private_origin: origin, credentials } = spec.operator;
+  return {
+    ...spec.env,
+    ...(origin === undefined ? {} : { GAUNTLET_BROKER_ALLOW_PRIVATE_ORIGIN: origin }),
+    // The credentials map too is read from the broker's environment only (CRD-1).
+    ...(credentials === undefined ? {} : { GAUNTLET_BROKER_TOKENS: JSON.stringify(credentials) }),
+  };
 }
 
 /** The flaws that are about a file's mode rather than its content. */
@@ -75,6 +81,8 @@ async function writeConfig(spec: SessionSpec): Promise<string> {
     ...reached,
     ...(operator.prefix ? { prefix: operator.prefix } : {}),
     ...(operator.source_version ? { source_version: operator.source_version } : {}),
+    // Written where a careless operator would put it; the broker must refuse it (CRD-1).
+    ...(operator.config_token ? { token: operator.config_token } : {}),
   };
   const rules = rulesFor(operator);
   if (spec.flaw !== undefined) applyFlaw(spec.flaw, rules, server);

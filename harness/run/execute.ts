@@ -159,6 +159,28 @@ function environmentFindings(expect: ScenarioExpectation['server_env'], records:
   return findings;
 }
 
+/** What headers the server's HTTP requests came with, from the ledger's request records. */
+function headerFindings(expect: ScenarioExpectation['server_headers'], records: readonly LedgerRecord[]): Finding[] {
+  if (!expect) return [];
+  const findings: Finding[] = [];
+  const requests = records.filter((record) => record.ev === 'request');
+  // Headers a request must carry need a request to carry them; absent ones hold of none too.
+  if (expect.equals !== undefined && requests.length === 0) {
+    findings.push({ step: 'end', expectation: 'server receives requests', expected: 'an HTTP request to inspect', observed: 'none' });
+  }
+  for (const request of requests) {
+    for (const name of expect.absent ?? []) {
+      const value = request.headers[name];
+      if (value !== undefined) findings.push({ step: 'end', expectation: `server never receives ${name}`, expected: 'absent', observed: `${name}: ${value}` });
+    }
+    for (const [name, value] of Object.entries(expect.equals ?? {})) {
+      const got = request.headers[name];
+      if (got !== value) findings.push({ step: 'end', expectation: `server receives ${name}`, expected: value, observed: got ?? '(absent)' });
+    }
+  }
+  return findings;
+}
+
 async function loadReportFindings(session: ScenarioSession, expect: ScenarioExpectation['load_report'], records: readonly LedgerRecord[]): Promise<Finding[]> {
   if (!expect) return [];
   const { candidate } = session;
@@ -237,6 +259,7 @@ export async function runScenario(scenario: Scenario, candidate: Candidate, opti
       findings.push(...session.callChecks()(records));
       findings.push(...ledgerFindings(scenario.expect?.ledger, records));
       findings.push(...environmentFindings(scenario.expect?.server_env, records));
+      findings.push(...headerFindings(scenario.expect?.server_headers, records));
       findings.push(...(await loadReportFindings(session, scenario.expect?.load_report, records)));
       findings.push(...(await auditFindings(session, scenario.expect, records)));
       findings.push(...(await chainFindings(session, scenario.expect)));

@@ -73,6 +73,16 @@ export interface OperatorConfig {
    * Each adapter passes it by its candidate's own opt-in, never in the configuration file (NET-6).
    */
   allow_private_origin?: string;
+  /**
+   * Hostname to token: the credentials the operator gives the candidate for HTTP servers. Each
+   * adapter passes them by its candidate's own means, never in the configuration file (CRD-1).
+   */
+  credentials?: Record<string, string>;
+  /**
+   * A token written into the server's entry of the configuration file itself: what CRD-1 says a
+   * candidate must never take a token from.
+   */
+  config_token?: string;
 }
 
 export interface ServerSpec {
@@ -335,6 +345,11 @@ export interface ScenarioExpectation {
     /** Texts no variable of any launch may hold, in its value: the broker's own secrets. */
     values_exclude?: string[];
   };
+  /**
+   * Headers of every HTTP request the server received (read from the ledger; names in lower case):
+   * `absent` names headers no request carried, `equals` gives the value every request carried.
+   */
+  server_headers?: { absent?: string[]; equals?: Record<string, string> };
   /** Records the audit trail must hold; checked for candidates that declare `audit`. */
   audit?: AuditPattern[];
   /** Records the audit trail must not hold: what a forged line would add. */

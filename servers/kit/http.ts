@@ -3,7 +3,8 @@
  * harness's network enclosure holds) in front of the same serve() the stdio mode runs. Each POST
  * body is one line into serve(); the line serve() writes in answer (matched by id) is the
  * response body, as application/json. Every TCP connection is recorded before anything is read,
- * so the ledger shows whether a client dialled at all. Two knobs misbehave at the HTTP level: a
+ * so the ledger shows whether a client dialled at all, and every request with the headers it came
+ * with. Two knobs misbehave at the HTTP level: a
  * redirect to the canary, and a body past any cap.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -84,6 +85,11 @@ export async function serveHttp(setup: ServerSetup, knobs: Knobs, ledger: Ledger
   const answerOf = (key: string): Promise<string> => new Promise((resolve) => waiting.set(key, resolve));
 
   const listener = createServer((request, response) => {
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(request.headers)) {
+      if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+    }
+    ledger.append({ ev: 'request', method: request.method ?? '', path: request.url ?? '', headers });
     void (async () => {
       const body = await readBody(request);
       const { key, method } = routing(body);

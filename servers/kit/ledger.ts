@@ -82,7 +82,19 @@ export interface ConnectionRecord extends RecordBase {
   remote: string | null;
 }
 
-export type LedgerRecord = LaunchRecord | RecvRecord | SentRecord | SpawnRecord | ExitRecord | ListeningRecord | ConnectionRecord;
+/**
+ * Over HTTP: one request as it arrived, before its body is read, with every header the client
+ * sent (names in lower case, repeated ones joined by ", "). Nothing is redacted: the ledger is the
+ * harness's evidence of what reached the server, an Authorization header included.
+ */
+export interface RequestRecord extends RecordBase {
+  ev: 'request';
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+}
+
+export type LedgerRecord = LaunchRecord | RecvRecord | SentRecord | SpawnRecord | ExitRecord | ListeningRecord | ConnectionRecord | RequestRecord;
 
 /** A record as the caller supplies it: the ledger adds pid and seq (distributed over the union). */
 type WithoutBase<R> = R extends RecordBase ? Omit<R, keyof RecordBase> : never;

@@ -15,3 +15,9 @@ export const httpBodyCap: HttpGuard = {
   // The same bound as a stdio line: one answer, whichever way it is framed (HTP-2).
   plan: (plan, limits) => ({ ...plan, maxBodyBytes: limits.maxMessageBytes }),
 };
+
+export const bearerHttpsOnly: HttpGuard = {
+  name: 'bearer-https-only',
+  // Over plain http anyone on the path reads the header: the token stays home (CRD-2).
+  plan: (plan, _limits, url) => (url.protocol === 'https:' ? plan : { ...plan, bearer: undefined }),
+};

@@ -10,7 +10,7 @@ import { privateOperatorFiles } from './files.js';
 import { serverErrorEscaped } from './error.js';
 import { resultSizeBound } from './frame.js';
 import { inspectArguments, inspectDescriptors, normaliseDescription } from './inspection.js';
-import { httpBodyCap, noRedirects } from './http.js';
+import { bearerHttpsOnly, httpBodyCap, noRedirects } from './http.js';
 import { listingBounds, listingUnique } from './listing.js';
 import { nameRules, nameUnique } from './names.js';
 import { ownProcessGroup, parentDeathSignal } from './process.js';
@@ -61,7 +61,7 @@ export const ALL_GUARDS: Guards = {
   config: [manifestRequired, manifestServer, rulesPinned],
   process: [ownProcessGroup, parentDeathSignal],
   address: [addressGuard],
-  http: [noRedirects, httpBodyCap],
+  http: [noRedirects, httpBodyCap, bearerHttpsOnly],
   frame: [resultSizeBound],
   listing: [listingBounds, listingUnique],
   // Whether the review saw a tool comes before what the operator said of it: rules-pinned lets a

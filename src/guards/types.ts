@@ -240,10 +240,12 @@ export interface HttpPlan {
   readonly followRedirects: boolean;
   /** The most bytes one response body may have; a longer one fails the read. */
   readonly maxBodyBytes: number;
+  /** The token sent as `Authorization: Bearer`, if any: the one mapped to the URL's exact hostname. */
+  readonly bearer: string | undefined;
 }
 
 /** Shapes how an HTTP server is spoken to. */
 export interface HttpGuard {
   readonly name: string;
-  plan(plan: HttpPlan, limits: Limits): HttpPlan;
+  plan(plan: HttpPlan, limits: Limits, url: URL): HttpPlan;
 }

@@ -15,8 +15,10 @@ const SESSION_HEADER = 'mcp-session-id';
 /** The protocol version initialize agreed on; the transport asks for it on every later request. */
 const VERSION_HEADER = 'mcp-protocol-version';
 
-/** The plan with no HTTP guard at all: redirects followed, bodies read whole. */
-export const UNGUARDED_HTTP: HttpPlan = { followRedirects: true, maxBodyBytes: Number.POSITIVE_INFINITY };
+/** The plan with no HTTP guard at all: redirects followed, bodies read whole, the host's token sent. */
+export function unguardedHttp(bearer: string | undefined): HttpPlan {
+  return { followRedirects: true, maxBodyBytes: Number.POSITIVE_INFINITY, bearer };
+}
 
 export class HttpConnection implements Requester {
   private nextId = 1;
@@ -89,6 +91,7 @@ export class HttpConnection implements Requester {
         accept: 'application/json, text/event-stream',
         ...(this.session === undefined ? {} : { [SESSION_HEADER]: this.session }),
         ...(this.version === undefined ? {} : { [VERSION_HEADER]: this.version }),
+        ...(this.plan.bearer === undefined ? {} : { authorization: `Bearer ${this.plan.bearer}` }),
       },
       body,
       redirect: this.plan.followRedirects ? 'follow' : 'manual',

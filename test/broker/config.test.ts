@@ -89,6 +89,8 @@ describe('parseConfig', () => {
     ['{"server":{"id":"notes","url":"not a url"},"rules":{}}', 'config.server.url must be an absolute URL'],
     ['{"server":{"id":"notes","url":"https://mcp.example.com/","command":"node"},"rules":{}}', 'config.server.command is for a server the broker starts'],
     ['{"server":{"id":"notes","url":"https://mcp.example.com/","env":{}},"rules":{}}', 'config.server.env is for a server the broker starts'],
+    ['{"server":{"id":"notes","url":"https://mcp.example.com/","token":"t0ken"},"rules":{}}', 'config.server.token is refused: tokens come only from the broker\'s environment, GAUNTLET_BROKER_TOKENS'],
+    ['{"server":{"id":"notes","url":"https://mcp.example.com/","Headers":{"Authorization":"Bearer t0ken"}},"rules":{}}', 'config.server.Headers is refused'],
     [`{${SERVER},"rules":{"t":{}}}`, 'config.rules["t"].effect is required'],
     [`{${SERVER},"rules":{"t":{"effect":"readonly"}}}`, 'effect must be one of read_only, local_change, remote_change, destructive'],
     [`{${SERVER},"rules":{"t":{"effect":"read_only","side_effect":"x"}}}`, 'unknown field "side_effect"'],

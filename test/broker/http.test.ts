@@ -30,7 +30,7 @@ afterEach(async () => {
   }
 });
 
-const PLAN = { followRedirects: false, maxBodyBytes: 1024 };
+const PLAN = { followRedirects: false, maxBodyBytes: 1024, bearer: undefined };
 const answer = (body: string, result: unknown) => JSON.stringify({ jsonrpc: '2.0', id: (JSON.parse(body) as { id: number }).id, result });
 
 describe('HttpConnection', () => {
@@ -86,6 +86,17 @@ describe('HttpConnection', () => {
     const url = await listen((_request, _body, response) => response.writeHead(200).end(JSON.stringify({ jsonrpc: '2.0', id: 99, result: {} })));
     const connection = new HttpConnection('notes', url, PLAN);
     await expect(connection.request('tools/list', undefined, 5000, 'tools/list')).rejects.toBeInstanceOf(ServerGone);
+  });
+
+  it('sends the planned token as a bearer header on every request, and none without one', async () => {
+    const seen: Array<string | undefined> = [];
+    const url = await listen((request, body, response) => {
+      seen.push(request.headers.authorization);
+      response.writeHead(200, { 'content-type': 'application/json' }).end(answer(body, {}));
+    });
+    await new HttpConnection('notes', url, { ...PLAN, bearer: 'tok-1' }).request('tools/list', undefined, 5000, 'tools/list');
+    await new HttpConnection('notes', url, PLAN).request('tools/list', undefined, 5000, 'tools/list');
+    expect(seen).toEqual(['Bearer tok-1', undefined]);
   });
 
   it('fails every request once closed', async () => {
