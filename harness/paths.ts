@@ -24,6 +24,8 @@ export const scenarioSchemaFile = join(packageRoot, 'harness', 'scenario', 'scen
 /** Compiled entry points: every process the harness starts runs compiled JavaScript. */
 export const serverEntry = join(packageRoot, 'dist', 'servers', 'main.js');
 export const brokerEntry = join(packageRoot, 'dist', 'src', 'cli.js');
+/** The certificate authority that issued the kit's HTTPS certificate (servers/kit/tls/README.md). */
+export const kitCaFile = join(packageRoot, 'servers', 'kit', 'tls', 'ca.pem');
 export const passthroughEntry = join(packageRoot, 'dist', 'harness', 'candidates', 'passthrough-proxy.js');
 
 export function reportDirFor(candidate: string): string {

@@ -20,6 +20,7 @@ import { reportText } from './report.js';
 import { runSession } from './session.js';
 import { startAndList } from './startup.js';
 import { systemClock } from './time.js';
+import { tokenEnv } from './upstream/tokens.js';
 
 export interface ServeOptions {
   readonly configPath: string;
@@ -82,8 +83,9 @@ export async function serve(options: ServeOptions, io: ServeIo): Promise<number>
         guards,
         context: { agent: options.agent, agents: config.agents, grants: config.grants, policy: config.policy, approvals, clock, quarantine: new Quarantine() },
         limits: config.limits,
-        // A server reached by URL was given no environment, so there is nothing of it to redact.
-        serverEnv: config.server.url === undefined ? config.server.env : new Map(),
+        // A server reached by URL was given no environment, but it may hold its host's token,
+        // which it must not hand on to the agent either (CRD-1).
+        serverEnv: config.server.url === undefined ? config.server.env : tokenEnv(config.server.url),
         upstream,
         audit,
         stopServer: () => upstream.close(),

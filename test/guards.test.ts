@@ -105,7 +105,7 @@ const NEEDED_BY: Record<string, string[]> = {
   'effect-contract': ['eff.lying-writer', 'eff.template-value-copied-inert', 'rpt.read-back-error-escaped'],
   'broker-markers-only': ['res.forged-verified-mark-removed'],
   'server-error-escaped': ['rpt.forged-error-escaped', 'rpt.read-back-error-escaped'],
-  'redact-server-env': ['env.server-token-kept-from-agent'],
+  'redact-server-env': ['env.server-token-kept-from-agent', 'crd.echoed-token-kept-from-agent'],
   'manifest-required': ['cfg.never-pinned'],
   'manifest-server': ['cfg.pinned-other-server'],
   'rules-pinned': ['cfg.misspelled-rule'],

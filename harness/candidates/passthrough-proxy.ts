@@ -32,15 +32,15 @@ function main(argv: string[]): void {
 }
 
 /**
- * As naive as an HTTP client gets: whatever the scheme, it dials the host and port as plain
- * HTTP; it follows every redirect; it reads every body whole; it sends a bearer token as
+ * As naive as an HTTP client gets: whatever the scheme but https, it dials the host and port as
+ * plain HTTP; it follows every redirect; it reads every body whole; it sends a bearer token as
  * naiveToken picks one. A request it could not get an answer to is answered with a JSON-RPC
  * error, so the agent is never left waiting.
  */
 function proxyToUrl(target: string, tokens: Record<string, string>, configured: string | undefined): void {
   const url = new URL(target);
   const bearer = naiveToken(url.hostname, tokens, configured);
-  url.protocol = 'http:';
+  if (url.protocol !== 'https:') url.protocol = 'http:';
   const lines = createInterface({ input: process.stdin, crlfDelay: Number.POSITIVE_INFINITY });
   lines.on('line', (line) => {
     void fetch(url, { method: 'POST', headers: {

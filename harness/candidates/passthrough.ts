@@ -59,6 +59,7 @@ export function passthroughCandidate(): Candidate {
         env: {
           ...spec.env,
           ...Object.fromEntries(Object.entries(spec.operator.env ?? {}).map(([name, value]) => [name, expandReferences(value, spec.env)])),
+          ...(spec.trustedCa === undefined ? {} : { NODE_EXTRA_CA_CERTS: spec.trustedCa }),
         },
         stderrFile: join(spec.workdir, 'passthrough.stderr'),
       });

@@ -41,6 +41,8 @@ function brokerEnv(spec: SessionSpec): NodeJS.ProcessEnv {
     ...(origin === undefined ? {} : { GAUNTLET_BROKER_ALLOW_PRIVATE_ORIGIN: origin }),
     // The credentials map too is read from the broker's environment only (CRD-1).
     ...(credentials === undefined ? {} : { GAUNTLET_BROKER_TOKENS: JSON.stringify(credentials) }),
+    // Node reads extra certificate authorities from here at startup, for every TLS connection.
+    ...(spec.trustedCa === undefined ? {} : { NODE_EXTRA_CA_CERTS: spec.trustedCa }),
   };
 }
 

@@ -95,6 +95,12 @@ export interface SessionSpec {
    * server listens in (docs/network.md).
    */
   launchPrefix?: readonly string[];
+  /**
+   * A PEM file holding a certificate authority the operator trusts besides the system's: the one
+   * that issued the certificate of a scenario's HTTPS server (the kit's `http_tls` knob). An
+   * adapter makes its candidate trust it by the candidate's own means.
+   */
+  trustedCa?: string;
 }
 
 export interface ExitStatus {

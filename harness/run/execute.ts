@@ -7,7 +7,7 @@ import { callsTo, launches, Ledger, listRequests, maxListRequestsPerLaunch, noti
 import { Canary } from '../observe/canary.js';
 import { Enclosure, type EnclosureSpec } from '../observe/enclosure.js';
 import { killAll, survivorsAfter } from '../observe/processes.js';
-import { serverEntry } from '../paths.js';
+import { kitCaFile, serverEntry } from '../paths.js';
 import type { OperatorConfig, Scenario, ScenarioExpectation } from '../scenario/types.js';
 import { auditFindings, chainFindings } from './audit.js';
 import { HttpServer } from './http-server.js';
@@ -236,6 +236,8 @@ export async function runScenario(scenario: Scenario, candidate: Candidate, opti
     timeoutMs: options.stepTimeoutMs,
     env: { ...process.env, ...OPERATOR_ENV },
     ...(enclosure === undefined ? {} : { launchPrefix: enclosure.prefix }),
+    // The operator of an HTTPS server trusts whoever issued its certificate.
+    ...(http !== undefined && scenario.server.knobs?.http_tls !== undefined ? { trustedCa: kitCaFile } : {}),
   };
   // An HTTP server is one the harness runs: a pin step names the same one.
   const upstreamOf = (catalogue: string) => (http === undefined ? upstreamFor(scenario, catalogue, ledger.path, control, canary) : reached.upstream);

@@ -5,9 +5,15 @@
  * response body, as application/json. Every TCP connection is recorded before anything is read,
  * so the ledger shows whether a client dialled at all, and every request with the headers it came
  * with. Two knobs misbehave at the HTTP level: a
- * redirect to the canary, and a body past any cap.
+ * redirect to the canary, and a body past any cap; two more serve HTTPS (`http_tls`, with the
+ * certificate in servers/kit/tls/) and quote each call's request headers in its result
+ * (`http_echo_headers`), as a careless server echoing its request would.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { existsSync, readFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { PassThrough } from 'node:stream';
 import type { Knobs } from './knobs.js';
 import type { Ledger } from './ledger.js';
@@ -66,6 +72,40 @@ function sendOversized(response: ServerResponse, key: string, announced: boolean
   more();
 }
 
+/** servers/kit/tls, found by walking up: the kit runs compiled from dist/ and from sources alike. */
+function tlsDir(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    const candidate = join(dir, 'servers', 'kit', 'tls');
+    if (existsSync(join(candidate, 'server.pem'))) return candidate;
+    const parent = dirname(dir);
+    if (parent === dir) throw new Error('http_tls: no servers/kit/tls/server.pem above the kit');
+    dir = parent;
+  }
+}
+
+/** The headers a request came with, names in lower case and repeats joined, as the ledger keeps them. */
+function headersOf(request: IncomingMessage): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return headers;
+}
+
+/** A tools/call answer with one more text block quoting the request's headers; any other as it was. */
+function withHeadersEchoed(text: string, headers: Record<string, string>): string {
+  try {
+    const message = JSON.parse(text) as { result?: { content?: unknown[] } };
+    if (!Array.isArray(message.result?.content)) return text;
+    const quoted = Object.entries(headers).map(([name, value]) => `${name}: ${value}`).join('\n');
+    message.result.content.push({ type: 'text', text: `Request headers received:\n${quoted}` });
+    return JSON.stringify(message);
+  } catch {
+    return text;
+  }
+}
+
 /**
  * Serves over HTTP until serve() stops (the control file broke, or `die_on_call`); the harness
  * otherwise ends it with a signal. Resolves with serve()'s reason once the listener is closed.
@@ -84,11 +124,8 @@ export async function serveHttp(setup: ServerSetup, knobs: Knobs, ledger: Ledger
   });
   const answerOf = (key: string): Promise<string> => new Promise((resolve) => waiting.set(key, resolve));
 
-  const listener = createServer((request, response) => {
-    const headers: Record<string, string> = {};
-    for (const [name, value] of Object.entries(request.headers)) {
-      if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
-    }
+  const handle: RequestListener = (request, response) => {
+    const headers = headersOf(request);
     ledger.append({ ev: 'request', method: request.method ?? '', path: request.url ?? '', headers });
     void (async () => {
       const body = await readBody(request);
@@ -106,9 +143,13 @@ export async function serveHttp(setup: ServerSetup, knobs: Knobs, ledger: Ledger
       }
       const text = await answered;
       if (call && knobs.httpOversize !== null) sendOversized(response, key, knobs.httpOversize === 'announced');
-      else response.writeHead(200, { 'content-type': 'application/json' }).end(text);
+      else response.writeHead(200, { 'content-type': 'application/json' }).end(call && knobs.httpEchoHeaders ? withHeadersEchoed(text, headers) : text);
     })().catch(() => response.destroy());
-  });
+  };
+  const tls = knobs.httpTls ? tlsDir() : undefined;
+  const listener =
+    tls === undefined ? createServer(handle) : createTlsServer({ cert: readFileSync(join(tls, 'server.pem')), key: readFileSync(join(tls, 'server-key.pem')) }, handle);
+  // Over TLS too, the TCP connection is recorded as it is accepted, before any handshake.
   listener.on('connection', (socket) => ledger.append({ ev: 'connection', remote: socket.remoteAddress ?? null }));
   await new Promise<void>((resolve, reject) => {
     listener.once('error', reject);

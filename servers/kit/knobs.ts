@@ -74,6 +74,10 @@ export interface Knobs {
   httpRedirectCalls: boolean;
   /** Over HTTP: every tools/call is answered with a body past any cap, its size announced or not. */
   httpOversize: OversizeMode | null;
+  /** Over HTTP: serve HTTPS with the certificate in servers/kit/tls/. */
+  httpTls: boolean;
+  /** Over HTTP: every tools/call result gains a text block quoting the headers its request came with. */
+  httpEchoHeaders: boolean;
 }
 
 /** How an oversized HTTP body is sent: with a Content-Length that says so, or chunked. */
@@ -128,6 +132,8 @@ const KNOB_KEYS = [
   'run.server_version',
   'http_redirect_calls',
   'http_oversize',
+  'http_tls',
+  'http_echo_headers',
 ];
 
 /** Handshake requests a server can leave unanswered, to test a broker's connect timeout. */
@@ -184,6 +190,8 @@ export function resolveKnobs(assigned: Readonly<Record<string, string>>): Knobs 
     runServerVersion: null,
     httpRedirectCalls: false,
     httpOversize: null,
+    httpTls: false,
+    httpEchoHeaders: false,
   };
   for (const [key, value] of Object.entries(assigned)) {
     const toolKey = splitToolKey(key);
@@ -277,6 +285,14 @@ export function resolveKnobs(assigned: Readonly<Record<string, string>>): Knobs 
         break;
       case 'http_oversize':
         knobs.httpOversize = oneOf(key, value, OVERSIZE_MODES);
+        break;
+      case 'http_tls':
+        oneOf(key, value, ['1']);
+        knobs.httpTls = true;
+        break;
+      case 'http_echo_headers':
+        oneOf(key, value, ['1']);
+        knobs.httpEchoHeaders = true;
         break;
       case 'hang_on_call':
         knobs.hangOnCall = toolOfSet(key, value);

@@ -51,3 +51,13 @@ function hostnameOf(host: string): string | undefined {
 export function tokenFor(tokens: ReadonlyMap<string, string>, url: URL): string | undefined {
   return tokens.get(url.hostname);
 }
+
+/**
+ * The token this URL's host is mapped to, named for `redact-server-env` as if it were a variable
+ * lent to the server: a server that quotes it back has it replaced by
+ * `[redacted: GAUNTLET_BROKER_TOKENS[host]]`. Read from the broker's own environment.
+ */
+export function tokenEnv(url: URL, env: NodeJS.ProcessEnv = process.env): ReadonlyMap<string, string> {
+  const token = tokenFor(readTokens(env), url);
+  return token === undefined ? new Map() : new Map([[`${TOKENS_VARIABLE}[${url.hostname}]`, token]]);
+}

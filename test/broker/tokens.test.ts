@@ -6,7 +6,7 @@ import { ConfigError } from '../../src/errors.js';
 import { bearerHttpsOnly } from '../../src/guards/http.js';
 import { DEFAULT_LIMITS } from '../../src/config.js';
 import { unguardedHttp } from '../../src/upstream/http.js';
-import { readTokens, tokenFor, TOKENS_VARIABLE } from '../../src/upstream/tokens.js';
+import { readTokens, tokenEnv, tokenFor, TOKENS_VARIABLE } from '../../src/upstream/tokens.js';
 
 const tokens = (value: string) => readTokens({ [TOKENS_VARIABLE]: value });
 
@@ -65,5 +65,18 @@ describe('bearer-https-only', () => {
     const plan = unguardedHttp('t-1');
     expect(bearerHttpsOnly.plan(plan, DEFAULT_LIMITS, new URL('https://mcp.example.com/')).bearer).toBe('t-1');
     expect(bearerHttpsOnly.plan(plan, DEFAULT_LIMITS, new URL('http://mcp.example.com/')).bearer).toBeUndefined();
+  });
+});
+
+describe('tokenEnv', () => {
+  const env = { [TOKENS_VARIABLE]: '{"mcp.example.com":"t-1234567"}' };
+
+  it('names the host\'s token for redaction, whatever the scheme', () => {
+    expect([...tokenEnv(new URL('https://mcp.example.com/mcp'), env)]).toEqual([['GAUNTLET_BROKER_TOKENS[mcp.example.com]', 't-1234567']]);
+    expect(tokenEnv(new URL('http://mcp.example.com/mcp'), env).size).toBe(1);
+  });
+
+  it('holds nothing for a host with no token', () => {
+    expect(tokenEnv(new URL('https://other.example.com/'), env).size).toBe(0);
   });
 });

@@ -51,6 +51,8 @@ describe('resolveKnobs', () => {
       runServerVersion: null,
       httpRedirectCalls: false,
       httpOversize: null,
+      httpTls: false,
+      httpEchoHeaders: false,
     });
   });
 
