@@ -169,12 +169,16 @@ export function parseConfig(value: JsonValue): Config {
   };
 }
 
-/** Fields a configuration might try to carry a credential in: refused, with where tokens do come from. */
-const CREDENTIAL_FIELDS = ['token', 'bearer', 'headers', 'authorization', 'credentials'];
+/**
+ * Fields a configuration might carry a credential in, or name a variable holding one (`token_env`):
+ * refused, with where tokens do come from. Reading a variable a configuration line names would
+ * let that line send any secret of the broker's to the URL it names (CRD-3).
+ */
+const CREDENTIAL_FIELD = /token|bearer|header|authori[sz]ation|credential|secret|password|api_?key/i;
 
 function parseServer(value: JsonValue | undefined): ServerSpec {
   if (value?.kind === 'object') {
-    const named = value.entries.find(([key]) => CREDENTIAL_FIELDS.includes(key.toLowerCase()));
+    const named = value.entries.find(([key]) => CREDENTIAL_FIELD.test(key));
     // The file can be written by whoever controls the URL it names (CRD-1); the value is not quoted.
     if (named !== undefined) {
       throw new ConfigError(`config.server.${named[0]} is refused: tokens come only from the broker's environment, ${TOKENS_VARIABLE}`);

@@ -41,7 +41,7 @@ export function passthroughCandidate(): Candidate {
       return [];
     },
     async start(spec) {
-      const { credentials, config_token: configToken } = spec.operator;
+      const { credentials, config_token: configToken, config_token_env: configTokenEnv } = spec.operator;
       const target =
         'url' in spec.upstream
           ? [
@@ -49,6 +49,8 @@ export function passthroughCandidate(): Candidate {
               spec.upstream.url,
               ...(credentials === undefined ? [] : ['--tokens', JSON.stringify(credentials)]),
               ...(configToken === undefined ? [] : ['--token', configToken]),
+              // A naive gateway reads the named variable from its own environment (CRD-3).
+              ...(configTokenEnv === undefined ? [] : ['--token', spec.env[configTokenEnv] ?? '']),
             ]
           : ['--', spec.upstream.command, ...spec.upstream.args];
       return spawnChannel(...throughPrefix(spec.launchPrefix, process.execPath, [passthroughEntry, ...target]), {

@@ -85,6 +85,7 @@ async function writeConfig(spec: SessionSpec): Promise<string> {
     ...(operator.source_version ? { source_version: operator.source_version } : {}),
     // Written where a careless operator would put it; the broker must refuse it (CRD-1).
     ...(operator.config_token ? { token: operator.config_token } : {}),
+    ...(operator.config_token_env ? { token_env: operator.config_token_env } : {}),
   };
   const rules = rulesFor(operator);
   if (spec.flaw !== undefined) applyFlaw(spec.flaw, rules, server);

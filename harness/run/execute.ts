@@ -173,6 +173,10 @@ function headerFindings(expect: ScenarioExpectation['server_headers'], records: 
       const value = request.headers[name];
       if (value !== undefined) findings.push({ step: 'end', expectation: `server never receives ${name}`, expected: 'absent', observed: `${name}: ${value}` });
     }
+    for (const text of expect.values_exclude ?? []) {
+      const holders = Object.entries(request.headers).filter(([, value]) => value.includes(text)).map(([name]) => name);
+      if (holders.length > 0) findings.push({ step: 'end', expectation: `server never receives ${JSON.stringify(text)}`, expected: 'in no header', observed: `in ${holders.join(', ')}` });
+    }
     for (const [name, value] of Object.entries(expect.equals ?? {})) {
       const got = request.headers[name];
       if (got !== value) findings.push({ step: 'end', expectation: `server receives ${name}`, expected: value, observed: got ?? '(absent)' });

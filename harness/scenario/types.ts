@@ -83,6 +83,12 @@ export interface OperatorConfig {
    * candidate must never take a token from.
    */
   config_token?: string;
+  /**
+   * The name of a variable, written into the server's entry of the configuration file, whose value
+   * a naive candidate would send to the server as its bearer token: the seed's "URL and an
+   * environment variable" row, which CRD-3 says must not hand over the candidate's own secrets.
+   */
+  config_token_env?: string;
 }
 
 export interface ServerSpec {
@@ -347,9 +353,10 @@ export interface ScenarioExpectation {
   };
   /**
    * Headers of every HTTP request the server received (read from the ledger; names in lower case):
-   * `absent` names headers no request carried, `equals` gives the value every request carried.
+   * `absent` names headers no request carried, `equals` gives the value every request carried,
+   * `values_exclude` lists texts no header's value may contain.
    */
-  server_headers?: { absent?: string[]; equals?: Record<string, string> };
+  server_headers?: { absent?: string[]; equals?: Record<string, string>; values_exclude?: string[] };
   /** Records the audit trail must hold; checked for candidates that declare `audit`. */
   audit?: AuditPattern[];
   /** Records the audit trail must not hold: what a forged line would add. */

@@ -91,6 +91,8 @@ describe('parseConfig', () => {
     ['{"server":{"id":"notes","url":"https://mcp.example.com/","env":{}},"rules":{}}', 'config.server.env is for a server the broker starts'],
     ['{"server":{"id":"notes","url":"https://mcp.example.com/","token":"t0ken"},"rules":{}}', 'config.server.token is refused: tokens come only from the broker\'s environment, GAUNTLET_BROKER_TOKENS'],
     ['{"server":{"id":"notes","url":"https://mcp.example.com/","Headers":{"Authorization":"Bearer t0ken"}},"rules":{}}', 'config.server.Headers is refused'],
+    ['{"server":{"id":"notes","url":"https://mcp.example.com/","token_env":"GAUNTLET_OPERATOR_TOKEN"},"rules":{}}', 'config.server.token_env is refused'],
+    ['{"server":{"id":"notes","command":"node","api_key":"k"},"rules":{}}', 'config.server.api_key is refused'],
     [`{${SERVER},"rules":{"t":{}}}`, 'config.rules["t"].effect is required'],
     [`{${SERVER},"rules":{"t":{"effect":"readonly"}}}`, 'effect must be one of read_only, local_change, remote_change, destructive'],
     [`{${SERVER},"rules":{"t":{"effect":"read_only","side_effect":"x"}}}`, 'unknown field "side_effect"'],
