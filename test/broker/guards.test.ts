@@ -371,13 +371,14 @@ describe('the guard registry', () => {
         'address-guard',
         'no-redirects',
         'http-body-cap',
+        'bearer-https-only',
       ].sort(),
     );
     expect(ALL_GUARDS.file.map((g) => g.name)).toEqual(['private-operator-files']);
     expect(ALL_GUARDS.config.map((g) => g.name)).toEqual(['manifest-required', 'manifest-server', 'rules-pinned']);
     expect(ALL_GUARDS.process.map((g) => g.name)).toEqual(['own-process-group', 'parent-death-signal']);
     expect(ALL_GUARDS.address.map((g) => g.name)).toEqual(['address-guard']);
-    expect(ALL_GUARDS.http.map((g) => g.name)).toEqual(['no-redirects', 'http-body-cap']);
+    expect(ALL_GUARDS.http.map((g) => g.name)).toEqual(['no-redirects', 'http-body-cap', 'bearer-https-only']);
     expect(ALL_GUARDS.tool.map((g) => g.name)).toEqual([
       'still-offered',
       'pinned',
