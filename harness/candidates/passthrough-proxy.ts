@@ -43,11 +43,12 @@ function proxyToUrl(target: string, tokens: Record<string, string>, configured: 
   if (url.protocol !== 'https:') url.protocol = 'http:';
   const lines = createInterface({ input: process.stdin, crlfDelay: Number.POSITIVE_INFINITY });
   lines.on('line', (line) => {
-    void fetch(url, { method: 'POST', headers: {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        ...(bearer === undefined ? {} : { authorization: `Bearer ${bearer}` }),
-      }, body: line })
+    const headers = {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      ...(bearer === undefined ? {} : { authorization: `Bearer ${bearer}` }),
+    };
+    void fetch(url, { method: 'POST', headers, body: line })
       .then(async (response) => {
         const body = (await response.text()).trim();
         if (body !== '' && response.ok) process.stdout.write(`${body}\n`);

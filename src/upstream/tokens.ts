@@ -3,8 +3,8 @@
 // whoever controls the URL it names, the environment only by whoever starts the broker. The map
 // is looked up by the URL's exact hostname, so a subdomain or a look-alike name has no token;
 // whether the token may be sent at all over the URL's scheme is the `bearer-https-only` guard's to
-// decide. The token never enters the listing, a result or the load report: it exists only in the
-// Authorization header of the requests to its host.
+// decide. The broker puts the token nowhere but in the Authorization header of the requests to its
+// host; a server that quotes it back has it redacted by `redact-server-env` (tokenEnv below).
 
 import { ConfigError } from '../errors.js';
 
