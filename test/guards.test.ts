@@ -132,7 +132,7 @@ const NEEDED_BY: Record<string, string[]> = {
     'net.ipv6-loopback',
     'net.ipv6-unique-local',
   ],
-  'no-redirects': ['net.redirect-not-followed'],
+  'no-redirects': ['net.redirect-not-followed', 'net.redirect-carries-no-credential'],
   'http-body-cap': ['net.body-announced-over-cap', 'net.body-streamed-over-cap'],
   // crd.subdomain-no-token and crd.look-alike-no-token are left out: the token map is looked up
   // by exact hostname whatever the guards, so neither name ever has a token to withhold.
