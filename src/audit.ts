@@ -51,10 +51,13 @@ export interface CallFacts {
   readonly receipt: Receipt | null;
 }
 
+/** What a pin records for a tool the server gave no description. */
+const NO_DESCRIPTION_HASH = descriptionHash(undefined);
+
 /** The pinned hashes of a tool, as records give them; null for a tool nothing pinned. */
 export function reviewedContract(pin: PinnedTool | undefined): ReviewedContract | null {
   if (pin === undefined) return null;
-  const described = pin.descriptionHash !== descriptionHash(undefined);
+  const described = pin.descriptionHash !== NO_DESCRIPTION_HASH;
   return { descriptionSha256: described ? pin.descriptionHash : null, inputSchemaSha256: pin.schemaHash };
 }
 

@@ -64,10 +64,17 @@ export class LineSplitter {
     return this.pendingBytes + piece.length <= this.maxLineBytes;
   }
 
-  /** Keeps the start of what is pending, then drops the rest. Copies: a view would pin the chunk. */
+  /**
+   * Keeps the start and the end of what is pending, then drops the rest. Copies only those bytes
+   * (concat with a length copies no further), and copies: a view would pin the chunk.
+   */
   private beginOverlong(): void {
-    const pending = Buffer.concat(this.pending);
-    this.overlong = { head: Buffer.from(pending.subarray(0, OVERLONG_KEPT_BYTES)), tail: Buffer.from(pending.subarray(-OVERLONG_KEPT_BYTES)) };
+    const head = Buffer.concat(this.pending, Math.min(OVERLONG_KEPT_BYTES, this.pendingBytes));
+    // The fewest last chunks that hold the last OVERLONG_KEPT_BYTES.
+    let from = this.pending.length;
+    for (let held = 0; from > 0 && held < OVERLONG_KEPT_BYTES; ) held += this.pending[--from]!.length;
+    const tail = Buffer.from(Buffer.concat(this.pending.slice(from)).subarray(-OVERLONG_KEPT_BYTES));
+    this.overlong = { head, tail };
     this.pending = [];
     this.pendingBytes = 0;
   }

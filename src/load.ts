@@ -145,6 +145,12 @@ function register(subject: ToolSubject, config: Config, hintMismatchOverridden: 
  * enforced, so every result is then invalid: the tool's output is never shown unchecked.
  */
 function outputValidator(schema: JsonObject): Validator {
+  // Compiled at the first result: a rediscovery decides every tool again and uses none of these.
+  let built: Validator | undefined;
+  return (value) => (built ??= buildOutputValidator(schema))(value);
+}
+
+function buildOutputValidator(schema: JsonObject): Validator {
   const reference = externalReference(schema);
   if (reference !== null) return () => [`the output schema is not self-contained: ${reference}`];
   const compiled = compileSchema(schema);

@@ -2,6 +2,7 @@
 // and checks it is internally consistent, since a hand-edited or truncated manifest must stop
 // the broker rather than pin something nobody reviewed.
 
+import { canonicalJson } from './json/canonical.js';
 import { Fields } from './fields.js';
 import { readJsonFile } from './files.js';
 import type { FileGuard } from './guards/types.js';
@@ -38,7 +39,7 @@ export function manifestText(serverId: string, pinnedAt: Date, tools: readonly L
       ['schema_hash', plain(schema.hash)],
       ['input_schema', plain(schema.canonical)],
       ['annotations', tool.annotations ?? plain(null)],
-      ['output_schema', tool.outputSchema === undefined ? undefined : plain(schemaFingerprint(tool.outputSchema).canonical)],
+      ['output_schema', tool.outputSchema === undefined ? undefined : plain(canonicalJson(tool.outputSchema))],
     ]);
     return [tool.name, entry] as const;
   });
@@ -109,6 +110,6 @@ function canonicalSchema(f: Fields, key: string): JsonObject | undefined {
     return f.fail(key, `is not valid JSON: ${(err as Error).message}`);
   }
   if (schema.kind !== 'object') return f.fail(key, 'must be a JSON object');
-  if (schemaFingerprint(schema).canonical !== text) f.fail(key, 'is not in canonical form');
+  if (canonicalJson(schema) !== text) f.fail(key, 'is not in canonical form');
   return schema;
 }

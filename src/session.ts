@@ -315,18 +315,17 @@ export class Session {
  * the agent sent them), what the guards learned so far (validation, grant), and the decision.
  */
 class CallTrail {
-  private readonly operation: CallFacts['operation'];
+  /** Hashed when first recorded: without an audit trail a call's arguments are never hashed. */
+  private operation: CallFacts['operation'] | undefined;
   private findings: Required<CallFindings> = { validation: 'not_checked', grant: null };
 
   constructor(
     private readonly audit: AuditSink | undefined,
     readonly tool: RegisteredTool | undefined,
     readonly name: string,
-    args: JsonObject,
+    private readonly args: JsonObject,
     private readonly agent: string | null,
-  ) {
-    this.operation = { name, argumentsSha256: sha256Hex(canonicalJson(args)) };
-  }
+  ) {}
 
   learn(findings: CallFindings | undefined): void {
     this.findings = { ...this.findings, ...findings };
@@ -344,7 +343,9 @@ class CallTrail {
       detail?: string | null;
     },
   ): void {
-    this.audit?.record({
+    if (this.audit === undefined) return;
+    this.operation ??= { name: this.name, argumentsSha256: sha256Hex(canonicalJson(this.args)) };
+    this.audit.record({
       decision,
       tool: asAsked ? this.name : (this.tool?.tool ?? this.name),
       name: this.name,

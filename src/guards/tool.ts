@@ -1,6 +1,7 @@
 // Guards Load runs on each tool, in this order. Each decides on one protection only, so that
 // disabling one shows what that protection alone prevents.
 
+import { canonicalJson } from '../json/canonical.js';
 import { descriptionHash, schemaFingerprint } from '../fingerprint.js';
 import type { JsonObject } from '../json/tree.js';
 import { hintContradiction } from './hints.js';
@@ -45,7 +46,7 @@ export const outputSchemaPin: ToolGuard = {
 };
 
 const outputCanonical = (schema: JsonObject | undefined): string | null =>
-  schema === undefined ? null : schemaFingerprint(schema).canonical;
+  schema === undefined ? null : canonicalJson(schema);
 
 export const descriptionPin: ToolGuard = {
   name: 'description-pin',

@@ -18,13 +18,19 @@ export type Redact = (text: string) => string;
  * `[redacted: NAME]`; the longest values first, so a value inside another leaves no piece of it.
  */
 export function redactor(env: ReadonlyMap<string, string>): Redact | undefined {
+  // A session's environment is fixed, and every result and error asks for its redactor: built once.
+  if (built.has(env)) return built.get(env);
   const secrets = [...env]
     .filter(([, value]) => value.length >= MIN_REDACTED_CHARS)
     .flatMap(([name, value]) => [...new Set([value, normalise(value)])].map((form) => [name, form] as const))
     .sort((a, b) => b[1].length - a[1].length);
-  if (secrets.length === 0) return undefined;
-  return (text) => secrets.reduce((out, [name, value]) => out.split(value).join(`[redacted: ${name}]`), text);
+  const redact: Redact | undefined =
+    secrets.length === 0 ? undefined : (text) => secrets.reduce((out, [name, value]) => out.split(value).join(`[redacted: ${name}]`), text);
+  built.set(env, redact);
+  return redact;
 }
+
+const built = new WeakMap<ReadonlyMap<string, string>, Redact | undefined>();
 
 /** Every string and key of a value, redacted. The JSON reader bounds depth, so recursion is safe. */
 export function redactValue(value: JsonValue, redact: Redact): JsonValue {
