@@ -25,10 +25,6 @@ const properties = (schema: Schema) => (schema.properties ?? {}) as Record<strin
 /** Values of another JSON type than the one a property declares. */
 const WRONG_TYPE: Record<string, unknown> = { string: 12345, integer: 'not a number', number: 'not a number', boolean: 'no', array: 'not an array', object: 'not an object' };
 
-function firstString(candidates: string[], accept: (s: string) => boolean): string | undefined {
-  return candidates.find(accept);
-}
-
 /**
  * Breaks one keyword of a valid instance: each mutation changes one value so that exactly the
  * named keyword fails. Returns undefined when the schema has no top-level use of the keyword.
@@ -67,7 +63,7 @@ function mutate(schema: Schema, valid: Instance, keyword: BreakableKeyword): Ins
       return change(name, 'a'.repeat(Number(bound) + 1));
     case 'pattern': {
       const pattern = new RegExp(String(bound), 'u');
-      const breaking = firstString(['<>', '', ' ', '\n', '0', 'a b', '#!'], (s) => !pattern.test(s));
+      const breaking = ['<>', '', ' ', '\n', '0', 'a b', '#!'].find((s) => !pattern.test(s));
       return breaking === undefined ? undefined : change(name, breaking);
     }
     case 'enum':

@@ -12,7 +12,14 @@ export function receivedArguments(raw: string): Record<string, unknown> {
 
 export const losslessText = (value: unknown) => stringifyLossless(value) ?? 'undefined';
 
-/** Equal as JSON values: both sides written by the same lossless writer. */
+/** Equal as JSON values: both sides written by the same lossless writer, number text kept. */
 export function sameJson(received: unknown, expected: unknown): boolean {
-  return losslessText(parseLossless(losslessText(received))) === losslessText(parseLossless(losslessText(expected)));
+  return losslessText(received) === losslessText(expected);
+}
+
+/** Each wanted argument the server did not receive with that value: what it got, or `(absent)`. */
+export function argumentMismatches(args: Record<string, unknown>, wanted: Record<string, unknown>): Array<{ name: string; expected: unknown; observed: string }> {
+  return Object.entries(wanted).flatMap(([name, expected]) =>
+    name in args && sameJson(args[name], expected) ? [] : [{ name, expected, observed: name in args ? losslessText(args[name]) : '(absent)' }],
+  );
 }

@@ -1,5 +1,6 @@
 import type { LedgerRecord } from '../../servers/kit/ledger.js';
 import { canonicalJson, sha256Hex } from './canonical.js';
+import { listingReplies } from './ledger.js';
 
 /** A tool as the server presented it for review, hashed as docs/call-path.md's audit form does. */
 export interface PresentedContract {
@@ -15,10 +16,8 @@ export interface PresentedContract {
  */
 export function presentedContracts(records: readonly LedgerRecord[]): { contracts: Map<string, PresentedContract>; problem?: string } {
   const contracts = new Map<string, PresentedContract>();
-  for (const request of records) {
-    if (request.ev !== 'recv' || request.method !== 'tools/list' || request.phase !== 'review' || request.id === null) continue;
-    const reply = records.find((r) => r.ev === 'sent' && r.pid === request.pid && r.seq > request.seq && r.in_reply_to === request.id);
-    if (reply?.ev !== 'sent') continue;
+  for (const { request, reply } of listingReplies(records)) {
+    if (request.phase !== 'review') continue;
     if (reply.raw_truncated) return { contracts, problem: `a listing answer of ${reply.bytes} bytes is too long for the ledger to hold` };
     for (const tool of listedTools(reply.raw)) {
       if (typeof tool.name !== 'string' || contracts.has(tool.name)) continue;

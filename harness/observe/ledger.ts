@@ -1,4 +1,4 @@
-import { readLedger, type LedgerRecord } from '../../servers/kit/ledger.js';
+import { readLedger, type ConnectionRecord, type LaunchRecord, type LedgerRecord, type RecvRecord, type SentRecord } from '../../servers/kit/ledger.js';
 
 /**
  * The hostile servers' ledger (docs/hostile-servers.md), as evidence. The kit writes it and the
@@ -18,16 +18,16 @@ export class Ledger {
   }
 }
 
-export const launches = (records: readonly LedgerRecord[]) => records.filter((r) => r.ev === 'launch');
+export const launches = (records: readonly LedgerRecord[]) => records.filter((r): r is LaunchRecord => r.ev === 'launch');
 
-export const listRequests = (records: readonly LedgerRecord[]) => records.filter((r) => r.ev === 'recv' && r.method === 'tools/list');
+export const listRequests = (records: readonly LedgerRecord[]) => records.filter((r): r is RecvRecord => r.ev === 'recv' && r.method === 'tools/list');
 
 export const callsTo = (records: readonly LedgerRecord[], tool: string) =>
-  records.filter((r) => r.ev === 'recv' && r.method === 'tools/call' && r.tool === tool);
+  records.filter((r): r is RecvRecord => r.ev === 'recv' && r.method === 'tools/call' && r.tool === tool);
 
 /** The notifications of `method` the servers sent of their own accord. */
 export const noticesOf = (records: readonly LedgerRecord[], method: string) =>
-  records.filter((r) => r.ev === 'sent' && r.method === method);
+  records.filter((r): r is SentRecord => r.ev === 'sent' && r.method === method);
 
 /** Every process the servers reported: themselves and the descendants they spawned. */
 export function serverPids(records: readonly LedgerRecord[]): number[] {
@@ -47,4 +47,13 @@ export function maxListRequestsPerLaunch(records: readonly LedgerRecord[]): numb
 }
 
 /** Every TCP connection an HTTP server accepted, whatever was sent over it. */
-export const connections = (records: readonly LedgerRecord[]) => records.filter((r) => r.ev === 'connection');
+export const connections = (records: readonly LedgerRecord[]) => records.filter((r): r is ConnectionRecord => r.ev === 'connection');
+
+/** Each `tools/list` request with an id, paired with the answer its server sent to it, if any. */
+export function listingReplies(records: readonly LedgerRecord[]): Array<{ request: RecvRecord; reply: SentRecord }> {
+  return listRequests(records).flatMap((request) => {
+    if (request.id === null) return [];
+    const reply = records.find((r): r is SentRecord => r.ev === 'sent' && r.pid === request.pid && r.seq > request.seq && r.in_reply_to === request.id);
+    return reply === undefined ? [] : [{ request, reply }];
+  });
+}

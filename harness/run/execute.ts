@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { dir as tmpDir } from 'tmp-promise';
 import type { Candidate, SessionSpec, UpstreamCommand, UpstreamUrl } from '../candidates/types.js';
 import type { LedgerRecord } from '../../servers/kit/ledger.js';
-import { losslessText, receivedArguments, sameJson } from '../observe/arguments.js';
+import { argumentMismatches, receivedArguments } from '../observe/arguments.js';
 import { callsTo, launches, Ledger, listRequests, maxListRequestsPerLaunch, noticesOf, serverPids } from '../observe/ledger.js';
 import { Canary } from '../observe/canary.js';
 import { Enclosure, type EnclosureSpec } from '../observe/enclosure.js';
@@ -118,11 +118,8 @@ function ledgerFindings(expect: ScenarioExpectation['ledger'], entries: readonly
     const received = callsTo(entries, tool);
     if (received.length === 0) findings.push({ step: 'end', expectation: `arguments of ${tool}`, expected: wanted, observed: 'no call received' });
     for (const call of received) {
-      const args = call.ev === 'recv' ? receivedArguments(call.raw) : {};
-      for (const [name, value] of Object.entries(wanted)) {
-        if (!(name in args) || !sameJson(args[name], value)) {
-          findings.push({ step: 'end', expectation: `${tool} receives ${name}`, expected: value, observed: name in args ? losslessText(args[name]) : '(absent)' });
-        }
+      for (const { name, expected, observed } of argumentMismatches(receivedArguments(call.raw), wanted)) {
+        findings.push({ step: 'end', expectation: `${tool} receives ${name}`, expected, observed });
       }
     }
   }
@@ -140,7 +137,6 @@ function environmentFindings(expect: ScenarioExpectation['server_env'], records:
   const started = launches(records);
   if (started.length === 0) findings.push({ step: 'end', expectation: 'server launched', expected: 'a launch to inspect', observed: 'none' });
   for (const launch of started) {
-    if (launch.ev !== 'launch') continue;
     for (const name of expect.absent ?? []) {
       if (name in launch.env) findings.push({ step: 'end', expectation: `server never receives ${name}`, expected: 'absent', observed: `present in pid ${launch.pid}` });
     }
@@ -262,7 +258,7 @@ export async function runScenario(scenario: Scenario, candidate: Candidate, opti
     const records = ledger.read();
     const findings = [...session.findings];
     if (reason === undefined) {
-      findings.push(...session.callChecks()(records));
+      findings.push(...session.callFindings(records));
       findings.push(...ledgerFindings(scenario.expect?.ledger, records));
       findings.push(...environmentFindings(scenario.expect?.server_env, records));
       findings.push(...headerFindings(scenario.expect?.server_headers, records));

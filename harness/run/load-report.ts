@@ -1,6 +1,7 @@
 import type { LedgerRecord } from '../../servers/kit/ledger.js';
 import type { NeutralLoadReport } from '../candidates/types.js';
 import { listedTools } from '../observe/contracts.js';
+import { listingReplies, listRequests } from '../observe/ledger.js';
 import { firstUnescaped } from '../observe/escaped.js';
 import type { LoadReportExpectation } from '../scenario/types.js';
 import type { Finding } from './outcome.js';
@@ -12,13 +13,12 @@ const finding = (expectation: string, expected: unknown, observed: unknown): Fin
  * its pages: what the candidate that served last saw, observed on the server's side.
  */
 export function toolsListedLast(records: readonly LedgerRecord[]): string[] {
-  const lists = records.filter((r) => r.ev === 'recv' && r.method === 'tools/list' && r.id !== null);
-  const pid = lists.at(-1)?.pid;
+  const pid = listRequests(records)
+    .filter((request) => request.id !== null)
+    .at(-1)?.pid;
   const names = new Set<string>();
-  for (const request of lists) {
-    if (request.pid !== pid || request.ev !== 'recv') continue;
-    const reply = records.find((r) => r.ev === 'sent' && r.pid === pid && r.seq > request.seq && r.in_reply_to === request.id);
-    if (reply?.ev !== 'sent') continue;
+  for (const { request, reply } of listingReplies(records)) {
+    if (request.pid !== pid) continue;
     for (const tool of listedTools(reply.raw)) if (typeof tool.name === 'string') names.add(tool.name);
   }
   return [...names];

@@ -5,8 +5,8 @@ import { parse as parseLossless } from 'lossless-json';
 import { AgentClient, type Answer } from '../agent/client.js';
 import { generateArguments, GenerationError } from '../args/generate.js';
 import type { AgentChannel, Candidate, SessionSpec, UpstreamCommand, UpstreamUrl } from '../candidates/types.js';
-import type { LedgerRecord } from '../../servers/kit/ledger.js';
-import { losslessText, receivedArguments, sameJson } from '../observe/arguments.js';
+import type { LedgerRecord, RecvRecord } from '../../servers/kit/ledger.js';
+import { argumentMismatches, losslessText, receivedArguments, sameJson } from '../observe/arguments.js';
 import { firstUnescaped } from '../observe/escaped.js';
 import { everyString } from '../observe/strings.js';
 import { callsTo, connections, launches, serverPids, type Ledger } from '../observe/ledger.js';
@@ -41,8 +41,6 @@ const HINT_DEFAULTS: Required<EffectiveHints> = {
 
 type Tool = Record<string, unknown>;
 
-/** A check that can only be judged once every process of the scenario has stopped. */
-export type DeferredCheck = (recordsAtEnd: readonly LedgerRecord[]) => Finding[];
 
 interface CallMark {
   label: string;
@@ -230,7 +228,6 @@ export class ScenarioSession {
     const started = launches(this.ledger.read().slice(mark));
     if (started.length === 0) this.fail(label, 'server in a group of its own', 'a server launch to inspect', 'none');
     for (const launch of started) {
-      if (launch.ev !== 'launch') continue;
       if (launch.pgid === null) throw new UnsupportedEnvironment(`${label}: the server could not read its process group from /proc`);
       if (launch.pgid === candidateGroup) {
         this.fail(label, 'server in a group of its own', `a process group other than the candidate's (${candidateGroup})`, `server pid ${launch.pid} in group ${launch.pgid}`);
@@ -463,7 +460,7 @@ export class ScenarioSession {
         if (receipt?.[field] !== value) this.fail(label, `receipt ${field}`, value, receipt ? receipt[field] : '(no receipt)');
       }
     }
-    const meta = answer.result._meta !== null && typeof answer.result._meta === 'object' ? (answer.result._meta as Record<string, unknown>) : {};
+    const meta = metaOf(answer);
     for (const key of expect.meta_includes ?? []) if (!(key in meta)) this.fail(label, `_meta carries ${key}`, 'present', Object.keys(meta));
     for (const key of expect.meta_excludes ?? []) if (key in meta) this.fail(label, `_meta lacks ${key}`, 'absent', losslessText(meta[key]));
     const types = new Set(blocks.map((b) => String(b.type)));
@@ -537,39 +534,35 @@ export class ScenarioSession {
   }
 
   /** The calls of its tool the server received from a call step until the next step calling it. */
-  private receivedBy(index: number, records: readonly LedgerRecord[]): LedgerRecord[] {
+  private receivedBy(index: number, records: readonly LedgerRecord[]): RecvRecord[] {
     const call = this.callMarks[index]!;
     const next = this.callMarks.slice(index + 1).find((later) => later.serverTool === call.serverTool);
     return callsTo(records.slice(call.mark, next?.mark), call.serverTool);
   }
 
   /** What each call step caused on the server, judged once every process has stopped. */
-  callChecks(): DeferredCheck {
-    return (records) => {
-      const findings: Finding[] = [];
-      this.callMarks.forEach((call, index) => {
-        const received = this.receivedBy(index, records);
-        const { expect } = call.step;
-        const fail = (expectation: string, expected: unknown, observed: unknown) => findings.push({ step: call.label, expectation, expected, observed });
-        if (expect.server_received !== undefined && received.length !== expect.server_received) {
-          fail(`server receives ${call.serverTool}`, `${expect.server_received} tools/call`, `${received.length} tools/call`);
-        }
-        if (!expect.server_arguments && !expect.server_arguments_absent) return;
-        const first = received[0];
-        if (!first || first.ev !== 'recv') {
-          fail(`arguments ${call.serverTool} received`, 'a forwarded call', 'no call reached the server');
-          return;
-        }
-        const args = receivedArguments(first.raw);
-        for (const [name, value] of Object.entries(expect.server_arguments ?? {})) {
-          if (!(name in args) || !sameJson(args[name], value)) fail(`server receives ${name}`, value, name in args ? losslessText(args[name]) : '(absent)');
-        }
-        for (const name of expect.server_arguments_absent ?? []) {
-          if (name in args) fail(`server never receives ${name}`, '(absent)', losslessText(args[name]));
-        }
-      });
-      return findings;
-    };
+  callFindings(records: readonly LedgerRecord[]): Finding[] {
+    const findings: Finding[] = [];
+    this.callMarks.forEach((call, index) => {
+      const received = this.receivedBy(index, records);
+      const { expect } = call.step;
+      const fail = (expectation: string, expected: unknown, observed: unknown) => findings.push({ step: call.label, expectation, expected, observed });
+      if (expect.server_received !== undefined && received.length !== expect.server_received) {
+        fail(`server receives ${call.serverTool}`, `${expect.server_received} tools/call`, `${received.length} tools/call`);
+      }
+      if (!expect.server_arguments && !expect.server_arguments_absent) return;
+      const first = received[0];
+      if (!first) {
+        fail(`arguments ${call.serverTool} received`, 'a forwarded call', 'no call reached the server');
+        return;
+      }
+      const args = receivedArguments(first.raw);
+      for (const { name, expected, observed } of argumentMismatches(args, expect.server_arguments ?? {})) fail(`server receives ${name}`, expected, observed);
+      for (const name of expect.server_arguments_absent ?? []) {
+        if (name in args) fail(`server never receives ${name}`, '(absent)', losslessText(args[name]));
+      }
+    });
+    return findings;
   }
 }
 
@@ -579,11 +572,15 @@ function callOutcome(answer: Answer): CallOutcome | 'malformed' {
   return 'malformed';
 }
 
+/** A result's `_meta`; empty when it has none, or when the answer is not a result. */
+function metaOf(answer: Answer): Record<string, unknown> {
+  const meta = answer.kind === 'result' ? answer.result._meta : undefined;
+  return meta !== null && typeof meta === 'object' ? (meta as Record<string, unknown>) : {};
+}
+
 /** The receipt a result carries in `_meta` (docs/call-path.md), if any. */
 function receiptOf(answer: Answer): Record<string, unknown> | undefined {
-  if (answer.kind !== 'result') return undefined;
-  const meta = answer.result._meta as Record<string, unknown> | undefined;
-  const receipt = meta?.[RECEIPT_META];
+  const receipt = metaOf(answer)[RECEIPT_META];
   return receipt !== null && typeof receipt === 'object' ? (receipt as Record<string, unknown>) : undefined;
 }
 
