@@ -120,7 +120,7 @@ async function runUntilStopped(args: readonly string[]): Promise<number> {
   process.stdout.on('error', () => {});
 
   const setup = { serverId: invocation.serverId, knobs, ledger, controlPath: invocation.controlPath, limits: DEFAULT_LIMITS };
-  const reason = invocation.listen !== null ? await serveHttp(setup, knobs, ledger, invocation.listen) : await serve(setup, { input: process.stdin, output: process.stdout });
+  const reason = invocation.listen !== null ? await serveHttp(setup, invocation.listen) : await serve(setup, { input: process.stdin, output: process.stdout });
   if (reason === 'stdin-closed' && knobs.linger) await lingerUntilKilled();
   exit(reason);
   return EXIT_CODES[reason];

@@ -15,7 +15,7 @@ import { presetResult } from './results.js';
 import { textBlock, toolResult } from './tool-result.js';
 import { TOOLSETS } from './tools.js';
 
-export type CallFate = 'answer' | 'hang' | 'die';
+type CallFate = 'answer' | 'hang' | 'die';
 
 export function callFate(knobs: Knobs, name: string): CallFate {
   const tool = toolCalled(knobs, name);

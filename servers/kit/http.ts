@@ -15,13 +15,11 @@ import { createServer as createTlsServer } from 'node:https';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PassThrough } from 'node:stream';
-import type { Knobs } from './knobs.js';
-import type { Ledger } from './ledger.js';
 import { serve, type ServerSetup, type StopReason } from './server.js';
 import { readLines } from './wire.js';
 
 /** Bigger than any cap a broker may set on a body (16 MiB), by 1 MiB. */
-export const OVERSIZE_BYTES = 17 * 1024 * 1024;
+const OVERSIZE_BYTES = 17 * 1024 * 1024;
 const CHUNK = Buffer.alloc(64 * 1024, 'a');
 
 /** What a POST body says about itself, read only to route it. */
@@ -110,7 +108,8 @@ function withHeadersEchoed(text: string, headers: Record<string, string>): strin
  * Serves over HTTP until serve() stops (the control file broke, or `die_on_call`); the harness
  * otherwise ends it with a signal. Resolves with serve()'s reason once the listener is closed.
  */
-export async function serveHttp(setup: ServerSetup, knobs: Knobs, ledger: Ledger, address: string): Promise<StopReason> {
+export async function serveHttp(setup: ServerSetup, address: string): Promise<StopReason> {
+  const { knobs, ledger } = setup;
   const input = new PassThrough();
   const output = new PassThrough();
   const waiting = new Map<string, (line: string) => void>();

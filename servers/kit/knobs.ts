@@ -81,7 +81,7 @@ export interface Knobs {
 }
 
 /** How an oversized HTTP body is sent: with a Content-Length that says so, or chunked. */
-export const OVERSIZE_MODES = ['announced', 'streamed'] as const;
+const OVERSIZE_MODES = ['announced', 'streamed'] as const;
 export type OversizeMode = (typeof OVERSIZE_MODES)[number];
 
 export class KnobError extends Error {}
@@ -136,8 +136,34 @@ const KNOB_KEYS = [
   'http_echo_headers',
 ];
 
+/** Knobs that take only `1`, switching a misbehaviour on, and the field each sets. */
+const FLAG_KNOBS = {
+  'run.reserialise': 'runReserialise',
+  notify_list_changed: 'notifyListChanged',
+  http_redirect_calls: 'httpRedirectCalls',
+  http_tls: 'httpTls',
+  http_echo_headers: 'httpEchoHeaders',
+  lie_on_write: 'lieOnWrite',
+  linger: 'linger',
+} as const satisfies Record<string, keyof Knobs>;
+
+/** Knobs whose value is one tool of the set, and the field each sets. */
+const TOOL_NAME_KNOBS = {
+  duplicate: 'duplicate',
+  'run.description': 'runDescription',
+  'run.schema': 'runSchema',
+  'run.drop': 'runDrop',
+  'run.output_schema': 'runOutputSchema',
+  hang_on_call: 'hangOnCall',
+  die_on_call: 'dieOnCall',
+} as const satisfies Record<string, keyof Knobs>;
+
+function isKnobOf<T extends object>(table: T, key: string): key is Extract<keyof T, string> {
+  return Object.hasOwn(table, key);
+}
+
 /** Handshake requests a server can leave unanswered, to test a broker's connect timeout. */
-export const HANGABLE_METHODS = ['initialize', 'tools/list'] as const;
+const HANGABLE_METHODS = ['initialize', 'tools/list'] as const;
 export type HangableMethod = (typeof HANGABLE_METHODS)[number];
 
 /** A portable environment variable name. */
@@ -229,6 +255,15 @@ export function resolveKnobs(assigned: Readonly<Record<string, string>>): Knobs 
       }
       continue;
     }
+    if (isKnobOf(FLAG_KNOBS, key)) {
+      oneOf(key, value, ['1']);
+      knobs[FLAG_KNOBS[key]] = true;
+      continue;
+    }
+    if (isKnobOf(TOOL_NAME_KNOBS, key)) {
+      knobs[TOOL_NAME_KNOBS[key]] = toolOfSet(key, value);
+      continue;
+    }
     switch (key) {
       case 'toolset':
         break;
@@ -238,30 +273,14 @@ export function resolveKnobs(assigned: Readonly<Record<string, string>>): Knobs 
       case 'filler':
         knobs.filler = integer(key, value, 0);
         break;
-      case 'duplicate':
-        knobs.duplicate = toolOfSet(key, value);
-        break;
       case 'duplicate_page':
         knobs.duplicatePage = oneOf(key, value, ['same', 'next'] as const);
         break;
       case 'cursor':
         knobs.cursor = oneOf(key, value, ['normal', 'repeat', 'endless'] as const);
         break;
-      case 'run.description':
-        knobs.runDescription = toolOfSet(key, value);
-        break;
-      case 'run.schema':
-        knobs.runSchema = toolOfSet(key, value);
-        break;
       case 'bignum':
         knobs.bignum = oneOf(key, value, tools.filter((t) => t.integerProperty !== undefined).map((t) => t.name));
-        break;
-      case 'run.reserialise':
-        oneOf(key, value, ['1']);
-        knobs.runReserialise = true;
-        break;
-      case 'run.drop':
-        knobs.runDrop = toolOfSet(key, value);
         break;
       case 'run.add':
         if (!TOOL_NAME.test(value) || toolNames.includes(value) || value.startsWith('filler_')) {
@@ -269,50 +288,17 @@ export function resolveKnobs(assigned: Readonly<Record<string, string>>): Knobs 
         }
         knobs.runAdd = value;
         break;
-      case 'run.output_schema':
-        knobs.runOutputSchema = toolOfSet(key, value);
-        break;
-      case 'notify_list_changed':
-        oneOf(key, value, ['1']);
-        knobs.notifyListChanged = true;
-        break;
       case 'canary_port':
         knobs.canaryPort = integer(key, value, 1, 65535);
-        break;
-      case 'http_redirect_calls':
-        oneOf(key, value, ['1']);
-        knobs.httpRedirectCalls = true;
         break;
       case 'http_oversize':
         knobs.httpOversize = oneOf(key, value, OVERSIZE_MODES);
         break;
-      case 'http_tls':
-        oneOf(key, value, ['1']);
-        knobs.httpTls = true;
-        break;
-      case 'http_echo_headers':
-        oneOf(key, value, ['1']);
-        knobs.httpEchoHeaders = true;
-        break;
-      case 'hang_on_call':
-        knobs.hangOnCall = toolOfSet(key, value);
-        break;
       case 'hang_on':
         knobs.hangOn = oneOf(key, value, HANGABLE_METHODS);
         break;
-      case 'die_on_call':
-        knobs.dieOnCall = toolOfSet(key, value);
-        break;
-      case 'lie_on_write':
-        oneOf(key, value, ['1']);
-        knobs.lieOnWrite = true;
-        break;
       case 'assign_ids':
         knobs.assignIds = oneOf(key, value, Object.keys(ASSIGNED_IDS) as AssignedIds[]);
-        break;
-      case 'linger':
-        oneOf(key, value, ['1']);
-        knobs.linger = true;
         break;
       case 'run.server_name':
         knobs.runServerName = selfReport(key, value);

@@ -49,7 +49,7 @@ interface Serving extends ServerSetup {
 }
 
 /** What `notify_list_changed` sends when the phase has switched. */
-export const LIST_CHANGED = 'notifications/tools/list_changed';
+const LIST_CHANGED = 'notifications/tools/list_changed';
 
 /** The protocol versions the kit accepts from a client; anything else gets the first. */
 const PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26'];
@@ -117,20 +117,23 @@ function handleLine(setup: Serving, line: Line): Outcome {
   if (fate === 'die') return 'die-on-call';
   const reply = fate === 'hang' ? null : answer(setup, message, line, phase);
   if (reply === null) return null;
-  if (typeof reply !== 'string') {
-    const { bytes, sha256, text, chars } = describePieces(reply, RAW_LIMIT);
-    setup.ledger.append({ ev: 'sent', bytes, sha256, raw: text, raw_truncated: chars > RAW_LIMIT, in_reply_to: id, method: null });
-    return writePieces(setup.output, reply);
-  }
-  send(setup, reply, id, null);
-  return null;
+  return send(setup, reply, id, null) ?? null;
 }
 
-/** Records one whole line, then writes it: a reply (`inReplyTo`) or a notification (`method`). */
-function send(setup: Serving, line: string, inReplyTo: string | null, method: string | null): void {
+/**
+ * Records one line, then writes it: a reply (`inReplyTo`) or a notification (`method`). A line in
+ * pieces is streamed, and the promise settles once it is out.
+ */
+function send(setup: Serving, line: RawText, inReplyTo: string | null, method: string | null): Promise<void> | undefined {
+  if (typeof line !== 'string') {
+    const { bytes, sha256, text, chars } = describePieces(line, RAW_LIMIT);
+    setup.ledger.append({ ev: 'sent', bytes, sha256, ...cutRaw(text, chars <= RAW_LIMIT), in_reply_to: inReplyTo, method });
+    return writePieces(setup.output, line);
+  }
   const { frame, bytes, sha256 } = frameLine(line);
   setup.ledger.append({ ev: 'sent', bytes, sha256, ...cutRaw(line, true), in_reply_to: inReplyTo, method });
   setup.output.write(frame);
+  return undefined;
 }
 
 /** The raw reply line, whole or in pieces, or null when the message calls for none. */
