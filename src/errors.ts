@@ -45,6 +45,12 @@ export class ResultTooLarge extends UpstreamError {
   }
 }
 
+/**
+ * The server's answer broke one of the JSON reader's limits (nesting, number of values, length of
+ * a string or number): it was read no further, and nothing of it is passed on.
+ */
+export class ResultOverLimit extends UpstreamError {}
+
 /** The server can no longer be spoken to (it exited, closed its output, broke the protocol or
  * was closed by the broker). */
 export class ServerGone extends UpstreamError {

@@ -1,7 +1,7 @@
 // JSON-RPC 2.0 messages as MCP uses them, read from and written to the broker's own JSON tree so
 // that ids, params and results pass through without a float64 or a duplicate key in between.
 
-import { readJson } from './json/reader.js';
+import { JsonReadError, readJson } from './json/reader.js';
 import { member, object, plain, type JsonObject, type JsonValue } from './json/tree.js';
 import { writeJson } from './json/writer.js';
 
@@ -16,6 +16,8 @@ export interface Unreadable {
   readonly kind: 'unreadable';
   readonly code: number;
   readonly problem: string;
+  /** Well-formed as far as it was read, but past one of the reader's limits (depth, values, length). */
+  readonly overLimit: boolean;
 }
 
 export const ERROR = {
@@ -34,10 +36,11 @@ export function parseMessage(line: string): Message | Unreadable {
   try {
     value = readJson(line);
   } catch (err) {
-    return { kind: 'unreadable', code: ERROR.parse, problem: `not valid JSON (${(err as Error).message})` };
+    const overLimit = err instanceof JsonReadError && err.overLimit;
+    return { kind: 'unreadable', code: ERROR.parse, problem: `not valid JSON (${(err as Error).message})`, overLimit };
   }
   const envelope = readEnvelope(value);
-  return typeof envelope === 'string' ? { kind: 'unreadable', code: ERROR.invalidRequest, problem: envelope } : envelope;
+  return typeof envelope === 'string' ? { kind: 'unreadable', code: ERROR.invalidRequest, problem: envelope, overLimit: false } : envelope;
 }
 
 function readEnvelope(value: JsonValue): Message | string {

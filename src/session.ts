@@ -10,7 +10,7 @@ import type { Readable, Writable } from 'node:stream';
 import { reviewedContract, type AuditDecision, type AuditSink, type CallFacts } from './audit.js';
 import { DEFAULT_DATA_CLASSIFICATION, type Limits } from './config.js';
 import type { Drift } from './drift.js';
-import { RequestTimedOut, ResultTooLarge, ServerGone } from './errors.js';
+import { RequestTimedOut, ResultOverLimit, ResultTooLarge, ServerGone } from './errors.js';
 import type { Guards } from './guards/registry.js';
 import type { CallContext, CallFindings, CallSubject, DriftResponse, ResultSubject, ServerEnv } from './guards/types.js';
 import { sha256Hex } from './fingerprint.js';
@@ -230,6 +230,8 @@ export class Session {
         this.reject(id, trail, refusal('tool_timeout', `${err.message}.`, { timeout_ms: err.timeoutMs }));
       } else if (err instanceof ResultTooLarge) {
         this.reject(id, trail, afterDispatch('result_too_large', `${err.message}, which was dropped unread.`, { max_bytes: err.maxBytes }));
+      } else if (err instanceof ResultOverLimit) {
+        this.reject(id, trail, afterDispatch('result_withheld', `${err.message}.`));
       } else if (err instanceof ServerGone) {
         const why = refusal('server_unavailable', `${err.message}.`, { server: err.serverId });
         if (err.dispatched) this.reject(id, trail, why);

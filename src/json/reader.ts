@@ -29,6 +29,12 @@ export class JsonReadError extends Error {
   constructor(
     message: string,
     readonly offset: number,
+    /**
+     * The text broke one of the limits rather than the grammar. The reader stopped there, so
+     * nothing past that point was checked; a caller may still place the text (by an id it can
+     * find without reading the whole) and refuse it alone, rather than treat its sender as broken.
+     */
+    readonly overLimit = false,
   ) {
     super(`${message} at offset ${offset}`);
     this.name = 'JsonReadError';
@@ -38,7 +44,7 @@ export class JsonReadError extends Error {
 /** Parses one complete JSON text; anything after the value other than whitespace is an error. */
 export function readJson(text: string, limits: ReadLimits = DEFAULT_READ_LIMITS): JsonValue {
   if (text.length > limits.maxLength) {
-    throw new JsonReadError(`text of ${text.length} characters exceeds the limit of ${limits.maxLength}`, 0);
+    throw new JsonReadError(`text of ${text.length} characters exceeds the limit of ${limits.maxLength}`, 0, true);
   }
   return new Reader(text, limits).readDocument();
 }
@@ -79,6 +85,10 @@ class Reader {
     throw new JsonReadError(message, this.pos);
   }
 
+  private overLimit(message: string, offset = this.pos): never {
+    throw new JsonReadError(message, offset, true);
+  }
+
   private skipWhitespace(): void {
     const t = this.text;
     while (this.pos < t.length) {
@@ -90,7 +100,7 @@ class Reader {
 
   private countNode(): void {
     this.nodes++;
-    if (this.nodes > this.limits.maxNodes) this.fail(`more than ${this.limits.maxNodes} values`);
+    if (this.nodes > this.limits.maxNodes) this.overLimit(`more than ${this.limits.maxNodes} values`);
   }
 
   /** `depth` is the number of containers already open around this value. */
@@ -122,7 +132,7 @@ class Reader {
   }
 
   private enter(depth: number): void {
-    if (depth > this.limits.maxDepth) this.fail(`nesting deeper than ${this.limits.maxDepth}`);
+    if (depth > this.limits.maxDepth) this.overLimit(`nesting deeper than ${this.limits.maxDepth}`);
     this.pos++;
     this.skipWhitespace();
   }
@@ -204,7 +214,7 @@ class Reader {
       if (!this.skipDigits()) this.fail('expected a digit in the exponent');
     }
     if (this.pos - start > this.limits.maxNumberLength) {
-      throw new JsonReadError(`number literal longer than ${this.limits.maxNumberLength} characters`, start);
+      this.overLimit(`number literal longer than ${this.limits.maxNumberLength} characters`, start);
     }
     return t.slice(start, this.pos);
   }
@@ -231,7 +241,7 @@ class Reader {
     const take = (part: string): void => {
       length += part.length;
       if (length > this.limits.maxStringLength) {
-        throw new JsonReadError(`string longer than ${this.limits.maxStringLength} characters`, start);
+        this.overLimit(`string longer than ${this.limits.maxStringLength} characters`, start);
       }
       parts.push(part);
     };

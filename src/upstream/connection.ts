@@ -3,9 +3,9 @@
 // server cannot answer a request it was never sent. Every request is bounded in time, and once
 // the server is gone every pending and later request fails at once, naming the server.
 
-import { RequestTimedOut, ResultTooLarge, ServerGone, UpstreamError } from '../errors.js';
+import { RequestTimedOut, ResultOverLimit, ResultTooLarge, ServerGone, UpstreamError } from '../errors.js';
 import { ERROR, brokerError, errorLine, notificationLine, parseMessage, requestLine, resultLine } from '../jsonrpc.js';
-import { LineSplitter, type Overlong } from '../lines.js';
+import { LineSplitter, OVERLONG_KEPT_BYTES, type Overlong } from '../lines.js';
 import { object, plain, type JsonObject, type JsonValue } from '../json/tree.js';
 import type { ServerProcess } from './process.js';
 
@@ -90,6 +90,10 @@ export class Connection implements Requester {
     return new UpstreamError(`server "${this.serverId}" ${problem}`);
   }
 
+  private overLimit(problem: string): ResultOverLimit {
+    return new ResultOverLimit(`server "${this.serverId}" answered with a message the broker will not read: ${problem}`);
+  }
+
   private gone(problem: string, dispatched: boolean): ServerGone {
     return new ServerGone(`server "${this.serverId}" ${problem}`, this.serverId, dispatched);
   }
@@ -110,22 +114,33 @@ export class Connection implements Requester {
     void this.server.close();
   }
 
-  /**
-   * An answer longer than the bound was dropped as it arrived; the request it answered, named by
-   * the id at its start or its end, fails with ResultTooLarge and the session goes on. A line
-   * that names no pending request cannot be placed, so the server is treated as broken.
-   */
+  /** An answer longer than the bound was dropped as it arrived. */
   private tooLarge({ head, tail, maxLineBytes }: Overlong): void {
+    this.drop(
+      head.toString('latin1'),
+      tail.toString('latin1'),
+      `sent a line longer than ${maxLineBytes} bytes that answers no request`,
+      new ResultTooLarge(`server "${this.serverId}" answered with a message longer than ${maxLineBytes} bytes`, maxLineBytes),
+    );
+  }
+
+  /**
+   * An answer the broker will not read (longer than the line bound, or past a limit of the JSON
+   * reader) is placed by the id at its start or its end: that request alone fails with `error`,
+   * and the session goes on. A line that names no pending request cannot be placed, so the server
+   * is treated as broken.
+   */
+  private drop(head: string, tail: string, unplaced: string, error: UpstreamError): void {
     if (this.failure !== undefined) return;
     const key = answeredId(head, tail);
     const p = key === undefined ? undefined : this.pending.get(key);
     if (key === undefined || p === undefined) {
-      this.broken(`sent a line longer than ${maxLineBytes} bytes that answers no request`);
+      this.broken(unplaced);
       return;
     }
     this.pending.delete(key);
     clearTimeout(p.timer);
-    p.reject(new ResultTooLarge(`server "${this.serverId}" answered with a message longer than ${maxLineBytes} bytes`, maxLineBytes));
+    p.reject(error);
   }
 
   private receive(line: string): void {
@@ -133,8 +148,14 @@ export class Connection implements Requester {
     const message = parseMessage(line);
     switch (message.kind) {
       case 'unreadable':
-        // Anything but a well-formed message ends the session: guessing what a broken line meant
-        // is how two readers come to disagree.
+        // Well-formed as far as read but too deep or too large to read: refused like an over-long line.
+        if (message.overLimit) {
+          const unplaced = `sent a line that is not a valid JSON-RPC message: ${message.problem}`;
+          this.drop(line.slice(0, OVERLONG_KEPT_BYTES), line.slice(-OVERLONG_KEPT_BYTES), unplaced, this.overLimit(message.problem));
+          return;
+        }
+        // Anything else but a well-formed message ends the session: guessing what a broken line
+        // meant is how two readers come to disagree.
         this.broken(`sent a line that is not a valid JSON-RPC message: ${message.problem}`);
         return;
       case 'request':
@@ -171,6 +192,6 @@ export class Connection implements Requester {
 const ID_AT_START = /^\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?"id"\s*:\s*([1-9][0-9]{0,15})\s*,/;
 const ID_AT_END = /,\s*"id"\s*:\s*([1-9][0-9]{0,15})\s*\}\s*$/;
 
-function answeredId(head: Buffer, tail: Buffer): string | undefined {
-  return ID_AT_START.exec(head.toString('latin1'))?.[1] ?? ID_AT_END.exec(tail.toString('latin1'))?.[1];
+function answeredId(head: string, tail: string): string | undefined {
+  return ID_AT_START.exec(head)?.[1] ?? ID_AT_END.exec(tail)?.[1];
 }

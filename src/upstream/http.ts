@@ -4,7 +4,7 @@
 // of a body is read. As over stdio, ids are the broker's own integers, every request is bounded
 // in time, and once the connection is closed every request fails at once.
 
-import { RequestTimedOut, ResultTooLarge, ServerGone, UpstreamError } from '../errors.js';
+import { RequestTimedOut, ResultOverLimit, ResultTooLarge, ServerGone, UpstreamError } from '../errors.js';
 import type { HttpPlan } from '../guards/types.js';
 import { notificationLine, parseMessage, requestLine } from '../jsonrpc.js';
 import { member, plain, stringValue, type JsonValue } from '../json/tree.js';
@@ -111,7 +111,11 @@ export class HttpConnection implements Requester {
   /** Only an answer carrying the number literal the broker wrote answers the request. */
   private answerTo(id: number, text: string, what: string): Reply {
     const message = parseMessage(text);
-    if (message.kind === 'unreadable') throw this.error(`answered ${what} with a body that is not a JSON-RPC message: ${message.problem}`);
+    if (message.kind === 'unreadable') {
+      // The body answers this request and no other, so one past the reader's limits fails it alone.
+      if (message.overLimit) throw new ResultOverLimit(`server "${this.serverId}" answered ${what} with a message the broker will not read: ${message.problem}`);
+      throw this.error(`answered ${what} with a body that is not a JSON-RPC message: ${message.problem}`);
+    }
     if ((message.kind === 'result' || message.kind === 'error') && message.id.kind === 'number' && message.id.text === String(id)) {
       return message.kind === 'result' ? { ok: true, result: message.result } : { ok: false, error: message.error };
     }

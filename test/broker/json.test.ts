@@ -92,6 +92,25 @@ describe('readJson', () => {
     expect(() => readJson('12345', limits({ maxNumberLength: 4 }))).toThrow('number literal longer than 4');
     expect(() => readJson('[1,2]  ', limits({ maxLength: 6 }))).toThrow('exceeds the limit of 6');
   });
+
+  // The broker fails only the request whose answer broke a limit, but ends a session whose server
+  // broke the grammar; the two must not be confused.
+  it('tells a broken limit from broken grammar', () => {
+    const overLimit = (text: string, bound: Partial<ReadLimits> = {}): boolean | undefined => {
+      try {
+        readJson(text, limits(bound));
+      } catch (err) {
+        return err instanceof JsonReadError ? err.overLimit : undefined;
+      }
+      return undefined;
+    };
+    expect(overLimit('[[[]]]', { maxDepth: 2 })).toBe(true);
+    expect(overLimit('[1,2,3]', { maxNodes: 3 })).toBe(true);
+    expect(overLimit('"abcd"', { maxStringLength: 3 })).toBe(true);
+    expect(overLimit('12345', { maxNumberLength: 4 })).toBe(true);
+    expect(overLimit('[1,2]  ', { maxLength: 6 })).toBe(true);
+    for (const broken of ['[1,', '{"a" 1}', '"\\x"', 'nul', '[1]x', '{"a":1,"a":2}']) expect(overLimit(broken)).toBe(false);
+  });
 });
 
 describe('canonicalNumber', () => {

@@ -1,10 +1,12 @@
-// The server connection against a real process: framing and decoding failures end it, close()
-// stops the whole group and is safe twice and during a call.
+// The server connection against a real process: framing and decoding failures end it, an answer
+// past a reader limit fails only its request, close() stops the whole group and is safe twice and
+// during a call.
 
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ServerSpec } from '../../src/config.js';
 import { ALL_GUARDS } from '../../src/guards/registry.js';
 import { plain } from '../../src/json/tree.js';
+import { ResultOverLimit } from '../../src/errors.js';
 import { Connection } from '../../src/upstream/connection.js';
 import { ServerProcess } from '../../src/upstream/process.js';
 import { FIXTURE, Workdir, isAlive, toolsText, waitDead, within } from './e2e-helpers.js';
@@ -49,6 +51,27 @@ describe('Connection', () => {
     const { connection, server } = await connect({ listLine: line });
     expect((await connection.request('initialize', INIT, 5000, 'initialize')).ok).toBe(true);
     await expect(connection.request('tools/list', plain({}), 5000, 'tools/list')).rejects.toThrow(problem);
+    await within(server.exited, 10_000, 'the server to be stopped');
+  });
+
+  it.each([
+    ['nested past the depth bound', `{"jsonrpc":"2.0","id":{id},"result":${'{"a":'.repeat(70)}{}${'}'.repeat(70)}}`],
+    ['with its id last', `{"jsonrpc":"2.0","result":${'['.repeat(70)}${']'.repeat(70)},"id":{id}}`],
+  ])('an answer past a reader limit (%s) fails that request alone and the session goes on', async (_, line) => {
+    const { connection, server } = await connect({ listLine: line });
+    expect((await connection.request('initialize', INIT, 5000, 'initialize')).ok).toBe(true);
+    const refused = connection.request('tools/list', plain({}), 5000, 'tools/list');
+    await expect(refused).rejects.toBeInstanceOf(ResultOverLimit);
+    await expect(refused).rejects.toThrow('nesting deeper than 64');
+    expect((await connection.request('initialize', INIT, 5000, 'initialize')).ok).toBe(true);
+    expect(isAlive(server.pid)).toBe(true);
+    await connection.close();
+  });
+
+  it('an answer past a reader limit that names no pending request ends the session', async () => {
+    const { connection, server } = await connect({ listLine: `{"jsonrpc":"2.0","id":999,"result":${'['.repeat(70)}${']'.repeat(70)}}` });
+    expect((await connection.request('initialize', INIT, 5000, 'initialize')).ok).toBe(true);
+    await expect(connection.request('tools/list', plain({}), 5000, 'tools/list')).rejects.toThrow('nesting deeper than 64');
     await within(server.exited, 10_000, 'the server to be stopped');
   });
 });
