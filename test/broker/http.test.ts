@@ -1,9 +1,10 @@
 // The broker's HTTP client side (src/upstream/http.ts): redirects refused, bodies capped whether
-// their size is announced or not, only the answer to the request accepted, the session kept.
+// their size is announced or not, only the answer to the request accepted, an answer past the
+// reader's limits failing only its request, the session kept.
 
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ResultTooLarge, ServerGone } from '../../src/errors.js';
+import { ResultOverLimit, ResultTooLarge, ServerGone } from '../../src/errors.js';
 import { HttpConnection } from '../../src/upstream/http.js';
 
 type Handler = (request: IncomingMessage, body: string, response: ServerResponse) => void;
@@ -80,6 +81,18 @@ describe('HttpConnection', () => {
     });
     const connection = new HttpConnection('notes', url, PLAN);
     await expect(connection.request('tools/call', undefined, 5000, 'tools/call')).rejects.toBeInstanceOf(ResultTooLarge);
+  });
+
+  it('fails only the request whose answer is nested past the reader depth, and goes on', async () => {
+    let calls = 0;
+    const url = await listen((_request, body, response) => {
+      calls++;
+      const deep = JSON.parse(`${'['.repeat(70)}${']'.repeat(70)}`) as unknown;
+      response.writeHead(200, { 'content-type': 'application/json' }).end(answer(body, calls === 1 ? { deep } : {}));
+    });
+    const connection = new HttpConnection('notes', url, PLAN);
+    await expect(connection.request('tools/call', undefined, 5000, 'tools/call')).rejects.toBeInstanceOf(ResultOverLimit);
+    expect((await connection.request('tools/call', undefined, 5000, 'tools/call')).ok).toBe(true);
   });
 
   it('takes only the answer to the request it sent', async () => {
