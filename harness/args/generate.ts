@@ -33,12 +33,19 @@ function mutate(schema: Schema, valid: Instance, keyword: BreakableKeyword): Ins
   const props = Object.entries(properties(schema));
   const withKeyword = props.find(([, p]) => p[keyword] !== undefined);
   const change = (name: string, value: unknown): Instance => ({ ...valid, [name]: value });
+  const without = (name: string | undefined): Instance | undefined => {
+    if (name === undefined) return undefined;
+    const { [name]: _dropped, ...rest } = valid;
+    return rest;
+  };
   switch (keyword) {
-    case 'required': {
-      const name = ((schema.required ?? []) as string[])[0];
-      if (name === undefined) return undefined;
-      const { [name]: _dropped, ...rest } = valid;
-      return rest;
+    case 'required':
+      return without(((schema.required ?? []) as string[])[0]);
+    case 'dependentRequired': {
+      // The first property that requires others, present in the instance, keeps its value; the
+      // first property it requires goes.
+      const [trigger, needs] = Object.entries((schema.dependentRequired ?? {}) as Record<string, string[]>)[0] ?? [];
+      return trigger !== undefined && trigger in valid ? without(needs?.[0]) : undefined;
     }
     case 'additionalProperties':
       return schema.additionalProperties === false ? { ...valid, gauntlet_unexpected: 'extra' } : undefined;
@@ -74,6 +81,19 @@ function mutate(schema: Schema, valid: Instance, keyword: BreakableKeyword): Ins
       return change(name, Array.from({ length: Number(bound) + 1 }, (_, i) => `item-${i}`));
     case 'uniqueItems':
       return bound === true ? change(name, ['same', 'same']) : undefined;
+    // An exclusive bound is broken by the bound itself.
+    case 'exclusiveMinimum':
+    case 'exclusiveMaximum':
+      return change(name, Number(bound));
+    // Half a step off the valid value: within any range the value already satisfied, one step wide.
+    case 'multipleOf':
+      return change(name, Number(valid[name]) + Number(bound) / 2);
+    case 'minItems':
+      return Number(bound) > 0 ? change(name, Array.from({ length: Number(bound) - 1 }, (_, i) => `item-${i}`)) : undefined;
+    case 'not': {
+      const forbidden = bound as Schema;
+      return 'const' in forbidden ? change(name, forbidden.const) : undefined;
+    }
     default:
       return undefined;
   }

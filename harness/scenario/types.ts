@@ -208,6 +208,12 @@ export const BREAKABLE_KEYWORDS = [
   'const',
   'maxItems',
   'uniqueItems',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'multipleOf',
+  'minItems',
+  'not',
+  'dependentRequired',
 ] as const;
 export type BreakableKeyword = (typeof BREAKABLE_KEYWORDS)[number];
 

@@ -104,12 +104,14 @@ const BUILDERS: Record<SchemaPresetName, (canary: CanaryUrl) => JsonObject> = {
     type: 'object',
     properties: {
       id: { type: 'integer', minimum: 1, maximum: 1000 },
-      text: { type: 'string', minLength: 1, maxLength: 200, pattern: '^[^<>]*$' },
-      tags: { type: 'array', items: { type: 'string' }, maxItems: 3, uniqueItems: true },
+      text: { type: 'string', minLength: 1, maxLength: 200, pattern: '^[^<>]*$', not: { const: 'DELETE ALL' } },
+      tags: { type: 'array', items: { type: 'string' }, minItems: 1, maxItems: 3, uniqueItems: true },
       priority: { enum: ['low', 'normal', 'high'] },
       kind: { const: 'note' },
+      weight: { type: 'number', exclusiveMinimum: 0, exclusiveMaximum: 5, multipleOf: 0.5 },
     },
     required: ['id', 'text', 'kind'],
+    dependentRequired: { priority: ['tags'] },
     additionalProperties: false,
   }),
 };

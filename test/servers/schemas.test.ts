@@ -37,9 +37,11 @@ const DOCUMENTED: Record<string, string> = {
   'bad-pattern': `{${withQuery('{"type":"string","pattern":"(unclosed"}')}}`,
   keywords:
     '{"type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":1000},' +
-    '"text":{"type":"string","minLength":1,"maxLength":200,"pattern":"^[^<>]*$"},' +
-    '"tags":{"type":"array","items":{"type":"string"},"maxItems":3,"uniqueItems":true},' +
-    '"priority":{"enum":["low","normal","high"]},"kind":{"const":"note"}},"required":["id","text","kind"],"additionalProperties":false}',
+    '"text":{"type":"string","minLength":1,"maxLength":200,"pattern":"^[^<>]*$","not":{"const":"DELETE ALL"}},' +
+    '"tags":{"type":"array","items":{"type":"string"},"minItems":1,"maxItems":3,"uniqueItems":true},' +
+    '"priority":{"enum":["low","normal","high"]},"kind":{"const":"note"},' +
+    '"weight":{"type":"number","exclusiveMinimum":0,"exclusiveMaximum":5,"multipleOf":0.5}},' +
+    '"required":["id","text","kind"],"dependentRequired":{"priority":["tags"]},"additionalProperties":false}',
 };
 const documented = (preset: string, port: number): unknown =>
   JSON.parse(DOCUMENTED[preset]!.replaceAll('PORT', String(port)));
