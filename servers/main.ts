@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 /**
  * Entry point of a hostile server:
  *   node dist/servers/main.js <server-id> [--ledger FILE] [--control FILE] [--http [--listen ADDRESS]] [knob=value ...]
@@ -109,6 +110,7 @@ async function runUntilStopped(args: readonly string[]): Promise<number> {
     process.stderr.write(`gauntlet server: cannot write the ledger: ${(error as Error).message}\n`);
     return 2;
   }
+  if (knobs.descendant) ledger.append({ ev: 'spawn', child: startDescendant() });
   const exit = (reason: ExitReason): void => ledger.append({ ev: 'exit', reason });
   for (const signal of SIGNALS) {
     process.once(signal, () => {
@@ -124,6 +126,20 @@ async function runUntilStopped(args: readonly string[]): Promise<number> {
   if (reason === 'stdin-closed' && knobs.linger) await lingerUntilKilled();
   exit(reason);
   return EXIT_CODES[reason];
+}
+
+/**
+ * A child of the kind a careless server leaves behind (a worker, a language server it wraps): it
+ * ignores the polite signals and does not notice the server's end, so only SIGKILL, to it or to
+ * the process group it stays in, stops it. Its stdio is not the server's, so it holds no pipe of
+ * the broker's open. Returns its pid.
+ */
+function startDescendant(): number {
+  const script = "for (const s of ['SIGTERM', 'SIGHUP']) process.on(s, () => undefined); setInterval(() => undefined, 1 << 30);";
+  const child = spawn(process.execPath, ['-e', script], { stdio: 'ignore' });
+  child.unref();
+  if (child.pid === undefined) throw new Error('the descendant did not start');
+  return child.pid;
 }
 
 /**

@@ -116,8 +116,9 @@ const NEEDED_BY: Record<string, string[]> = {
   'manifest-server': ['cfg.pinned-other-server'],
   'rules-pinned': ['cfg.misspelled-rule'],
   'private-operator-files': ['cfg.rules-file-writable', 'cfg.manifest-file-writable'],
-  'own-process-group': ['prc.own-group'],
+  'own-process-group': ['prc.own-group', 'prc.close-kills-descendants'],
   'parent-death-signal': ['prc.broker-death-kills-server'],
+  'group-dies-with-broker': ['prc.broker-death-kills-descendants'],
   // net.scheme-not-http is left out: without the guard the HTTP client still cannot speak ftp.
   'address-guard': [
     'net.loopback-refused',

@@ -136,6 +136,9 @@ export function spawnChannel(command: string, args: string[], options: SpawnOpti
     exited,
     pid: pgid,
     close,
+    endInput() {
+      child.stdin?.end();
+    },
   };
 }
 

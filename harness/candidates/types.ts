@@ -118,6 +118,13 @@ export interface AgentChannel {
   readonly pid: number | undefined;
   /** Ends the session; afterwards no process started for it is alive. Safe to call twice. */
   close(): Promise<void>;
+  /**
+   * Optional: ends the candidate's input, as an agent hanging up does, and nothing more. With it
+   * the harness judges what the candidate leaves running by its own doing before close() contains
+   * the rest; without it, a candidate that exits at once has its group killed by close() before
+   * the judgement, and a server's child left in that group is not seen.
+   */
+  endInput?(): void;
 }
 
 /**

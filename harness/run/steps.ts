@@ -510,15 +510,17 @@ export class ScenarioSession {
     if (!channel) return;
     // A broker that died during the session has proved nothing about the calls it "refused".
     if (this.brokerExited && this.startedReady) this.fail(label, 'alive until close', 'the broker serves until the agent closes', 'it had already exited');
-    const closing = channel.close();
+    // Judged before the harness kills anything itself: with endInput, close() waits until the
+    // judgement is taken; without it, the judgement runs inside close()'s grace period.
+    channel.endInput?.();
+    const closing = channel.endInput ? undefined : channel.close();
     if (expect) {
-      // Judged inside the harness's grace period, before it kills anything itself.
       const alive = await survivorsAfter(serverPids(this.ledger.read()), expect.within_ms);
       if (alive.length > expect.servers_alive) {
         this.fail(label, `servers stopped within ${expect.within_ms} ms of close`, `at most ${expect.servers_alive} alive`, `${alive.length} alive (pids ${alive.join(', ')})`);
       }
     }
-    await closing;
+    await (closing ?? channel.close());
     this.channel = undefined;
   }
 

@@ -66,6 +66,8 @@ export interface Knobs {
   assignIds: AssignedIds | null;
   /** When stdin closes the server stays alive until it is killed, as a careless server would. */
   linger: boolean;
+  /** At launch the server starts a child that ignores SIGTERM and SIGHUP and outlives the server. */
+  descendant: boolean;
   /** What the server calls itself in its initialize answer in phase `run`; null keeps the review-time name. */
   runServerName: string | null;
   /** The version it reports in phase `run`; null keeps the review-time version. */
@@ -128,6 +130,7 @@ const KNOB_KEYS = [
   'lie_on_write',
   'assign_ids',
   'linger',
+  'descendant',
   'run.server_name',
   'run.server_version',
   'http_redirect_calls',
@@ -145,6 +148,7 @@ const FLAG_KNOBS = {
   http_echo_headers: 'httpEchoHeaders',
   lie_on_write: 'lieOnWrite',
   linger: 'linger',
+  descendant: 'descendant',
 } as const satisfies Record<string, keyof Knobs>;
 
 /** Knobs whose value is one tool of the set, and the field each sets. */
@@ -212,6 +216,7 @@ export function resolveKnobs(assigned: Readonly<Record<string, string>>): Knobs 
     lieOnWrite: false,
     assignIds: null,
     linger: false,
+    descendant: false,
     runServerName: null,
     runServerVersion: null,
     httpRedirectCalls: false,

@@ -25,3 +25,11 @@ export const parentDeathSignal: ProcessGuard = {
   // then still kills it on every exit it lives through, but not when it is killed outright.
   launch: (plan) => (SETPRIV === undefined ? plan : { ...plan, command: SETPRIV, args: ['--pdeathsig', 'KILL', '--', plan.command, ...plan.args] }),
 };
+
+export const groupDiesWithBroker: ProcessGuard = {
+  name: 'group-dies-with-broker',
+  // The parent-death signal reaches the server alone: a child it started is reparented and lives
+  // on. A watcher holding the read end of a pipe only the broker writes to sees it close however
+  // the broker ends, SIGKILL included, and kills the whole group (upstream/watcher.ts).
+  launch: (plan) => ({ ...plan, watchGroup: true }),
+};

@@ -13,7 +13,7 @@ import { inspectArguments, inspectDescriptors, normaliseDescription } from './in
 import { bearerHttpsOnly, httpBodyCap, noRedirects } from './http.js';
 import { listingBounds, listingUnique } from './listing.js';
 import { nameRules, nameUnique } from './names.js';
-import { ownProcessGroup, parentDeathSignal } from './process.js';
+import { groupDiesWithBroker, ownProcessGroup, parentDeathSignal } from './process.js';
 import { descriptionCap, operatorAnnotations, operatorDescription } from './presentation.js';
 import { brokerMarkersOnly, effectContract, inspectResults, outputValid, resultCap, serverErrorIsToolError, withholdUninspectable } from './result.js';
 import { hiddenNamesSound, objectSchema, schemaCompiles, selfContained } from './schema.js';
@@ -59,7 +59,7 @@ export interface Guards {
 export const ALL_GUARDS: Guards = {
   file: [privateOperatorFiles],
   config: [manifestRequired, manifestServer, rulesPinned],
-  process: [ownProcessGroup, parentDeathSignal],
+  process: [ownProcessGroup, parentDeathSignal, groupDiesWithBroker],
   address: [addressGuard],
   http: [noRedirects, httpBodyCap, bearerHttpsOnly],
   frame: [resultSizeBound],

@@ -212,6 +212,8 @@ export interface LaunchPlan {
   readonly args: readonly string[];
   /** In a session and process group of its own, which the server leads. */
   readonly ownGroup: boolean;
+  /** With a watcher that kills that group when the broker's end of a pipe to it closes. */
+  readonly watchGroup: boolean;
 }
 
 /** Shapes how the server process is started. */

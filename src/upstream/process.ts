@@ -1,7 +1,7 @@
 // The server as an operating-system process: started as the process guards plan it (in a
-// process group of its own, with a parent-death signal) with a minimal environment, and stopped
-// as a whole group, descendants included. A server's children would otherwise survive it (the
-// SDK's close() signals only the direct child).
+// process group of its own, with a parent-death signal and a watcher for that group) with a
+// minimal environment, and stopped as a whole group, descendants included. A server's children
+// would otherwise survive it (the SDK's close() signals only the direct child).
 
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import type { Readable } from 'node:stream';
@@ -10,6 +10,7 @@ import { UpstreamError } from '../errors.js';
 import type { LaunchPlan, ProcessGuard } from '../guards/types.js';
 import { childEnv } from './env.js';
 import { signalGroup, signalProcess, track, untrack, type Signaller } from './reaper.js';
+import { GroupWatcher } from './watcher.js';
 
 /** How much of the server's stderr is kept for diagnostics; the rest is dropped as it arrives. */
 const STDERR_TAIL_BYTES = 4096;
@@ -27,6 +28,7 @@ export class ServerProcess {
     readonly pid: number,
     /** Its whole group when it leads one; else (own-process-group disabled) only itself. */
     private readonly signal: Signaller,
+    private readonly watcher: GroupWatcher | undefined,
   ) {
     this.exited = new Promise((resolve) => {
       child.once('exit', (code, signal) => resolve(signal !== null ? `was killed by ${signal}` : `exited with code ${code}`));
@@ -42,7 +44,8 @@ export class ServerProcess {
 
   /** Starts the server; rejects with an UpstreamError when it cannot be started at all. */
   static start(spec: ProcessServerSpec, guards: readonly ProcessGuard[]): Promise<ServerProcess> {
-    const plan = guards.reduce((planned: LaunchPlan, guard) => guard.launch(planned), { command: spec.command, args: spec.args, ownGroup: false });
+    const unguarded: LaunchPlan = { command: spec.command, args: spec.args, ownGroup: false, watchGroup: false };
+    const plan = guards.reduce((planned: LaunchPlan, guard) => guard.launch(planned), unguarded);
     const child = spawn(plan.command, [...plan.args], {
       env: childEnv(spec, process.env),
       stdio: ['pipe', 'pipe', 'pipe'],
@@ -58,7 +61,9 @@ export class ServerProcess {
           return;
         }
         const signal: Signaller = plan.ownGroup ? (sig) => signalGroup(pid, sig) : (sig) => signalProcess(pid, sig);
-        resolve(new ServerProcess(child, pid, signal));
+        // Only a group the server leads can be watched: without one, its pid names no group.
+        const watcher = plan.ownGroup && plan.watchGroup ? GroupWatcher.start(pid) : undefined;
+        resolve(new ServerProcess(child, pid, signal, watcher));
       });
     });
   }
@@ -91,8 +96,12 @@ export class ServerProcess {
       this.signal('SIGKILL');
       await waitAtMost(this.exited, GRACE_MS);
     }
-    // While anything is left (a process stuck in the kernel), the broker's exit kills it again.
-    if (!this.signal(0)) untrack(this.pid);
+    // While anything is left (a process stuck in the kernel), the broker's exit kills it again,
+    // and the watcher stays to kill it should the broker be killed.
+    if (!this.signal(0)) {
+      untrack(this.pid);
+      this.watcher?.dismiss();
+    }
   }
 }
 

@@ -10,7 +10,7 @@ import { operatorAnnotations, operatorDescription } from '../../src/guards/prese
 import { ALL_GUARDS, GUARD_NAMES, selectGuards } from '../../src/guards/registry.js';
 import { manifestRequired, manifestServer, rulesPinned } from '../../src/guards/config.js';
 import { privateOperatorFiles } from '../../src/guards/files.js';
-import { ownProcessGroup, parentDeathSignal } from '../../src/guards/process.js';
+import { groupDiesWithBroker, ownProcessGroup, parentDeathSignal } from '../../src/guards/process.js';
 import { nothingRegistered, registeredCallsOnly } from '../../src/guards/session.js';
 import { classified, descriptionPin, hintConsistency, outputSchemaPin, pinned, schemaPin, stillOffered } from '../../src/guards/tool.js';
 import { nameRules, nameUnique } from '../../src/guards/names.js';
@@ -303,7 +303,7 @@ describe('file guards', () => {
 });
 
 describe('process guards', () => {
-  const plan = { command: 'server', args: ['--flag'], ownGroup: false };
+  const plan = { command: 'server', args: ['--flag'], ownGroup: false, watchGroup: false };
 
   it('own-process-group starts the server in a group of its own', () => {
     expect(ownProcessGroup.launch(plan)).toEqual({ ...plan, ownGroup: true });
@@ -315,6 +315,10 @@ describe('process guards', () => {
     expect(launched.command).toMatch(/\/setpriv$/);
     expect(launched.args).toEqual(['--pdeathsig', 'KILL', '--', '-looks-like-an-option', '--flag']);
     expect(launched.ownGroup).toBe(false);
+  });
+
+  it('group-dies-with-broker asks for a watcher on the group and changes nothing else', () => {
+    expect(groupDiesWithBroker.launch(plan)).toEqual({ ...plan, watchGroup: true });
   });
 });
 
@@ -364,6 +368,7 @@ describe('the guard registry', () => {
         'rules-pinned',
         'own-process-group',
         'parent-death-signal',
+        'group-dies-with-broker',
         'private-operator-files',
         'broker-markers-only',
         'server-error-escaped',
@@ -376,7 +381,7 @@ describe('the guard registry', () => {
     );
     expect(ALL_GUARDS.file.map((g) => g.name)).toEqual(['private-operator-files']);
     expect(ALL_GUARDS.config.map((g) => g.name)).toEqual(['manifest-required', 'manifest-server', 'rules-pinned']);
-    expect(ALL_GUARDS.process.map((g) => g.name)).toEqual(['own-process-group', 'parent-death-signal']);
+    expect(ALL_GUARDS.process.map((g) => g.name)).toEqual(['own-process-group', 'parent-death-signal', 'group-dies-with-broker']);
     expect(ALL_GUARDS.address.map((g) => g.name)).toEqual(['address-guard']);
     expect(ALL_GUARDS.http.map((g) => g.name)).toEqual(['no-redirects', 'http-body-cap', 'bearer-https-only']);
     expect(ALL_GUARDS.tool.map((g) => g.name)).toEqual([

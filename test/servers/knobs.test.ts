@@ -47,6 +47,7 @@ describe('resolveKnobs', () => {
       lieOnWrite: false,
       assignIds: null,
       linger: false,
+      descendant: false,
       runServerName: null,
       runServerVersion: null,
       httpRedirectCalls: false,
