@@ -55,15 +55,18 @@ const BASE64_CHAR = '[A-Za-z0-9+/_-]';
 
 /**
  * The redactor for `secrets`, longest first. Each secret is one pattern for its percent-encoded
- * forms (as written is the one with no escapes) and its hex form; the base64 forms are found by one scan of the text's base64
- * runs for all secrets, since a token inside base64 has no edges of its own to match.
+ * forms (as written is the one with no escapes) and its hex form; the base64 forms are found by
+ * one scan of the text's base64 runs for all secrets, since a token inside base64 has no edges of
+ * its own to match.
  */
 function compile(secrets: readonly Secret[]): Redact {
   const spelled = secrets.map(({ marker, form }) => ({ marker, pattern: new RegExp(`${percentEncoded(form)}|${anyCase(utf8(form).toString('hex'))}`, 'g') }));
   const inBase64 = secrets.map(({ marker, form }) => ({ marker, pieces: base64Pieces(form) }));
   // A run shorter than every piece cannot hold one: the scan skips ordinary words.
   const shortest = Math.min(...inBase64.flatMap(({ pieces }) => pieces.map((piece) => piece.length)));
-  const runs = new RegExp(`${BASE64_CHAR}{${shortest},}={0,2}`, 'g');
+  // The length is a lookahead before a plain `+`, which V8 runs over a run of megabytes a hundred
+  // times faster than `{n,}`.
+  const runs = new RegExp(`(?=${BASE64_CHAR}{${shortest}})${BASE64_CHAR}+={0,2}`, 'g');
   // The whole run is replaced, not just the piece: the characters at the piece's edges each carry
   // a few of the token's bits, and the rest of the run is the same encoded value (the user name
   // of a Basic credential), which decodes to nothing useful once cut. Replacing a superset of the
