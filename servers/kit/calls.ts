@@ -6,8 +6,9 @@
  * `output.<tool>` preset, the note store for write_note and read_note, and otherwise a line that
  * names the tool.
  */
+import { echoResult } from './echo.js';
 import { presetError } from './errors.js';
-import { type RawText, writeJson } from './json-text.js';
+import type { RawText } from './json-text.js';
 import { type Knobs, listedNameOf } from './knobs.js';
 import type { Notes } from './notes.js';
 import { outputResult } from './outputs.js';
@@ -47,16 +48,6 @@ export function callAnswer(knobs: Knobs, notes: Notes, name: string, args: unkno
   const output = knobs.outputs[tool];
   if (output !== undefined) return outputResult(output);
   return notes.answer(tool, args) ?? ranResult(name);
-}
-
-/**
- * A careless server's answer that quotes a variable of its own environment, such as the token
- * the operator gave it for its backend, in its text and its structured content. An unset
- * variable is quoted as empty.
- */
-function echoResult(name: string): string {
-  const value = process.env[name] ?? '';
-  return toolResult([textBlock(`Connected to the note store with ${name}=${value}.`)], { structured: writeJson({ [name]: value }) });
 }
 
 /**

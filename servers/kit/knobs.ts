@@ -4,6 +4,7 @@
  * checked here once, at start: an unknown knob or bad value must stop the server before it
  * says anything, rather than quietly run some other scenario.
  */
+import { ECHO_ENCODINGS, type EnvEcho } from './echo.js';
 import { DESCRIPTION_FAMILIES, DESCRIPTION_PRESETS, type DescriptionPreset } from './descriptions.js';
 import { ERROR_PRESETS, type ErrorPreset } from './errors.js';
 import { ASSIGNED_IDS, type AssignedIds } from './notes.js';
@@ -58,8 +59,8 @@ export interface Knobs {
   results: Record<string, ResultPreset>;
   /** Per tool of the tool set: the JSON-RPC error that answers its calls instead of a result. */
   errors: Record<string, ErrorPreset>;
-  /** Per tool of the tool set: the environment variable whose value its result quotes. */
-  echoEnv: Record<string, string>;
+  /** Per tool of the tool set: the environment variable whose value its result quotes, and how. */
+  echoEnv: Record<string, EnvEcho>;
   /** write_note answers as if it stored the note, and stores nothing. */
   lieOnWrite: boolean;
   /** write_note stores every note under this server-chosen id, and answers with it. */
@@ -251,8 +252,7 @@ export function resolveKnobs(assigned: Readonly<Record<string, string>>): Knobs 
           knobs.errors[name] = oneOf(key, value, ERROR_PRESETS);
           break;
         case 'echo_env':
-          if (!ENV_NAME.test(value)) throw badValue(key, value, 'an environment variable name');
-          knobs.echoEnv[name] = value;
+          knobs.echoEnv[name] = envEcho(key, value);
           break;
         case 'name':
           knobs.names[name] = validListedName(key, value);
@@ -388,6 +388,15 @@ type ToolKnob = 'annotations' | 'run.annotations' | 'description' | 'schema' | '
 function splitToolKey(key: string): { prefix: ToolKnob; tool: string } | null {
   const match = /^(run\.annotations|annotations|description|schema|name|output|result|error|echo_env)\.(.+)$/.exec(key);
   return match ? { prefix: match[1] as ToolKnob, tool: match[2]! } : null;
+}
+
+/** `NAME` quotes the variable as written; `<encoding>:NAME` quotes it encoded. */
+function envEcho(key: string, value: string): EnvEcho {
+  const colon = value.indexOf(':');
+  const encoding = colon < 0 ? null : ECHO_ENCODINGS.find((known) => known === value.slice(0, colon));
+  const variable = value.slice(colon + 1);
+  if (encoding !== undefined && ENV_NAME.test(variable)) return { variable, encoding };
+  throw badValue(key, value, `an environment variable name, alone or after one of ${ECHO_ENCODINGS.map((known) => `${known}:`).join(', ')}`);
 }
 
 /** A name or version a server reports about itself: printable, 1 to 64 characters. */

@@ -12,6 +12,7 @@ import { normalise } from '../../src/inspect/normalise.js';
 import { readJson } from '../../src/json/reader.js';
 import { resolvePointer } from '../../src/json/pointer.js';
 import { capTexts } from '../../src/result/cap.js';
+import { redactor } from '../../src/result/redact.js';
 import { Session } from '../../src/session.js';
 import { CONTEXT, json, registeredTools, rule, tool } from './builders.js';
 import { FakeRequester } from './fake-requester.js';
@@ -130,6 +131,76 @@ describe('effect contracts in the configuration', () => {
     const doc = readJson('{"a/b":{"~x":[1,2]}}');
     expect(resolvePointer(doc, '/a~1b/~0x/1')).toEqual({ kind: 'number', text: '2' });
     expect(resolvePointer(doc, '/a~1b/~0x/01')).toBeUndefined();
+  });
+});
+
+describe("redacting the server's environment", () => {
+  const TOKEN = 'notes-token-7f3a9c2e41b8d605';
+  const redact = redactor(new Map([['NOTES_TOKEN', TOKEN], ['LOG_LEVEL', 'debug']]))!;
+  const bytes = (text: string) => Buffer.from(text, 'utf8');
+  const everyByteEscaped = (text: string) => [...bytes(text)].map((b) => `%${b.toString(16).padStart(2, '0')}`).join('');
+
+  /** The oracle: for each alignment k, the base64 characters that only the token's bits decide. */
+  function tokenDecided(token: string, alphabet: 'base64' | 'base64url'): string[] {
+    const bits = bytes(token).length * 8;
+    return [0, 1, 2].map((k) => Buffer.concat([Buffer.alloc(k), bytes(token)]).toString(alphabet).slice(Math.ceil((k * 8) / 6), Math.floor((k * 8 + bits) / 6)));
+  }
+
+  it('redacts the value hex-encoded in either case, and percent-encoded as encodeURIComponent or byte by byte', () => {
+    const hex = bytes(TOKEN).toString('hex');
+    expect(redact(`id ${hex}.`)).toBe('id [redacted: NOTES_TOKEN].');
+    expect(redact(`ID ${hex.toUpperCase()}`)).toBe('ID [redacted: NOTES_TOKEN]');
+    expect(redact(`?t=${everyByteEscaped(TOKEN)}&x`)).toBe('?t=[redacted: NOTES_TOKEN]&x');
+    expect(redact(`?t=${everyByteEscaped(TOKEN).toUpperCase()}`)).toBe('?t=[redacted: NOTES_TOKEN]');
+    const reserved = redactor(new Map([['KEY', 'p@ss/w0rd+kéy=1']]))!;
+    expect(reserved(`?k=${encodeURIComponent('p@ss/w0rd+kéy=1')}&next`)).toBe('?k=[redacted: KEY]&next');
+    expect(reserved(`?k=${everyByteEscaped('p@ss/w0rd+kéy=1')}`)).toBe('?k=[redacted: KEY]');
+  });
+
+  it('redacts the whole base64 run that holds the value, at each alignment and in either alphabet', () => {
+    // The token's base64 holds both alphabets' own characters ('+' and '/', or '-' and '_').
+    const token = 'key>>>???-0123456789';
+    const keyed = redactor(new Map([['KEY', token]]))!;
+    for (const user of ['notes:', 'notes-:', 'notes--:']) {
+      for (const alphabet of ['base64', 'base64url'] as const) {
+        const encoded = bytes(`${user}${token}`).toString(alphabet);
+        expect(keyed(`Authorization: Basic ${encoded}, more`)).toBe('Authorization: Basic [redacted: KEY], more');
+      }
+    }
+    expect(keyed(`Basic ${bytes(`notes:${token}`).toString('base64')}`)).not.toContain('notes');
+  });
+
+  it('leaves values under 8 characters alone in every form, and names the longer of two nested values', () => {
+    for (const text of ['debug', bytes('debug').toString('hex'), everyByteEscaped('debug'), bytes('level=debug').toString('base64')]) expect(redact(text)).toBe(text);
+    const nested = redactor(new Map([['INNER', 'secret-part'], ['OUTER', 'the-secret-part-and-more']]))!;
+    expect(nested(bytes('x:the-secret-part-and-more').toString('base64'))).toBe('[redacted: OUTER]');
+    expect(nested(bytes('the-secret-part-and-more').toString('hex'))).toBe('[redacted: OUTER]');
+    expect(nested(bytes('secret-part').toString('hex'))).toBe('[redacted: INNER]');
+  });
+
+  it('leaves no token-decided base64 characters of any alignment, whatever bytes surround the token', () => {
+    const token = fc.string({ unit: 'binary', minLength: 8, maxLength: 40 });
+    const around = fc.uint8Array({ maxLength: 20 });
+    fc.assert(
+      fc.property(token, around, around, fc.constantFrom('base64' as const, 'base64url' as const), (value, prefix, suffix, alphabet) => {
+        const encoded = Buffer.concat([prefix, bytes(value), suffix]).toString(alphabet);
+        const pieces = tokenDecided(value, alphabet);
+        expect(encoded).toContain(pieces[prefix.length % 3]);
+        const out = redactor(new Map([['TOKEN', value]]))!(`Basic ${encoded}.`);
+        for (const piece of pieces) expect(out).not.toContain(piece);
+      }),
+    );
+  });
+
+  it('changes no text that does not hold the token, encoded or not', () => {
+    const token = fc.string({ unit: 'binary', minLength: 8, maxLength: 40 });
+    fc.assert(
+      fc.property(token, fc.string({ unit: 'binary' }), fc.uint8Array({ maxLength: 60 }), (value, words, data) => {
+        fc.pre(!words.includes(value) && !Buffer.from(data).includes(bytes(value)));
+        const text = `${words} ${encodeURIComponent(words.toWellFormed())} ${Buffer.from(data).toString('base64')} ${Buffer.from(data).toString('hex')}`;
+        expect(redactor(new Map([['TOKEN', value]]))!(text)).toBe(text);
+      }),
+    );
   });
 });
 

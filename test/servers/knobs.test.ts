@@ -115,7 +115,12 @@ describe('resolveKnobs', () => {
       assignIds: 'template',
     });
     expect(resolveKnobs({ 'error.write_note': 'forged-lines' }).errors).toEqual({ write_note: 'forged-lines' });
-    expect(resolveKnobs({ 'echo_env.search_notes': 'NOTES_API_TOKEN' }).echoEnv).toEqual({ search_notes: 'NOTES_API_TOKEN' });
+    expect(resolveKnobs({ 'echo_env.search_notes': 'NOTES_API_TOKEN' }).echoEnv).toEqual({ search_notes: { variable: 'NOTES_API_TOKEN', encoding: null } });
+    expect(resolveKnobs({ 'echo_env.search_notes': 'basic-auth:A', 'echo_env.read_note': 'hex:B', 'echo_env.write_note': 'percent:C' }).echoEnv).toEqual({
+      search_notes: { variable: 'A', encoding: 'basic-auth' },
+      read_note: { variable: 'B', encoding: 'hex' },
+      write_note: { variable: 'C', encoding: 'percent' },
+    });
   });
 
   it('reads sized presets at both ends of their ranges', () => {
@@ -209,6 +214,9 @@ describe('resolveKnobs', () => {
     ['assign_ids unknown', { assign_ids: 'random' }, /assign_ids/],
     ['error.<tool> unknown preset', { 'error.search_notes': 'crash' }, /error\.search_notes/],
     ['echo_env.<tool> not a variable name', { 'echo_env.search_notes': 'A-B' }, /echo_env\.search_notes/],
+    ['echo_env.<tool> unknown encoding', { 'echo_env.search_notes': 'base32:A' }, /"base32:A" for knob echo_env\.search_notes: .*basic-auth:, hex:, percent:/],
+    ['echo_env.<tool> encoding without a name', { 'echo_env.search_notes': 'hex:' }, /echo_env\.search_notes/],
+    ['echo_env.<tool> encoding twice', { 'echo_env.search_notes': 'hex:hex:A' }, /echo_env\.search_notes/],
     ['echo_env.<tool> with error.<tool>', { 'echo_env.search_notes': 'X', 'error.search_notes': 'plain' }, /error\.search_notes and echo_env\.search_notes/],
     ['echo_env.<tool> with output.<tool>', { 'echo_env.read_note': 'X', 'output.read_note': 'valid' }, /echo_env\.read_note and output\.read_note/],
     ['lie_on_write with echo_env.write_note', { lie_on_write: '1', 'echo_env.write_note': 'X' }, /lie_on_write and echo_env\.write_note/],
