@@ -255,6 +255,12 @@ export const catalogue: readonly CatalogueEntry[] = [
     description: 'search_notes answers by quoting the NOTES_API_TOKEN variable of its environment, in its text and structured content.',
     knobs: { 'echo_env.search_notes': 'NOTES_API_TOKEN' },
   },
+  {
+    id: 'descendant-spawner',
+    attack: 'server whose child ignores SIGTERM and outlives it (PRC-2, PRC-3)',
+    description: 'At launch the note server starts a child process that ignores SIGTERM and SIGHUP, stays in its process group and outlives it.',
+    knobs: { descendant: '1' },
+  },
 ];
 
 export function findServer(id: string): CatalogueEntry | undefined {

@@ -46,6 +46,7 @@ const SHIPPED_IDS = [
   'template-ids',
   'forged-error',
   'leaky-env',
+  'descendant-spawner',
 ];
 
 describe('catalogue', () => {
