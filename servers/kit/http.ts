@@ -16,11 +16,12 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PassThrough } from 'node:stream';
 import { serve, type ServerSetup, type StopReason } from './server.js';
-import { readLines } from './wire.js';
+import { readLines, streamPieces } from './wire.js';
 
 /** Bigger than any cap a broker may set on a body (16 MiB), by 1 MiB. */
 const OVERSIZE_BYTES = 17 * 1024 * 1024;
-const CHUNK = Buffer.alloc(64 * 1024, 'a');
+/** One ASCII piece of the oversized text: its length in characters is its length in bytes. */
+const CHUNK = 'a'.repeat(64 * 1024);
 
 /** What a POST body says about itself, read only to route it. */
 interface Routing {
@@ -47,27 +48,20 @@ function readBody(request: IncomingMessage): Promise<string> {
   });
 }
 
-/** A tools/call result whose text alone is past OVERSIZE_BYTES, sent without ever being held whole. */
-function sendOversized(response: ServerResponse, key: string, announced: boolean): void {
-  const head = Buffer.from(`{"jsonrpc":"2.0","id":${key},"result":{"content":[{"type":"text","text":"`);
-  const tail = Buffer.from('"}]}}');
+/** A tools/call result whose text alone is past OVERSIZE_BYTES, streamed without ever being held whole. */
+async function sendOversized(response: ServerResponse, key: string, announced: boolean): Promise<void> {
+  const head = `{"jsonrpc":"2.0","id":${key},"result":{"content":[{"type":"text","text":"`;
+  const tail = '"}]}}';
   const chunks = Math.ceil(OVERSIZE_BYTES / CHUNK.length);
-  const length = head.length + chunks * CHUNK.length + tail.length;
+  const length = Buffer.byteLength(head) + chunks * CHUNK.length + tail.length;
   response.writeHead(200, { 'content-type': 'application/json', ...(announced ? { 'content-length': length } : {}) });
-  response.write(head);
-  let sent = 0;
-  // Honour backpressure, and stop as soon as the client gives up reading.
-  const more = (): void => {
-    while (sent < chunks && !response.destroyed) {
-      sent++;
-      if (!response.write(CHUNK)) {
-        response.once('drain', more);
-        return;
-      }
-    }
-    if (!response.destroyed) response.end(tail);
+  const body = function* (): Iterable<string> {
+    yield head;
+    for (let sent = 0; sent < chunks; sent++) yield CHUNK;
+    yield tail;
   };
-  more();
+  // Stops as soon as the client gives up reading.
+  if (await streamPieces(response, body)) response.end();
 }
 
 /** servers/kit/tls, found by walking up: the kit runs compiled from dist/ and from sources alike. */
@@ -141,7 +135,7 @@ export async function serveHttp(setup: ServerSetup, address: string): Promise<St
         return;
       }
       const text = await answered;
-      if (call && knobs.httpOversize !== null) sendOversized(response, key, knobs.httpOversize === 'announced');
+      if (call && knobs.httpOversize !== null) await sendOversized(response, key, knobs.httpOversize === 'announced');
       else response.writeHead(200, { 'content-type': 'application/json' }).end(call && knobs.httpEchoHeaders ? withHeadersEchoed(text, headers) : text);
     })().catch(() => response.destroy());
   };
