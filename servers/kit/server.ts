@@ -2,7 +2,9 @@
  * The request loop. Every line read is recorded in the ledger before it is acted on, and every
  * line written is recorded before it is written, so the ledger is complete even if the process
  * is killed midway. One line is finished before the next is read: handling is synchronous, except
- * that a reply given in pieces is streamed out before the next line is read.
+ * that a reply given in pieces to a stream (stdio) is streamed out before the next line is read.
+ * Over HTTP, where each request has a response of its own, lines go instead to a hook that takes
+ * each as it is written and answers in its own time.
  */
 import type { Readable, Writable } from 'node:stream';
 import { type Call, callAnswer, callError, callFate, resolveCall } from './calls.js';
@@ -33,9 +35,25 @@ export interface ServerSetup {
   limits: LineLimits;
 }
 
+/**
+ * A line serve() sends, as written and recorded: a reply (`inReplyTo`, the raw text of the id it
+ * answers; null for a reply to an unreadable line) or a notification (`method`), whole or in pieces.
+ */
+export interface SentLine {
+  line: RawText;
+  /** The line's length in bytes, without a newline. */
+  bytes: number;
+  inReplyTo: string | null;
+  method: string | null;
+}
+
 export interface Streams {
   input: Readable;
-  output: Writable;
+  /**
+   * Each line with its newline, a line in pieces streamed before the next line is read; or a hook
+   * given each line as it is, never framed or read back, that serve() does not wait for.
+   */
+  output: Writable | ((sent: SentLine) => void);
 }
 
 /**
@@ -43,7 +61,7 @@ export interface Streams {
  * phase the previous line arrived in (null before the first), to notice a switch.
  */
 interface Serving extends ServerSetup {
-  output: Writable;
+  output: Streams['output'];
   notes: Notes;
   lastPhase: Phase | null;
 }
@@ -122,17 +140,21 @@ function handleLine(setup: Serving, line: Line): Outcome {
 
 /**
  * Records one line, then writes it: a reply (`inReplyTo`) or a notification (`method`). A line in
- * pieces is streamed, and the promise settles once it is out.
+ * pieces written to a stream is streamed, and the promise settles once it is out.
  */
 function send(setup: Serving, line: RawText, inReplyTo: string | null, method: string | null): Promise<void> | undefined {
+  const { output } = setup;
   if (typeof line !== 'string') {
     const { bytes, sha256, text, chars } = describePieces(line, RAW_LIMIT);
     setup.ledger.append({ ev: 'sent', bytes, sha256, ...cutRaw(text, chars <= RAW_LIMIT), in_reply_to: inReplyTo, method });
-    return writePieces(setup.output, line);
+    if (typeof output !== 'function') return writePieces(output, line);
+    output({ line, bytes, inReplyTo, method });
+    return undefined;
   }
   const { frame, bytes, sha256 } = frameLine(line);
   setup.ledger.append({ ev: 'sent', bytes, sha256, ...cutRaw(line, true), in_reply_to: inReplyTo, method });
-  setup.output.write(frame);
+  if (typeof output !== 'function') output.write(frame);
+  else output({ line, bytes, inReplyTo, method });
   return undefined;
 }
 
