@@ -178,12 +178,7 @@ export class ScenarioSession {
     if (!since.some((record) => record.ev === 'recv' && record.method === needed)) {
       this.fail(label, 'refusal after contact', `the server received ${needed} before the refusal`, `the server never received ${needed}`);
     }
-    if (expect.servers_alive !== undefined) {
-      const alive = await survivorsAfter(serverPids(since), DEATH_DEADLINE_MS);
-      if (alive.length > expect.servers_alive) {
-        this.fail(label, 'servers alive after refusal', `at most ${expect.servers_alive}`, `${alive.length} (pids ${alive.join(', ')})`);
-      }
-    }
+    if (expect.servers_alive !== undefined) await this.checkServersAlive(label, expect.servers_alive, 'refusal', { records: since });
   }
 
   /**
@@ -249,10 +244,7 @@ export class ScenarioSession {
     }
     process.kill(channel.pid, 'SIGKILL');
     await channel.exited;
-    const alive = await survivorsAfter(serverPids(this.ledger.read()), expect.within_ms);
-    if (alive.length > expect.servers_alive) {
-      this.fail(label, `servers stopped within ${expect.within_ms} ms of the candidate's death`, `at most ${expect.servers_alive} alive`, `${alive.length} alive (pids ${alive.join(', ')})`);
-    }
+    await this.checkServersAlive(label, expect.servers_alive, "the candidate's death", { withinMs: expect.within_ms });
     // The session is over; closing kills what is left in the candidate's group.
     this.startedReady = false;
     this.channel = undefined;
@@ -399,13 +391,25 @@ export class ScenarioSession {
     if (requestId !== undefined) this.pendingApprovals.set(step.tool, requestId);
     if (expect.answers_like_unknown) await this.compareWithUnknown(label, agent, step.tool, answer);
     this.checkResult(label, answer, expect);
-    if (expect.servers_alive !== undefined) await this.checkServersAlive(label, expect.servers_alive);
+    if (expect.servers_alive !== undefined) await this.checkServersAlive(label, expect.servers_alive, 'the answer');
   }
 
-  /** At most `most` server processes alive, waiting a little: a stopped group takes time to go. */
-  private async checkServersAlive(label: string, most: number): Promise<void> {
-    const alive = await survivorsAfter(serverPids(this.ledger.read()), DEATH_DEADLINE_MS);
-    if (alive.length > most) this.fail(label, 'servers alive after the answer', `at most ${most}`, `${alive.length} (pids ${alive.join(', ')})`);
+  /**
+   * At most `most` of the servers `records` launched (the whole ledger unless told) alive after
+   * `event`, waiting a little: a stopped group takes time to go. A step that sets its own deadline
+   * (`withinMs`) is judged as servers stopped within it; otherwise they get DEATH_DEADLINE_MS.
+   */
+  private async checkServersAlive(
+    label: string,
+    most: number,
+    event: string,
+    { withinMs, records = this.ledger.read() }: { withinMs?: number; records?: readonly LedgerRecord[] } = {},
+  ): Promise<void> {
+    const alive = await survivorsAfter(serverPids(records), withinMs ?? DEATH_DEADLINE_MS);
+    if (alive.length <= most) return;
+    const pids = `(pids ${alive.join(', ')})`;
+    if (withinMs === undefined) this.fail(label, `servers alive after ${event}`, `at most ${most}`, `${alive.length} ${pids}`);
+    else this.fail(label, `servers stopped within ${withinMs} ms of ${event}`, `at most ${most} alive`, `${alive.length} alive ${pids}`);
   }
 
   /** Runs a call while watching the broker's resident memory; the growth goes into the report. */
@@ -514,12 +518,7 @@ export class ScenarioSession {
     // judgement is taken; without it, the judgement runs inside close()'s grace period.
     channel.endInput?.();
     const closing = channel.endInput ? undefined : channel.close();
-    if (expect) {
-      const alive = await survivorsAfter(serverPids(this.ledger.read()), expect.within_ms);
-      if (alive.length > expect.servers_alive) {
-        this.fail(label, `servers stopped within ${expect.within_ms} ms of close`, `at most ${expect.servers_alive} alive`, `${alive.length} alive (pids ${alive.join(', ')})`);
-      }
-    }
+    if (expect) await this.checkServersAlive(label, expect.servers_alive, 'close', { withinMs: expect.within_ms });
     await (closing ?? channel.close());
     this.channel = undefined;
   }

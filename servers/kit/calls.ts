@@ -18,28 +18,40 @@ import { TOOLSETS } from './tools.js';
 
 type CallFate = 'answer' | 'hang' | 'die';
 
-export function callFate(knobs: Knobs, name: string): CallFate {
-  const tool = toolCalled(knobs, name);
+/** A tools/call as the kit acts on it, resolved once per call. */
+export interface Call {
+  /** The name the call used. */
+  name: string;
+  /**
+   * The tool of the set it is for, whether it names the tool by its own name or by the one it is
+   * listed under (knobs.ts keeps each of those names to one tool); null for none.
+   */
+  tool: string | null;
+}
+
+export function resolveCall(knobs: Knobs, name: string): Call {
+  const def = TOOLSETS[knobs.toolset].find((tool) => tool.name === name || listedNameOf(knobs, tool.name) === name);
+  return { name, tool: def?.name ?? null };
+}
+
+export function callFate(knobs: Knobs, { tool }: Call): CallFate {
   if (tool === null) return 'answer';
   if (tool === knobs.hangOnCall) return 'hang';
   if (tool === knobs.dieOnCall) return 'die';
   return 'answer';
 }
 
-/** The JSON-RPC error that answers a call to `name` instead of a result, or null for a result. */
-export function callError(knobs: Knobs, name: string): { code: number; message: string } | null {
-  const tool = toolCalled(knobs, name);
+/** The JSON-RPC error that answers the call instead of a result, or null for a result. */
+export function callError(knobs: Knobs, { tool }: Call): { code: number; message: string } | null {
   const preset = tool === null ? undefined : knobs.errors[tool];
   return preset === undefined ? null : presetError(preset);
 }
 
 /**
- * The result of an answered call to `name` with `args` (its `arguments`, decoded). A preset
- * replaces the tool's own answer, and then the tool does nothing else: a replaced write_note
- * stores no note.
+ * The result of an answered call with `args` (its `arguments`, decoded). A preset replaces the
+ * tool's own answer, and then the tool does nothing else: a replaced write_note stores no note.
  */
-export function callAnswer(knobs: Knobs, notes: Notes, name: string, args: unknown): RawText {
-  const tool = toolCalled(knobs, name);
+export function callAnswer(knobs: Knobs, notes: Notes, { name, tool }: Call, args: unknown): RawText {
   if (tool === null) return ranResult(name);
   const echoed = knobs.echoEnv[tool];
   if (echoed !== undefined) return echoResult(echoed);
@@ -59,11 +71,3 @@ function ranResult(name: string): string {
   return toolResult([textBlock(`${name} ran`)]);
 }
 
-/**
- * The tool of the set a call is for, whether it names the tool by its own name or by the one it
- * is listed under (knobs.ts keeps each of those names to one tool).
- */
-function toolCalled(knobs: Knobs, name: string): string | null {
-  const def = TOOLSETS[knobs.toolset].find((tool) => tool.name === name || listedNameOf(knobs, tool.name) === name);
-  return def?.name ?? null;
-}

@@ -1,8 +1,9 @@
 /**
  * The kit over MCP's Streamable HTTP transport: a listener (on 127.0.0.1, or on an address the
  * harness's network enclosure holds) in front of the same serve() the stdio mode runs. Each POST
- * body is one line into serve(); the line serve() writes in answer (matched by id) is the
- * response body, as application/json. Every TCP connection is recorded before anything is read,
+ * body is one line into serve(); the reply serve() sends to it (matched by the raw text of its id)
+ * is the response body, as application/json, handed over as serve() wrote it: never read back, so
+ * a reply of any size is answered, and one in pieces is streamed, never held whole. Every TCP connection is recorded before anything is read,
  * so the ledger shows whether a client dialled at all, and every request with the headers it came
  * with. Two knobs misbehave at the HTTP level: a
  * redirect to the canary, and a body past any cap; two more serve HTTPS (`http_tls`, with the
@@ -15,27 +16,34 @@ import { createServer as createTlsServer } from 'node:https';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PassThrough } from 'node:stream';
-import { serve, type ServerSetup, type StopReason } from './server.js';
-import { readLines } from './wire.js';
+import { isRecord, rawMemberText } from './jsonrpc.js';
+import { type SentLine, serve, type ServerSetup, type StopReason } from './server.js';
+import { streamPieces } from './wire.js';
 
 /** Bigger than any cap a broker may set on a body (16 MiB), by 1 MiB. */
 const OVERSIZE_BYTES = 17 * 1024 * 1024;
-const CHUNK = Buffer.alloc(64 * 1024, 'a');
+/** One ASCII piece of the oversized text: its length in characters is its length in bytes. */
+const CHUNK = 'a'.repeat(64 * 1024);
 
 /** What a POST body says about itself, read only to route it. */
 interface Routing {
-  /** The id as JSON text; undefined for a notification (or a body that is not JSON). */
+  /**
+   * The id's raw JSON text, as serve() reads it and echoes it in its reply; undefined for a
+   * notification (or a body that is not a JSON object).
+   */
   key: string | undefined;
   method: unknown;
 }
 
 function routing(body: string): Routing {
+  let message: unknown;
   try {
-    const message = JSON.parse(body) as { id?: unknown; method?: unknown };
-    return { key: message.id === undefined ? undefined : JSON.stringify(message.id), method: message.method };
+    message = JSON.parse(body);
   } catch {
     return { key: undefined, method: undefined };
   }
+  if (!isRecord(message)) return { key: undefined, method: undefined };
+  return { key: rawMemberText(body, 'id') ?? undefined, method: message['method'] };
 }
 
 function readBody(request: IncomingMessage): Promise<string> {
@@ -47,27 +55,20 @@ function readBody(request: IncomingMessage): Promise<string> {
   });
 }
 
-/** A tools/call result whose text alone is past OVERSIZE_BYTES, sent without ever being held whole. */
-function sendOversized(response: ServerResponse, key: string, announced: boolean): void {
-  const head = Buffer.from(`{"jsonrpc":"2.0","id":${key},"result":{"content":[{"type":"text","text":"`);
-  const tail = Buffer.from('"}]}}');
+/** A tools/call result whose text alone is past OVERSIZE_BYTES, streamed without ever being held whole. */
+async function sendOversized(response: ServerResponse, key: string, announced: boolean): Promise<void> {
+  const head = `{"jsonrpc":"2.0","id":${key},"result":{"content":[{"type":"text","text":"`;
+  const tail = '"}]}}';
   const chunks = Math.ceil(OVERSIZE_BYTES / CHUNK.length);
-  const length = head.length + chunks * CHUNK.length + tail.length;
+  const length = Buffer.byteLength(head) + chunks * CHUNK.length + tail.length;
   response.writeHead(200, { 'content-type': 'application/json', ...(announced ? { 'content-length': length } : {}) });
-  response.write(head);
-  let sent = 0;
-  // Honour backpressure, and stop as soon as the client gives up reading.
-  const more = (): void => {
-    while (sent < chunks && !response.destroyed) {
-      sent++;
-      if (!response.write(CHUNK)) {
-        response.once('drain', more);
-        return;
-      }
-    }
-    if (!response.destroyed) response.end(tail);
+  const body = function* (): Iterable<string> {
+    yield head;
+    for (let sent = 0; sent < chunks; sent++) yield CHUNK;
+    yield tail;
   };
-  more();
+  // Stops as soon as the client gives up reading.
+  if (await streamPieces(response, body)) response.end();
 }
 
 /** servers/kit/tls, found by walking up: the kit runs compiled from dist/ and from sources alike. */
@@ -105,44 +106,58 @@ function withHeadersEchoed(text: string, headers: Record<string, string>): strin
 }
 
 /**
+ * A reply as serve() wrote it, its length announced; with `echoed`, a call's result quoting those
+ * headers (the echo rewrites the reply, so a reply in pieces is then joined first).
+ */
+async function sendReply(response: ServerResponse, { line, bytes }: SentLine, echoed: Record<string, string> | null): Promise<void> {
+  if (echoed !== null || typeof line === 'string') {
+    const text = typeof line === 'string' ? line : [...line()].join('');
+    response.writeHead(200, { 'content-type': 'application/json' }).end(echoed === null ? text : withHeadersEchoed(text, echoed));
+    return;
+  }
+  response.writeHead(200, { 'content-type': 'application/json', 'content-length': bytes });
+  if (await streamPieces(response, line)) response.end();
+}
+
+/**
  * Serves over HTTP until serve() stops (the control file broke, or `die_on_call`); the harness
  * otherwise ends it with a signal. Resolves with serve()'s reason once the listener is closed.
  */
 export async function serveHttp(setup: ServerSetup, address: string): Promise<StopReason> {
   const { knobs, ledger } = setup;
   const input = new PassThrough();
-  const output = new PassThrough();
-  const waiting = new Map<string, (line: string) => void>();
-  // serve() answers in its own time (or never, for hang_on_call): answers are matched by id.
-  void readLines(output, setup.limits, (line) => {
-    const { key } = routing(line.text);
-    const answer = key === undefined ? undefined : waiting.get(key);
-    if (key === undefined || answer === undefined) return;
-    waiting.delete(key);
-    answer(line.text);
-  });
-  const answerOf = (key: string): Promise<string> => new Promise((resolve) => waiting.set(key, resolve));
+  // serve() answers in its own time (or never, for hang_on_call): replies are matched by id, and
+  // each is sent without holding serve() up, so one slow reader delays no other request.
+  const waiting = new Map<string, (reply: SentLine) => void>();
+  const onSent = (sent: SentLine): void => {
+    const respond = sent.inReplyTo === null ? undefined : waiting.get(sent.inReplyTo);
+    if (respond === undefined) return;
+    waiting.delete(sent.inReplyTo!);
+    respond(sent);
+  };
 
   const handle: RequestListener = (request, response) => {
     const headers = headersOf(request);
     ledger.append({ ev: 'request', method: request.method ?? '', path: request.url ?? '', headers });
     void (async () => {
-      const body = await readBody(request);
-      const { key, method } = routing(body);
+      const line = (await readBody(request)).replace(/[\r\n]/g, ' ');
+      const { key, method } = routing(line);
       const call = method === 'tools/call';
       if (call && knobs.httpRedirectCalls) {
         response.writeHead(307, { location: `http://127.0.0.1:${knobs.canaryPort}/mcp` }).end();
         return;
       }
-      const answered = key === undefined ? undefined : answerOf(key);
-      input.write(`${body.replace(/[\r\n]/g, ' ')}\n`);
-      if (answered === undefined || key === undefined) {
-        response.writeHead(202).end();
-        return;
+      if (key !== undefined) {
+        waiting.set(key, (reply) => {
+          const sending =
+            call && knobs.httpOversize !== null
+              ? sendOversized(response, key, knobs.httpOversize === 'announced')
+              : sendReply(response, reply, call && knobs.httpEchoHeaders ? headers : null);
+          sending.catch(() => response.destroy());
+        });
       }
-      const text = await answered;
-      if (call && knobs.httpOversize !== null) sendOversized(response, key, knobs.httpOversize === 'announced');
-      else response.writeHead(200, { 'content-type': 'application/json' }).end(call && knobs.httpEchoHeaders ? withHeadersEchoed(text, headers) : text);
+      input.write(`${line}\n`);
+      if (key === undefined) response.writeHead(202).end();
     })().catch(() => response.destroy());
   };
   const tls = knobs.httpTls ? tlsDir() : undefined;
@@ -158,7 +173,7 @@ export async function serveHttp(setup: ServerSetup, address: string): Promise<St
   if (bound === null || typeof bound === 'string') throw new Error('the HTTP listener has no port');
   ledger.append({ ev: 'listening', port: bound.port });
 
-  const reason = await serve(setup, { input, output });
+  const reason = await serve(setup, { input, output: onSent });
   listener.closeAllConnections();
   await new Promise<void>((resolve) => listener.close(() => resolve()));
   return reason;

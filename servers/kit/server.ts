@@ -2,10 +2,12 @@
  * The request loop. Every line read is recorded in the ledger before it is acted on, and every
  * line written is recorded before it is written, so the ledger is complete even if the process
  * is killed midway. One line is finished before the next is read: handling is synchronous, except
- * that a reply given in pieces is streamed out before the next line is read.
+ * that a reply given in pieces to a stream (stdio) is streamed out before the next line is read.
+ * Over HTTP, where each request has a response of its own, lines go instead to a hook that takes
+ * each as it is written and answers in its own time.
  */
 import type { Readable, Writable } from 'node:stream';
-import { callAnswer, callError, callFate } from './calls.js';
+import { type Call, callAnswer, callError, callFate, resolveCall } from './calls.js';
 import {
   errorText,
   type Incoming,
@@ -33,9 +35,25 @@ export interface ServerSetup {
   limits: LineLimits;
 }
 
+/**
+ * A line serve() sends, as written and recorded: a reply (`inReplyTo`, the raw text of the id it
+ * answers; null for a reply to an unreadable line) or a notification (`method`), whole or in pieces.
+ */
+export interface SentLine {
+  line: RawText;
+  /** The line's length in bytes, without a newline. */
+  bytes: number;
+  inReplyTo: string | null;
+  method: string | null;
+}
+
 export interface Streams {
   input: Readable;
-  output: Writable;
+  /**
+   * Each line with its newline, a line in pieces streamed before the next line is read; or a hook
+   * given each line as it is, never framed or read back, that serve() does not wait for.
+   */
+  output: Writable | ((sent: SentLine) => void);
 }
 
 /**
@@ -43,7 +61,7 @@ export interface Streams {
  * phase the previous line arrived in (null before the first), to notice a switch.
  */
 interface Serving extends ServerSetup {
-  output: Writable;
+  output: Streams['output'];
   notes: Notes;
   lastPhase: Phase | null;
 }
@@ -97,7 +115,7 @@ function handleLine(setup: Serving, line: Line): Outcome {
   const message: Incoming = line.complete ? parseIncoming(line.text) : { kind: 'unparseable' };
   const method = message.kind === 'request' || message.kind === 'notification' ? message.method : null;
   const id = message.kind === 'request' || message.kind === 'other' ? message.id : null;
-  const tool = message.kind === 'request' && method === 'tools/call' ? calledTool(message.params) : null;
+  const call = message.kind === 'request' && method === 'tools/call' ? calledTool(setup.knobs, message.params) : null;
   setup.ledger.append({
     ev: 'recv',
     bytes: line.bytes,
@@ -105,7 +123,7 @@ function handleLine(setup: Serving, line: Line): Outcome {
     ...cutRaw(line.text, line.complete),
     method,
     id,
-    tool,
+    tool: call?.name ?? null,
     phase,
   });
   // The notice goes out before the answer, so whatever the answer causes comes after it.
@@ -113,31 +131,38 @@ function handleLine(setup: Serving, line: Line): Outcome {
   setup.lastPhase = phase;
   if (switched && setup.knobs.notifyListChanged) send(setup, notificationText(LIST_CHANGED), null, LIST_CHANGED);
 
-  const fate = tool === null ? (method !== null && method === setup.knobs.hangOn ? 'hang' : 'answer') : callFate(setup.knobs, tool);
+  const fate = call === null ? (method !== null && method === setup.knobs.hangOn ? 'hang' : 'answer') : callFate(setup.knobs, call);
   if (fate === 'die') return 'die-on-call';
-  const reply = fate === 'hang' ? null : answer(setup, message, line, phase);
+  const reply = fate === 'hang' ? null : answer(setup, message, line, phase, call);
   if (reply === null) return null;
   return send(setup, reply, id, null) ?? null;
 }
 
 /**
  * Records one line, then writes it: a reply (`inReplyTo`) or a notification (`method`). A line in
- * pieces is streamed, and the promise settles once it is out.
+ * pieces written to a stream is streamed, and the promise settles once it is out.
  */
 function send(setup: Serving, line: RawText, inReplyTo: string | null, method: string | null): Promise<void> | undefined {
+  const { output } = setup;
   if (typeof line !== 'string') {
     const { bytes, sha256, text, chars } = describePieces(line, RAW_LIMIT);
     setup.ledger.append({ ev: 'sent', bytes, sha256, ...cutRaw(text, chars <= RAW_LIMIT), in_reply_to: inReplyTo, method });
-    return writePieces(setup.output, line);
+    if (typeof output !== 'function') return writePieces(output, line);
+    output({ line, bytes, inReplyTo, method });
+    return undefined;
   }
   const { frame, bytes, sha256 } = frameLine(line);
   setup.ledger.append({ ev: 'sent', bytes, sha256, ...cutRaw(line, true), in_reply_to: inReplyTo, method });
-  setup.output.write(frame);
+  if (typeof output !== 'function') output.write(frame);
+  else output({ line, bytes, inReplyTo, method });
   return undefined;
 }
 
-/** The raw reply line, whole or in pieces, or null when the message calls for none. */
-function answer(setup: Serving, message: Incoming, line: Line, phase: Phase): RawText | null {
+/**
+ * The raw reply line, whole or in pieces, or null when the message calls for none. `call` is the
+ * tools/call the message makes, if it makes one with a tool name.
+ */
+function answer(setup: Serving, message: Incoming, line: Line, phase: Phase, call: Call | null): RawText | null {
   switch (message.kind) {
     case 'notification':
     case 'other':
@@ -147,7 +172,7 @@ function answer(setup: Serving, message: Incoming, line: Line, phase: Phase): Ra
       if (!line.complete) return errorText(null, PARSE_ERROR, `line longer than ${setup.limits.maxLineBytes} bytes`);
       return errorText(null, PARSE_ERROR, 'parse error');
     case 'request':
-      return answerRequest(setup, message, phase);
+      return answerRequest(setup, message, phase, call);
   }
 }
 
@@ -155,6 +180,7 @@ function answerRequest(
   setup: Serving,
   { method, id, params }: Extract<Incoming, { kind: 'request' }>,
   phase: Phase,
+  call: Call | null,
 ): RawText {
   switch (method) {
     case 'initialize':
@@ -166,12 +192,11 @@ function answerRequest(
       return 'result' in page ? resultText(id, page.result) : errorText(id, INVALID_PARAMS, page.error);
     }
     case 'tools/call': {
-      const tool = calledTool(params);
-      if (tool === null) return errorText(id, INVALID_PARAMS, 'params.name must be a string');
-      const error = callError(setup.knobs, tool);
+      if (call === null) return errorText(id, INVALID_PARAMS, 'params.name must be a string');
+      const error = callError(setup.knobs, call);
       if (error !== null) return errorText(id, error.code, error.message);
       const args = isRecord(params) ? params['arguments'] : undefined;
-      return resultText(id, callAnswer(setup.knobs, setup.notes, tool, args));
+      return resultText(id, callAnswer(setup.knobs, setup.notes, call, args));
     }
     default:
       return errorText(id, METHOD_NOT_FOUND, `method not found: ${method}`);
@@ -191,7 +216,8 @@ function initializeResult({ serverId, knobs }: Serving, params: unknown, phase: 
   );
 }
 
-function calledTool(params: unknown): string | null {
+/** The call a tools/call's params make, resolved once for all that acts on it; null without a name. */
+function calledTool(knobs: Knobs, params: unknown): Call | null {
   const name = isRecord(params) ? params['name'] : undefined;
-  return typeof name === 'string' ? name : null;
+  return typeof name === 'string' ? resolveCall(knobs, name) : null;
 }

@@ -2,8 +2,8 @@
  * The stdio framing of MCP: one JSON-RPC message per line. The reader works on bytes so that the
  * ledger can record exactly what arrived (length and SHA-256 of the bytes, not of a decoding),
  * and it bounds what it holds, so a client that never sends a newline cannot exhaust memory.
- * The writer bounds what the kit holds too: a line given in pieces is streamed as fast as the
- * reader takes it, never held whole.
+ * The writer bounds what the kit holds too: text given in pieces (a line, or an HTTP body) is
+ * streamed as fast as the reader takes it, never held whole.
  */
 import { createHash, type Hash } from 'node:crypto';
 import type { Readable, Writable } from 'node:stream';
@@ -163,17 +163,22 @@ export function describePieces(pieces: Pieces, keep: number): { bytes: number; s
 }
 
 /**
- * Writes a line given in pieces, and its newline, honouring backpressure: whenever `output` asks
- * (write returns false) the next piece waits for it to drain, so the kit holds about one piece at
- * a time. Resolves when the line is handed over, or early if `output` closes or fails: then no
- * one is reading.
+ * Writes text given in pieces honouring backpressure: whenever `output` asks (write returns false)
+ * the next piece waits for it to drain, so the writer holds about one piece at a time. Resolves
+ * true once every piece is handed over, or false early if `output` closes or fails: then no one is
+ * reading.
  */
-export async function writePieces(output: Writable, pieces: Pieces): Promise<void> {
+export async function streamPieces(output: Writable, pieces: Pieces): Promise<boolean> {
   for (const piece of pieces()) {
-    if (output.destroyed) return;
-    if (!output.write(piece, 'utf8') && !(await drained(output))) return;
+    if (output.destroyed) return false;
+    if (!output.write(piece, 'utf8') && !(await drained(output))) return false;
   }
-  if (!output.destroyed) output.write('\n');
+  return !output.destroyed;
+}
+
+/** Writes a line given in pieces, and its newline, as streamPieces writes them. */
+export async function writePieces(output: Writable, pieces: Pieces): Promise<void> {
+  if (await streamPieces(output, pieces)) output.write('\n');
 }
 
 /** Resolves true when `output` drains, false if it closes or fails first. */

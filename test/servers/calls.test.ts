@@ -1,37 +1,43 @@
 import { describe, expect, it } from 'vitest';
-import { callAnswer, callError, callFate } from '../../servers/kit/calls.js';
-import { resolveKnobs } from '../../servers/kit/knobs.js';
+import { callAnswer, callError, callFate, resolveCall } from '../../servers/kit/calls.js';
+import { type Knobs, resolveKnobs } from '../../servers/kit/knobs.js';
 import { Notes, type NoteStoreKnobs } from '../../servers/kit/notes.js';
-
-const HONEST: NoteStoreKnobs = { lieOnWrite: false, assignIds: null };
 import { outputResult } from '../../servers/kit/outputs.js';
 import { presetResult } from '../../servers/kit/results.js';
+
+const HONEST: NoteStoreKnobs = { lieOnWrite: false, assignIds: null };
+
+/** The fate and the error of a call to `name`, resolved as the server resolves it. */
+const fateOf = (knobs: Knobs, name: string) => callFate(knobs, resolveCall(knobs, name));
+const errorOf = (knobs: Knobs, name: string) => callError(knobs, resolveCall(knobs, name));
 
 describe('callFate', () => {
   it('answers every call by default, whatever the name', () => {
     const knobs = resolveKnobs({});
-    for (const name of ['write_note', 'never_listed', '']) expect(callFate(knobs, name)).toBe('answer');
+    for (const name of ['write_note', 'never_listed', '']) expect(fateOf(knobs, name)).toBe('answer');
   });
 
   it('hangs or dies on the tool named, called by its own name or the name it is listed under', () => {
     const knobs = resolveKnobs({ hang_on_call: 'write_note', die_on_call: 'read_note', 'name.write_note': 'save' });
-    expect(callFate(knobs, 'write_note')).toBe('hang');
-    expect(callFate(knobs, 'save')).toBe('hang');
-    expect(callFate(knobs, 'read_note')).toBe('die');
-    expect(callFate(knobs, 'search_notes')).toBe('answer');
-    expect(callFate(knobs, 'write_note ')).toBe('answer');
+    expect(fateOf(knobs, 'write_note')).toBe('hang');
+    expect(fateOf(knobs, 'save')).toBe('hang');
+    expect(fateOf(knobs, 'read_note')).toBe('die');
+    expect(fateOf(knobs, 'search_notes')).toBe('answer');
+    expect(fateOf(knobs, 'write_note ')).toBe('answer');
   });
 
   it('hangs even when a preset would answer', () => {
-    expect(callFate(resolveKnobs({ hang_on_call: 'search_notes', 'result.search_notes': 'plain' }), 'search_notes')).toBe(
+    expect(fateOf(resolveKnobs({ hang_on_call: 'search_notes', 'result.search_notes': 'plain' }), 'search_notes')).toBe(
       'hang',
     );
   });
 });
 
 describe('callAnswer', () => {
-  const answer = (knobs: Record<string, string>, name: string, args?: unknown, notes = new Notes(HONEST)) =>
-    callAnswer(resolveKnobs(knobs), notes, name, args);
+  const answer = (assigned: Record<string, string>, name: string, args?: unknown, notes = new Notes(HONEST)) => {
+    const knobs = resolveKnobs(assigned);
+    return callAnswer(knobs, notes, resolveCall(knobs, name), args);
+  };
 
   it('names only the tool, as the name the call used, for tools with no answer of their own', () => {
     expect(answer({}, 'write note; "x"')).toBe('{"content":[{"type":"text","text":"write note; \\"x\\" ran"}]}');
@@ -99,14 +105,14 @@ describe('callError', () => {
   it('answers the tool error.<tool> names with its JSON-RPC error, under its own or its listed name, and no other', () => {
     const knobs = resolveKnobs({ 'error.search_notes': 'plain', 'name.search_notes': 'find' });
     const plain = { code: -32000, message: 'The note store is offline; try again later.' };
-    expect(callError(knobs, 'search_notes')).toEqual(plain);
-    expect(callError(knobs, 'find')).toEqual(plain);
-    expect(callError(knobs, 'read_note')).toBeNull();
-    expect(callError(resolveKnobs({}), 'search_notes')).toBeNull();
+    expect(errorOf(knobs, 'search_notes')).toEqual(plain);
+    expect(errorOf(knobs, 'find')).toEqual(plain);
+    expect(errorOf(knobs, 'read_note')).toBeNull();
+    expect(errorOf(resolveKnobs({}), 'search_notes')).toBeNull();
   });
 
   it('forged-lines carries a line break, a terminal escape, a bidi override and a zero-width space', () => {
-    const { message } = callError(resolveKnobs({ 'error.search_notes': 'forged-lines' }), 'search_notes')!;
+    const { message } = errorOf(resolveKnobs({ 'error.search_notes': 'forged-lines' }), 'search_notes')!;
     for (const hidden of ['\n', '\u001b[2K', '\u202e', '\u200b']) expect(message).toContain(hidden);
   });
 });
