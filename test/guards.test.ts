@@ -123,7 +123,10 @@ const NEEDED_BY: Record<string, string[]> = {
   'rules-pinned': ['cfg.misspelled-rule'],
   'private-operator-files': ['cfg.rules-file-writable', 'cfg.manifest-file-writable'],
   'own-process-group': ['prc.own-group', 'prc.close-kills-descendants'],
-  'parent-death-signal': ['prc.broker-death-kills-server'],
+  // The group watcher kills the server too when the broker is killed, so the parent-death
+  // signal is shown needed only with the watcher gone; the watcher alone is needed for the
+  // server's descendants, which the parent-death signal never reaches.
+  'parent-death-signal+group-dies-with-broker': ['prc.broker-death-kills-server'],
   'group-dies-with-broker': ['prc.broker-death-kills-descendants'],
   // net.scheme-not-http is left out: without the guard the HTTP client still cannot speak ftp.
   'address-guard': [
