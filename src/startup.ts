@@ -1,14 +1,15 @@
 // Connecting to the server and reading its listing, shared by pin and serve. A server the broker
 // starts is spoken to over its stdio; a server named by URL is judged by the address guards
-// before anything is dialled, then spoken to over HTTP as the HTTP guards plan it. If anything
-// fails the connection is closed (a started server's group stopped) before the error goes on.
+// before anything is dialled (and each address again as it is dialled), then spoken to over HTTP
+// as the HTTP guards plan it. If anything fails the connection is closed (a started server's
+// group stopped) before the error goes on.
 
 import type { Config, ProcessServerSpec, UrlServerSpec } from './config.js';
 import { ConfigError, UpstreamError } from './errors.js';
 import type { Guards } from './guards/registry.js';
 import { initializeAndList, type ListedTool } from './listing.js';
 import { Connection, type Requester } from './upstream/connection.js';
-import { HttpConnection, unguardedHttp } from './upstream/http.js';
+import { HttpConnection, unguardedHttp, type Dialling } from './upstream/http.js';
 import { readTokens, tokenFor } from './upstream/tokens.js';
 import { ServerProcess } from './upstream/process.js';
 
@@ -59,5 +60,22 @@ async function reach(config: Config, spec: UrlServerSpec, guards: StartGuards): 
   // The token comes from the broker's environment, never from the configuration (CRD-1).
   const bearer = tokenFor(readTokens(process.env), spec.url);
   const plan = guards.http.reduce((planned, guard) => guard.plan(planned, config.limits, spec.url), unguardedHttp(bearer));
-  return { upstream: new HttpConnection(spec.id, spec.url, plan), diagnostics: () => '' };
+  return { upstream: new HttpConnection(spec.id, spec.url, plan, dialling(guards, process.env)), diagnostics: () => '' };
+}
+
+/**
+ * Every address a request connects to is judged again as it is dialled, by the same guards: the
+ * name is resolved anew then, and its answer may differ from the one judged above (DNS
+ * rebinding). Without an address guard, anything is dialled.
+ */
+function dialling(guards: StartGuards, env: NodeJS.ProcessEnv): Dialling {
+  return {
+    refuse(url, address) {
+      for (const guard of guards.address) {
+        const reason = guard.refuseDial(url, address, env);
+        if (reason !== null) return `guard ${guard.name} refused it: ${reason}`;
+      }
+      return null;
+    },
+  };
 }

@@ -148,7 +148,10 @@ const NEEDED_BY: Record<string, string[]> = {
     'net.ipv6-loopback',
     'net.ipv6-unique-local',
   ],
-  'no-redirects': ['net.redirect-not-followed', 'net.redirect-carries-no-credential'],
+  // Defence in depth: a followed redirect is dialled only where address-guard's judgement lets it,
+  // and the canary is a loopback port the opt-in does not cover, so only removing both lets the
+  // hop through.
+  'no-redirects+address-guard': ['net.redirect-not-followed', 'net.redirect-carries-no-credential'],
   'http-body-cap': ['net.body-announced-over-cap', 'net.body-streamed-over-cap'],
   // crd.subdomain-no-token and crd.look-alike-no-token are left out: the token map is looked up
   // by exact hostname whatever the guards, so neither name ever has a token to withhold.

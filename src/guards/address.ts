@@ -2,8 +2,8 @@
 // broker runs inside the operator's network, so a URL that names that network's own hosts would
 // make the broker a way into it (NET-1 to NET-6).
 
-import { lookup } from 'node:dns/promises';
 import { hostOf, refusedAddress, refusedName, SERVER_SCHEMES } from '../net/address.js';
+import { systemResolver, type Resolver } from '../net/resolve.js';
 import type { AddressGuard } from './types.js';
 
 /**
@@ -20,10 +20,15 @@ function optedInOrigin(env: NodeJS.ProcessEnv): string | undefined {
   return new URL(text).origin;
 }
 
+/** Whether the operator opted in to exactly this URL's origin. */
+function optedIn(url: URL, env: NodeJS.ProcessEnv): boolean {
+  return url.origin === optedInOrigin(env);
+}
+
 /** Every address a name resolves to, or the reason there are none. */
-async function resolve(name: string): Promise<string[] | string> {
+async function resolveAll(name: string, resolve: Resolver): Promise<string[] | string> {
   try {
-    const found = await lookup(name, { all: true, verbatim: true });
+    const found = await resolve(name);
     return found.length === 0 ? `"${name}" resolves to no address` : found.map((entry) => entry.address);
   } catch (err) {
     return `"${name}" does not resolve (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`;
@@ -32,20 +37,23 @@ async function resolve(name: string): Promise<string[] | string> {
 
 export const addressGuard: AddressGuard = {
   name: 'address-guard',
-  async refuse(url, env) {
+  async refuse(url, env, resolve = systemResolver) {
     if (!SERVER_SCHEMES.includes(url.protocol)) return `the scheme ${url.protocol} is not http: or https:`;
     // The opt-in lifts the range and name checks for exactly one origin, and for nothing else.
-    if (url.origin === optedInOrigin(env)) return null;
+    if (optedIn(url, env)) return null;
     const host = hostOf(url);
     if (host.kind === 'address') return refusedAddress(host.address);
     const byName = refusedName(host.name);
     if (byName !== null) return byName;
     // A public name is only as public as every address it resolves to (NET-4). The name is
-    // resolved again when it is dialled: a resolver that answers differently the second time
-    // (DNS rebinding) is outside what this guard can see.
-    const addresses = await resolve(host.name);
+    // resolved again when it is dialled, where refuseDial judges the answer again: a resolver
+    // that answers differently the second time (DNS rebinding) gains nothing.
+    const addresses = await resolveAll(host.name, resolve);
     if (typeof addresses === 'string') return addresses;
     const refused = addresses.map(refusedAddress).find((reason) => reason !== null);
     return refused === undefined ? null : `"${host.name}" resolves to ${refused}`;
   },
+  // The same range judgement and the same opt-in, for the URL being dialled: a redirect's target
+  // (followed only without no-redirects) is judged by its own origin, never by the server's.
+  refuseDial: (url, address, env) => (optedIn(url, env) ? null : refusedAddress(address)),
 };

@@ -9,6 +9,7 @@ import type { JsonObject, JsonValue } from '../json/tree.js';
 import type { ListedTool, ListingPage } from '../listing.js';
 import type { RegisteredTool } from '../load.js';
 import type { Manifest, PinnedTool } from '../manifest.js';
+import type { Resolver } from '../net/resolve.js';
 import type { ToolRefusal } from '../refusal.js';
 import type { Drift } from '../drift.js';
 import type { Quarantine } from '../quarantine.js';
@@ -229,11 +230,19 @@ export interface FileGuard {
   check(stats: Stats, uid: number | undefined): string | null;
 }
 
-/** Judges a server URL before anything is dialled: a reason to refuse, or null. */
+/**
+ * Judges a server URL before anything is dialled, and every address a dial is about to connect
+ * to: a reason to refuse, or null.
+ */
 export interface AddressGuard {
   readonly name: string;
-  /** `env` is the broker's own environment, where an operator's opt-in lives (never the config). */
-  refuse(url: URL, env: NodeJS.ProcessEnv): Promise<string | null>;
+  /**
+   * `env` is the broker's own environment, where an operator's opt-in lives (never the config);
+   * `resolve` stands in for the system's resolver in tests.
+   */
+  refuse(url: URL, env: NodeJS.ProcessEnv, resolve?: Resolver): Promise<string | null>;
+  /** Judges `address`, which a name in `url` resolved to (or `url`'s IP literal), as it is dialled. */
+  refuseDial(url: URL, address: string, env: NodeJS.ProcessEnv): string | null;
 }
 
 /** How an HTTP server is spoken to; the HTTP guards shape it in turn. */

@@ -1,19 +1,35 @@
 // A JSON-RPC session with a server reached over MCP's Streamable HTTP transport: each request is
 // one POST whose answer is one application/json body. The URL was judged by the address guards
-// before the first request; the HTTP guards decide whether a redirect is followed and how much
+// before the first request, and every address a request connects to is judged again as it is
+// dialled (docs/network.md); the HTTP guards decide whether a redirect is followed and how much
 // of a body is read. As over stdio, ids are the broker's own integers, every request is bounded
 // in time, and once the connection is closed every request fails at once.
 
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import type { LookupFunction } from 'node:net';
 import { RequestTimedOut, ResultOverLimit, ResultTooLarge, ServerGone, UpstreamError } from '../errors.js';
 import type { HttpPlan } from '../guards/types.js';
 import { notificationLine, parseMessage, requestLine } from '../jsonrpc.js';
 import { member, plain, stringValue, type JsonValue } from '../json/tree.js';
+import { hostOf } from '../net/address.js';
+import { systemResolver, type Resolved, type Resolver } from '../net/resolve.js';
 import type { Reply, Requester } from './connection.js';
 
 /** The session the server assigned at initialize; sent back with every later request. */
 const SESSION_HEADER = 'mcp-session-id';
 /** The protocol version initialize agreed on; the transport asks for it on every later request. */
 const VERSION_HEADER = 'mcp-protocol-version';
+/** How many redirects are followed when they are followed at all: fetch's limit. */
+const MAX_REDIRECTS = 20;
+
+/** What a connection may dial, and how it resolves a name to find out. */
+export interface Dialling {
+  /** Why `address` may not be dialled for `url`, or null; the address guards' judgement. */
+  readonly refuse: (url: URL, address: string) => string | null;
+  /** The system's resolver unless a test stands in for it. */
+  readonly resolve?: Resolver;
+}
 
 /** The plan with no HTTP guard at all: redirects followed, bodies read whole, the host's token sent. */
 export function unguardedHttp(bearer: string | undefined): HttpPlan {
@@ -28,11 +44,14 @@ export class HttpConnection implements Requester {
   private failure: string | undefined;
   /** Aborted by close(), so that no request outlives the connection. */
   private readonly closing = new AbortController();
+  /** This connection's own sockets, kept alive between requests and destroyed by close(). */
+  private readonly agents = { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true }) };
 
   constructor(
     readonly serverId: string,
     private readonly url: URL,
     private readonly plan: HttpPlan,
+    private readonly dialling: Dialling,
   ) {}
 
   async request(method: string, params: JsonValue | undefined, timeoutMs: number, what: string): Promise<Reply> {
@@ -41,7 +60,7 @@ export class HttpConnection implements Requester {
     const signal = AbortSignal.any([this.closing.signal, AbortSignal.timeout(timeoutMs)]);
     try {
       const response = await this.post(requestLine(plain(id), method, params), signal, what);
-      if (method === 'initialize') this.session = response.headers.get(SESSION_HEADER) ?? undefined;
+      if (method === 'initialize') this.session = headerValue(response, SESSION_HEADER);
       const tooLong = `server "${this.serverId}" answered ${what} with a body longer than ${this.plan.maxBodyBytes} bytes`;
       const reply = this.answerTo(id, await readBody(response, this.plan.maxBodyBytes, tooLong), what);
       // Whether the version is one the broker speaks is the listing's to judge, as over stdio.
@@ -64,9 +83,9 @@ export class HttpConnection implements Requester {
   notify(method: string, params: JsonValue | undefined): void {
     if (this.failure !== undefined) return;
     // A notification's answer carries nothing (202 Accepted); a failure to deliver one is not
-    // the caller's to handle, as over stdio.
+    // the caller's to handle, as over stdio. Reading the answer out frees its socket for reuse.
     void this.post(notificationLine(method, params), this.closing.signal, method)
-      .then((response) => response.body?.cancel())
+      .then((response) => response.resume())
       .catch(() => undefined);
   }
 
@@ -76,6 +95,8 @@ export class HttpConnection implements Requester {
   close(why?: string): Promise<void> {
     this.failure ??= why === undefined ? 'was closed by the broker' : `was closed by the broker ${why}`;
     this.closing.abort();
+    this.agents.http.destroy();
+    this.agents.https.destroy();
     return Promise.resolve();
   }
 
@@ -83,29 +104,87 @@ export class HttpConnection implements Requester {
     return new ServerGone(`server "${this.serverId}" ${problem}`, this.serverId, true);
   }
 
-  private async post(body: string, signal: AbortSignal, what: string): Promise<Response> {
-    const response = await fetch(this.url, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        ...(this.session === undefined ? {} : { [SESSION_HEADER]: this.session }),
-        ...(this.version === undefined ? {} : { [VERSION_HEADER]: this.version }),
-        ...(this.plan.bearer === undefined ? {} : { authorization: `Bearer ${this.plan.bearer}` }),
-      },
-      body,
-      redirect: this.plan.followRedirects ? 'follow' : 'manual',
-      signal,
+  /** Nothing was sent, so the request certainly did not run. */
+  private notDialled(address: string, reason: string): ServerGone {
+    return new ServerGone(`server "${this.serverId}" was not dialled at ${address}: ${reason}`, this.serverId, false);
+  }
+
+  /** The answer to one POST, after the redirects the plan follows; only a 2xx answer is returned. */
+  private async post(body: string, signal: AbortSignal, what: string): Promise<IncomingMessage> {
+    let target = this.url;
+    for (let hops = 0; ; hops++) {
+      const response = await this.send(target, body, signal);
+      const status = response.statusCode ?? 0;
+      const location = response.headers.location;
+      if (status >= 200 && status < 300) return response;
+      response.destroy();
+      if (status < 300 || status >= 400) throw this.error(`answered ${what} with HTTP ${status}`);
+      if (!this.plan.followRedirects || location === undefined) throw this.error(`answered ${what} with a redirect (HTTP ${status}), which is not followed`);
+      if (hops === MAX_REDIRECTS) throw this.error(`answered ${what} with more than ${MAX_REDIRECTS} redirects`);
+      // Followed only without no-redirects. The request is sent again as it was, as 307 and 308
+      // ask; its target's addresses are judged when dialled, as every dial's are.
+      target = new URL(location, target);
+    }
+  }
+
+  /** One POST to `target`, connected only to an address the dialling judgement lets through. */
+  private send(target: URL, body: string, signal: AbortSignal): Promise<IncomingMessage> {
+    const host = hostOf(target);
+    if (host.kind === 'address') {
+      // Node connects to an IP literal without a lookup, so it is judged here: the address guard
+      // judged the server's URL already, and this is the same judgement at the dial.
+      const reason = this.dialling.refuse(target, host.address);
+      if (reason !== null) return Promise.reject(this.notDialled(host.address, reason));
+    }
+    const https = target.protocol === 'https:';
+    const headers = {
+      'content-type': 'application/json',
+      'content-length': Buffer.byteLength(body),
+      accept: 'application/json, text/event-stream',
+      ...(this.session === undefined ? {} : { [SESSION_HEADER]: this.session }),
+      ...(this.version === undefined ? {} : { [VERSION_HEADER]: this.version }),
+      // The token is the server's: a redirect to another origin does not carry it.
+      ...(this.plan.bearer === undefined || target.origin !== this.url.origin ? {} : { authorization: `Bearer ${this.plan.bearer}` }),
+    };
+    return new Promise((resolve, reject) => {
+      // Certificates are checked against the URL's host name, not the address dialled.
+      const options = { method: 'POST', headers, signal, lookup: this.judgedLookup(target) };
+      const request = https ? httpsRequest(target, { ...options, agent: this.agents.https }, resolve) : httpRequest(target, { ...options, agent: this.agents.http }, resolve);
+      request.on('error', reject);
+      request.end(body);
     });
-    if (response.status >= 300 && response.status < 400) {
-      await response.body?.cancel();
-      throw this.error(`answered ${what} with a redirect (HTTP ${response.status}), which is not followed`);
-    }
-    if (!response.ok) {
-      await response.body?.cancel();
-      throw this.error(`answered ${what} with HTTP ${response.status}`);
-    }
-    return response;
+  }
+
+  /**
+   * The resolver every socket to `target` connects through: the name is resolved, every address
+   * it resolves to is judged, and only if all pass is any handed to the socket; otherwise the
+   * connect fails and nothing is dialled. Judging at each dial, rather than pinning what the
+   * guard saw at start, keeps a server whose addresses move (a load balancer's) reachable for
+   * the whole session, while a name that resolves elsewhere the second time (DNS rebinding)
+   * still reaches only an address the guard's judgement passed. A kept-alive socket was judged
+   * when it was opened. Node asks for one address, or with `all` (its happy-eyeballs connect)
+   * for every one.
+   */
+  private judgedLookup(target: URL): LookupFunction {
+    const resolve = this.dialling.resolve ?? systemResolver;
+    const judged = async (name: string): Promise<readonly Resolved[]> => {
+      const found = await resolve(name);
+      if (found.length === 0) throw new Error(`"${name}" resolves to no address`);
+      for (const { address } of found) {
+        const reason = this.dialling.refuse(target, address);
+        if (reason !== null) throw this.notDialled(address, `"${name}" resolves to it: ${reason}`);
+      }
+      return found;
+    };
+    return (name, options, callback) => {
+      void judged(name).then(
+        (found) => {
+          if (options.all === true) callback(null, found.map(({ address, family }) => ({ address, family })));
+          else callback(null, found[0]!.address, found[0]!.family);
+        },
+        (err: NodeJS.ErrnoException) => callback(err, ''),
+      );
+    };
   }
 
   /** Only an answer carrying the number literal the broker wrote answers the request. */
@@ -125,28 +204,30 @@ export class HttpConnection implements Requester {
 
 /**
  * The body as text, failing as soon as it is known to be longer than `maxBytes`: at once when
- * Content-Length says so, else when the bytes read pass it. What is past the bound is never read.
+ * Content-Length says so, else when the bytes read pass it. What is past the bound is never read:
+ * leaving the read destroys the response and its socket.
  * ResultTooLarge, so that an oversized answer to a call is reported as it is over stdio.
  */
-async function readBody(response: Response, maxBytes: number, tooLong: string): Promise<string> {
-  const announced = Number(response.headers.get('content-length') ?? Number.NaN);
+async function readBody(response: IncomingMessage, maxBytes: number, tooLong: string): Promise<string> {
+  const announced = Number(response.headers['content-length'] ?? Number.NaN);
   if (announced > maxBytes) {
-    await response.body?.cancel();
+    response.destroy();
     throw new ResultTooLarge(tooLong, maxBytes);
   }
-  if (response.body === null) return '';
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
+  const chunks: Buffer[] = [];
   let read = 0;
-  for (let next = await reader.read(); !next.done; next = await reader.read()) {
-    read += next.value.byteLength;
-    if (read > maxBytes) {
-      await reader.cancel();
-      throw new ResultTooLarge(tooLong, maxBytes);
-    }
-    chunks.push(next.value);
+  for await (const chunk of response as AsyncIterable<Buffer>) {
+    read += chunk.byteLength;
+    if (read > maxBytes) throw new ResultTooLarge(tooLong, maxBytes);
+    chunks.push(chunk);
   }
   return Buffer.concat(chunks).toString('utf8');
+}
+
+/** A header's value; Node joins a repeated one into one string, as fetch did (only set-cookie is a list). */
+function headerValue(response: IncomingMessage, name: string): string | undefined {
+  const value = response.headers[name];
+  return typeof value === 'string' ? value : undefined;
 }
 
 function causeOf(err: unknown): string {

@@ -1,21 +1,31 @@
 // The broker's HTTP client side (src/upstream/http.ts): redirects refused, bodies capped whether
 // their size is announced or not, only the answer to the request accepted, an answer past the
-// reader's limits failing only its request, the session kept.
+// reader's limits failing only its request, the session kept; and every address it connects to
+// judged as it is dialled, whatever the name resolved to when the guard looked (DNS rebinding).
 
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { getDefaultAutoSelectFamily, setDefaultAutoSelectFamily } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ResultOverLimit, ResultTooLarge, ServerGone } from '../../src/errors.js';
-import { HttpConnection } from '../../src/upstream/http.js';
+import { addressGuard, PRIVATE_ORIGIN_OPT_IN } from '../../src/guards/address.js';
+import type { Resolved, Resolver } from '../../src/net/resolve.js';
+import { HttpConnection, type Dialling } from '../../src/upstream/http.js';
 
 type Handler = (request: IncomingMessage, body: string, response: ServerResponse) => void;
 
 const servers: Server[] = [];
+/** TCP connections each listener accepted, by port: a dial that was refused adds none. */
+const accepted = new Map<string, number>();
 
 async function listen(handler: Handler): Promise<URL> {
   const server = createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => handler(request, Buffer.concat(chunks).toString('utf8'), response));
+  });
+  server.on('connection', () => {
+    const port = String((server.address() as { port: number }).port);
+    accepted.set(port, (accepted.get(port) ?? 0) + 1);
   });
   servers.push(server);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -32,6 +42,8 @@ afterEach(async () => {
 });
 
 const PLAN = { followRedirects: false, maxBodyBytes: 1024, bearer: undefined };
+/** As without an address guard: the listeners here are on loopback. */
+const ANYWHERE: Dialling = { refuse: () => null };
 const answer = (body: string, result: unknown) => JSON.stringify({ jsonrpc: '2.0', id: (JSON.parse(body) as { id: number }).id, result });
 
 describe('HttpConnection', () => {
@@ -41,7 +53,7 @@ describe('HttpConnection', () => {
       headers.push([request.headers['mcp-session-id'] as string | undefined, request.headers['mcp-protocol-version'] as string | undefined]);
       response.writeHead(200, { 'content-type': 'application/json', 'mcp-session-id': 's-1' }).end(answer(body, { protocolVersion: '2025-06-18' }));
     });
-    const connection = new HttpConnection('notes', url, PLAN);
+    const connection = new HttpConnection('notes', url, PLAN, ANYWHERE);
     const first = await connection.request('initialize', undefined, 5000, 'initialize');
     expect(first.ok).toBe(true);
     await connection.request('tools/list', undefined, 5000, 'tools/list');
@@ -58,7 +70,7 @@ describe('HttpConnection', () => {
       response.end();
     });
     const url = await listen((_request, _body, response) => response.writeHead(307, { location: target.href }).end());
-    const connection = new HttpConnection('notes', url, PLAN);
+    const connection = new HttpConnection('notes', url, PLAN, ANYWHERE);
     await expect(connection.request('tools/list', undefined, 5000, 'tools/list')).rejects.toThrow(/redirect \(HTTP 307\)/);
     expect(reached).toBe(0);
   });
@@ -69,7 +81,7 @@ describe('HttpConnection', () => {
       response.writeHead(200, { 'content-type': 'application/json', 'content-length': 1_000_000 });
       response.write('{');
     });
-    const connection = new HttpConnection('notes', url, PLAN);
+    const connection = new HttpConnection('notes', url, PLAN, ANYWHERE);
     await expect(connection.request('tools/call', undefined, 5000, 'tools/call')).rejects.toBeInstanceOf(ResultTooLarge);
   });
 
@@ -79,7 +91,7 @@ describe('HttpConnection', () => {
       response.write('x'.repeat(2048));
       // Never ended: the read must stop on the bytes already past the cap.
     });
-    const connection = new HttpConnection('notes', url, PLAN);
+    const connection = new HttpConnection('notes', url, PLAN, ANYWHERE);
     await expect(connection.request('tools/call', undefined, 5000, 'tools/call')).rejects.toBeInstanceOf(ResultTooLarge);
   });
 
@@ -90,14 +102,14 @@ describe('HttpConnection', () => {
       const deep = JSON.parse(`${'['.repeat(70)}${']'.repeat(70)}`) as unknown;
       response.writeHead(200, { 'content-type': 'application/json' }).end(answer(body, calls === 1 ? { deep } : {}));
     });
-    const connection = new HttpConnection('notes', url, PLAN);
+    const connection = new HttpConnection('notes', url, PLAN, ANYWHERE);
     await expect(connection.request('tools/call', undefined, 5000, 'tools/call')).rejects.toBeInstanceOf(ResultOverLimit);
     expect((await connection.request('tools/call', undefined, 5000, 'tools/call')).ok).toBe(true);
   });
 
   it('takes only the answer to the request it sent', async () => {
     const url = await listen((_request, _body, response) => response.writeHead(200).end(JSON.stringify({ jsonrpc: '2.0', id: 99, result: {} })));
-    const connection = new HttpConnection('notes', url, PLAN);
+    const connection = new HttpConnection('notes', url, PLAN, ANYWHERE);
     await expect(connection.request('tools/list', undefined, 5000, 'tools/list')).rejects.toBeInstanceOf(ServerGone);
   });
 
@@ -107,15 +119,102 @@ describe('HttpConnection', () => {
       seen.push(request.headers.authorization);
       response.writeHead(200, { 'content-type': 'application/json' }).end(answer(body, {}));
     });
-    await new HttpConnection('notes', url, { ...PLAN, bearer: 'tok-1' }).request('tools/list', undefined, 5000, 'tools/list');
-    await new HttpConnection('notes', url, PLAN).request('tools/list', undefined, 5000, 'tools/list');
+    await new HttpConnection('notes', url, { ...PLAN, bearer: 'tok-1' }, ANYWHERE).request('tools/list', undefined, 5000, 'tools/list');
+    await new HttpConnection('notes', url, PLAN, ANYWHERE).request('tools/list', undefined, 5000, 'tools/list');
     expect(seen).toEqual(['Bearer tok-1', undefined]);
   });
 
   it('fails every request once closed', async () => {
     const url = await listen((_request, body, response) => response.writeHead(200).end(answer(body, {})));
-    const connection = new HttpConnection('notes', url, PLAN);
+    const connection = new HttpConnection('notes', url, PLAN, ANYWHERE);
     await connection.close();
     await expect(connection.request('tools/list', undefined, 5000, 'tools/list')).rejects.toThrow(/closed by the broker/);
+  });
+});
+
+/** A resolver that gives each answer in turn, the last one from then on, and counts the lookups. */
+function resolverOf(...answers: string[][]): Resolver & { calls: number } {
+  const resolver = Object.assign(
+    (_name: string): Promise<readonly Resolved[]> => {
+      const answer = answers[Math.min(resolver.calls++, answers.length - 1)]!;
+      return Promise.resolve(answer.map((address) => ({ address, family: address.includes(':') ? 6 : 4 })));
+    },
+    { calls: 0 },
+  );
+  return resolver;
+}
+
+/** The address guard's dial-time judgement, as the broker's startup wires it. */
+const guarded = (env: NodeJS.ProcessEnv, resolve?: Resolver): Dialling => ({
+  refuse: (url, address) => addressGuard.refuseDial(url, address, env),
+  ...(resolve === undefined ? {} : { resolve }),
+});
+
+const ok = (_request: IncomingMessage, body: string, response: ServerResponse) =>
+  response.writeHead(200, { 'content-type': 'application/json' }).end(answer(body, {}));
+
+/** The listener's URL under a public-looking name, which only the test's resolver knows. */
+const named = (url: URL) => new URL(`http://mcp.example.com:${url.port}/mcp`);
+
+describe('HttpConnection dials only what the address judgement passes', () => {
+  it('never connects when the name resolves to loopback at the dial after a public address at the check (DNS rebinding)', async () => {
+    const listener = await listen(ok);
+    const url = named(listener);
+    const resolve = resolverOf(['93.184.216.34'], ['127.0.0.1']);
+    expect(await addressGuard.refuse(url, {}, resolve)).toBeNull();
+    const connection = new HttpConnection('notes', url, PLAN, guarded({}, resolve));
+    const failed = connection.request('initialize', undefined, 5000, 'initialize');
+    await expect(failed).rejects.toBeInstanceOf(ServerGone);
+    await expect(failed).rejects.toThrow('server "notes" was not dialled at 127.0.0.1: "mcp.example.com" resolves to it: 127.0.0.1 is loopback');
+    expect(resolve.calls).toBe(2);
+    expect(accepted.get(listener.port) ?? 0).toBe(0);
+  });
+
+  it('refuses the whole answer when any address in it is refused', async () => {
+    const listener = await listen(ok);
+    const connection = new HttpConnection('notes', named(listener), PLAN, guarded({}, resolverOf(['93.184.216.34', '127.0.0.1'])));
+    await expect(connection.request('tools/list', undefined, 5000, 'tools/list')).rejects.toThrow(/not dialled at 127\.0\.0\.1/);
+    expect(accepted.get(listener.port) ?? 0).toBe(0);
+  });
+
+  it('judges an IP literal, which Node dials without a lookup', async () => {
+    const listener = await listen(ok);
+    const connection = new HttpConnection('notes', listener, PLAN, guarded({}));
+    await expect(connection.request('tools/list', undefined, 5000, 'tools/list')).rejects.toThrow(/not dialled at 127\.0\.0\.1: 127\.0\.0\.1 is loopback/);
+    expect(accepted.get(listener.port) ?? 0).toBe(0);
+  });
+
+  // Node asks its lookup for every address when it races the families (the default), for one otherwise.
+  it.each([true, false])('reaches a name resolving to an address the opt-in covers (family racing %s)', async (racing) => {
+    const before = getDefaultAutoSelectFamily();
+    setDefaultAutoSelectFamily(racing);
+    try {
+      const listener = await listen(ok);
+      const url = named(listener);
+      const resolve = resolverOf(['127.0.0.1']);
+      const connection = new HttpConnection('notes', url, PLAN, guarded({ [PRIVATE_ORIGIN_OPT_IN]: url.origin }, resolve));
+      expect((await connection.request('tools/list', undefined, 5000, 'tools/list')).ok).toBe(true);
+      expect(accepted.get(listener.port)).toBe(1);
+      expect(resolve.calls).toBe(1);
+      await connection.close();
+    } finally {
+      setDefaultAutoSelectFamily(before);
+    }
+  });
+
+  it('judges a followed redirect by its own origin, and carries the token to none', async () => {
+    const seen: Array<string | undefined> = [];
+    const target = await listen((request, body, response) => {
+      seen.push(request.headers.authorization);
+      ok(request, body, response);
+    });
+    const url = await listen((_request, _body, response) => response.writeHead(307, { location: target.href }).end());
+    const following = { ...PLAN, followRedirects: true, bearer: 'tok-1' };
+    // The opt-in covers the server's origin, not the port the redirect points at.
+    const judged = new HttpConnection('notes', url, following, guarded({ [PRIVATE_ORIGIN_OPT_IN]: url.origin }));
+    await expect(judged.request('tools/list', undefined, 5000, 'tools/list')).rejects.toThrow(/not dialled at 127\.0\.0\.1/);
+    expect(accepted.get(target.port) ?? 0).toBe(0);
+    expect((await new HttpConnection('notes', url, following, ANYWHERE).request('tools/list', undefined, 5000, 'tools/list')).ok).toBe(true);
+    expect(seen).toEqual([undefined]);
   });
 });
