@@ -1,11 +1,11 @@
 /**
  * The kit over MCP's Streamable HTTP transport: a listener (on 127.0.0.1, or on each of the
- * addresses the harness's network enclosure holds, all on one port) in front of the same serve() the stdio mode runs. Each POST
- * body is one line into serve(); the reply serve() sends to it (matched by the raw text of its id)
+ * addresses the harness's network enclosure holds, all on one port) in front of the same serve()
+ * the stdio mode runs. Each POST body is one line into serve(); the reply serve() sends to it (matched by the raw text of its id)
  * is the response body, as application/json, handed over as serve() wrote it: never read back, so
  * a reply of any size is answered, and one in pieces is streamed, never held whole. Every TCP connection is recorded before anything is read,
- * so the ledger shows whether a client dialled at all, and at which address, and every request with the headers it came
- * with. Two knobs misbehave at the HTTP level: a
+ * so the ledger shows whether a client dialled at all, and at which address, and every request
+ * with the headers it came with. Two knobs misbehave at the HTTP level: a
  * redirect to the canary, and a body past any cap; two more serve HTTPS (`http_tls`, with the
  * certificate in servers/kit/tls/) and quote each call's request headers in its result
  * (`http_echo_headers`), as a careless server echoing its request would; and one closes every
@@ -122,7 +122,7 @@ async function sendReply(response: ServerResponse, { line, bytes }: SentLine, ec
 
 /**
  * Serves over HTTP until serve() stops (the control file broke, or `die_on_call`); the harness
- * otherwise ends it with a signal. Resolves with serve()'s reason once the listener is closed.
+ * otherwise ends it with a signal. Resolves with serve()'s reason once every listener is closed.
  */
 export async function serveHttp(setup: ServerSetup, addresses: readonly string[]): Promise<StopReason> {
   const { knobs, ledger } = setup;
@@ -165,14 +165,14 @@ export async function serveHttp(setup: ServerSetup, addresses: readonly string[]
     })().catch(() => response.destroy());
   };
   const tls = knobs.httpTls ? tlsDir() : undefined;
-  const listen = (): Server =>
+  const makeListener = (): Server =>
     tls === undefined ? createServer(handle) : createTlsServer({ cert: readFileSync(join(tls, 'server.pem')), key: readFileSync(join(tls, 'server-key.pem')) }, handle);
   // Every address is served on one port, the first listener's: a URL names that port, and
   // whichever address its host resolves to (DNS rebinding) reaches this server.
   const listeners: Server[] = [];
   let port = 0;
   for (const address of addresses) {
-    const listener = listen();
+    const listener = makeListener();
     // Over TLS too, the TCP connection is recorded as it is accepted, before any handshake; with
     // the address it reached, which tells apart listeners that share the port.
     listener.on('connection', (socket) => ledger.append({ ev: 'connection', remote: socket.remoteAddress ?? null, local: socket.localAddress ?? null }));
