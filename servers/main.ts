@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
 /**
  * Entry point of a hostile server:
- *   node dist/servers/main.js <server-id> [--ledger FILE] [--control FILE] [--http [--listen ADDRESS]] [knob=value ...]
- * With --http it listens on 127.0.0.1, or ADDRESS, (a port of its own, written to the ledger) instead of stdio.
+ *   node dist/servers/main.js <server-id> [--ledger FILE] [--control FILE] [--http [--listen ADDRESS]...] [knob=value ...]
+ * With --http it listens on 127.0.0.1, or on each ADDRESS, (one port of its own, written to the ledger) instead of stdio.
  * The harness CLI runs the same thing as `gauntlet serve` through `runServer`.
  */
 import { realpathSync } from 'node:fs';
@@ -15,7 +15,7 @@ import { serveHttp } from './kit/http.js';
 import { serve, type StopReason } from './kit/server.js';
 import { DEFAULT_LIMITS } from './kit/wire.js';
 
-const USAGE = '<server-id> [--ledger FILE] [--control FILE] [--http [--listen ADDRESS]] [knob=value ...]';
+const USAGE = '<server-id> [--ledger FILE] [--control FILE] [--http [--listen ADDRESS]...] [knob=value ...]';
 
 export class UsageError extends Error {}
 
@@ -23,8 +23,8 @@ export interface Invocation {
   serverId: string;
   ledgerPath: string | null;
   controlPath: string | null;
-  /** Serve MCP's Streamable HTTP rather than stdio, listening on this address; null for stdio. */
-  listen: string | null;
+  /** Serve MCP's Streamable HTTP rather than stdio, listening on these addresses; null for stdio. */
+  listen: string[] | null;
   /** The preset's knobs overridden by the command line's. */
   knobs: Record<string, string>;
 }
@@ -38,7 +38,8 @@ export function parseInvocation(args: readonly string[]): Invocation {
     const problem = serverId === undefined ? 'no server id given' : `unknown server id ${JSON.stringify(serverId)}`;
     throw new UsageError(`${problem}; usage: ${USAGE}; server ids: ${ids}`);
   }
-  const paths: Record<'--ledger' | '--control' | '--listen', string | null> = { '--ledger': null, '--control': null, '--listen': null };
+  const paths: Record<'--ledger' | '--control', string | null> = { '--ledger': null, '--control': null };
+  const listen: string[] = [];
   const assignments: string[] = [];
   let http = false;
   for (let i = 0; i < rest.length; i++) {
@@ -46,7 +47,8 @@ export function parseInvocation(args: readonly string[]): Invocation {
     if (arg === '--ledger' || arg === '--control' || arg === '--listen') {
       const value = rest[++i];
       if (value === undefined) throw new UsageError(`${arg} needs ${arg === '--listen' ? 'an address' : 'a file'}; usage: ${USAGE}`);
-      paths[arg] = value;
+      if (arg === '--listen') listen.push(value);
+      else paths[arg] = value;
     } else if (arg === '--http') {
       http = true;
     } else if (arg.startsWith('--')) {
@@ -55,13 +57,13 @@ export function parseInvocation(args: readonly string[]): Invocation {
       assignments.push(arg);
     }
   }
-  if (paths['--listen'] !== null && !http) throw new UsageError(`--listen needs --http; usage: ${USAGE}`);
+  if (listen.length > 0 && !http) throw new UsageError(`--listen needs --http; usage: ${USAGE}`);
   return {
     serverId,
     ledgerPath: paths['--ledger'],
     controlPath: paths['--control'],
     // Loopback unless told otherwise: only the harness's own network enclosure asks for another.
-    listen: http ? (paths['--listen'] ?? '127.0.0.1') : null,
+    listen: http ? (listen.length > 0 ? listen : ['127.0.0.1']) : null,
     knobs: { ...entry.knobs, ...parseAssignments(assignments) },
   };
 }

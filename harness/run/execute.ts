@@ -3,7 +3,7 @@ import { dir as tmpDir } from 'tmp-promise';
 import type { Candidate, SessionSpec, UpstreamCommand, UpstreamUrl } from '../candidates/types.js';
 import type { LedgerRecord } from '../../servers/kit/ledger.js';
 import { argumentMismatches, receivedArguments } from '../observe/arguments.js';
-import { callsTo, launches, Ledger, listRequests, maxListRequestsPerLaunch, noticesOf, serverPids } from '../observe/ledger.js';
+import { callsTo, connections, launches, Ledger, listRequests, maxListRequestsPerLaunch, noticesOf, serverPids } from '../observe/ledger.js';
 import { Canary } from '../observe/canary.js';
 import { Enclosure, type EnclosureSpec } from '../observe/enclosure.js';
 import { killAll, survivorsAfter } from '../observe/processes.js';
@@ -65,16 +65,20 @@ function reachedByUrl(operator: OperatorConfig, id: string, server: HttpServer, 
 
 const LOOPBACK = '127.0.0.1';
 
+/** Every address the scenario's HTTP server listens on. */
+const listening = (scenario: Scenario): string[] => [scenario.server.listen ?? LOOPBACK].flat();
+
 /** A server listening anywhere but loopback, or names to resolve, need an enclosure. */
 function needsEnclosure(scenario: Scenario): boolean {
-  const { listen, hosts } = scenario.server;
-  return (listen !== undefined && listen !== LOOPBACK) || hosts !== undefined;
+  const { hosts, resolves } = scenario.server;
+  return listening(scenario).some((address) => address !== LOOPBACK) || hosts !== undefined || resolves !== undefined;
 }
 
-/** The enclosure's loopback carries the listening address and every address a name resolves to. */
+/** The enclosure's loopback carries the listening addresses and every address a name resolves to. */
 function enclosureOf(scenario: Scenario): EnclosureSpec {
-  const hosts = scenario.server.hosts ?? {};
-  return { addresses: [scenario.server.listen ?? LOOPBACK, ...Object.values(hosts)], hosts };
+  const { hosts = {}, resolves } = scenario.server;
+  const served = Object.values(resolves ?? {}).flat();
+  return { addresses: [...listening(scenario), ...Object.values(hosts), ...served], hosts, ...(resolves === undefined ? {} : { resolves }) };
 }
 
 /** What an HTTP scenario's server runs in and as: both absent for a server the candidate starts. */
@@ -88,7 +92,7 @@ async function serverNetwork(scenario: Scenario, command: UpstreamCommand, ledge
   const enclosure = needsEnclosure(scenario) ? await Enclosure.create(enclosureOf(scenario), workdir, timeoutMs) : undefined;
   if (scenario.server.transport !== 'http') return { enclosure };
   try {
-    return { enclosure, http: await HttpServer.start(command, ledger, timeoutMs, scenario.server.listen ?? LOOPBACK, enclosure?.prefix) };
+    return { enclosure, http: await HttpServer.start(command, ledger, timeoutMs, listening(scenario), enclosure?.prefix) };
   } catch (error) {
     await enclosure?.close();
     throw error;
@@ -122,6 +126,10 @@ function ledgerFindings(expect: ScenarioExpectation['ledger'], entries: readonly
         findings.push({ step: 'end', expectation: `${tool} receives ${name}`, expected, observed });
       }
     }
+  }
+  for (const [address, count] of Object.entries(expect.connections_to ?? {})) {
+    const reached = connections(entries).filter((connection) => connection.local === address).length;
+    if (reached !== count) findings.push({ step: 'end', expectation: `connections to ${address}`, expected: `${count} in all`, observed: reached });
   }
   const started = launches(entries).length;
   if (expect.launches_min !== undefined && started < expect.launches_min) {
@@ -245,7 +253,12 @@ export async function runScenario(scenario: Scenario, candidate: Candidate, opti
   let reason: string | undefined;
   let environmentLacks = false;
   try {
-    for (const [index, step] of scenario.steps.entries()) await session.run(step, index);
+    for (const [index, step] of scenario.steps.entries()) {
+      // Each pin and start is a fresh candidate process, as a real rebinding name's short TTL would
+      // make every fresh lookup: the enclosure's DNS gives its first answer again.
+      if ('pin' in step || 'start' in step) await enclosure?.restartResolver();
+      await session.run(step, index);
+    }
   } catch (error) {
     environmentLacks = error instanceof UnsupportedEnvironment;
     reason =

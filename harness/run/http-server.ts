@@ -19,12 +19,13 @@ export class HttpServer {
   ) {}
 
   /**
-   * Starts the kit with `--http` on `listen` and waits until it has written the port it listens
-   * on; `prefix` starts it inside a network enclosure.
+   * Starts the kit with `--http` on every address of `listen` and waits until it has written the
+   * port it listens on; `prefix` starts it inside a network enclosure.
    */
-  static async start(command: UpstreamCommand, ledger: Ledger, timeoutMs: number, listen: string, prefix: readonly string[] | undefined): Promise<HttpServer> {
+  static async start(command: UpstreamCommand, ledger: Ledger, timeoutMs: number, listen: readonly string[], prefix: readonly string[] | undefined): Promise<HttpServer> {
+    const addresses = listen.flatMap((address) => ['--listen', address]);
     // A group of its own, so stopping it stops anything it started.
-    const child = spawn(...throughPrefix(prefix, command.command, [...command.args, '--http', '--listen', listen]), { stdio: 'ignore', detached: true });
+    const child = spawn(...throughPrefix(prefix, command.command, [...command.args, '--http', ...addresses]), { stdio: 'ignore', detached: true });
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
     const deadline = Date.now() + timeoutMs;
     for (;;) {

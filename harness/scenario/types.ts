@@ -97,13 +97,19 @@ export interface ServerSpec {
   /** `http`: the harness runs the server on 127.0.0.1 and the operator names it by URL. */
   transport?: 'stdio' | 'http';
   /**
-   * Where an HTTP server listens (IPv4 or IPv6; default 127.0.0.1). Any other address, or any `hosts`,
-   * puts the server and the candidate in a network enclosure of the harness's own making, whose
-   * loopback carries the address (docs/network.md).
+   * Where an HTTP server listens (IPv4 or IPv6; default 127.0.0.1), or several addresses served on
+   * one port. Any other address, or any `hosts` or `resolves`, puts the server and the candidate
+   * in a network enclosure of the harness's own making, whose loopback carries the addresses
+   * (docs/network.md).
    */
-  listen?: string;
+  listen?: string | string[];
   /** Names the enclosure's /etc/hosts resolves, each to an address its loopback carries. */
   hosts?: Record<string, string>;
+  /**
+   * Names the enclosure's own DNS server answers, each with IPv4 addresses in turn: the nth A query
+   * since the candidate was last pinned or started gets the nth, every later one the last.
+   */
+  resolves?: Record<string, string[]>;
   knobs?: Record<string, string | number | boolean>;
 }
 
@@ -311,6 +317,8 @@ export interface LedgerExpectation {
   notices?: Record<string, number>;
   /** Arguments every `tools/call` of the named tool carried, with exactly these values; at least one call. */
   call_arguments?: Record<string, Record<string, unknown>>;
+  /** Exactly how many TCP connections the HTTP server accepted at each address it listens on. */
+  connections_to?: Record<string, number>;
 }
 
 export interface LoadReportExpectation {

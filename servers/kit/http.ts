@@ -1,17 +1,18 @@
 /**
- * The kit over MCP's Streamable HTTP transport: a listener (on 127.0.0.1, or on an address the
- * harness's network enclosure holds) in front of the same serve() the stdio mode runs. Each POST
- * body is one line into serve(); the reply serve() sends to it (matched by the raw text of its id)
+ * The kit over MCP's Streamable HTTP transport: a listener (on 127.0.0.1, or on each of the
+ * addresses the harness's network enclosure holds, all on one port) in front of the same serve()
+ * the stdio mode runs. Each POST body is one line into serve(); the reply serve() sends to it (matched by the raw text of its id)
  * is the response body, as application/json, handed over as serve() wrote it: never read back, so
  * a reply of any size is answered, and one in pieces is streamed, never held whole. Every TCP connection is recorded before anything is read,
- * so the ledger shows whether a client dialled at all, and every request with the headers it came
- * with. Two knobs misbehave at the HTTP level: a
+ * so the ledger shows whether a client dialled at all, and at which address, and every request
+ * with the headers it came with. Two knobs misbehave at the HTTP level: a
  * redirect to the canary, and a body past any cap; two more serve HTTPS (`http_tls`, with the
  * certificate in servers/kit/tls/) and quote each call's request headers in its result
- * (`http_echo_headers`), as a careless server echoing its request would.
+ * (`http_echo_headers`), as a careless server echoing its request would; and one closes every
+ * connection after its response (`http_close_connections`), so each request is dialled anew.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { createServer, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -121,9 +122,9 @@ async function sendReply(response: ServerResponse, { line, bytes }: SentLine, ec
 
 /**
  * Serves over HTTP until serve() stops (the control file broke, or `die_on_call`); the harness
- * otherwise ends it with a signal. Resolves with serve()'s reason once the listener is closed.
+ * otherwise ends it with a signal. Resolves with serve()'s reason once every listener is closed.
  */
-export async function serveHttp(setup: ServerSetup, address: string): Promise<StopReason> {
+export async function serveHttp(setup: ServerSetup, addresses: readonly string[]): Promise<StopReason> {
   const { knobs, ledger } = setup;
   const input = new PassThrough();
   // serve() answers in its own time (or never, for hang_on_call): replies are matched by id, and
@@ -137,6 +138,9 @@ export async function serveHttp(setup: ServerSetup, address: string): Promise<St
   };
 
   const handle: RequestListener = (request, response) => {
+    // Node ends the connection after a response that says so: the client must dial again, and
+    // look the name up again if it resolves at each dial (DNS rebinding).
+    if (knobs.httpCloseConnections) response.setHeader('connection', 'close');
     const headers = headersOf(request);
     ledger.append({ ev: 'request', method: request.method ?? '', path: request.url ?? '', headers });
     void (async () => {
@@ -161,20 +165,30 @@ export async function serveHttp(setup: ServerSetup, address: string): Promise<St
     })().catch(() => response.destroy());
   };
   const tls = knobs.httpTls ? tlsDir() : undefined;
-  const listener =
+  const makeListener = (): Server =>
     tls === undefined ? createServer(handle) : createTlsServer({ cert: readFileSync(join(tls, 'server.pem')), key: readFileSync(join(tls, 'server-key.pem')) }, handle);
-  // Over TLS too, the TCP connection is recorded as it is accepted, before any handshake.
-  listener.on('connection', (socket) => ledger.append({ ev: 'connection', remote: socket.remoteAddress ?? null }));
-  await new Promise<void>((resolve, reject) => {
-    listener.once('error', reject);
-    listener.listen(0, address, () => resolve());
-  });
-  const bound = listener.address();
-  if (bound === null || typeof bound === 'string') throw new Error('the HTTP listener has no port');
-  ledger.append({ ev: 'listening', port: bound.port });
+  // Every address is served on one port, the first listener's: a URL names that port, and
+  // whichever address its host resolves to (DNS rebinding) reaches this server.
+  const listeners: Server[] = [];
+  let port = 0;
+  for (const address of addresses) {
+    const listener = makeListener();
+    // Over TLS too, the TCP connection is recorded as it is accepted, before any handshake; with
+    // the address it reached, which tells apart listeners that share the port.
+    listener.on('connection', (socket) => ledger.append({ ev: 'connection', remote: socket.remoteAddress ?? null, local: socket.localAddress ?? null }));
+    listeners.push(listener);
+    await new Promise<void>((resolve, reject) => {
+      listener.once('error', reject);
+      listener.listen(port, address, () => resolve());
+    });
+    const bound = listener.address();
+    if (bound === null || typeof bound === 'string') throw new Error('the HTTP listener has no port');
+    port = bound.port;
+  }
+  ledger.append({ ev: 'listening', port });
 
   const reason = await serve(setup, { input, output: onSent });
-  listener.closeAllConnections();
-  await new Promise<void>((resolve) => listener.close(() => resolve()));
+  for (const listener of listeners) listener.closeAllConnections();
+  await Promise.all(listeners.map((listener) => new Promise<void>((resolve) => listener.close(() => resolve()))));
   return reason;
 }

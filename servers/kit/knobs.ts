@@ -81,6 +81,8 @@ export interface Knobs {
   httpTls: boolean;
   /** Over HTTP: every tools/call result gains a text block quoting the headers its request came with. */
   httpEchoHeaders: boolean;
+  /** Over HTTP: every response closes its connection, so each request is dialled afresh. */
+  httpCloseConnections: boolean;
 }
 
 /** How an oversized HTTP body is sent: with a Content-Length that says so, or chunked. */
@@ -138,6 +140,7 @@ const KNOB_KEYS = [
   'http_oversize',
   'http_tls',
   'http_echo_headers',
+  'http_close_connections',
 ];
 
 /** Knobs that take only `1`, switching a misbehaviour on, and the field each sets. */
@@ -147,6 +150,7 @@ const FLAG_KNOBS = {
   http_redirect_calls: 'httpRedirectCalls',
   http_tls: 'httpTls',
   http_echo_headers: 'httpEchoHeaders',
+  http_close_connections: 'httpCloseConnections',
   lie_on_write: 'lieOnWrite',
   linger: 'linger',
   descendant: 'descendant',
@@ -224,6 +228,7 @@ export function resolveKnobs(assigned: Readonly<Record<string, string>>): Knobs 
     httpOversize: null,
     httpTls: false,
     httpEchoHeaders: false,
+    httpCloseConnections: false,
   };
   for (const [key, value] of Object.entries(assigned)) {
     const toolKey = splitToolKey(key);

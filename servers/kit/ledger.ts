@@ -70,7 +70,7 @@ export interface ExitRecord extends RecordBase {
   reason: ExitReason;
 }
 
-/** Over HTTP: the server is accepting connections on 127.0.0.1 at `port`. */
+/** Over HTTP: the server is accepting connections at `port`, on every address it listens on. */
 export interface ListeningRecord extends RecordBase {
   ev: 'listening';
   port: number;
@@ -80,6 +80,8 @@ export interface ListeningRecord extends RecordBase {
 export interface ConnectionRecord extends RecordBase {
   ev: 'connection';
   remote: string | null;
+  /** The address the client dialled, among those the server listens on. */
+  local: string | null;
 }
 
 /**

@@ -108,9 +108,10 @@ describe('parseInvocation', () => {
     expect(() => parseInvocation(['notes', '--ledger'])).toThrow(/--ledger needs a file/);
   });
 
-  it('listens on loopback over HTTP unless given another address, and only over HTTP', () => {
-    expect(parseInvocation(['notes', '--http']).listen).toBe('127.0.0.1');
-    expect(parseInvocation(['notes', '--http', '--listen', '10.0.0.5']).listen).toBe('10.0.0.5');
+  it('listens on loopback over HTTP unless given other addresses, and only over HTTP', () => {
+    expect(parseInvocation(['notes', '--http']).listen).toEqual(['127.0.0.1']);
+    expect(parseInvocation(['notes', '--http', '--listen', '10.0.0.5']).listen).toEqual(['10.0.0.5']);
+    expect(parseInvocation(['notes', '--http', '--listen', '93.184.215.14', '--listen', '10.0.0.5']).listen).toEqual(['93.184.215.14', '10.0.0.5']);
     expect(() => parseInvocation(['notes', '--listen', '10.0.0.5'])).toThrow(/--listen needs --http/);
   });
 });

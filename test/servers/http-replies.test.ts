@@ -63,7 +63,7 @@ it('answers a call whose reply is past the 64 MiB line bound, streamed with its 
   const ledgerPath = join(dir, 'ledger.jsonl');
   const knobs = resolveKnobs({ 'result.search_notes': `bytes-${size}`, die_on_call: 'read_note' });
   const setup = { serverId: 'notes', knobs, ledger: new Ledger(ledgerPath), controlPath: join(dir, 'phase'), limits: DEFAULT_LIMITS };
-  const served = serveHttp(setup, '127.0.0.1');
+  const served = serveHttp(setup, ['127.0.0.1']);
   const port = await portOf(ledgerPath);
 
   const received = await post(port, { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'search_notes', arguments: {} } });

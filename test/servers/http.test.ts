@@ -4,6 +4,7 @@
 
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:https';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -25,12 +26,14 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function start(...knobs: string[]): Promise<HttpServer> {
+async function startOn(listen: string[], ...knobs: string[]): Promise<HttpServer> {
   const args = [serverEntry, 'notes', '--ledger', ledger.path, '--control', join(dir, 'phase'), ...knobs];
-  const server = await HttpServer.start({ id: 'notes', command: process.execPath, args }, ledger, 10_000, '127.0.0.1', undefined);
+  const server = await HttpServer.start({ id: 'notes', command: process.execPath, args }, ledger, 10_000, listen, undefined);
   servers.push(server);
   return server;
 }
+
+const start = (...knobs: string[]): Promise<HttpServer> => startOn(['127.0.0.1'], ...knobs);
 
 /** One POST over HTTPS, trusting only the kit's authority; resolves with the status and body. */
 function post(port: number, body: unknown, headers: Record<string, string> = {}, trusted = true): Promise<{ status: number; body: string }> {
@@ -73,5 +76,22 @@ describe('the kit over HTTPS', () => {
     const last = answer.result.content.at(-1)?.text ?? '';
     expect(last).toContain('Request headers received:');
     expect(last).toContain('authorization: Bearer tok-123');
+  });
+});
+
+describe('the kit on several addresses', () => {
+  // All of 127/8 is on Linux's loopback: two addresses without an enclosure.
+  it('serves them all on one port, and records which address each connection reached', async () => {
+    const server = await startOn(['127.0.0.1', '127.0.0.2']);
+    for (const host of ['127.0.0.2', '127.0.0.1', '127.0.0.2']) {
+      await new Promise<void>((resolve, reject) => connect({ host, port: server.port }, function (this: ReturnType<typeof connect>) {
+        this.end();
+        resolve();
+      }).on('error', reject));
+    }
+    // The kit records a connection as it accepts it, which may come after the client saw it open.
+    await expect.poll(() => ledger.read().filter((record) => record.ev === 'connection').length).toBe(3);
+    const reached = ledger.read().flatMap((record) => (record.ev === 'connection' ? [record.local] : []));
+    expect(reached.sort()).toEqual(['127.0.0.1', '127.0.0.2', '127.0.0.2']);
   });
 });
