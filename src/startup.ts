@@ -1,6 +1,7 @@
 // Connecting to the server and reading its listing, shared by pin and serve. A server the broker
 // starts is spoken to over its stdio; a server named by URL is judged by the address guards
-// before anything is dialled (and each address again as it is dialled), then spoken to over HTTP
+// before anything is dialled (and each address again as it is dialled, from the same answer),
+// then spoken to over HTTP
 // as the HTTP guards plan it. If anything fails the connection is closed (a started server's
 // group stopped) before the error goes on.
 
@@ -9,6 +10,7 @@ import { ConfigError, UpstreamError } from './errors.js';
 import type { Guards } from './guards/registry.js';
 import { initializeAndList, type ListedTool } from './listing.js';
 import { Connection, type Requester } from './upstream/connection.js';
+import { systemResolver, type Resolver } from './net/resolve.js';
 import { HttpConnection, unguardedHttp, type Dialling } from './upstream/http.js';
 import { readTokens, tokenFor } from './upstream/tokens.js';
 import { ServerProcess } from './upstream/process.js';
@@ -52,24 +54,28 @@ async function startProcess(config: Config, spec: ProcessServerSpec, guards: Sta
 }
 
 async function reach(config: Config, spec: UrlServerSpec, guards: StartGuards): Promise<Opened> {
+  // As the address guards have names resolved: with address-guard, once per name for the run.
+  const resolve = guards.address.reduce((resolving, guard) => guard.resolver(resolving), systemResolver);
   for (const guard of guards.address) {
-    const reason = await guard.refuse(spec.url, process.env);
+    const reason = await guard.refuse(spec.url, process.env, resolve);
     // The configuration names a server the broker must not reach: refused as the configuration is.
     if (reason !== null) throw new ConfigError(`guard ${guard.name} refused server "${spec.id}" at ${spec.url.href}: ${reason}`);
   }
   // The token comes from the broker's environment, never from the configuration (CRD-1).
   const bearer = tokenFor(readTokens(process.env), spec.url);
   const plan = guards.http.reduce((planned, guard) => guard.plan(planned, config.limits, spec.url), unguardedHttp(bearer));
-  return { upstream: new HttpConnection(spec.id, spec.url, plan, dialling(guards, process.env)), diagnostics: () => '' };
+  return { upstream: new HttpConnection(spec.id, spec.url, plan, dialling(guards, process.env, resolve)), diagnostics: () => '' };
 }
 
 /**
- * Every address a request connects to is judged again as it is dialled, by the same guards: the
- * name is resolved anew then, and its answer may differ from the one judged above (DNS
- * rebinding). Without an address guard, anything is dialled.
+ * Every address a request connects to is judged again as it is dialled, by the same guards. The
+ * name's answer is the one judged above, never a second one (DNS rebinding); judging it again
+ * still matters for a redirect's target (followed only without no-redirects) and as a second
+ * wall. Without an address guard, anything is dialled.
  */
-function dialling(guards: StartGuards, env: NodeJS.ProcessEnv): Dialling {
+function dialling(guards: StartGuards, env: NodeJS.ProcessEnv, resolve: Resolver): Dialling {
   return {
+    resolve,
     refuse(url, address) {
       for (const guard of guards.address) {
         const reason = guard.refuseDial(url, address, env);

@@ -147,6 +147,9 @@ const NEEDED_BY: Record<string, string[]> = {
     'net.localhost-subdomain',
     'net.ipv6-loopback',
     'net.ipv6-unique-local',
+    'net.ipv6-nat64',
+    'net.ipv6-teredo',
+    'net.dns-rebinding',
   ],
   // Defence in depth: a followed redirect is dialled only where address-guard's judgement lets it,
   // and the canary is a loopback port the opt-in does not cover, so only removing both lets the

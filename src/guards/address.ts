@@ -3,7 +3,7 @@
 // make the broker a way into it (NET-1 to NET-6).
 
 import { hostOf, refusedAddress, refusedName, SERVER_SCHEMES } from '../net/address.js';
-import { systemResolver, type Resolver } from '../net/resolve.js';
+import { resolvingOnce, systemResolver, type Resolver } from '../net/resolve.js';
 import type { AddressGuard } from './types.js';
 
 /**
@@ -45,9 +45,10 @@ export const addressGuard: AddressGuard = {
     if (host.kind === 'address') return refusedAddress(host.address);
     const byName = refusedName(host.name);
     if (byName !== null) return byName;
-    // A public name is only as public as every address it resolves to (NET-4). The name is
-    // resolved again when it is dialled, where refuseDial judges the answer again: a resolver
-    // that answers differently the second time (DNS rebinding) gains nothing.
+    // A public name is only as public as every address it resolves to (NET-4). With `resolver`
+    // below the broker dials from this same answer, and refuseDial judges each address again as
+    // it is dialled: a resolver that would answer differently the second time (DNS rebinding) is
+    // never asked.
     const addresses = await resolveAll(host.name, resolve);
     if (typeof addresses === 'string') return addresses;
     const refused = addresses.map(refusedAddress).find((reason) => reason !== null);
@@ -56,4 +57,6 @@ export const addressGuard: AddressGuard = {
   // The same range judgement and the same opt-in, for the URL being dialled: a redirect's target
   // (followed only without no-redirects) is judged by its own origin, never by the server's.
   refuseDial: (url, address, env) => (optedIn(url, env) ? null : refusedAddress(address)),
+  // Each name answered once for the run: the answer judged is the answer dialled.
+  resolver: resolvingOnce,
 };

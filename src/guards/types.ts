@@ -243,6 +243,8 @@ export interface AddressGuard {
   refuse(url: URL, env: NodeJS.ProcessEnv, resolve?: Resolver): Promise<string | null>;
   /** Judges `address`, which a name in `url` resolved to (or `url`'s IP literal), as it is dialled. */
   refuseDial(url: URL, address: string, env: NodeJS.ProcessEnv): string | null;
+  /** How names are resolved for the run, for the check and the dials alike, given how they would be. */
+  resolver(resolve: Resolver): Resolver;
 }
 
 /** How an HTTP server is spoken to; the HTTP guards shape it in turn. */

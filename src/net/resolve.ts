@@ -1,5 +1,5 @@
 // Name resolution as one function, shared by the address guard's check and the HTTP client's
-// dials, so that both judge what the same resolver says and tests can stand in for DNS.
+// dials, so that both judge the same answer and tests can stand in for DNS.
 
 import { lookup } from 'node:dns/promises';
 
@@ -14,3 +14,22 @@ export type Resolver = (name: string) => Promise<readonly Resolved[]>;
 
 /** The system's resolver (hosts file, then DNS), every address in the order it gives them. */
 export const systemResolver: Resolver = (name) => lookup(name, { all: true, verbatim: true });
+
+/**
+ * `resolve`, asked once per name: every later question about that name gets the first answer,
+ * a failure included. The address guard judges that answer and the HTTP client dials from it, so
+ * a resolver that answers differently later (DNS rebinding) is never asked again. A name whose
+ * addresses really move stays at the ones judged until the broker is started again: it fails
+ * closed, at worst unreachable, never reaching an address nobody judged.
+ */
+export function resolvingOnce(resolve: Resolver): Resolver {
+  const answers = new Map<string, Promise<readonly Resolved[]>>();
+  return (name) => {
+    let answer = answers.get(name);
+    if (answer === undefined) {
+      answer = resolve(name);
+      answers.set(name, answer);
+    }
+    return answer;
+  };
+}

@@ -20,8 +20,8 @@ import type { Reply, Requester } from './connection.js';
 const SESSION_HEADER = 'mcp-session-id';
 /** The protocol version initialize agreed on; the transport asks for it on every later request. */
 const VERSION_HEADER = 'mcp-protocol-version';
-/** How many redirects are followed when they are followed at all: fetch's limit. */
-const MAX_REDIRECTS = 20;
+/** How many redirects are followed when they are followed at all (no-redirects disabled): NET-7's five. */
+const MAX_REDIRECTS = 5;
 
 /** What a connection may dial, and how it resolves a name to find out. */
 export interface Dialling {
@@ -156,14 +156,11 @@ export class HttpConnection implements Requester {
   }
 
   /**
-   * The resolver every socket to `target` connects through: the name is resolved, every address
-   * it resolves to is judged, and only if all pass is any handed to the socket; otherwise the
-   * connect fails and nothing is dialled. Judging at each dial, rather than pinning what the
-   * guard saw at start, keeps a server whose addresses move (a load balancer's) reachable for
-   * the whole session, while a name that resolves elsewhere the second time (DNS rebinding)
-   * still reaches only an address the guard's judgement passed. A kept-alive socket was judged
-   * when it was opened. Node asks for one address, or with `all` (its happy-eyeballs connect)
-   * for every one.
+   * The resolver every socket to `target` connects through: the name is resolved (by the
+   * broker, once per session: the answer the address guard judged), every address is judged
+   * again, and only if all pass is any handed to the socket; otherwise the connect fails and
+   * nothing is dialled. A kept-alive socket was judged when it was opened. Node asks for one
+   * address, or with `all` (its happy-eyeballs connect) for every one.
    */
   private judgedLookup(target: URL): LookupFunction {
     const resolve = this.dialling.resolve ?? systemResolver;

@@ -6,6 +6,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { addressGuard, PRIVATE_ORIGIN_OPT_IN } from '../../src/guards/address.js';
 import { hostOf, refusedAddress, refusedName } from '../../src/net/address.js';
+import { resolvingOnce, type Resolver } from '../../src/net/resolve.js';
 
 const judge = (url: string, env: NodeJS.ProcessEnv = {}) => addressGuard.refuse(new URL(url), env);
 
@@ -131,5 +132,24 @@ describe('address-guard', () => {
     expect(await judge('https://127.0.0.1:8080/mcp', env)).not.toBeNull();
     expect(await judge('http://169.254.169.254/', env)).not.toBeNull();
     expect(await judge('http://127.0.0.1:8080/mcp', { [PRIVATE_ORIGIN_OPT_IN]: 'not a url' })).not.toBeNull();
+  });
+});
+
+describe('resolvingOnce', () => {
+  it('asks the resolver once per name and gives every later question the first answer, a failure too', async () => {
+    const asked: string[] = [];
+    let turn = 0;
+    const rebinding: Resolver = async (name) => {
+      asked.push(name);
+      if (name === 'gone.example.net') throw new Error('ENOTFOUND');
+      turn += 1;
+      return [{ address: turn === 1 ? '93.184.215.14' : '10.0.0.5', family: 4 }];
+    };
+    const resolve = resolvingOnce(rebinding);
+    expect(await resolve('notes.example.net')).toEqual([{ address: '93.184.215.14', family: 4 }]);
+    expect(await resolve('notes.example.net')).toEqual([{ address: '93.184.215.14', family: 4 }]);
+    await expect(resolve('gone.example.net')).rejects.toThrow('ENOTFOUND');
+    await expect(resolve('gone.example.net')).rejects.toThrow('ENOTFOUND');
+    expect(asked).toEqual(['notes.example.net', 'gone.example.net']);
   });
 });
