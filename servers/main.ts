@@ -1,10 +1,10 @@
-import { spawn } from 'node:child_process';
 /**
  * Entry point of a hostile server:
  *   node dist/servers/main.js <server-id> [--ledger FILE] [--control FILE] [--http [--listen ADDRESS]...] [knob=value ...]
  * With --http it listens on 127.0.0.1, or on each ADDRESS, (one port of its own, written to the ledger) instead of stdio.
  * The harness CLI runs the same thing as `gauntlet serve` through `runServer`.
  */
+import { spawn } from 'node:child_process';
 import { realpathSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { catalogue, findServer } from './catalogue.js';

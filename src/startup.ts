@@ -1,9 +1,8 @@
 // Connecting to the server and reading its listing, shared by pin and serve. A server the broker
 // starts is spoken to over its stdio; a server named by URL is judged by the address guards
 // before anything is dialled (and each address again as it is dialled, from the same answer),
-// then spoken to over HTTP
-// as the HTTP guards plan it. If anything fails the connection is closed (a started server's
-// group stopped) before the error goes on.
+// then spoken to over HTTP as the HTTP guards plan it. If anything fails the connection is closed
+// (a started server's group stopped) before the error goes on.
 
 import type { Config, ProcessServerSpec, UrlServerSpec } from './config.js';
 import { ConfigError, UpstreamError } from './errors.js';

@@ -514,12 +514,18 @@ export class ScenarioSession {
     if (!channel) return;
     // A broker that died during the session has proved nothing about the calls it "refused".
     if (this.brokerExited && this.startedReady) this.fail(label, 'alive until close', 'the broker serves until the agent closes', 'it had already exited');
+    const judge = async (): Promise<void> => {
+      if (expect) await this.checkServersAlive(label, expect.servers_alive, 'close', { withinMs: expect.within_ms });
+    };
     // Judged before the harness kills anything itself: with endInput, close() waits until the
     // judgement is taken; without it, the judgement runs inside close()'s grace period.
-    channel.endInput?.();
-    const closing = channel.endInput ? undefined : channel.close();
-    if (expect) await this.checkServersAlive(label, expect.servers_alive, 'close', { withinMs: expect.within_ms });
-    await (closing ?? channel.close());
+    if (channel.endInput) {
+      channel.endInput();
+      await judge();
+      await channel.close();
+    } else {
+      await Promise.all([channel.close(), judge()]);
+    }
     this.channel = undefined;
   }
 

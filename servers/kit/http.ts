@@ -1,15 +1,16 @@
 /**
  * The kit over MCP's Streamable HTTP transport: a listener (on 127.0.0.1, or on each of the
  * addresses the harness's network enclosure holds, all on one port) in front of the same serve()
- * the stdio mode runs. Each POST body is one line into serve(); the reply serve() sends to it (matched by the raw text of its id)
- * is the response body, as application/json, handed over as serve() wrote it: never read back, so
- * a reply of any size is answered, and one in pieces is streamed, never held whole. Every TCP connection is recorded before anything is read,
- * so the ledger shows whether a client dialled at all, and at which address, and every request
- * with the headers it came with. Two knobs misbehave at the HTTP level: a
- * redirect to the canary, and a body past any cap; two more serve HTTPS (`http_tls`, with the
- * certificate in servers/kit/tls/) and quote each call's request headers in its result
- * (`http_echo_headers`), as a careless server echoing its request would; and one closes every
- * connection after its response (`http_close_connections`), so each request is dialled anew.
+ * the stdio mode runs. Each POST body is one line into serve(); the reply serve() sends to it
+ * (matched by the raw text of its id) is the response body, as application/json, handed over as
+ * serve() wrote it: never read back, so a reply of any size is answered, and one in pieces is
+ * streamed, never held whole. Every TCP connection is recorded before anything is read, so the
+ * ledger shows whether a client dialled at all, and at which address, and every request with the
+ * headers it came with. Two knobs misbehave at the HTTP level: a redirect to the canary, and a
+ * body past any cap; two more serve HTTPS (`http_tls`, with the certificate in servers/kit/tls/)
+ * and quote each call's request headers in its result (`http_echo_headers`), as a careless server
+ * echoing its request would; and one closes every connection after its response
+ * (`http_close_connections`), so each request is dialled anew.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
