@@ -10,6 +10,11 @@ const MAX_LINE = 256 * 1024 * 1024;
  */
 const GRACE_MS = 3_000;
 
+/** How much of a process's stderr is kept in memory besides the file; a tail asked for is at most this. */
+export const STDERR_TAIL_BYTES = 64 * 1024;
+/** The tail a caller gets when it names no size. */
+const DEFAULT_TAIL_BYTES = 4_096;
+
 const liveGroups = new Set<number>();
 
 /** Containment: whatever happens to the harness, the groups it started die with it. */
@@ -39,6 +44,33 @@ export interface SpawnOptions {
   stderrFile: string;
 }
 
+/**
+ * The last `limit` bytes written to a stream, kept in chunks dropped from the front once the
+ * rest holds `limit` bytes: it never holds twice the limit, and never gives more than it.
+ */
+class Tail {
+  private chunks: Buffer[] = [];
+  private length = 0;
+
+  constructor(private readonly limit: number) {}
+
+  push(chunk: Buffer): void {
+    const kept = chunk.length > this.limit ? chunk.subarray(chunk.length - this.limit) : chunk;
+    this.chunks.push(kept);
+    this.length += kept.length;
+    while (this.length - (this.chunks[0]?.length ?? 0) >= this.limit) this.length -= this.chunks.shift()?.length ?? 0;
+  }
+
+  /** At most the last `maxBytes` bytes as text, starting at a whole UTF-8 character. */
+  last(maxBytes: number): string {
+    const all = Buffer.concat(this.chunks, this.length);
+    let start = Math.max(0, all.length - Math.min(this.limit, Math.max(0, maxBytes)));
+    // Continuation bytes of a character the cut split: decoded they would grow into U+FFFD.
+    while (start < all.length && ((all[start] ?? 0) & 0xc0) === 0x80) start++;
+    return all.subarray(start).toString('utf8');
+  }
+}
+
 function exitOf(child: ChildProcess): Promise<ExitStatus> {
   return new Promise((resolve) => {
     if (child.exitCode !== null || child.signalCode !== null) {
@@ -46,7 +78,9 @@ function exitOf(child: ChildProcess): Promise<ExitStatus> {
       return;
     }
     child.once('exit', (code, signal) => resolve({ code, signal }));
-    child.once('error', () => resolve({ code: null, signal: null }));
+    // A process that never started (a missing binary, a directory it cannot enter) has no exit
+    // code; the cause is the error's message.
+    child.once('error', (error) => resolve({ code: null, signal: null, error: error.message }));
   });
 }
 
@@ -66,6 +100,8 @@ export function spawnChannel(command: string, args: string[], options: SpawnOpti
   if (pgid !== undefined) liveGroups.add(pgid);
   const stderr = createWriteStream(options.stderrFile);
   child.stderr?.pipe(stderr);
+  const stderrTail = new Tail(STDERR_TAIL_BYTES);
+  child.stderr?.on('data', (chunk: Buffer) => stderrTail.push(chunk));
   child.stdin?.on('error', () => {
     // The other side closed its stdin; its exit is reported through `exited`.
   });
@@ -138,6 +174,9 @@ export function spawnChannel(command: string, args: string[], options: SpawnOpti
     close,
     endInput() {
       child.stdin?.end();
+    },
+    stderrTail(maxBytes = DEFAULT_TAIL_BYTES) {
+      return stderrTail.last(maxBytes);
     },
   };
 }

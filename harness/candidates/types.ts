@@ -106,6 +106,8 @@ export interface SessionSpec {
 export interface ExitStatus {
   code: number | null;
   signal: string | null;
+  /** Why the process never ran, when it could not be started: the spawn error's message. */
+  error?: string;
 }
 
 /** A bidirectional line channel to whatever the agent talks to: newline-delimited JSON-RPC. */
@@ -125,6 +127,11 @@ export interface AgentChannel {
    * the judgement, and a server's child left in that group is not seen.
    */
   endInput?(): void;
+  /**
+   * Optional: the last `maxBytes` (4,096 unless given) of what the process wrote on stderr, kept
+   * in memory so it outlives the scenario's folder: a report can say why a candidate went away.
+   */
+  stderrTail?(maxBytes?: number): string;
 }
 
 /**

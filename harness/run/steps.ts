@@ -416,7 +416,11 @@ export class ScenarioSession {
   private async measured(label: string, mostMib: number, send: () => Promise<Answer>): Promise<Answer> {
     const pid = this.channel?.pid;
     const measurement = pid === undefined ? undefined : await residentGrowthMib(pid, send);
-    if (!measurement) throw new UnsupportedEnvironment(`${label}: the broker's resident memory cannot be read from /proc`);
+    if (measurement === undefined || measurement.kind === 'unreadable') throw new UnsupportedEnvironment(`${label}: the broker's resident memory cannot be read from /proc`);
+    if (measurement.kind === 'died') {
+      this.fail(label, 'bounded memory', 'the broker alive while measured', 'it exited during the call');
+      return measurement.result;
+    }
     this.notes.push(`${label}: broker resident memory grew ${measurement.growthMib.toFixed(1)} MiB (bound ${mostMib} MiB)`);
     if (measurement.growthMib > mostMib) this.fail(label, 'bounded memory', `under ${mostMib} MiB growth`, `${measurement.growthMib.toFixed(1)} MiB`);
     return measurement.result;
