@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { passthroughEntry } from '../paths.js';
 import { spawnChannel, throughPrefix } from './child.js';
-import { ADAPTER_PROTOCOL, FEATURES, type Candidate, type Feature } from './types.js';
+import { ADAPTER_PROTOCOL, type Candidate } from './types.js';
 
 /**
  * `${NAME}` and `$NAME` in a configured value replaced by the proxy's own variable, as many
@@ -14,8 +14,10 @@ export function expandReferences(value: string, own: NodeJS.ProcessEnv): string 
 }
 
 /**
- * The baseline: a plain proxy with no protections at all. It declares the features, so every
- * scenario runs against it, and it enforces none, so every attack must fail against it. An attack
+ * The baseline: a plain proxy with no protections at all. It claims none, and it offers every
+ * hook, honestly empty (an approval channel that never holds anything, an audit trail and a load
+ * report it never writes, flaws in operator files it never reads), so every scenario runs
+ * against it; it enforces nothing, so every attack must fail against it with `exposed`. An attack
  * it passes is a scenario that cannot fail.
  */
 export function passthroughCandidate(): Candidate {
@@ -24,9 +26,10 @@ export function passthroughCandidate(): Candidate {
       name: 'passthrough',
       version: '0.1.0',
       adapterProtocol: ADAPTER_PROTOCOL,
-      // Every feature but the load report, which it does not write: it claims to enforce
-      // everything and enforces nothing.
-      features: (Object.keys(FEATURES) as Feature[]).filter((feature) => feature !== 'load-report'),
+      claims: ['listing', 'calls'],
+      upstreams: ['command', 'url'],
+      // It reads no operator file, so every flaw is as good as written: it serves regardless.
+      configFlaws: true,
     },
     async pin() {
       return { ok: true, detail: 'passthrough pins nothing' };
@@ -39,6 +42,9 @@ export function passthroughCandidate(): Candidate {
     },
     async auditLines() {
       return [];
+    },
+    async loadReport() {
+      return undefined;
     },
     async start(spec) {
       const { credentials, config_token: configToken, config_token_env: configTokenEnv } = spec.operator;

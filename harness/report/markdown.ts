@@ -12,7 +12,7 @@ export function renderMarkdown(report: Report): string {
   const lines = [
     `# mcp-gauntlet conformance report: ${report.candidate.name}`,
     '',
-    `Candidate ${report.candidate.name} ${report.candidate.version}, features: ${report.candidate.features.join(', ') || 'none'}.`,
+    `Candidate ${report.candidate.name} ${report.candidate.version}, claims: ${report.candidate.claims.join(', ') || 'none'}.`,
     `Suite ${report.suite.name} ${report.suite.version}; run ${report.started_at}${report.filter ? `; filter \`${report.filter}\`` : ''}.`,
     '',
     `**${summary.passed} passed, ${summary.failed} failed, ${summary.errors} errors, ${summary.unsupported} unsupported, ${summary.unsupported_environment} unsupported-environment, of ${summary.total}.**`,
