@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { passthroughEntry } from '../paths.js';
 import { spawnChannel, throughPrefix } from './child.js';
-import { ADAPTER_PROTOCOL, type Candidate } from './types.js';
+import { ADAPTER_PROTOCOL, type AgentChannel, type Candidate, type SessionSpec } from './types.js';
 
 /**
  * `${NAME}` and `$NAME` in a configured value replaced by the proxy's own variable, as many
@@ -11,6 +11,34 @@ import { ADAPTER_PROTOCOL, type Candidate } from './types.js';
  */
 export function expandReferences(value: string, own: NodeJS.ProcessEnv): string {
   return value.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)/g, (_, braced?: string, bare?: string) => own[(braced ?? bare) as string] ?? '');
+}
+
+/** Starts the no-protection proxy in front of the session's server. */
+function startProxy(spec: SessionSpec, name: string): AgentChannel {
+  const { credentials, config_token: configToken, config_token_env: configTokenEnv } = spec.operator;
+  const target =
+    'url' in spec.upstream
+      ? [
+          '--url',
+          spec.upstream.url,
+          ...(credentials === undefined ? [] : ['--tokens', JSON.stringify(credentials)]),
+          ...(configToken === undefined ? [] : ['--token', configToken]),
+          // A naive gateway reads the named variable from its own environment (CRD-3).
+          ...(configTokenEnv === undefined ? [] : ['--token', spec.env[configTokenEnv] ?? '']),
+        ]
+      : ['--', spec.upstream.command, ...spec.upstream.args];
+  return spawnChannel(...throughPrefix(spec.launchPrefix, process.execPath, [passthroughEntry, ...target]), {
+    cwd: spec.workdir,
+    // The server starts as the operator configured it, its variables on top of everything the
+    // proxy has: starting a server is no protection, and guarding what it was given is none.
+    // References to the proxy's own variables in a configured value are expanded.
+    env: {
+      ...spec.env,
+      ...Object.fromEntries(Object.entries(spec.operator.env ?? {}).map(([variable, value]) => [variable, expandReferences(value, spec.env)])),
+      ...(spec.trustedCa === undefined ? {} : { NODE_EXTRA_CA_CERTS: spec.trustedCa }),
+    },
+    stderrFile: join(spec.workdir, `${name}.stderr`),
+  });
 }
 
 /**
@@ -47,30 +75,31 @@ export function passthroughCandidate(): Candidate {
       return undefined;
     },
     async start(spec) {
-      const { credentials, config_token: configToken, config_token_env: configTokenEnv } = spec.operator;
-      const target =
-        'url' in spec.upstream
-          ? [
-              '--url',
-              spec.upstream.url,
-              ...(credentials === undefined ? [] : ['--tokens', JSON.stringify(credentials)]),
-              ...(configToken === undefined ? [] : ['--token', configToken]),
-              // A naive gateway reads the named variable from its own environment (CRD-3).
-              ...(configTokenEnv === undefined ? [] : ['--token', spec.env[configTokenEnv] ?? '']),
-            ]
-          : ['--', spec.upstream.command, ...spec.upstream.args];
-      return spawnChannel(...throughPrefix(spec.launchPrefix, process.execPath, [passthroughEntry, ...target]), {
-        cwd: spec.workdir,
-        // The server starts as the operator configured it, its variables on top of everything the
-        // proxy has: starting a server is no protection, and guarding what it was given is none.
-        // References to the proxy's own variables in a configured value are expanded.
-        env: {
-          ...spec.env,
-          ...Object.fromEntries(Object.entries(spec.operator.env ?? {}).map(([name, value]) => [name, expandReferences(value, spec.env)])),
-          ...(spec.trustedCa === undefined ? {} : { NODE_EXTRA_CA_CERTS: spec.trustedCa }),
-        },
-        stderrFile: join(spec.workdir, 'passthrough.stderr'),
-      });
+      return startProxy(spec, 'passthrough');
+    },
+  };
+}
+
+/**
+ * The same proxy as a third party's adapter for a plain proxy would describe it: listing and
+ * calls, reached by command or URL, and no hook at all. What it cannot run is exactly what needs
+ * a hook; everything else gets a verdict, which is what a user of such a proxy is exposed to.
+ */
+export function plainProxyCandidate(): Candidate {
+  return {
+    info: {
+      name: 'plain-proxy',
+      version: '0.1.0',
+      adapterProtocol: ADAPTER_PROTOCOL,
+      claims: ['listing', 'calls'],
+      upstreams: ['command', 'url'],
+      unapplied: ['every operator rule: the proxy has no configuration of its own'],
+    },
+    async pin() {
+      return { ok: true, detail: 'a plain proxy pins nothing' };
+    },
+    async start(spec) {
+      return startProxy(spec, 'plain-proxy');
     },
   };
 }

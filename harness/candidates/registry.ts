@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { directCandidate } from './direct.js';
-import { passthroughCandidate } from './passthrough.js';
+import { passthroughCandidate, plainProxyCandidate } from './passthrough.js';
 import { referenceCandidate } from './reference.js';
 import { boundedCandidate } from './bounded.js';
 import { hooksOf, HOOK_OF_CLAIM } from './hooks.js';
@@ -10,6 +10,7 @@ import { ADAPTER_PROTOCOL, FEATURES, type Candidate, type CandidateFactory, type
 const BUILT_IN: Record<string, CandidateFactory> = {
   reference: () => referenceCandidate(),
   passthrough: passthroughCandidate,
+  'plain-proxy': plainProxyCandidate,
   direct: directCandidate,
 };
 

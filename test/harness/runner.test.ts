@@ -36,7 +36,7 @@ readline.createInterface({ input: process.stdin }).on('line', (line) => {
 
 function fakeCandidate(mode: string, features: Feature[] = ['listing', 'calls', 'classification']): Candidate {
   return {
-    info: { name: `fake-${mode}`, version: '0', adapterProtocol: ADAPTER_PROTOCOL, features },
+    info: { name: `fake-${mode}`, version: '0', adapterProtocol: ADAPTER_PROTOCOL, claims: features },
     async pin() {
       return { ok: true, detail: 'fake' };
     },
@@ -75,15 +75,24 @@ describe('a dead or hung candidate never passes', () => {
   });
 
   it('a broker that refuses every start does not earn a configuration refusal', async () => {
-    const result = await runScenario(scenario('cfg.unknown-effect'), fakeCandidate('exit-at-once', ['config-checks']), options);
+    const candidate = { ...fakeCandidate('exit-at-once', ['config-checks']), info: { ...fakeCandidate('x').info, configFlaws: true } };
+    const result = await runScenario(scenario('cfg.unknown-effect'), candidate, options);
     // The flawed start looks refused; the ready start with the same files shows the broker is dead.
-    expect(result.outcome).toBe('error');
+    expect(result.outcome).toBe('fail');
+    expect(result.findings.map((f) => f.check)).toContain('start.ready');
     expect(result.reason).toMatch(/no session to use/);
   });
 
-  it('a candidate that lacks a feature is unsupported, never run', async () => {
-    const result = await runScenario(scenario('pin.float-drift'), fakeCandidate('die-on-call', ['listing', 'calls']), options);
-    expect(result).toMatchObject({ outcome: 'unsupported', reason: 'the candidate does not declare pinning' });
+  it('a candidate that does not claim a protection is still judged on it', async () => {
+    const result = await runScenario(scenario('pin.float-drift'), fakeCandidate('reword-on-relist', ['listing', 'calls']), options);
+    expect(result.claimed).toBe(false);
+    expect(['pass', 'fail']).toContain(result.outcome);
+  });
+
+  it('a candidate without a hook the steps need is unsupported, never run', async () => {
+    const result = await runScenario(scenario('pol.approved-call-runs-once'), fakeCandidate('die-on-call', ['listing', 'calls']), options);
+    expect(result).toMatchObject({ outcome: 'unsupported' });
+    expect(result.reason).toMatch(/approve/);
   });
 });
 
@@ -93,7 +102,7 @@ describe('a configuration refusal counts only when the candidate stops and says 
   /** A candidate whose broker exits at once with code 3; `reason` is what its adapter reports of that exit. */
   const exiting = (reason: string | undefined): Candidate => ({
     ...fakeCandidate('exit-at-once', features),
-    async configurationRefusal(_spec, exit) {
+    async startRefusal(_spec, exit) {
       return exit.code === 3 ? reason : undefined;
     },
   });
