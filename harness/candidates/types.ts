@@ -199,6 +199,12 @@ export interface Candidate {
    * exit was anything else (a crash). Without it only an initialize error explains a refusal.
    */
   startRefusal?(spec: SessionSpec, exit: ExitStatus): Promise<string | undefined>;
+  /**
+   * For a broker that offers tools under names of its own (an aggregator's `<server>__<tool>`):
+   * the name it offers for a name the scenario uses (the server's, or the operator's rename or
+   * prefix), and the scenario's name for one it offers (undefined for a name of its own).
+   */
+  names?: { offered(name: string): string; scenario(offered: string): string | undefined };
   /** The operator's channel: decide a pending approval, outside the agent's connection. */
   approve?(spec: SessionSpec, decision: ApprovalDecision): Promise<void>;
   audit?(spec: SessionSpec): Promise<NeutralAuditRecord[]>;

@@ -66,6 +66,8 @@ export interface ListFacts extends StepSpan {
 
 export interface CallFacts extends StepSpan {
   step: CallStep;
+  /** The name the agent called: the step's, or what the adapter maps it to (`Candidate.names`). */
+  calledAs: string;
   serverTool: string;
   /** The arguments as the agent sent them. */
   args: Record<string, unknown>;

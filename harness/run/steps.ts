@@ -28,6 +28,13 @@ export interface StepRecord<B extends Block = Block> {
   facts: FactsOf[B];
 }
 
+/** How a candidate ended, in words: its exit code or signal, or why it never started. */
+function exitText(exit: ExitStatus | null): string {
+  if (exit === null) return 'the process is still running';
+  if (exit.error !== undefined) return `it could not be started: ${exit.error}`;
+  return exit.signal === null ? `it exited with code ${exit.code}` : `it was killed by ${exit.signal}`;
+}
+
 /** Settles with `undefined` after `ms`, for bounding a wait without holding the process open. */
 const after = (ms: number): Promise<undefined> => new Promise((resolve) => setTimeout(() => resolve(undefined), ms).unref());
 
@@ -53,6 +60,8 @@ export class ScenarioSession {
   private offered = new Map<string, Tool>();
   /** The tools of the session's first listing, by name: what an `unchanged` listing must repeat. */
   private firstOffered: Map<string, Tool> | undefined;
+  /** Why the latest start gave no session, for the steps that needed one. */
+  private noSession = 'no start yet';
   /** Where the latest start began in the ledger. */
   private sessionMark = 0;
   /** The latest approval request id the agent was told about, per tool. */
@@ -154,6 +163,7 @@ export class ScenarioSession {
       throw new CandidateUnresponsive(`${label}: the candidate did not answer initialize within ${this.stepTimeoutMs} ms`);
     }
     this.startedReady = answer.kind === 'result';
+    if (!this.startedReady) this.noSession = answer.kind === 'closed' ? `the candidate's channel closed during initialize (${exitText(await this.exitWithin(channel))})` : `the start gave ${describe(answer)}`;
     const facts: StartFacts = { label, mark, end: mark, answer, canExplain: this.candidate.startRefusal !== undefined, pgid: channel.pid };
     if (!this.startedReady && answer.kind !== 'timeout' && expect.outcome !== 'ready') await this.refusal(facts, expect);
     await this.record('start', expect, facts);
@@ -201,7 +211,7 @@ export class ScenarioSession {
   }
 
   private requireAgent(label: string): AgentClient {
-    if (!this.agent || !this.startedReady) throw new CandidateUnresponsive(`${label}: no session to use (the start was refused)`);
+    if (!this.agent || !this.startedReady) throw new CandidateUnresponsive(`${label}: no session to use: ${this.noSession}`);
     return this.agent;
   }
 
@@ -210,7 +220,8 @@ export class ScenarioSession {
     const listing = await this.requireAgent(label).listTools();
     const failure = listing.failure;
     if (failure?.kind === 'closed' || failure?.kind === 'timeout') throw new CandidateUnresponsive(`${label}: tools/list ${describe(failure)}`);
-    const byName = new Map<string, Tool>(listing.tools.map((tool) => [String(tool.name), tool]));
+    const names = this.candidate.names;
+    const byName = new Map<string, Tool>(listing.tools.map((tool) => [names?.scenario(String(tool.name)) ?? String(tool.name), tool]));
     this.offered = byName;
     this.firstOffered ??= byName;
     const facts: ListFacts = { label, mark, end: mark, tools: listing.tools, byName, first: this.firstOffered, sessionMark: this.sessionMark, ...(failure ? { failure } : {}) };
@@ -242,17 +253,17 @@ export class ScenarioSession {
     const unsolicited = agent.unsolicited.length;
     const meta = step.chain ? { [AGENT_CHAIN_META]: step.chain } : undefined;
     const timeoutMs = expect.within_ms ?? this.stepTimeoutMs;
-    const answering = agent.callTool(step.tool, args, { ...(meta ? { meta } : {}), timeoutMs: expect.agent === 'none' ? this.stepTimeoutMs : timeoutMs });
-    const facts: CallFacts = { label, mark, end: mark, step, serverTool, args, answer: { kind: 'timeout' }, others: [], next: undefined };
+    const calledAs = this.candidate.names?.offered(step.tool) ?? step.tool;
+    const answering = agent.callTool(calledAs, args, { ...(meta ? { meta } : {}), timeoutMs: expect.agent === 'none' ? this.stepTimeoutMs : timeoutMs });
+    const facts: CallFacts = { label, mark, end: mark, step, calledAs, serverTool, args, answer: { kind: 'timeout' }, others: [], next: undefined };
     if (expect.agent === 'none') {
       facts.inFlight = await this.inFlight(answering, mark, serverTool);
     } else {
       facts.answer = await this.answered(label, facts, answering);
       // A dead or silent broker has shown nothing: an error, never a pass. Only a step about
       // answering in time (`within_ms`) judges silence, as a failure.
-      if (facts.answer.kind === 'closed' || (facts.answer.kind === 'timeout' && expect.within_ms === undefined)) {
-        throw new CandidateUnresponsive(`${label}: tools/call ${step.tool} ${describe(facts.answer)}`);
-      }
+      if (facts.answer.kind === 'closed') throw new CandidateUnresponsive(`${label}: tools/call ${step.tool} ${describe(facts.answer)} (${exitText(await this.exitWithin(this.channel!))})`);
+      if (facts.answer.kind === 'timeout' && expect.within_ms === undefined) throw new CandidateUnresponsive(`${label}: tools/call ${step.tool} ${describe(facts.answer)}`);
     }
     facts.others = agent.unsolicited.slice(unsolicited);
     const requestId = approvalRequestId(facts.answer);

@@ -98,9 +98,14 @@ export function loadScenarios(options: LoadOptions): Scenario[] {
     if (misshapen !== undefined) throw new ScenarioError(file, misshapen);
     // An attack proven only by the broker's own words, or a control that checks no benign use,
     // can be passed without holding anything (docs/expectations.md).
-    if (!plannedChecks(scenario).some((planned) => isEvidence(scenario, planned))) {
+    const planned = plannedChecks(scenario);
+    if (!planned.some((check) => isEvidence(scenario, check))) {
       throw new ScenarioError(file, scenario.kind === 'attack' ? 'an attack needs a harm or record check' : 'a control needs a benign check');
     }
+    // A broker's own records are what attacks judge; a control proves the benign use, which a
+    // broker that keeps no record still serves.
+    const record = planned.find((check) => check.class === 'record');
+    if (scenario.kind === 'control' && record !== undefined) throw new ScenarioError(file, `a control makes no record check (${record.check})`);
     const earlier = byId.get(scenario.id);
     if (earlier) throw new ScenarioError(file, `id ${scenario.id} is already used by ${earlier.file}`);
     for (const id of scenario.requirements) {

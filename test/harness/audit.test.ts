@@ -42,7 +42,7 @@ function judgeAudit(expect: ScenarioExpectation, records: NeutralAuditRecord[], 
     const mark = all.length;
     for (let i = 0; i < (call.received ?? 1); i++) all.push(recvOf(9, 100 + index * 10 + i));
     return {
-      label: `${index + 3}:call`, mark, end: all.length, next: all.length, serverTool: 'search_notes', others: [],
+      label: `${index + 3}:call`, mark, end: all.length, next: all.length, calledAs: 'search_notes', serverTool: 'search_notes', others: [],
       step: { tool: 'search_notes', expect: { agent: 'result' } }, args: { query: 'budget', limit: 2 },
       answer: answerWith(call.answer ?? { receipt: RECEIPT }),
     };

@@ -24,7 +24,7 @@ export default expectation({
     facts.nowhere = nowhere;
   },
   judge(_expect, facts, _judged, fail) {
-    const hidden = shape(facts.answer, facts.step.tool);
+    const hidden = shape(facts.answer, facts.calledAs);
     const absent = shape(facts.nowhere!, NOWHERE_TOOL);
     if (!isDeepStrictEqual(hidden, absent)) fail('call.answers_like_unknown', `${facts.step.tool} answers like an unknown tool`, absent, hidden);
   },
