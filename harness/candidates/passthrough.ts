@@ -19,9 +19,17 @@ export function expandReferences(value: string, own: NodeJS.ProcessEnv): string 
  * it passes is a scenario that cannot fail.
  */
 export function passthroughCandidate(): Candidate {
+  return proxyCandidate('passthrough', []);
+}
+
+/**
+ * The passthrough's process under `name`, started with `proxyOptions` in front of its target: the
+ * harness's self-test fixtures (label-stamper.ts) are the same proxy told to lie in one way.
+ */
+export function proxyCandidate(name: string, proxyOptions: readonly string[]): Candidate {
   return {
     info: {
-      name: 'passthrough',
+      name,
       version: '0.1.0',
       adapterProtocol: ADAPTER_PROTOCOL,
       // Every feature but the load report, which it does not write: it claims to enforce
@@ -53,7 +61,7 @@ export function passthroughCandidate(): Candidate {
               ...(configTokenEnv === undefined ? [] : ['--token', spec.env[configTokenEnv] ?? '']),
             ]
           : ['--', spec.upstream.command, ...spec.upstream.args];
-      return spawnChannel(...throughPrefix(spec.launchPrefix, process.execPath, [passthroughEntry, ...target]), {
+      return spawnChannel(...throughPrefix(spec.launchPrefix, process.execPath, [passthroughEntry, ...proxyOptions, ...target]), {
         cwd: spec.workdir,
         // The server starts as the operator configured it, its variables on top of everything the
         // proxy has: starting a server is no protection, and guarding what it was given is none.
