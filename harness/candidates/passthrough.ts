@@ -13,8 +13,8 @@ export function expandReferences(value: string, own: NodeJS.ProcessEnv): string 
   return value.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)/g, (_, braced?: string, bare?: string) => own[(braced ?? bare) as string] ?? '');
 }
 
-/** Starts the no-protection proxy in front of the session's server. */
-function startProxy(spec: SessionSpec, name: string): AgentChannel {
+/** Starts the no-protection proxy in front of the session's server, told `proxyOptions` first. */
+function startProxy(spec: SessionSpec, name: string, proxyOptions: readonly string[] = []): AgentChannel {
   const { credentials, config_token: configToken, config_token_env: configTokenEnv } = spec.operator;
   const target =
     'url' in spec.upstream
@@ -27,7 +27,7 @@ function startProxy(spec: SessionSpec, name: string): AgentChannel {
           ...(configTokenEnv === undefined ? [] : ['--token', spec.env[configTokenEnv] ?? '']),
         ]
       : ['--', spec.upstream.command, ...spec.upstream.args];
-  return spawnChannel(...throughPrefix(spec.launchPrefix, process.execPath, [passthroughEntry, ...target]), {
+  return spawnChannel(...throughPrefix(spec.launchPrefix, process.execPath, [passthroughEntry, ...proxyOptions, ...target]), {
     cwd: spec.workdir,
     // The server starts as the operator configured it, its variables on top of everything the
     // proxy has: starting a server is no protection, and guarding what it was given is none.
@@ -49,9 +49,17 @@ function startProxy(spec: SessionSpec, name: string): AgentChannel {
  * it passes is a scenario that cannot fail.
  */
 export function passthroughCandidate(): Candidate {
+  return proxyCandidate('passthrough', []);
+}
+
+/**
+ * The passthrough's process under `name`, started with `proxyOptions` in front of its target: the
+ * harness's self-test fixtures (label-stamper.ts) are the same proxy told to lie in one way.
+ */
+export function proxyCandidate(name: string, proxyOptions: readonly string[]): Candidate {
   return {
     info: {
-      name: 'passthrough',
+      name,
       version: '0.1.0',
       adapterProtocol: ADAPTER_PROTOCOL,
       claims: ['listing', 'calls'],
@@ -60,7 +68,7 @@ export function passthroughCandidate(): Candidate {
       configFlaws: true,
     },
     async pin() {
-      return { ok: true, detail: 'passthrough pins nothing' };
+      return { ok: true, detail: `${name} pins nothing` };
     },
     async approve() {
       // There is nothing to approve: passthrough never holds a call.
@@ -75,7 +83,7 @@ export function passthroughCandidate(): Candidate {
       return undefined;
     },
     async start(spec) {
-      return startProxy(spec, 'passthrough');
+      return startProxy(spec, name, proxyOptions);
     },
   };
 }
