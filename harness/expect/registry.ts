@@ -1,6 +1,7 @@
 import alreadyRan from './call/already-ran.js';
 import agent from './call/agent.js';
 import answerExcludes from './call/answer-excludes.js';
+import answerMaxBytes from './call/answer-max-bytes.js';
 import answersLikeUnknown from './call/answers-like-unknown.js';
 import approvalRequest from './call/approval-request.js';
 import code from './call/code.js';
@@ -65,6 +66,7 @@ export const EXPECTATIONS: readonly Expectation[] = [
   answersLikeUnknown,
   textIncludes,
   answerExcludes,
+  answerMaxBytes,
   textEscaped,
   textMaxChars,
   truncated,

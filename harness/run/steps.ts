@@ -261,9 +261,11 @@ export class ScenarioSession {
     } else {
       facts.answer = await this.answered(label, facts, answering);
       // A dead or silent broker has shown nothing: an error, never a pass. Only a step about
-      // answering in time (`within_ms`) judges silence, as a failure.
-      if (facts.answer.kind === 'closed') throw new CandidateUnresponsive(`${label}: tools/call ${step.tool} ${describe(facts.answer)} (${exitText(await this.exitWithin(this.channel!))})`);
-      if (facts.answer.kind === 'timeout' && expect.within_ms === undefined) throw new CandidateUnresponsive(`${label}: tools/call ${step.tool} ${describe(facts.answer)}`);
+      // answering in time (`within_ms`) judges silence or a closed channel, as a failure.
+      if (expect.within_ms === undefined && facts.answer.kind === 'closed') {
+        throw new CandidateUnresponsive(`${label}: tools/call ${step.tool} ${describe(facts.answer)} (${exitText(await this.exitWithin(this.channel!))})`);
+      }
+      if (expect.within_ms === undefined && facts.answer.kind === 'timeout') throw new CandidateUnresponsive(`${label}: tools/call ${step.tool} ${describe(facts.answer)}`);
     }
     facts.others = agent.unsolicited.slice(unsolicited);
     const requestId = approvalRequestId(facts.answer);

@@ -175,6 +175,8 @@ export interface CallExpectation {
   meta_excludes?: string[];
   /** Strings that appear nowhere the agent received during the call, on any channel. */
   answer_excludes?: string[];
+  /** The most UTF-8 bytes the agent may receive during the call, on any channel. */
+  answer_max_bytes?: number;
   /** The most code points the agent may be shown over all text blocks. */
   text_max_chars?: number;
   /** Whether the text ends in the truncation marker of docs/result-path.md, counting what was sent. */
