@@ -33,9 +33,17 @@ export function plannedChecks(scenario: Scenario): PlannedCheck[] {
   );
 }
 
-/** The hooks and transports the scenario's steps cannot run without. */
-export function stepHooks(scenario: Scenario): Hook[] {
+/**
+ * Protections that are a record: keeping an audit trail, chaining it, reporting what loaded. A
+ * scenario claiming one is about that record, which only its hook shows, whatever else it checks
+ * on the way (a call that must still work, a count in the ledger).
+ */
+const RECORD_CLAIMS: Readonly<Record<string, Hook>> = { audit: 'audit', 'audit-chain': 'audit-lines', 'load-report': 'load-report' };
+
+/** The hooks and transports the scenario cannot run without: for its steps, and for the record it is about. */
+export function requiredHooks(scenario: Scenario): Hook[] {
   const hooks = new Set<Hook>([scenario.server.transport === 'http' ? 'url-upstream' : 'command-upstream']);
+  for (const claim of scenario.claims) if (RECORD_CLAIMS[claim] !== undefined) hooks.add(RECORD_CLAIMS[claim]);
   for (const step of scenario.steps) {
     if ('approve' in step) hooks.add('approve');
     if ('start' in step && step.start.flaw !== undefined && !CONFIG_FLAWS_NEUTRAL.includes(step.start.flaw)) hooks.add('config-flaws');
@@ -53,7 +61,7 @@ export const isEvidence = (scenario: Pick<Scenario, 'kind'>, planned: PlannedChe
  * otherwise not taken, and the report lists it.
  */
 export function hooksNeeded(scenario: Scenario, offered: ReadonlySet<Hook>): Hook[] {
-  const needed = stepHooks(scenario).filter((hook) => !offered.has(hook));
+  const needed = requiredHooks(scenario).filter((hook) => !offered.has(hook));
   const planned = plannedChecks(scenario).filter((planned) => isEvidence(scenario, planned));
   const takeable = planned.filter((planned) => planned.hook === undefined || offered.has(planned.hook));
   if (takeable.length === 0) needed.push(...new Set(planned.flatMap((planned) => (planned.hook ? [planned.hook] : []))));

@@ -29,7 +29,8 @@ export default expectation({
     'ledger.list_requests_min': { class: 'benign', doc: 'the server was listed' },
     'ledger.launches_min': { class: 'benign', doc: 'the server was launched as often as the scenario needs' },
     'ledger.spawns_min': { class: 'benign', doc: 'the server spawned the descendants whose survival is judged' },
-    'ledger.calls': { class: 'harm', doc: 'each tool received exactly the calls allowed' },
+    'ledger.calls': { class: 'harm', doc: 'no tool received more calls than allowed' },
+    'ledger.calls_reached': { class: 'benign', doc: 'the calls the operator allows reached their tool' },
     'ledger.notices': { class: 'benign', doc: 'the server sent the notifications the scenario is about' },
     'ledger.call_arguments': { class: 'harm', doc: 'every call of the tool carried the values the operator fixed' },
     'ledger.called': { class: 'benign', doc: 'the tool whose arguments are read was called' },
@@ -49,7 +50,7 @@ export default expectation({
     if (expect.spawns_min !== undefined && spawned < expect.spawns_min) fail('ledger.spawns_min', 'descendant spawned', `at least ${expect.spawns_min} spawns`, spawned);
     for (const [tool, count] of Object.entries(expect.calls ?? {})) {
       const received = callsTo(records, tool).length;
-      if (received !== count) fail('ledger.calls', `server receives ${tool}`, `${count} tools/call in all`, received);
+      if (received !== count) fail(received > count ? 'ledger.calls' : 'ledger.calls_reached', `server receives ${tool}`, `${count} tools/call in all`, received);
     }
     for (const [method, count] of Object.entries(expect.notices ?? {})) {
       const sent = noticesOf(records, method).length;
