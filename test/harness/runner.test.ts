@@ -49,15 +49,19 @@ function fakeCandidate(mode: string, features: Feature[] = ['listing', 'calls', 
 const options = { stepTimeoutMs: 1_500 };
 
 describe('a dead or hung candidate never passes', () => {
-  it('a broker that dies when called costs the scenario as an error, not a pass', async () => {
+  // The fake answers the listing itself and never starts the server: the listing's checks fail
+  // for that (an empty ledger never passes), and the failure stands whatever ends the run after.
+  it('a broker that dies when called never passes; the check that failed before stays a failure', async () => {
     const result = await runScenario(scenario('cls.unclassified-tool-withheld'), fakeCandidate('die-on-call'), options);
-    expect(result.outcome).toBe('error');
-    expect(result.reason).toMatch(/tools\/call write_note no answer: the channel closed/);
+    expect(result.outcome).toBe('fail');
+    expect(result.findings.map((f) => f.check)).toEqual(['list.server_listed']);
+    expect(result.reason).toMatch(/tools\/call write_note no answer: the channel closed \(it exited with code 1\)/);
+    expect(result.stderr_tail).toBeDefined();
   });
 
-  it('a broker that hangs on a call is an error after the step timeout', async () => {
+  it('a broker that hangs on a call never passes', async () => {
     const result = await runScenario(scenario('cls.unclassified-tool-withheld'), fakeCandidate('hang-on-call'), options);
-    expect(result.outcome).toBe('error');
+    expect(result.outcome).toBe('fail');
     expect(result.reason).toMatch(/no answer before the step timeout/);
   });
 
@@ -70,8 +74,9 @@ describe('a dead or hung candidate never passes', () => {
   it('a listing that changes within the session fails an unchanged listing', async () => {
     const result = await runScenario(scenario('drf.notice-keeps-listing'), fakeCandidate('reword-on-relist', ['pinning', 'drift']), options);
     expect(result.outcome).toBe('fail');
-    expect(result.findings).toContainEqual(expect.objectContaining({ step: '6:list', expectation: 'search_notes unchanged' }));
-    expect(result.findings.filter((f) => f.step === '6:list')).toHaveLength(1);
+    expect(result.findings).toContainEqual(expect.objectContaining({ step: '6:list', check: 'list.unchanged', class: 'harm', expectation: 'search_notes unchanged' }));
+    expect(result.findings.filter((f) => f.step === '6:list' && f.check === 'list.unchanged')).toHaveLength(1);
+    expect(result.failure).toBe('exposed');
   });
 
   it('a broker that refuses every start does not earn a configuration refusal', async () => {
