@@ -29,8 +29,7 @@ export default expectation({
     'ledger.list_requests_min': { class: 'benign', doc: 'the server was listed' },
     'ledger.launches_min': { class: 'benign', doc: 'the server was launched as often as the scenario needs' },
     'ledger.spawns_min': { class: 'benign', doc: 'the server spawned the descendants whose survival is judged' },
-    'ledger.calls': { class: 'harm', doc: 'no tool received more calls than allowed' },
-    'ledger.calls_reached': { class: 'benign', doc: 'the calls the operator allows reached their tool' },
+    'ledger.calls': { class: 'harm', doc: 'each tool received exactly the calls the scenario fixes: none it must not, and the read-backs and retries the operator\'s rules require' },
     'ledger.notices': { class: 'benign', doc: 'the server sent the notifications the scenario is about' },
     'ledger.call_arguments': { class: 'harm', doc: 'every call of the tool carried the values the operator fixed' },
     'ledger.called': { class: 'benign', doc: 'the tool whose arguments are read was called' },
@@ -50,7 +49,9 @@ export default expectation({
     if (expect.spawns_min !== undefined && spawned < expect.spawns_min) fail('ledger.spawns_min', 'descendant spawned', `at least ${expect.spawns_min} spawns`, spawned);
     for (const [tool, count] of Object.entries(expect.calls ?? {})) {
       const received = callsTo(records, tool).length;
-      if (received !== count) fail(received > count ? 'ledger.calls' : 'ledger.calls_reached', `server receives ${tool}`, `${count} tools/call in all`, received);
+      // Over the whole scenario a count is exact both ways: a call the operator's rules require
+      // (an effect contract's read-back) that never came leaves a write passed on unconfirmed.
+      if (received !== count) fail('ledger.calls', `server receives ${tool}`, `${count} tools/call in all`, received);
     }
     for (const [method, count] of Object.entries(expect.notices ?? {})) {
       const sent = noticesOf(records, method).length;
