@@ -42,16 +42,18 @@ async function run(argv: string[]): Promise<number> {
     stepTimeoutMs,
     ...(values.filter ? { filter: values.filter } : {}),
     onCase(result, index, total) {
-      const why = result.outcome === 'pass' ? '' : ` (${result.reason ?? result.findings.map((f) => f.expectation).join('; ')})`;
-      process.stderr.write(`[${index + 1}/${total}] ${result.outcome.padEnd(5)} ${result.id}${why}\n`);
+      const why = result.outcome === 'pass' ? '' : ` (${result.findings.length > 0 ? result.findings.map((f) => f.check).join(', ') : result.reason})`;
+      const outcome = result.failure === undefined ? result.outcome : `${result.outcome}: ${result.failure}`;
+      process.stderr.write(`[${index + 1}/${total}] ${outcome.padEnd(5)} ${result.id}${why}\n`);
     },
   });
   const files = await writeReport(report, values['report-dir'] ?? reportDirFor(candidate.info.name));
   const { summary } = report;
   process.stderr.write(
-    `${summary.passed} passed, ${summary.failed} failed, ${summary.errors} errors, ${summary.unsupported + summary.unsupported_environment} unsupported; report: ${files[0]}\n`,
+    `attacks held ${summary.attacks_held} of ${summary.attacks_total}; exposed ${summary.exposed}, over-blocked ${summary.over_blocked}, nonconformant ${summary.nonconformant}; ${summary.passed} passed, ${summary.failed} failed, ${summary.errors} errors, ${summary.unsupported + summary.unsupported_environment} unsupported; report: ${files[0]}\n`,
   );
-  if (summary.passed + summary.failed + summary.errors === 0) return 2;
+  // Nothing judged (every case unsupported or an error, as for an adapter that starts nothing).
+  if (summary.passed + summary.failed === 0) return 2;
   return summary.failed + summary.errors > 0 ? 1 : 0;
 }
 

@@ -20,7 +20,10 @@ function findPackageRoot(start: string): string {
 export const packageRoot = findPackageRoot(dirname(fileURLToPath(import.meta.url)));
 export const scenariosDir = join(packageRoot, 'scenarios');
 export const requirementsFile = join(packageRoot, 'docs', 'requirements.md');
+/** Generated from the skeleton and the expectation modules (harness/expect/generate.ts). */
 export const scenarioSchemaFile = join(packageRoot, 'harness', 'scenario', 'scenario.schema.json');
+export const scenarioSkeletonFile = join(packageRoot, 'harness', 'scenario', 'skeleton.schema.json');
+export const expectationsDocFile = join(packageRoot, 'docs', 'expectations.md');
 /** Compiled entry points: every process the harness starts runs compiled JavaScript. */
 export const serverEntry = join(packageRoot, 'dist', 'servers', 'main.js');
 export const brokerEntry = join(packageRoot, 'dist', 'src', 'cli.js');

@@ -28,6 +28,12 @@ export const catalogue: readonly CatalogueEntry[] = [
     knobs: { 'run.description': 'search_notes' },
   },
   {
+    id: 'rug-pull-widened',
+    attack: 'L01 rug pull',
+    description: 'In phase run, search_notes gains a plain sentence saying it also returns the full text of every matching note.',
+    knobs: { 'run.description_widened': 'search_notes' },
+  },
+  {
     id: 'rug-pull-schema',
     attack: 'L01 rug pull',
     description: 'In phase run, write_note accepts any extra property and offers a new sidenote field.',
@@ -260,6 +266,12 @@ export const catalogue: readonly CatalogueEntry[] = [
     attack: 'server whose child ignores SIGTERM and outlives it (PRC-2, PRC-3)',
     description: 'At launch the note server starts a child process that ignores SIGTERM and SIGHUP, stays in its process group and outlives it.',
     knobs: { descendant: '1' },
+  },
+  {
+    id: 'watchdog-killer',
+    attack: 'server that kills the processes watching it and outlives its input (PRC-3)',
+    description: 'At its first request the note server kills every process its parent started that names its pid, and it stays alive when its input closes.',
+    knobs: { kill_watchdog: '1', linger: '1' },
   },
 ];
 

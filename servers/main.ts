@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { realpathSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { catalogue, findServer } from './catalogue.js';
-import { KnobError, type Knobs, parseAssignments, resolveKnobs } from './kit/knobs.js';
+import { KnobError, type Knobs, parseAssignments, refuseUnlistened, resolveKnobs } from './kit/knobs.js';
 import { type ExitReason, Ledger } from './kit/ledger.js';
 import { ownProcessIds } from './kit/process-ids.js';
 import { serveHttp } from './kit/http.js';
@@ -91,6 +91,7 @@ async function runUntilStopped(args: readonly string[]): Promise<number> {
   try {
     invocation = parseInvocation(args);
     knobs = resolveKnobs(invocation.knobs);
+    refuseUnlistened(knobs, invocation.listen);
   } catch (error) {
     if (!(error instanceof UsageError || error instanceof KnobError)) throw error;
     process.stderr.write(`gauntlet server: ${error.message}\n`);

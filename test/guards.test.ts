@@ -3,175 +3,351 @@ import { loadCatalogue } from '../harness/catalogue.js';
 import { referenceCandidate } from '../harness/candidates/reference.js';
 import { DEFAULT_STEP_TIMEOUT_MS } from '../harness/run/execute.js';
 import { runSuite } from '../harness/run/suite.js';
+import { CHECKS } from '../harness/expect/registry.js';
 import { GUARD_NAMES } from '../src/guards/registry.js';
 
 /**
- * Each guard of the reference broker, and the scenarios that must fail once it is left out. If a
- * guard could be removed with every scenario still passing, either the guard is dead code or the
- * catalogue has a hole; both are defects.
+ * Each guard of the reference broker, the scenarios that must fail once it is left out, and the
+ * checks that must fail in each: at least one of them observes harm, the benign use or a record,
+ * never only the words of a refusal. If a guard could be removed with every scenario still
+ * passing, or with only a refusal's words changing, either the guard is dead code or the
+ * catalogue has a hole; both are defects. A pair (`a+b`) is shown needed together where one
+ * backs the other up; the comment says why, and which scenario isolates each member.
  */
-const NEEDED_BY: Record<string, string[]> = {
-  'listing-bounds': ['lst.endless-pages', 'lst.repeating-cursor', 'lst.tool-flood'],
-  'listing-unique': ['lst.duplicate-same-page', 'lst.duplicate-across-pages'],
-  classified: ['cls.unclassified-tool-withheld'],
-  pinned: ['pin.unpinned-tool'],
-  'still-offered': ['pin.dropped-tool'],
+const NEEDED_BY: Record<string, Record<string, string[]>> = {
+  'listing-bounds': {
+    'lst.endless-pages': ['ledger.list_requests_per_launch_max'],
+    'lst.repeating-cursor': ['ledger.list_requests_per_launch_max'],
+    'lst.tool-flood': ['start.refused'],
+  },
+  'listing-unique': {
+    'lst.duplicate-across-pages': ['start.refused'],
+    'lst.duplicate-same-page': ['start.refused'],
+  },
+  classified: {
+    'cls.unclassified-tool-withheld': ['list.excludes', 'call.server_received', 'load_report.sections'],
+  },
+  pinned: {
+    'pin.unpinned-tool': ['load_report.sections'],
+  },
+  'still-offered': {
+    'pin.dropped-tool': ['list.excludes', 'call.server_received', 'load_report.sections'],
+  },
   // The reworded description also asks for ~/.ssh/id_rsa, which descriptor inspection withholds
   // on its own: only removing both protections lets the rug pull through.
-  'description-pin+inspect-descriptors': ['pin.description-reworded', 'pin.drift-stays-refused'],
-  'schema-pin': ['pin.schema-loosened', 'pin.float-drift'],
+  'description-pin+inspect-descriptors': {
+    'pin.description-reworded': ['list.excludes', 'call.server_received', 'load_report.sections'],
+    'pin.drift-stays-refused': ['list.excludes', 'call.server_received'],
+  },
+  'schema-pin': {
+    'pin.float-drift': ['list.excludes', 'call.server_received'],
+    'pin.schema-loosened': ['list.excludes', 'call.server_received'],
+  },
   // Rediscovery decides as Load does, so the pin guard also finds the drift during a session.
-  'output-schema-pin': ['pin.output-schema-changed', 'drf.output-schema-loosened'],
-  'drift-quarantine': ['drf.schema-loosened', 'drf.description-reworded', 'drf.output-schema-loosened', 'drf.tool-withdrawn', 'drf.quarantine-closes-session'],
-  'drift-closes-session': ['drf.quarantine-closes-session'],
-  'hint-consistency': ['hnt.destructive-hint-refuses', 'hnt.read-only-class-without-hint', 'hnt.live-hint-contradicts'],
-  'operator-annotations': ['hnt.readonly-hint-never-relaxes', 'cls.operator-class-shown'],
-  'operator-description': ['dsc.override-replaces-poisoned'],
-  'registered-calls-only': ['cls.unclassified-tool-withheld', 'pin.dropped-tool'],
-  'nothing-registered': ['cls.nothing-registered-fails-closed'],
-  'object-schema': ['sch.not-object'],
-  'schema-compiles': ['sch.uncompilable'],
-  'self-contained': ['sch.ref-to-url', 'sch.ref-to-file', 'sch.id-url', 'sch.unknown-dialect', 'sch.ref-in-default', 'sch.ref-in-examples'],
+  'output-schema-pin': {
+    'drf.output-schema-loosened': ['call.server_received', 'ledger.calls'],
+    'pin.output-schema-changed': ['list.excludes', 'call.server_received', 'load_report.sections'],
+  },
+  'drift-closes-session': {
+    'drf.quarantine-closes-session': ['call.server_received', 'call.servers_alive', 'ledger.calls'],
+  },
+  'hint-consistency': {
+    'hnt.destructive-hint-refuses': ['list.excludes', 'call.server_received', 'load_report.sections'],
+    'hnt.live-hint-contradicts': ['list.excludes', 'call.server_received'],
+    'hnt.read-only-class-without-hint': ['list.excludes', 'call.server_received'],
+  },
+  'operator-annotations': {
+    'cls.operator-class-shown': ['list.effective_hints'],
+    'hnt.readonly-hint-never-relaxes': ['list.effective_hints'],
+  },
+  'operator-description': {
+    'dsc.override-replaces-poisoned': ['list.includes', 'list.descriptions'],
+  },
+  'registered-calls-only': {
+    'cls.unclassified-tool-withheld': ['call.server_received'],
+    'pin.dropped-tool': ['call.server_received'],
+  },
+  'nothing-registered': {
+    'cls.nothing-registered-fails-closed': ['start.refused', 'start.servers_alive'],
+  },
+  'object-schema': {
+    'sch.not-object': ['list.excludes'],
+  },
+  'schema-compiles': {
+    'sch.uncompilable': ['list.excludes', 'call.server_received'],
+  },
+  'self-contained': {
+    'sch.id-url': ['list.excludes', 'call.server_received'],
+    'sch.ref-to-file': ['list.excludes', 'call.server_received'],
+    'sch.ref-in-default': ['list.excludes', 'call.server_received'],
+    'sch.ref-in-examples': ['list.excludes', 'call.server_received'],
+    'sch.ref-to-url': ['list.excludes', 'call.server_received'],
+    'sch.unknown-dialect': ['list.excludes', 'call.server_received'],
+  },
   // Defence in depth: what self-contained misses, the compiler still refuses, so only removing
   // both lets these schemas through.
-  'self-contained+schema-compiles': ['sch.ref-relative', 'sch.dynamic-ref-url', 'sch.draft04-id'],
-  'hidden-names-sound': [
-    'par.hidden-name-in-anyof',
-    'par.hidden-name-in-if-then',
-    'par.hidden-name-in-dependent-required',
-    'par.hidden-name-in-defs',
-    'par.hidden-name-in-pattern-properties',
-    'par.misspelled-hidden-name',
-  ],
-  'hidden-params-refused': ['par.denied-parameter-hidden', 'par.fixed-parameter-supplied'],
-  'name-rules': ['nam.server-name-breaks-rules', 'nam.rename-breaks-rules'],
-  'name-unique': ['nam.rename-collision'],
-  'input-valid': [
-    'val.broken-type',
-    'val.broken-required',
-    'val.broken-additional-properties',
-    'val.broken-minimum',
-    'val.broken-maximum',
-    'val.broken-min-length',
-    'val.broken-max-length',
-    'val.broken-pattern',
-    'val.broken-enum',
-    'val.broken-const',
-    'val.broken-max-items',
-    'val.broken-unique-items',
-    'val.broken-exclusive-minimum',
-    'val.broken-exclusive-maximum',
-    'val.broken-multiple-of',
-    'val.broken-min-items',
-    'val.broken-not',
-    'val.broken-dependent-required',
-    'val.beyond-float64-maximum',
-  ],
-  grants: ['grt.permission-not-granted', 'grt.grant-expired', 'res.claimed-grant-grants-nothing'],
-  policy: [
-    'pol.denied-class',
-    'pol.approval-holds-call',
-    'pol.approved-call-runs-once',
-    'pol.approval-bound-to-arguments',
-    'pol.rejected-approval',
-    'pol.expired-approval',
-    'pol.approval-names-exact-call',
-    'pol.destructive-held-by-default',
-    'res.claimed-approval-releases-nothing',
-  ],
-  'agent-visibility': ['agt.listing-filtered', 'agt.guessed-name', 'aud.refused-calls-recorded'],
-  'agent-chain': ['chn.hop-not-allowed', 'chn.unknown-hop', 'chn.chain-too-long'],
+  'self-contained+schema-compiles': {
+    'sch.draft04-id': ['list.excludes', 'call.server_received'],
+    'sch.dynamic-ref-url': ['list.excludes', 'call.server_received'],
+    'sch.ref-relative': ['list.excludes', 'call.server_received'],
+  },
+  'hidden-names-sound': {
+    'par.hidden-name-in-anyof': ['list.excludes', 'call.server_received'],
+    'par.hidden-name-in-defs': ['list.excludes', 'call.server_received'],
+    'par.hidden-name-in-dependent-required': ['list.excludes'],
+    'par.hidden-name-in-if-then': ['list.excludes'],
+    'par.hidden-name-in-pattern-properties': ['list.excludes', 'call.server_received'],
+    'par.misspelled-hidden-name': ['list.excludes', 'call.server_received'],
+  },
+  'hidden-params-refused': {
+    'par.denied-parameter-hidden': ['call.server_received'],
+    'par.fixed-parameter-supplied': ['call.server_received'],
+  },
+  'name-rules': {
+    'nam.rename-breaks-rules': ['list.excludes'],
+    'nam.server-name-breaks-rules': ['list.excludes', 'call.server_received'],
+  },
+  'name-unique': {
+    'nam.rename-collision': ['list.count', 'list.unique_names', 'call.answered', 'call.server_reached'],
+  },
+  'input-valid': {
+    'val.beyond-float64-maximum': ['call.server_received'],
+    'val.broken-additional-properties': ['call.server_received'],
+    'val.broken-const': ['call.server_received'],
+    'val.broken-dependent-required': ['call.server_received'],
+    'val.broken-enum': ['call.server_received'],
+    'val.broken-exclusive-maximum': ['call.server_received'],
+    'val.broken-exclusive-minimum': ['call.server_received'],
+    'val.broken-max-items': ['call.server_received'],
+    'val.broken-max-length': ['call.server_received'],
+    'val.broken-maximum': ['call.server_received'],
+    'val.broken-min-items': ['call.server_received'],
+    'val.broken-min-length': ['call.server_received'],
+    'val.broken-minimum': ['call.server_received'],
+    'val.broken-multiple-of': ['call.server_received'],
+    'val.broken-not': ['call.server_received'],
+    'val.broken-pattern': ['call.server_received'],
+    'val.broken-required': ['call.server_received'],
+    'val.broken-type': ['call.server_received'],
+    'val.broken-unique-items': ['call.server_received'],
+  },
+  grants: {
+    'grt.grant-expired': ['call.server_received'],
+    'grt.permission-not-granted': ['call.server_received'],
+    'res.claimed-grant-grants-nothing': ['call.server_received', 'ledger.calls'],
+  },
+  policy: {
+    'pol.approval-bound-to-arguments': ['call.server_received'],
+    'pol.approval-holds-call': ['call.server_received'],
+    'pol.approval-names-exact-call': ['call.server_received'],
+    'pol.approved-call-runs-once': ['call.server_received', 'audit.record'],
+    'pol.denied-class': ['call.server_received'],
+    'pol.destructive-held-by-default': ['call.server_received'],
+    'pol.expired-approval': ['call.server_received'],
+    'pol.rejected-approval': ['call.server_received', 'audit.record'],
+    'res.claimed-approval-releases-nothing': ['call.server_received', 'ledger.calls'],
+  },
+  'agent-visibility': {
+    'agt.guessed-name': ['call.server_received', 'call.answers_like_unknown'],
+    'agt.listing-filtered': ['list.excludes'],
+    'aud.refused-calls-recorded': ['call.server_received', 'audit.record'],
+  },
+  'agent-chain': {
+    'chn.chain-too-long': ['call.server_received'],
+    'chn.hop-not-allowed': ['call.server_received'],
+    'chn.unknown-hop': ['call.server_received'],
+  },
   // A control, not an attack: without this guard a server's error is judged as missing output.
-  'server-error-is-tool-error': ['out.error-result-keeps-its-text'],
-  'withhold-uninspectable': ['wth.image-withheld', 'wth.audio-withheld', 'wth.resource-blob-withheld', 'wth.resource-text-withheld', 'wth.resource-link-withheld'],
-  'result-cap': ['res.result-over-cap', 'res.split-result-over-cap', 'res.operator-cap', 'res.cap-on-code-point', 'res.structured-over-cap'],
-  'description-cap': ['res.description-over-cap'],
-  'result-size-bound': ['res.memory-flood'],
-  'output-valid': ['out.invalid-structured-content', 'out.missing-structured-content'],
-  'inspect-results': [
-    'ins.injected-result',
-    'ins.canary-result',
-    'ins.canary-base64-result',
-    'ins.canary-hex-result',
-    'ins.canary-url-result',
-    'ins.aws-key-result',
-    'ins.private-key-result',
-    'ins.github-token-result',
-    'ins.zero-width-stripped',
-    'ins.bidi-stripped',
-    'ins.ansi-stripped',
-    'ins.tag-chars-stripped',
-    'ins.result-too-deep',
-    'ins.result-too-many-nodes',
-    'ins.result-string-too-long',
-    'ins.result-aggregate-too-long',
-  ],
-  'inspect-arguments': ['ins.secret-in-arguments', 'ins.encoded-secret-in-arguments'],
-  'inspect-descriptors': ['ins.secret-in-description', 'ins.poisoned-description-withheld', 'ins.zero-width-description', 'ins.bidi-description'],
-  'effect-contract': ['eff.lying-writer', 'eff.template-value-copied-inert', 'rpt.read-back-error-escaped'],
-  'broker-markers-only': ['res.forged-verified-mark-removed'],
-  'server-error-escaped': ['rpt.forged-error-escaped', 'rpt.read-back-error-escaped'],
-  'redact-server-env': [
-    'env.server-token-kept-from-agent',
-    'env.server-token-base64-kept-from-agent',
-    'env.server-token-hex-kept-from-agent',
-    'env.server-token-percent-kept-from-agent',
-    'crd.echoed-token-kept-from-agent',
-  ],
-  'manifest-required': ['cfg.never-pinned'],
-  'manifest-server': ['cfg.pinned-other-server'],
-  'rules-pinned': ['cfg.misspelled-rule'],
-  'private-operator-files': ['cfg.rules-file-writable', 'cfg.manifest-file-writable'],
-  'own-process-group': ['prc.own-group', 'prc.close-kills-descendants'],
-  // The group watcher kills the server too when the broker is killed, so the parent-death
-  // signal is shown needed only with the watcher gone; the watcher alone is needed for the
-  // server's descendants, which the parent-death signal never reaches.
-  'parent-death-signal+group-dies-with-broker': ['prc.broker-death-kills-server'],
-  'group-dies-with-broker': ['prc.broker-death-kills-descendants'],
+  'server-error-is-tool-error': {
+    'out.error-result-keeps-its-text': ['call.text_includes'],
+  },
+  'withhold-uninspectable': {
+    'wth.audio-withheld': ['call.text_includes', 'call.answer_excludes', 'call.content_types_absent'],
+    'wth.image-withheld': ['call.text_includes', 'call.answer_excludes', 'call.content_types_absent'],
+    'wth.resource-blob-withheld': ['call.text_includes', 'call.answer_excludes', 'call.content_types_absent'],
+    'wth.resource-link-withheld': ['call.text_includes', 'call.content_types_absent'],
+    'wth.resource-text-withheld': ['call.text_includes', 'call.answer_excludes', 'call.content_types_absent'],
+  },
+  'result-cap': {
+    'res.cap-on-code-point': ['call.text_max_chars'],
+    'res.operator-cap': ['call.text_max_chars'],
+    'res.result-over-cap': ['call.text_max_chars'],
+    'res.split-result-over-cap': ['call.text_max_chars'],
+    'res.structured-over-cap': ['call.answer_excludes', 'call.structured.absent'],
+  },
+  'description-cap': {
+    'res.description-over-cap': ['list.description_max_chars'],
+  },
+  'result-size-bound': {
+    'res.memory-flood': ['call.memory_growth_max_mib'],
+  },
+  'output-valid': {
+    'out.invalid-structured-content': ['call.answer_excludes'],
+    'out.missing-structured-content': ['call.answer_excludes'],
+  },
+  'inspect-results': {
+    'ins.result-aggregate-too-long': ['call.answer_excludes'],
+    'ins.result-too-deep': ['call.answer_excludes'],
+    'ins.result-too-many-nodes': ['call.answer_excludes'],
+    'ins.result-string-too-long': ['call.answer_excludes'],
+    'ins.ansi-stripped': ['call.answer_excludes'],
+    'ins.bidi-stripped': ['call.answer_excludes'],
+    'ins.canary-base64-result': ['call.answer_excludes'],
+    'ins.canary-hex-result': ['call.answer_excludes'],
+    'ins.canary-url-result': ['call.answer_excludes'],
+    'ins.canary-result': ['call.answer_excludes'],
+    'ins.injected-result': ['call.answer_excludes'],
+    'ins.aws-key-result': ['call.answer_excludes'],
+    'ins.github-token-result': ['call.answer_excludes'],
+    'ins.private-key-result': ['call.answer_excludes'],
+    'ins.tag-chars-stripped': ['call.answer_excludes'],
+    'ins.zero-width-stripped': ['call.answer_excludes'],
+  },
+  'inspect-arguments': {
+    'ins.encoded-secret-in-arguments': ['call.server_received'],
+    'ins.secret-in-arguments': ['call.server_received'],
+  },
+  'inspect-descriptors': {
+    'ins.bidi-description': ['list.description_excludes'],
+    'ins.poisoned-description-withheld': ['list.excludes', 'call.server_received'],
+    'ins.secret-in-description': ['list.excludes', 'call.server_received'],
+    'ins.zero-width-description': ['list.description_excludes'],
+  },
+  'effect-contract': {
+    'eff.lying-writer': ['call.answer_excludes', 'ledger.calls_reached'],
+    'eff.template-value-copied-inert': ['call.meta_includes', 'ledger.calls_reached', 'ledger.called'],
+    'rpt.read-back-error-escaped': ['call.text_includes', 'call.answer_excludes', 'ledger.calls_reached'],
+  },
+  'broker-markers-only': {
+    'res.forged-verified-mark-removed': ['call.meta_excludes'],
+  },
+  'server-error-escaped': {
+    'rpt.forged-error-escaped': ['call.text_escaped'],
+    'rpt.read-back-error-escaped': ['call.text_escaped'],
+  },
+  'redact-server-env': {
+    'crd.echoed-token-kept-from-agent': ['call.answer_excludes'],
+    'env.server-token-base64-kept-from-agent': ['call.answer_excludes'],
+    'env.server-token-hex-kept-from-agent': ['call.answer_excludes'],
+    'env.server-token-kept-from-agent': ['call.answer_excludes'],
+    'env.server-token-percent-kept-from-agent': ['call.answer_excludes'],
+  },
+  'manifest-required': {
+    'cfg.never-pinned': ['start.no_launch'],
+  },
+  'manifest-server': {
+    'cfg.pinned-other-server': ['start.refused'],
+  },
+  'rules-pinned': {
+    'cfg.misspelled-rule': ['start.refused'],
+  },
+  'private-operator-files': {
+    'cfg.manifest-file-writable': ['start.refused'],
+    'cfg.rules-file-writable': ['start.refused'],
+  },
+  'own-process-group': {
+    'prc.close-kills-descendants': ['close.servers_alive'],
+    'prc.own-group': ['start.server_group'],
+  },
+  // The group watcher kills the server too when the broker is killed, and the parent-death signal
+  // stops the server when the watcher is gone: only removing both lets it outlive the broker.
+  // prc.broker-death-kills-watchdog-killer isolates parent-death-signal (its server kills the
+  // watcher first); prc.broker-death-kills-descendants isolates group-dies-with-broker.
+  'parent-death-signal+group-dies-with-broker': {
+    'prc.broker-death-kills-server': ['kill_candidate.servers_alive'],
+  },
+  'group-dies-with-broker': {
+    'prc.broker-death-kills-descendants': ['kill_candidate.servers_alive'],
+  },
   // net.scheme-not-http is left out: without the guard the HTTP client still cannot speak ftp.
-  'address-guard': [
-    'net.loopback-refused',
-    'net.unspecified-refused',
-    'net.integer-address',
-    'net.hex-address',
-    'net.octal-address',
-    'net.short-address',
-    'net.mapped-address',
-    'net.localhost-name',
-    'net.opt-in-other-origin',
-    'net.metadata-address',
-    'net.private-address',
-    'net.name-resolves-private',
-    'net.metadata-name',
-    'net.internal-name',
-    'net.localhost-subdomain',
-    'net.ipv6-loopback',
-    'net.ipv6-unique-local',
-    'net.ipv6-nat64',
-    'net.ipv6-teredo',
-    'net.dns-rebinding',
-  ],
+  'address-guard': {
+    'net.dns-rebinding': ['ledger.connections_to'],
+    'net.hex-address': ['start.refused'],
+    'net.integer-address': ['start.refused'],
+    'net.internal-name': ['start.refused'],
+    'net.ipv6-loopback': ['start.refused'],
+    'net.ipv6-nat64': ['start.refused'],
+    'net.ipv6-teredo': ['start.refused'],
+    'net.ipv6-unique-local': ['start.refused'],
+    'net.localhost-name': ['start.refused'],
+    'net.localhost-subdomain': ['start.refused'],
+    'net.loopback-refused': ['start.refused'],
+    'net.mapped-address': ['start.refused'],
+    'net.metadata-address': ['start.refused'],
+    'net.metadata-name': ['start.refused'],
+    'net.name-resolves-private': ['start.refused'],
+    'net.octal-address': ['start.refused'],
+    'net.opt-in-other-origin': ['start.refused'],
+    'net.private-address': ['start.refused'],
+    'net.short-address': ['start.refused'],
+    'net.unspecified-refused': ['start.refused'],
+  },
   // Defence in depth: a followed redirect is dialled only where address-guard's judgement lets it,
   // and the canary is a loopback port the opt-in does not cover, so only removing both lets the
-  // hop through.
-  'no-redirects+address-guard': ['net.redirect-not-followed', 'net.redirect-carries-no-credential'],
-  'http-body-cap': ['net.body-announced-over-cap', 'net.body-streamed-over-cap'],
+  // hop through. net.redirect-to-public-not-followed (a hop to an address the guard allows)
+  // isolates no-redirects.
+  'no-redirects+address-guard': {
+    'net.redirect-carries-no-credential': ['canary.requests'],
+    'net.redirect-not-followed': ['canary.requests'],
+  },
+  // Without the cap the body is still refused, by the JSON reader's bounds, but only after the
+  // broker held all 17 MiB of it: its memory growth is what the cap prevents.
+  'http-body-cap': {
+    'net.body-announced-over-cap': ['call.memory_growth_max_mib'],
+    'net.body-streamed-over-cap': ['call.memory_growth_max_mib'],
+  },
   // crd.subdomain-no-token and crd.look-alike-no-token are left out: the token map is looked up
   // by exact hostname whatever the guards, so neither name ever has a token to withhold.
-  'bearer-https-only': ['crd.plain-http-same-host'],
+  'bearer-https-only': {
+    'crd.plain-http-same-host': ['server_headers.absent'],
+  },
+  // drift-closes-session already keeps every call from a session whose tools drifted, so
+  // without quarantine alone a drifted tool is still refused, in other words (server_unavailable:
+  // a contract check). Only removing both lets the calls through; drf.quarantine-closes-session
+  // isolates drift-closes-session.
+  'drift-quarantine+drift-closes-session': {
+    'drf.description-reworded': ['call.server_received', 'ledger.calls'],
+    'drf.output-schema-loosened': ['call.server_received', 'ledger.calls'],
+    'drf.quarantine-closes-session': ['call.server_received', 'ledger.calls'],
+    'drf.schema-loosened': ['call.server_received', 'ledger.calls'],
+    'drf.tool-withdrawn': ['call.server_received', 'ledger.calls'],
+  },
+  'description-pin': {
+    'pin.description-widened': ['list.excludes', 'call.server_received', 'load_report.sections'],
+  },
+  'no-redirects': {
+    'net.redirect-to-public-not-followed': ['ledger.connections_to', 'call.server_received'],
+  },
+  // The server kills the group watcher first, so only the kernel's parent-death signal is left.
+  'parent-death-signal': {
+    'prc.broker-death-kills-watchdog-killer': ['kill_candidate.servers_alive'],
+  },
 };
 
 const scenarios = loadCatalogue();
 
 describe('every guard of the reference broker is needed', () => {
-  it.each(Object.entries(NEEDED_BY))('without %s the scenarios it protects fail', async (guards, ids) => {
+  it.each(Object.entries(NEEDED_BY))('without %s the scenarios it protects fail on the named checks', async (guards, expected) => {
+    const ids = Object.keys(expected);
     const selected = scenarios.filter((s) => ids.includes(s.id));
     expect(selected.map((s) => s.id).sort()).toEqual([...ids].sort());
     const report = await runSuite(referenceCandidate({ disabledGuards: guards.split('+') }), selected, { stepTimeoutMs: DEFAULT_STEP_TIMEOUT_MS });
-    for (const result of report.cases) expect(result.outcome, `${result.id} without ${guards}`).toBe('fail');
+    for (const result of report.cases) {
+      const failed = new Set(result.findings.map((finding) => finding.check));
+      expect(result.outcome, `${result.id} without ${guards}`).toBe('fail');
+      expect([...failed], `${result.id} without ${guards}`).toEqual(expect.arrayContaining(expected[result.id]!));
+    }
   });
 
-  it('names every guard the reference broker has', () => {
+  it('names, for each scenario, at least one check that is not about the words of a refusal', () => {
+    for (const [guards, expected] of Object.entries(NEEDED_BY)) {
+      for (const [id, checks] of Object.entries(expected)) {
+        expect(checks.map((check) => CHECKS.get(check)?.class).some((cls) => cls === 'harm' || cls === 'benign' || cls === 'record'), `${guards}: ${id}`).toBe(true);
+      }
+    }
+  });
+
+  it('names every guard the reference broker has, and shows each one needed on its own or in a pair', () => {
     const covered = new Set(Object.keys(NEEDED_BY).flatMap((key) => key.split('+')));
     expect([...GUARD_NAMES].sort()).toEqual([...covered].sort());
   });

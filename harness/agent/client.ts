@@ -17,6 +17,9 @@ export const PROTOCOL_VERSION = '2025-11-25';
 /** Bound on how many pages the agent follows: far past any sane broker's own bound. */
 export const AGENT_MAX_PAGES = 200;
 
+/** Bound on the unsolicited lines kept: a flood is evidence enough long before this. */
+const MAX_UNSOLICITED = 10_000;
+
 interface Pending {
   resolve(answer: Answer): void;
 }
@@ -30,6 +33,11 @@ export class AgentClient {
   private nextId = 1;
   private readonly pending = new Map<string, Pending>();
   private closed = false;
+  /**
+   * Every line the broker sent that answered no pending request (notifications, requests of its
+   * own, stray answers), in arrival order: other channels a withheld value could reach the agent by.
+   */
+  readonly unsolicited: string[] = [];
 
   constructor(
     private readonly channel: AgentChannel,
@@ -44,6 +52,11 @@ export class AgentClient {
   }
 
   private receive(line: string): void {
+    if (!this.answers(line) && this.unsolicited.length < MAX_UNSOLICITED) this.unsolicited.push(line);
+  }
+
+  /** Settles the request a line answers; false when it answers none. */
+  private answers(line: string): boolean {
     let message: Record<string, unknown>;
     try {
       message = parseLossless(line) as Record<string, unknown>;
@@ -53,16 +66,17 @@ export class AgentClient {
       if (first) {
         this.pending.delete(first[0]);
         first[1].resolve({ kind: 'malformed', raw: line, why: (error as Error).message });
+        return true;
       }
-      return;
+      return false;
     }
     if (typeof message.method === 'string') {
       this.answerServerRequest(message);
-      return;
+      return false;
     }
     const id = idKey(message.id);
     const waiter = this.pending.get(id);
-    if (!waiter) return;
+    if (!waiter) return false;
     this.pending.delete(id);
     if (message.error && typeof message.error === 'object') {
       const error = message.error as { code?: unknown; message?: unknown };
@@ -76,6 +90,7 @@ export class AgentClient {
     } else {
       waiter.resolve({ kind: 'malformed', raw: line, why: 'neither result nor error' });
     }
+    return true;
   }
 
   /** The agent offers no client capabilities; it answers ping and declines everything else. */

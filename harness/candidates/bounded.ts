@@ -92,7 +92,7 @@ export function boundedCandidate(candidate: Candidate, marginMs = 5_000): Candid
       return boundedChannel(channel, ms);
     },
     ...(candidate.loadReport && { loadReport: bounded('loadReport', candidate.loadReport) }),
-    ...(candidate.configurationRefusal && { configurationRefusal: bounded('configurationRefusal', candidate.configurationRefusal) }),
+    ...(candidate.startRefusal && { startRefusal: bounded('startRefusal', candidate.startRefusal) }),
     ...(candidate.approve && { approve: bounded('approve', candidate.approve) }),
     ...(candidate.audit && { audit: bounded('audit', candidate.audit) }),
     ...(candidate.auditLines && { auditLines: bounded('auditLines', candidate.auditLines) }),

@@ -1,34 +1,79 @@
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
+import type { Readable } from 'node:stream';
+import { LabelStamp } from './label-stamp.js';
 import { naiveToken } from './naive-token.js';
 
 /**
  * The passthrough candidate's process: it starts the server named after `--` and copies bytes
  * both ways, unchanged and unchecked; or, given `--url`, it posts each line to that URL and
  * copies each answer back. It exists to prove that scenarios can fail.
+ *
+ * As a harness self-test fixture (the label-stamper candidate), `--stamp-code CODE` and
+ * `--stamp-truncation`, given first, make it a liar: every tools/call result it forwards carries
+ * every refusal label (label-stamp.ts) and still all of its content. Everything else it copies as
+ * it came.
  */
 function main(argv: string[]): void {
-  if (argv[0] === '--url' && argv[1] !== undefined) {
+  const { stamp, rest } = stampOptions(argv);
+  if (rest[0] === '--url' && rest[1] !== undefined) {
     const option = (name: string) => {
-      const at = argv.indexOf(name, 2);
-      return at < 0 ? undefined : argv[at + 1];
+      const at = rest.indexOf(name, 2);
+      return at < 0 ? undefined : rest[at + 1];
     };
     const tokens = option('--tokens');
-    proxyToUrl(argv[1], tokens === undefined ? {} : (JSON.parse(tokens) as Record<string, string>), option('--token'));
+    proxyToUrl(rest[1], tokens === undefined ? {} : (JSON.parse(tokens) as Record<string, string>), option('--token'), stamp);
     return;
   }
-  const separator = argv.indexOf('--');
-  const [command, ...args] = separator >= 0 ? argv.slice(separator + 1) : [];
+  const separator = rest.indexOf('--');
+  const [command, ...args] = separator >= 0 ? rest.slice(separator + 1) : [];
   if (!command) {
-    process.stderr.write('usage: passthrough-proxy (-- COMMAND [ARG ...] | --url URL)\n');
+    process.stderr.write('usage: passthrough-proxy [--stamp-code CODE [--stamp-truncation]] (-- COMMAND [ARG ...] | --url URL)\n');
     process.exit(2);
   }
   const server = spawn(command, args, { stdio: ['pipe', 'pipe', 'inherit'] });
   process.stdin.pipe(server.stdin);
-  server.stdout.pipe(process.stdout);
+  if (stamp === undefined) {
+    server.stdout.pipe(process.stdout);
+  } else {
+    eachLine(process.stdin, (line) => stamp.noteRequest(line.toString('utf8')));
+    eachLine(server.stdout, (line) => {
+      const stamped = stamp.stamp(line.toString('utf8'));
+      process.stdout.write(stamped === undefined ? line : `${stamped}\n`);
+    });
+  }
   server.stdin.on('error', () => undefined);
   server.on('exit', (code) => process.exit(code ?? 1));
   server.on('error', () => process.exit(1));
+}
+
+/** `--stamp-code CODE [--stamp-truncation]` at the front of the command line, if given, and the rest of it. */
+function stampOptions(argv: string[]): { stamp: LabelStamp | undefined; rest: string[] } {
+  const code = argv[0] === '--stamp-code' ? argv[1] : undefined;
+  if (code === undefined) return { stamp: undefined, rest: argv };
+  const truncation = argv[2] === '--stamp-truncation';
+  return { stamp: new LabelStamp({ code, truncation }), rest: argv.slice(truncation ? 3 : 2) };
+}
+
+/**
+ * Calls `onLine` with each line of `input` as the bytes it came in, its `\n` included, and with
+ * what is left unterminated when the stream ends: a line the stamp leaves alone goes on unchanged.
+ */
+function eachLine(input: Readable, onLine: (line: Buffer) => void): void {
+  let pieces: Buffer[] = [];
+  input.on('data', (chunk: Buffer) => {
+    let start = 0;
+    for (let newline = chunk.indexOf(10); newline >= 0; newline = chunk.indexOf(10, start)) {
+      pieces.push(chunk.subarray(start, newline + 1));
+      onLine(Buffer.concat(pieces));
+      pieces = [];
+      start = newline + 1;
+    }
+    if (start < chunk.length) pieces.push(chunk.subarray(start));
+  });
+  input.on('end', () => {
+    if (pieces.length > 0) onLine(Buffer.concat(pieces));
+  });
 }
 
 /**
@@ -37,12 +82,13 @@ function main(argv: string[]): void {
  * naiveToken picks one. A request it could not get an answer to is answered with a JSON-RPC
  * error, so the agent is never left waiting.
  */
-function proxyToUrl(target: string, tokens: Record<string, string>, configured: string | undefined): void {
+function proxyToUrl(target: string, tokens: Record<string, string>, configured: string | undefined, stamp: LabelStamp | undefined): void {
   const url = new URL(target);
   const bearer = naiveToken(url.hostname, tokens, configured);
   if (url.protocol !== 'https:') url.protocol = 'http:';
   const lines = createInterface({ input: process.stdin, crlfDelay: Number.POSITIVE_INFINITY });
   lines.on('line', (line) => {
+    stamp?.noteRequest(line);
     const headers = {
       'content-type': 'application/json',
       accept: 'application/json, text/event-stream',
@@ -51,7 +97,7 @@ function proxyToUrl(target: string, tokens: Record<string, string>, configured: 
     void fetch(url, { method: 'POST', headers, body: line })
       .then(async (response) => {
         const body = (await response.text()).trim();
-        if (body !== '' && response.ok) process.stdout.write(`${body}\n`);
+        if (body !== '' && response.ok) process.stdout.write(`${stamp?.stamp(body) ?? body}\n`);
         else if (!response.ok) answerFailure(line, `HTTP ${response.status}`);
       })
       .catch((error: Error) => answerFailure(line, error.message));

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { passthroughEntry } from '../paths.js';
 import { spawnChannel, throughPrefix } from './child.js';
-import { ADAPTER_PROTOCOL, FEATURES, type Candidate, type Feature } from './types.js';
+import { ADAPTER_PROTOCOL, type AgentChannel, type Candidate, type SessionSpec } from './types.js';
 
 /**
  * `${NAME}` and `$NAME` in a configured value replaced by the proxy's own variable, as many
@@ -13,23 +13,62 @@ export function expandReferences(value: string, own: NodeJS.ProcessEnv): string 
   return value.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)/g, (_, braced?: string, bare?: string) => own[(braced ?? bare) as string] ?? '');
 }
 
+/** Starts the no-protection proxy in front of the session's server, told `proxyOptions` first. */
+function startProxy(spec: SessionSpec, name: string, proxyOptions: readonly string[] = []): AgentChannel {
+  const { credentials, config_token: configToken, config_token_env: configTokenEnv } = spec.operator;
+  const target =
+    'url' in spec.upstream
+      ? [
+          '--url',
+          spec.upstream.url,
+          ...(credentials === undefined ? [] : ['--tokens', JSON.stringify(credentials)]),
+          ...(configToken === undefined ? [] : ['--token', configToken]),
+          // A naive gateway reads the named variable from its own environment (CRD-3).
+          ...(configTokenEnv === undefined ? [] : ['--token', spec.env[configTokenEnv] ?? '']),
+        ]
+      : ['--', spec.upstream.command, ...spec.upstream.args];
+  return spawnChannel(...throughPrefix(spec.launchPrefix, process.execPath, [passthroughEntry, ...proxyOptions, ...target]), {
+    cwd: spec.workdir,
+    // The server starts as the operator configured it, its variables on top of everything the
+    // proxy has: starting a server is no protection, and guarding what it was given is none.
+    // References to the proxy's own variables in a configured value are expanded.
+    env: {
+      ...spec.env,
+      ...Object.fromEntries(Object.entries(spec.operator.env ?? {}).map(([variable, value]) => [variable, expandReferences(value, spec.env)])),
+      ...(spec.trustedCa === undefined ? {} : { NODE_EXTRA_CA_CERTS: spec.trustedCa }),
+    },
+    stderrFile: join(spec.workdir, `${name}.stderr`),
+  });
+}
+
 /**
- * The baseline: a plain proxy with no protections at all. It declares the features, so every
- * scenario runs against it, and it enforces none, so every attack must fail against it. An attack
+ * The baseline: a plain proxy with no protections at all. It claims none, and it offers every
+ * hook, honestly empty (an approval channel that never holds anything, an audit trail and a load
+ * report it never writes, flaws in operator files it never reads), so every scenario runs
+ * against it; it enforces nothing, so every attack must fail against it with `exposed`. An attack
  * it passes is a scenario that cannot fail.
  */
 export function passthroughCandidate(): Candidate {
+  return proxyCandidate('passthrough', []);
+}
+
+/**
+ * The passthrough's process under `name`, started with `proxyOptions` in front of its target: the
+ * harness's self-test fixtures (label-stamper.ts) are the same proxy told to lie in one way.
+ */
+export function proxyCandidate(name: string, proxyOptions: readonly string[]): Candidate {
   return {
     info: {
-      name: 'passthrough',
+      name,
       version: '0.1.0',
       adapterProtocol: ADAPTER_PROTOCOL,
-      // Every feature but the load report, which it does not write: it claims to enforce
-      // everything and enforces nothing.
-      features: (Object.keys(FEATURES) as Feature[]).filter((feature) => feature !== 'load-report'),
+      claims: ['listing', 'calls'],
+      upstreams: ['command', 'url'],
+      // It reads no operator file, so every flaw is as good as written: it serves regardless.
+      configFlaws: true,
     },
     async pin() {
-      return { ok: true, detail: 'passthrough pins nothing' };
+      return { ok: true, detail: `${name} pins nothing` };
     },
     async approve() {
       // There is nothing to approve: passthrough never holds a call.
@@ -40,31 +79,35 @@ export function passthroughCandidate(): Candidate {
     async auditLines() {
       return [];
     },
+    async loadReport() {
+      return undefined;
+    },
     async start(spec) {
-      const { credentials, config_token: configToken, config_token_env: configTokenEnv } = spec.operator;
-      const target =
-        'url' in spec.upstream
-          ? [
-              '--url',
-              spec.upstream.url,
-              ...(credentials === undefined ? [] : ['--tokens', JSON.stringify(credentials)]),
-              ...(configToken === undefined ? [] : ['--token', configToken]),
-              // A naive gateway reads the named variable from its own environment (CRD-3).
-              ...(configTokenEnv === undefined ? [] : ['--token', spec.env[configTokenEnv] ?? '']),
-            ]
-          : ['--', spec.upstream.command, ...spec.upstream.args];
-      return spawnChannel(...throughPrefix(spec.launchPrefix, process.execPath, [passthroughEntry, ...target]), {
-        cwd: spec.workdir,
-        // The server starts as the operator configured it, its variables on top of everything the
-        // proxy has: starting a server is no protection, and guarding what it was given is none.
-        // References to the proxy's own variables in a configured value are expanded.
-        env: {
-          ...spec.env,
-          ...Object.fromEntries(Object.entries(spec.operator.env ?? {}).map(([name, value]) => [name, expandReferences(value, spec.env)])),
-          ...(spec.trustedCa === undefined ? {} : { NODE_EXTRA_CA_CERTS: spec.trustedCa }),
-        },
-        stderrFile: join(spec.workdir, 'passthrough.stderr'),
-      });
+      return startProxy(spec, name, proxyOptions);
+    },
+  };
+}
+
+/**
+ * The same proxy as a third party's adapter for a plain proxy would describe it: listing and
+ * calls, reached by command or URL, and no hook at all. What it cannot run is exactly what needs
+ * a hook; everything else gets a verdict, which is what a user of such a proxy is exposed to.
+ */
+export function plainProxyCandidate(): Candidate {
+  return {
+    info: {
+      name: 'plain-proxy',
+      version: '0.1.0',
+      adapterProtocol: ADAPTER_PROTOCOL,
+      claims: ['listing', 'calls'],
+      upstreams: ['command', 'url'],
+      unapplied: ['every operator rule: the proxy has no configuration of its own'],
+    },
+    async pin() {
+      return { ok: true, detail: 'a plain proxy pins nothing' };
+    },
+    async start(spec) {
+      return startProxy(spec, 'plain-proxy');
     },
   };
 }

@@ -114,8 +114,12 @@ interface ReferenceLoadReport {
 /** How the broker starts each line it writes on stderr (src/cli.ts). */
 const DIAGNOSTIC_PREFIX = 'gauntlet-broker: ';
 
-/** The broker's exit code for a command line, configuration or manifest it refuses (docs/reference-broker.md). */
-const EXIT_REFUSED_INPUT = 2;
+/**
+ * The broker's exit codes for a refusal to serve (docs/reference-broker.md): a command line,
+ * configuration or manifest it refuses (2), nothing it could register (3), a server it would not
+ * trust or could not speak to (4). Exit 1 is an internal error, which refuses nothing.
+ */
+const EXIT_REFUSALS: ReadonlySet<number> = new Set([2, 3, 4]);
 
 /**
  * mcp-gauntlet's own broker, driven exactly as a third-party broker would be: as a separate
@@ -128,7 +132,9 @@ export function referenceCandidate(options: ReferenceOptions = {}): Candidate {
       name: options.disabledGuards?.length ? `reference-without-${options.disabledGuards.join('+')}` : 'reference',
       version: '0.1.0',
       adapterProtocol: ADAPTER_PROTOCOL,
-      features: Object.keys(FEATURES) as Feature[],
+      claims: Object.keys(FEATURES) as Feature[],
+      upstreams: ['command', 'url'],
+      configFlaws: true,
     },
     async pin(spec) {
       const config = await writeConfig(spec);
@@ -172,10 +178,10 @@ export function referenceCandidate(options: ReferenceOptions = {}): Candidate {
       };
       return neutral;
     },
-    async configurationRefusal(spec, exit) {
-      // The broker checks its inputs before it starts the server; a refusal exits 2 and its first
-      // diagnostic line says what was refused and why. Any other exit refused nothing.
-      if (exit.code !== EXIT_REFUSED_INPUT || !existsSync(files(spec).serveStderr)) return undefined;
+    async startRefusal(spec, exit) {
+      // A refusal exits with one of its codes, and its first diagnostic line says what was
+      // refused and why. Any other exit refused nothing.
+      if (exit.code === null || !EXIT_REFUSALS.has(exit.code) || !existsSync(files(spec).serveStderr)) return undefined;
       const lines = (await readFile(files(spec).serveStderr, 'utf8')).split('\n');
       return lines.find((line) => line.startsWith(DIAGNOSTIC_PREFIX))?.slice(DIAGNOSTIC_PREFIX.length);
     },

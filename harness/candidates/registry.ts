@@ -1,13 +1,16 @@
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { directCandidate } from './direct.js';
-import { passthroughCandidate } from './passthrough.js';
+import { passthroughCandidate, plainProxyCandidate } from './passthrough.js';
 import { referenceCandidate } from './reference.js';
-import { ADAPTER_PROTOCOL, FEATURES, type Candidate, type CandidateFactory } from './types.js';
+import { boundedCandidate } from './bounded.js';
+import { hooksOf, HOOK_OF_CLAIM } from './hooks.js';
+import { ADAPTER_PROTOCOL, FEATURES, type Candidate, type CandidateFactory, type Feature } from './types.js';
 
 const BUILT_IN: Record<string, CandidateFactory> = {
   reference: () => referenceCandidate(),
   passthrough: passthroughCandidate,
+  'plain-proxy': plainProxyCandidate,
   direct: directCandidate,
 };
 
@@ -24,12 +27,20 @@ function checkDeclaration(candidate: Candidate, source: string): Candidate {
   if (info.adapterProtocol !== ADAPTER_PROTOCOL) {
     throw new AdapterError(`${source}: the adapter speaks ${String(info.adapterProtocol)}, the harness speaks ${ADAPTER_PROTOCOL}`);
   }
-  const unknown = (info.features ?? []).filter((feature) => !(feature in FEATURES));
-  if (unknown.length > 0) throw new AdapterError(`${source}: unknown features ${unknown.join(', ')}`);
+  if (!Array.isArray(info.claims)) throw new AdapterError(`${source}: the adapter does not declare its claims (info.claims)`);
+  const unknown = info.claims.filter((claim) => !(claim in FEATURES));
+  if (unknown.length > 0) throw new AdapterError(`${source}: unknown claims ${unknown.join(', ')}`);
   if (typeof candidate.pin !== 'function' || typeof candidate.start !== 'function') {
     throw new AdapterError(`${source}: the adapter must implement pin and start`);
   }
-  return candidate;
+  // A claim whose hook is missing would have its checks skipped: the declaration cannot be trusted.
+  const hooks = hooksOf(candidate);
+  const claims = info.claims as readonly Feature[];
+  const unbacked = claims.filter((claim) => HOOK_OF_CLAIM[claim] !== undefined && !hooks.has(HOOK_OF_CLAIM[claim]!));
+  if (unbacked.length > 0) {
+    throw new AdapterError(`${source}: claims ${unbacked.map((claim) => `${claim} without the ${HOOK_OF_CLAIM[claim]} hook`).join(', ')}`);
+  }
+  return boundedCandidate(candidate);
 }
 
 /** A built-in name, or the path of a module whose default export is a CandidateFactory. */

@@ -9,8 +9,10 @@ import type { AdapterFlaw, OperatorConfig } from '../scenario/types.js';
 export const ADAPTER_PROTOCOL = 'gauntlet-candidate/1';
 
 /**
- * Feature tags. A scenario lists the ones its verdict depends on; a candidate that does not
- * declare one gets `unsupported` for that scenario, never a pass.
+ * Protection tags. A scenario lists the ones it tests; a candidate declares the ones it claims.
+ * Every scenario runs whatever the candidate claims: the report says whether a result was
+ * claimed ("exposed, claimed" against "exposed, not claimed"). Only a missing hook or transport
+ * the scenario cannot run without (harness/candidates/hooks.ts) makes it `unsupported`.
  */
 export const FEATURES = {
   listing: 'offers the agent a tools/list answer',
@@ -50,7 +52,14 @@ export interface CandidateInfo {
   name: string;
   version: string;
   adapterProtocol: typeof ADAPTER_PROTOCOL;
-  features: readonly Feature[];
+  /** The protections the candidate claims to enforce. */
+  claims: readonly Feature[];
+  /** How the broker can reach a server: started from a command line, or dialled at a URL (default: command). */
+  upstreams?: ReadonlyArray<'command' | 'url'>;
+  /** The adapter writes `SessionSpec.flaw` into the broker's own configuration (docs/scenario-format.md). */
+  configFlaws?: boolean;
+  /** Parts of the neutral operator configuration the broker cannot express, noted on every case. */
+  unapplied?: readonly string[];
 }
 
 /** How to start the hostile server; the candidate launches it as its upstream. */
@@ -186,10 +195,16 @@ export interface Candidate {
   loadReport?(spec: SessionSpec): Promise<NeutralLoadReport | undefined>;
   /**
    * After a start that ended in `exit` without serving: the reason the candidate gave for refusing
-   * the operator's configuration, or undefined when the exit was anything else (a crash, a failed
-   * server). Without it no exit counts as refusing a configuration.
+   * to serve (the operator's configuration, or what the server presented), or undefined when the
+   * exit was anything else (a crash). Without it only an initialize error explains a refusal.
    */
-  configurationRefusal?(spec: SessionSpec, exit: ExitStatus): Promise<string | undefined>;
+  startRefusal?(spec: SessionSpec, exit: ExitStatus): Promise<string | undefined>;
+  /**
+   * For a broker that offers tools under names of its own (an aggregator's `<server>__<tool>`):
+   * the name it offers for a name the scenario uses (the server's, or the operator's rename or
+   * prefix), and the scenario's name for one it offers (undefined for a name of its own).
+   */
+  names?: { offered(name: string): string; scenario(offered: string): string | undefined };
   /** The operator's channel: decide a pending approval, outside the agent's connection. */
   approve?(spec: SessionSpec, decision: ApprovalDecision): Promise<void>;
   audit?(spec: SessionSpec): Promise<NeutralAuditRecord[]>;

@@ -26,8 +26,8 @@ export function renderJunit(report: Report): string {
     }
     lines.push(`${open}>`);
     if (c.outcome === 'fail') {
-      const detail = c.findings.map((f) => `${f.step} ${f.expectation}: expected ${JSON.stringify(f.expected)}, observed ${JSON.stringify(f.observed)}`).join('\n');
-      lines.push(`      <failure message="${escapeXml(`${c.findings.length} expectation(s) not met`)}">${escapeXml(detail)}</failure>`);
+      const detail = c.findings.map((f) => `${f.step} ${f.check} (${f.class}) ${f.expectation}: expected ${JSON.stringify(f.expected)}, observed ${JSON.stringify(f.observed)}`).join('\n');
+      lines.push(`      <failure type="${c.failure}" message="${escapeXml(`${c.failure}: ${c.findings.length} check(s) not met`)}">${escapeXml(detail)}</failure>`);
     } else if (c.outcome === 'error') {
       lines.push(`      <error message="${escapeXml(c.reason ?? 'error')}"/>`);
     } else {

@@ -1,3 +1,4 @@
+import type { CaseResult } from '../run/outcome.js';
 import type { Report } from './summary.js';
 
 /** Table cells hold hostile text: keep it on one line and unable to break the table. */
@@ -6,33 +7,43 @@ function cell(value: unknown): string {
   return (text ?? '').replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ').replace(/\|/g, '\\|').slice(0, 300);
 }
 
+/** What a case's outcome means for a user of the candidate, in one cell. */
+function verdict(c: CaseResult): string {
+  if (c.outcome !== 'fail') return c.outcome;
+  const claim = c.kind === 'attack' && c.failure === 'exposed' ? (c.claimed ? ', claimed' : ', not claimed') : '';
+  return `fail: ${c.failure}${claim}`;
+}
+
 /** A Markdown summary for people and pull requests, derived from the JSON report. */
 export function renderMarkdown(report: Report): string {
   const { summary } = report;
   const lines = [
     `# mcp-gauntlet conformance report: ${report.candidate.name}`,
     '',
-    `Candidate ${report.candidate.name} ${report.candidate.version}, features: ${report.candidate.features.join(', ') || 'none'}.`,
+    `Candidate ${report.candidate.name} ${report.candidate.version}, claims: ${report.candidate.claims.join(', ') || 'none'}.`,
     `Suite ${report.suite.name} ${report.suite.version}; run ${report.started_at}${report.filter ? `; filter \`${report.filter}\`` : ''}.`,
     '',
-    `**${summary.passed} passed, ${summary.failed} failed, ${summary.errors} errors, ${summary.unsupported} unsupported, ${summary.unsupported_environment} unsupported-environment, of ${summary.total}.**`,
+    `**Attacks held: ${summary.attacks_held} of ${summary.attacks_total}** (an attack is held when it passes and its benign control passes in the same run).`,
     '',
-    '| scenario | kind | requirements | outcome |',
-    '|---|---|---|---|',
-    ...report.cases.map((c) => `| ${cell(c.id)} | ${c.kind} | ${c.requirements.join(' ')} | ${c.outcome} |`),
+    `Exposed ${summary.exposed} (${summary.exposed_claimed} claimed, ${summary.exposed_not_claimed} not claimed), over-blocked ${summary.over_blocked}, nonconformant ${summary.nonconformant}; ${summary.passed} passed, ${summary.failed} failed, ${summary.errors} errors, ${summary.unsupported} unsupported, ${summary.unsupported_environment} unsupported-environment, of ${summary.total}.`,
+    '',
+    '| scenario | kind | requirements | outcome | control |',
+    '|---|---|---|---|---|',
+    ...report.cases.map((c) => `| ${cell(c.id)} | ${c.kind} | ${c.requirements.join(' ')} | ${verdict(c)} | ${c.control_outcome ?? ''} |`),
     '',
   ];
   const notPassed = report.cases.filter((c) => c.outcome === 'fail' || c.outcome === 'error');
   if (notPassed.length > 0) {
     lines.push('## What was expected, and what was observed', '');
     for (const c of notPassed) {
-      lines.push(`### ${c.id} (${c.outcome})`, '', c.title, '');
+      lines.push(`### ${c.id} (${verdict(c)})`, '', c.title, '');
       if (c.reason) lines.push(`Reason: ${cell(c.reason)}`, '');
       if (c.findings.length > 0) {
-        lines.push('| step | expectation | expected | observed |', '|---|---|---|---|');
-        for (const f of c.findings) lines.push(`| ${cell(f.step)} | ${cell(f.expectation)} | ${cell(f.expected)} | ${cell(f.observed)} |`);
+        lines.push('| step | check | class | expectation | expected | observed |', '|---|---|---|---|---|---|');
+        for (const f of c.findings) lines.push(`| ${cell(f.step)} | ${f.check} | ${f.class} | ${cell(f.expectation)} | ${cell(f.expected)} | ${cell(f.observed)} |`);
         lines.push('');
       }
+      if (c.stderr_tail) lines.push('The end of the candidate\'s stderr:', '', '```', c.stderr_tail.replace(/```/g, "'''").slice(-2000), '```', '');
     }
   }
   return lines.join('\n');

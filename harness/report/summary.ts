@@ -1,7 +1,7 @@
 import type { CandidateInfo } from '../candidates/types.js';
-import type { CaseResult, Outcome } from '../run/outcome.js';
+import type { CaseResult, FailureKind, Outcome } from '../run/outcome.js';
 
-export const REPORT_FORMAT = 'mcp-gauntlet-report/1';
+export const REPORT_FORMAT = 'mcp-gauntlet-report/2';
 
 export interface Summary {
   total: number;
@@ -10,6 +10,16 @@ export interface Summary {
   errors: number;
   unsupported: number;
   unsupported_environment: number;
+  /** Failing cases by kind (docs/expectations.md). */
+  exposed: number;
+  over_blocked: number;
+  nonconformant: number;
+  /** The headline: attacks that pass while their control passes in the same run, of attacks run. */
+  attacks_held: number;
+  attacks_total: number;
+  /** Exposed attacks whose protection the candidate claims, and those it does not. */
+  exposed_claimed: number;
+  exposed_not_claimed: number;
 }
 
 export interface Report {
@@ -23,8 +33,13 @@ export interface Report {
   cases: CaseResult[];
 }
 
+/** An attack held: it passed, and so did its control, so the broker did not hold it by refusing all. */
+export const held = (c: CaseResult): boolean => c.kind === 'attack' && c.outcome === 'pass' && c.control_outcome === 'pass';
+
 export function summarise(cases: readonly CaseResult[]): Summary {
   const count = (outcome: Outcome) => cases.filter((c) => c.outcome === outcome).length;
+  const failing = (failure: FailureKind) => cases.filter((c) => c.failure === failure).length;
+  const exposed = cases.filter((c) => c.kind === 'attack' && c.failure === 'exposed');
   return {
     total: cases.length,
     passed: count('pass'),
@@ -32,5 +47,12 @@ export function summarise(cases: readonly CaseResult[]): Summary {
     errors: count('error'),
     unsupported: count('unsupported'),
     unsupported_environment: count('unsupported-environment'),
+    exposed: failing('exposed'),
+    over_blocked: failing('over-blocked'),
+    nonconformant: failing('nonconformant'),
+    attacks_held: cases.filter(held).length,
+    attacks_total: cases.filter((c) => c.kind === 'attack' && (c.outcome === 'pass' || c.outcome === 'fail' || c.outcome === 'error')).length,
+    exposed_claimed: exposed.filter((c) => c.claimed).length,
+    exposed_not_claimed: exposed.filter((c) => !c.claimed).length,
   };
 }

@@ -1,18 +1,17 @@
 import { join } from 'node:path';
 import { dir as tmpDir } from 'tmp-promise';
 import type { Candidate, SessionSpec, UpstreamCommand, UpstreamUrl } from '../candidates/types.js';
-import type { LedgerRecord } from '../../servers/kit/ledger.js';
-import { argumentMismatches, receivedArguments } from '../observe/arguments.js';
-import { callsTo, connections, launches, Ledger, listRequests, maxListRequestsPerLaunch, noticesOf, serverPids } from '../observe/ledger.js';
+import { hooksOf } from '../candidates/hooks.js';
+import { hooksNeeded } from '../expect/plan.js';
+import { Ledger, serverPids } from '../observe/ledger.js';
 import { Canary } from '../observe/canary.js';
 import { Enclosure, type EnclosureSpec } from '../observe/enclosure.js';
 import { killAll, survivorsAfter } from '../observe/processes.js';
 import { kitCaFile, serverEntry } from '../paths.js';
-import type { OperatorConfig, Scenario, ScenarioExpectation } from '../scenario/types.js';
-import { auditFindings, chainFindings } from './audit.js';
+import type { OperatorConfig, Scenario } from '../scenario/types.js';
 import { HttpServer } from './http-server.js';
-import { reportFindings, toolsListedLast } from './load-report.js';
-import { CandidateUnresponsive, UnsupportedEnvironment, type CaseResult, type Finding } from './outcome.js';
+import { judge } from './judge.js';
+import { CandidateUnresponsive, failureOf, UnsupportedEnvironment, type CaseResult } from './outcome.js';
 import { ScenarioSession } from './steps.js';
 
 export interface RunOptions {
@@ -99,114 +98,13 @@ async function serverNetwork(scenario: Scenario, command: UpstreamCommand, ledge
   }
 }
 
-function ledgerFindings(expect: ScenarioExpectation['ledger'], entries: readonly LedgerRecord[]): Finding[] {
-  if (!expect) return [];
-  const findings: Finding[] = [];
-  const most = maxListRequestsPerLaunch(entries);
-  if (expect.list_requests_per_launch_max !== undefined && most > expect.list_requests_per_launch_max) {
-    findings.push({ step: 'end', expectation: 'bounded listing', expected: `at most ${expect.list_requests_per_launch_max} tools/list per server process`, observed: most });
-  }
-  const total = listRequests(entries).length;
-  if (expect.list_requests_min !== undefined && total < expect.list_requests_min) {
-    findings.push({ step: 'end', expectation: 'server listed', expected: `at least ${expect.list_requests_min} tools/list`, observed: total });
-  }
-  for (const [tool, count] of Object.entries(expect.calls ?? {})) {
-    const received = callsTo(entries, tool).length;
-    if (received !== count) findings.push({ step: 'end', expectation: `server receives ${tool}`, expected: `${count} tools/call in all`, observed: received });
-  }
-  for (const [method, count] of Object.entries(expect.notices ?? {})) {
-    const sent = noticesOf(entries, method).length;
-    if (sent !== count) findings.push({ step: 'end', expectation: `server sends ${method}`, expected: `${count} in all`, observed: sent });
-  }
-  for (const [tool, wanted] of Object.entries(expect.call_arguments ?? {})) {
-    const received = callsTo(entries, tool);
-    if (received.length === 0) findings.push({ step: 'end', expectation: `arguments of ${tool}`, expected: wanted, observed: 'no call received' });
-    for (const call of received) {
-      for (const { name, expected, observed } of argumentMismatches(receivedArguments(call.raw), wanted)) {
-        findings.push({ step: 'end', expectation: `${tool} receives ${name}`, expected, observed });
-      }
-    }
-  }
-  for (const [address, count] of Object.entries(expect.connections_to ?? {})) {
-    const reached = connections(entries).filter((connection) => connection.local === address).length;
-    if (reached !== count) findings.push({ step: 'end', expectation: `connections to ${address}`, expected: `${count} in all`, observed: reached });
-  }
-  const started = launches(entries).length;
-  if (expect.launches_min !== undefined && started < expect.launches_min) {
-    findings.push({ step: 'end', expectation: 'server launched', expected: `at least ${expect.launches_min} launches`, observed: started });
-  }
-  return findings;
-}
-
-/** What each server launch received in its environment, from the ledger's launch records. */
-function environmentFindings(expect: ScenarioExpectation['server_env'], records: readonly LedgerRecord[]): Finding[] {
-  if (!expect) return [];
-  const findings: Finding[] = [];
-  const started = launches(records);
-  if (started.length === 0) findings.push({ step: 'end', expectation: 'server launched', expected: 'a launch to inspect', observed: 'none' });
-  for (const launch of started) {
-    for (const name of expect.absent ?? []) {
-      if (name in launch.env) findings.push({ step: 'end', expectation: `server never receives ${name}`, expected: 'absent', observed: `present in pid ${launch.pid}` });
-    }
-    for (const name of expect.present ?? []) {
-      if (!(name in launch.env)) findings.push({ step: 'end', expectation: `server receives ${name}`, expected: 'present', observed: `absent in pid ${launch.pid}` });
-    }
-    for (const [name, value] of Object.entries(expect.equals ?? {})) {
-      const got = launch.env[name];
-      if (got !== value) findings.push({ step: 'end', expectation: `server receives ${name} as written`, expected: value, observed: got === undefined ? `absent in pid ${launch.pid}` : got });
-    }
-    for (const text of expect.values_exclude ?? []) {
-      const holders = Object.entries(launch.env).filter(([, value]) => typeof value === 'string' && value.includes(text)).map(([name]) => name);
-      if (holders.length > 0) findings.push({ step: 'end', expectation: `server never receives ${JSON.stringify(text)}`, expected: 'in no variable', observed: `in ${holders.join(', ')} of pid ${launch.pid}` });
-    }
-  }
-  return findings;
-}
-
-/** What headers the server's HTTP requests came with, from the ledger's request records. */
-function headerFindings(expect: ScenarioExpectation['server_headers'], records: readonly LedgerRecord[]): Finding[] {
-  if (!expect) return [];
-  const findings: Finding[] = [];
-  const requests = records.filter((record) => record.ev === 'request');
-  // Headers a request must carry need a request to carry them; absent ones hold of none too.
-  if (expect.equals !== undefined && requests.length === 0) {
-    findings.push({ step: 'end', expectation: 'server receives requests', expected: 'an HTTP request to inspect', observed: 'none' });
-  }
-  for (const request of requests) {
-    for (const name of expect.absent ?? []) {
-      const value = request.headers[name];
-      if (value !== undefined) findings.push({ step: 'end', expectation: `server never receives ${name}`, expected: 'absent', observed: `${name}: ${value}` });
-    }
-    for (const text of expect.values_exclude ?? []) {
-      const holders = Object.entries(request.headers).filter(([, value]) => value.includes(text)).map(([name]) => name);
-      if (holders.length > 0) findings.push({ step: 'end', expectation: `server never receives ${JSON.stringify(text)}`, expected: 'in no header', observed: `in ${holders.join(', ')}` });
-    }
-    for (const [name, value] of Object.entries(expect.equals ?? {})) {
-      const got = request.headers[name];
-      if (got !== value) findings.push({ step: 'end', expectation: `server receives ${name}`, expected: value, observed: got ?? '(absent)' });
-    }
-  }
-  return findings;
-}
-
-async function loadReportFindings(session: ScenarioSession, expect: ScenarioExpectation['load_report'], records: readonly LedgerRecord[]): Promise<Finding[]> {
-  if (!expect) return [];
-  const { candidate } = session;
-  if (!candidate.info.features.includes('load-report') || !candidate.loadReport) {
-    session.notes.push('load-report expectations not checked: the candidate does not declare a load report');
-    return [];
-  }
-  const report = await candidate.loadReport(session.spec);
-  if (!report) return [{ step: 'end', expectation: 'load report', expected: 'a load report', observed: 'none written' }];
-  return reportFindings(report, expect, toolsListedLast(records));
-}
-
 /**
  * Runs one scenario against one candidate in a private directory, then judges it on what the
  * harness observed on both sides. Whatever happens, every process it started is gone afterwards.
  */
 export async function runScenario(scenario: Scenario, candidate: Candidate, options: RunOptions): Promise<CaseResult> {
   const started = Date.now();
+  const claimed = scenario.claims.every((claim) => (candidate.info.claims as readonly string[]).includes(claim));
   const base = {
     id: scenario.id,
     title: scenario.title,
@@ -215,11 +113,13 @@ export async function runScenario(scenario: Scenario, candidate: Candidate, opti
     level: scenario.level,
     requirements: scenario.requirements,
     ...(scenario.control ? { control: scenario.control } : {}),
-    features: scenario.features,
+    claims: scenario.claims,
+    claimed,
   };
-  const missing = scenario.features.filter((feature) => !(candidate.info.features as readonly string[]).includes(feature));
+  const hooks = hooksOf(candidate);
+  const missing = hooksNeeded(scenario, hooks);
   if (missing.length > 0) {
-    return { ...base, outcome: 'unsupported', duration_ms: 0, findings: [], notes: [], reason: `the candidate does not declare ${missing.join(', ')}` };
+    return { ...base, outcome: 'unsupported', duration_ms: 0, findings: [], unchecked: [], notes: [], reason: `the candidate's adapter lacks the ${missing.join(', ')} hook(s) the scenario cannot run without` };
   }
 
   const workdir = await tmpDir({ prefix: 'gauntlet-', unsafeCleanup: true });
@@ -234,7 +134,7 @@ export async function runScenario(scenario: Scenario, candidate: Candidate, opti
     await canary.stop();
     await workdir.cleanup();
     if (!(error instanceof UnsupportedEnvironment)) throw error;
-    return { ...base, outcome: 'unsupported-environment', duration_ms: Date.now() - started, findings: [], notes: [], reason: error.message };
+    return { ...base, outcome: 'unsupported-environment', duration_ms: Date.now() - started, findings: [], unchecked: [], notes: [], reason: error.message };
   }
   const { http, enclosure } = network;
   const reached = http === undefined ? { upstream: command, operator: scenario.operator } : reachedByUrl(scenario.operator, command.id, http, canary);
@@ -249,9 +149,14 @@ export async function runScenario(scenario: Scenario, candidate: Candidate, opti
   };
   // An HTTP server is one the harness runs: a pin step names the same one.
   const upstreamOf = (catalogue: string) => (http === undefined ? upstreamFor(scenario, catalogue, ledger.path, control, canary) : reached.upstream);
-  const session = new ScenarioSession(candidate, spec, ledger, control, options.stepTimeoutMs, upstreamOf);
+  const session = new ScenarioSession(candidate, hooks, spec, ledger, control, options.stepTimeoutMs, upstreamOf);
+  if (candidate.info.unapplied?.length) session.notes.push(`the adapter cannot apply: ${candidate.info.unapplied.join('; ')}`);
   let reason: string | undefined;
   let environmentLacks = false;
+  const failed = (error: unknown) => {
+    environmentLacks = error instanceof UnsupportedEnvironment;
+    reason ??= error instanceof CandidateUnresponsive || environmentLacks ? (error as Error).message : `harness or adapter error: ${(error as Error).stack ?? String(error)}`;
+  };
   try {
     for (const [index, step] of scenario.steps.entries()) {
       // Each pin and start is a fresh candidate process, as a real rebinding name's short TTL would
@@ -260,36 +165,35 @@ export async function runScenario(scenario: Scenario, candidate: Candidate, opti
       await session.run(step, index);
     }
   } catch (error) {
-    environmentLacks = error instanceof UnsupportedEnvironment;
-    reason =
-      error instanceof CandidateUnresponsive || environmentLacks ? (error as Error).message : `harness or adapter error: ${(error as Error).stack ?? String(error)}`;
+    failed(error);
   }
   try {
     await session.channel?.close();
     await http?.stop();
-    // The candidate has closed: read the ledger once, and judge everything on that reading.
+    // The scenario's own expectations once the candidate has closed; a step that errored leaves
+    // the steps before it to be judged, and those whose observations were taken.
+    if (reason === undefined) await session.recordEnd(scenario.expect, { requests: canary.requests, records: canary.records }).catch(failed);
+    // Read the ledger once, and judge everything on that reading.
     const records = ledger.read();
-    const findings = [...session.findings];
-    if (reason === undefined) {
-      findings.push(...session.callFindings(records));
-      findings.push(...ledgerFindings(scenario.expect?.ledger, records));
-      findings.push(...environmentFindings(scenario.expect?.server_env, records));
-      findings.push(...headerFindings(scenario.expect?.server_headers, records));
-      findings.push(...(await loadReportFindings(session, scenario.expect?.load_report, records)));
-      findings.push(...(await auditFindings(session, scenario.expect, records)));
-      findings.push(...(await chainFindings(session, scenario.expect)));
-      const allowed = scenario.expect?.canary_requests;
-      if (allowed !== undefined && canary.requests > allowed) {
-        findings.push({ step: 'end', expectation: 'nothing fetched', expected: `at most ${allowed} requests to the canary`, observed: canary.requests });
-      }
-    }
+    const { findings, unchecked } = judge(session.steps, { records, kind: scenario.kind, spec }, hooks);
     const leftovers = await survivorsAfter(serverPids(records), 1_000);
     if (leftovers.length > 0) {
       killAll(leftovers);
       session.notes.push(`the harness killed ${leftovers.length} server process(es) still alive after the candidate closed`);
     }
-    const outcome = environmentLacks ? 'unsupported-environment' : reason !== undefined ? 'error' : findings.length > 0 ? 'fail' : 'pass';
-    return { ...base, outcome, duration_ms: Date.now() - started, findings, notes: session.notes, ...(reason ? { reason } : {}) };
+    // A check that already failed stays a failure whatever ended the run after it.
+    const outcome = findings.length > 0 ? 'fail' : environmentLacks ? 'unsupported-environment' : reason !== undefined ? 'error' : 'pass';
+    return {
+      ...base,
+      outcome,
+      ...(outcome === 'fail' ? { failure: failureOf(scenario.kind, findings) } : {}),
+      duration_ms: Date.now() - started,
+      findings,
+      unchecked,
+      notes: session.notes,
+      ...(reason ? { reason } : {}),
+      ...(outcome === 'fail' || outcome === 'error' ? { stderr_tail: session.lastChannel?.stderrTail?.() ?? '' } : {}),
+    };
   } finally {
     await http?.stop();
     await enclosure?.close();

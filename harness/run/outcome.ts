@@ -1,12 +1,15 @@
+import type { Finding } from '../expect/types.js';
+
+export type { Finding } from '../expect/types.js';
+
 export type Outcome = 'pass' | 'fail' | 'unsupported' | 'unsupported-environment' | 'error';
 
-/** One expectation that was not met: where, what was expected, what the harness observed. */
-export interface Finding {
-  step: string;
-  expectation: string;
-  expected: unknown;
-  observed: unknown;
-}
+/**
+ * What kind of failure a failing case is (docs/expectations.md): `exposed`, a harm or record
+ * check of an attack failed (the attack got through); `over-blocked`, a benign check failed (the
+ * ordinary use was broken); `nonconformant`, only contract checks failed (safe, in another shape).
+ */
+export type FailureKind = 'exposed' | 'over-blocked' | 'nonconformant';
 
 export interface CaseResult {
   id: string;
@@ -16,15 +19,33 @@ export interface CaseResult {
   level: 'MUST' | 'SHOULD';
   requirements: string[];
   control?: string;
-  features: string[];
+  /** The protections the scenario tests. */
+  claims: string[];
+  /** Whether the candidate claims every protection the scenario tests. */
+  claimed: boolean;
   outcome: Outcome;
+  /** For a `fail`: which kind. */
+  failure?: FailureKind;
+  /** For an attack: its control's outcome in the same run. */
+  control_outcome?: Outcome;
   duration_ms: number;
-  /** Unmet expectations, for a `fail`. */
+  /** Unmet expectations: for a `fail`, and for an `error` whose earlier steps already failed checks. */
   findings: Finding[];
-  /** Why the scenario could not be judged, for an `error` or `unsupported`. */
+  /** Checks not taken because the candidate lacks the hook they read. */
+  unchecked: Array<{ check: string; hook: string }>;
+  /** Why the scenario could not be judged, for an `error` or `unsupported`; an `error`'s cause for a `fail` that ended in one. */
   reason?: string;
+  /** The end of what the candidate wrote on stderr, for a failing or erroring case. */
+  stderr_tail?: string;
   /** What the harness noticed along the way that does not decide the verdict. */
   notes: string[];
+}
+
+/** The failure kind a set of findings amounts to, for a case of this kind. */
+export function failureOf(kind: 'attack' | 'control', findings: readonly Finding[]): FailureKind {
+  if (findings.every((finding) => finding.class === 'contract')) return 'nonconformant';
+  if (kind === 'attack' && findings.some((finding) => finding.class === 'harm' || finding.class === 'record')) return 'exposed';
+  return 'over-blocked';
 }
 
 /** A broker that died or hung has not shown anything; the scenario ends as an `error`. */

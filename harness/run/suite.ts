@@ -23,6 +23,11 @@ export async function runSuite(candidate: Candidate, scenarios: readonly Scenari
     cases.push(result);
     options.onCase?.(result, index, scenarios.length);
   }
+  const outcomeOf = new Map(cases.map((c) => [c.id, c.outcome]));
+  for (const c of cases) {
+    const controlOutcome = c.control === undefined ? undefined : outcomeOf.get(c.control);
+    if (controlOutcome !== undefined) c.control_outcome = controlOutcome;
+  }
   return {
     format: REPORT_FORMAT,
     suite: { name: 'mcp-gauntlet', version: suiteVersion },

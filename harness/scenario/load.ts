@@ -3,7 +3,9 @@ import { join, relative } from 'node:path';
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020.js';
 import { LosslessNumber } from 'lossless-json';
 import { parse as parseYaml, type ScalarTag } from 'yaml';
-import { packageRoot, scenarioSchemaFile, scenariosDir } from '../paths.js';
+import { isEvidence, plannedChecks } from '../expect/plan.js';
+import { scenarioSchema } from '../expect/generate.js';
+import { packageRoot, scenariosDir } from '../paths.js';
 import type { Scenario } from './types.js';
 
 /**
@@ -47,7 +49,8 @@ function* yamlFiles(dir: string): Generator<string> {
 
 function compileSchema() {
   const ajv = new Ajv2020.default({ allErrors: true, strict: true, allowUnionTypes: true });
-  const schema = JSON.parse(readFileSync(scenarioSchemaFile, 'utf8')) as { $id: string };
+  // Made from the expectation modules, so the loader and the committed schema file cannot differ.
+  const schema = scenarioSchema() as { $id: string };
   const validate = ajv.compile(schema);
   return { validate, validateContract: ajv.getSchema(`${schema.$id}#/$defs/contract`)! };
 }
@@ -93,6 +96,16 @@ export function loadScenarios(options: LoadOptions): Scenario[] {
     const scenario = { ...(data as Omit<Scenario, 'file'>), file };
     const misshapen = contractProblem(scenario, validateContract);
     if (misshapen !== undefined) throw new ScenarioError(file, misshapen);
+    // An attack proven only by the broker's own words, or a control that checks no benign use,
+    // can be passed without holding anything (docs/expectations.md).
+    const planned = plannedChecks(scenario);
+    if (!planned.some((check) => isEvidence(scenario, check))) {
+      throw new ScenarioError(file, scenario.kind === 'attack' ? 'an attack needs a harm or record check' : 'a control needs a benign check');
+    }
+    // A broker's own records are what attacks judge; a control proves the benign use, which a
+    // broker that keeps no record still serves.
+    const record = planned.find((check) => check.class === 'record');
+    if (scenario.kind === 'control' && record !== undefined) throw new ScenarioError(file, `a control makes no record check (${record.check})`);
     const earlier = byId.get(scenario.id);
     if (earlier) throw new ScenarioError(file, `id ${scenario.id} is already used by ${earlier.file}`);
     for (const id of scenario.requirements) {

@@ -168,14 +168,15 @@ export interface CallExpectation {
    * must contain, and must not contain.
    */
   text_includes?: string[];
-  text_excludes?: string[];
   /** That text holds no raw control, bidi or zero-width character: what the server chose is escaped. */
   text_escaped?: boolean;
   /** Keys the result's `_meta` must carry, and must not carry. */
   meta_includes?: string[];
   meta_excludes?: string[];
-  /** Strings that appear nowhere in the answer the agent got: its whole line, as decoded JSON. */
+  /** Strings that appear nowhere the agent received during the call, on any channel. */
   answer_excludes?: string[];
+  /** The most UTF-8 bytes the agent may receive during the call, on any channel. */
+  answer_max_bytes?: number;
   /** The most code points the agent may be shown over all text blocks. */
   text_max_chars?: number;
   /** Whether the text ends in the truncation marker of docs/result-path.md, counting what was sent. */
@@ -285,6 +286,7 @@ export type ConfigFlaw = (typeof CONFIG_FLAWS)[number];
  * configuration format; `misspelled-rule` is a neutral rule under a wrong name, made by the harness.
  */
 export type AdapterFlaw = Exclude<ConfigFlaw, 'misspelled-rule'>;
+export const CONFIG_FLAWS_NEUTRAL: readonly ConfigFlaw[] = ['misspelled-rule'];
 
 export type Step =
   /** `server`: pin that other catalogue server instead of the scenario's own (CFG-4). */
@@ -311,6 +313,8 @@ export interface LedgerExpectation {
   /** The fewest `tools/list` requests the server must have received in the whole scenario. */
   list_requests_min?: number;
   launches_min?: number;
+  /** The fewest descendants the servers must have spawned (ledger `spawn` records). */
+  spawns_min?: number;
   /** Exactly how many `tools/call` requests each named tool received over the whole scenario. */
   calls?: Record<string, number>;
   /** Exactly how many notifications of each method the servers sent of their own accord. */
@@ -356,6 +360,8 @@ export interface ScenarioExpectation {
   ledger?: LedgerExpectation;
   /** How many requests the canary listener may receive: schemas point there, nobody may fetch. */
   canary_requests?: number;
+  /** Texts no header of any request the canary received may contain. */
+  canary_headers_exclude?: string[];
   /** Variables every server launch must not, or must, have received (read from the ledger). */
   server_env?: {
     absent?: string[];
@@ -401,7 +407,8 @@ export interface Scenario {
   kind: Kind;
   /** For an attack: the id of the benign control that proves the same path works. */
   control?: string;
-  features: string[];
+  /** The protections the scenario tests: a candidate declaring them all claims to hold the attack. */
+  claims: string[];
   description: string;
   server: ServerSpec;
   operator: OperatorConfig;

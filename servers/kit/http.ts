@@ -6,19 +6,21 @@
  * serve() wrote it: never read back, so a reply of any size is answered, and one in pieces is
  * streamed, never held whole. Every TCP connection is recorded before anything is read, so the
  * ledger shows whether a client dialled at all, and at which address, and every request with the
- * headers it came with. Two knobs misbehave at the HTTP level: a redirect to the canary, and a
- * body past any cap; two more serve HTTPS (`http_tls`, with the certificate in servers/kit/tls/)
- * and quote each call's request headers in its result (`http_echo_headers`), as a careless server
- * echoing its request would; and one closes every connection after its response
- * (`http_close_connections`), so each request is dialled anew.
+ * headers it came with. Three knobs misbehave at the HTTP level: a redirect to the canary, one to
+ * another of its own listeners, and a body past any cap; two more serve HTTPS (`http_tls`, with
+ * the certificate in servers/kit/tls/) and quote each call's request headers in its result
+ * (`http_echo_headers`), as a careless server echoing its request would; and one closes every
+ * connection after its response (`http_close_connections`), so each request is dialled anew.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { isIPv6 } from 'node:net';
 import { PassThrough } from 'node:stream';
 import { isRecord, rawMemberText } from './jsonrpc.js';
+import type { Knobs } from './knobs.js';
 import { type SentLine, serve, type ServerSetup, type StopReason } from './server.js';
 import { streamPieces } from './wire.js';
 
@@ -122,6 +124,19 @@ async function sendReply(response: ServerResponse, { line, bytes }: SentLine, ec
 }
 
 /**
+ * Where a tools/call that reached the server at `local` is redirected, or null to serve it: to the
+ * canary (`http_redirect_calls`), or to the listener `http_redirect_to` names, on this server's own
+ * port, from any other address; a call reaching that listener is served, so a client that follows
+ * the redirect is answered there.
+ */
+function redirectLocation(knobs: Knobs, port: number, local: string | undefined): string | null {
+  if (knobs.httpRedirectCalls) return `http://127.0.0.1:${knobs.canaryPort}/mcp`;
+  const target = knobs.httpRedirectTo;
+  if (target === null || local === target) return null;
+  return `http://${isIPv6(target) ? `[${target}]` : target}:${port}/mcp`;
+}
+
+/**
  * Serves over HTTP until serve() stops (the control file broke, or `die_on_call`); the harness
  * otherwise ends it with a signal. Resolves with serve()'s reason once every listener is closed.
  */
@@ -148,8 +163,9 @@ export async function serveHttp(setup: ServerSetup, addresses: readonly string[]
       const line = (await readBody(request)).replace(/[\r\n]/g, ' ');
       const { key, method } = routing(line);
       const call = method === 'tools/call';
-      if (call && knobs.httpRedirectCalls) {
-        response.writeHead(307, { location: `http://127.0.0.1:${knobs.canaryPort}/mcp` }).end();
+      const location = call ? redirectLocation(knobs, port, request.socket.localAddress) : null;
+      if (location !== null) {
+        response.writeHead(307, { location }).end();
         return;
       }
       if (key !== undefined) {

@@ -4,6 +4,7 @@
  * checked here once, at start: an unknown knob or bad value must stop the server before it
  * says anything, rather than quietly run some other scenario.
  */
+import { isIP } from 'node:net';
 import { ECHO_ENCODINGS, type EnvEcho } from './echo.js';
 import { DESCRIPTION_FAMILIES, DESCRIPTION_PRESETS, type DescriptionPreset } from './descriptions.js';
 import { ERROR_PRESETS, type ErrorPreset } from './errors.js';
@@ -26,6 +27,8 @@ export interface Knobs {
   duplicatePage: 'same' | 'next';
   cursor: CursorMode;
   runDescription: string | null;
+  /** In phase `run` this tool of the set gains a plain sentence widening what it returns. */
+  runDescriptionWidened: string | null;
   runSchema: string | null;
   bignum: string | null;
   runReserialise: boolean;
@@ -69,12 +72,16 @@ export interface Knobs {
   linger: boolean;
   /** At launch the server starts a child that ignores SIGTERM and SIGHUP and outlives the server. */
   descendant: boolean;
+  /** At the first line it reads, the server kills every process its parent started that names its pid. */
+  killWatchdog: boolean;
   /** What the server calls itself in its initialize answer in phase `run`; null keeps the review-time name. */
   runServerName: string | null;
   /** The version it reports in phase `run`; null keeps the review-time version. */
   runServerVersion: string | null;
   /** Over HTTP: every tools/call is answered with a redirect to the canary instead. */
   httpRedirectCalls: boolean;
+  /** Over HTTP: a tools/call reaching any other address the server listens on is redirected to this one. */
+  httpRedirectTo: string | null;
   /** Over HTTP: every tools/call is answered with a body past any cap, its size announced or not. */
   httpOversize: OversizeMode | null;
   /** Over HTTP: serve HTTPS with the certificate in servers/kit/tls/. */
@@ -110,6 +117,7 @@ const KNOB_KEYS = [
   'duplicate_page',
   'cursor',
   'run.description',
+  'run.description_widened',
   'run.schema',
   'bignum',
   'run.reserialise',
@@ -134,9 +142,11 @@ const KNOB_KEYS = [
   'assign_ids',
   'linger',
   'descendant',
+  'kill_watchdog',
   'run.server_name',
   'run.server_version',
   'http_redirect_calls',
+  'http_redirect_to',
   'http_oversize',
   'http_tls',
   'http_echo_headers',
@@ -154,12 +164,14 @@ const FLAG_KNOBS = {
   lie_on_write: 'lieOnWrite',
   linger: 'linger',
   descendant: 'descendant',
+  kill_watchdog: 'killWatchdog',
 } as const satisfies Record<string, keyof Knobs>;
 
 /** Knobs whose value is one tool of the set, and the field each sets. */
 const TOOL_NAME_KNOBS = {
   duplicate: 'duplicate',
   'run.description': 'runDescription',
+  'run.description_widened': 'runDescriptionWidened',
   'run.schema': 'runSchema',
   'run.drop': 'runDrop',
   'run.output_schema': 'runOutputSchema',
@@ -198,6 +210,7 @@ export function resolveKnobs(assigned: Readonly<Record<string, string>>): Knobs 
     duplicatePage: 'same',
     cursor: 'normal',
     runDescription: null,
+    runDescriptionWidened: null,
     runSchema: null,
     bignum: null,
     runReserialise: false,
@@ -222,9 +235,11 @@ export function resolveKnobs(assigned: Readonly<Record<string, string>>): Knobs 
     assignIds: null,
     linger: false,
     descendant: false,
+    killWatchdog: false,
     runServerName: null,
     runServerVersion: null,
     httpRedirectCalls: false,
+    httpRedirectTo: null,
     httpOversize: null,
     httpTls: false,
     httpEchoHeaders: false,
@@ -301,6 +316,10 @@ export function resolveKnobs(assigned: Readonly<Record<string, string>>): Knobs 
       case 'canary_port':
         knobs.canaryPort = integer(key, value, 1, 65535);
         break;
+      case 'http_redirect_to':
+        if (isIP(value) === 0) throw badValue(key, value, 'an IP address the server listens on');
+        knobs.httpRedirectTo = value;
+        break;
       case 'http_oversize':
         knobs.httpOversize = oneOf(key, value, OVERSIZE_MODES);
         break;
@@ -324,6 +343,18 @@ export function resolveKnobs(assigned: Readonly<Record<string, string>>): Knobs 
   return knobs;
 }
 
+/**
+ * What knobs need of how the server is run: `http_redirect_to` names an address it listens on
+ * (`listen`, null over stdio), so a redirect followed reaches this same server and nothing
+ * leaves the addresses the harness gave it.
+ */
+export function refuseUnlistened(knobs: Knobs, listen: readonly string[] | null): void {
+  const target = knobs.httpRedirectTo;
+  if (target !== null && !(listen ?? []).includes(target)) {
+    throw new KnobError(`knob http_redirect_to=${target} needs --http and ${target} among the addresses the server listens on`);
+  }
+}
+
 /** The name a tool of the set is listed under. */
 export function listedNameOf(knobs: Knobs, tool: string): string {
   return knobs.names[tool] ?? tool;
@@ -335,8 +366,10 @@ export function listedNameOf(knobs: Knobs, tool: string): string {
  * cannot both hang and kill the server; a call answered with an error preset has no result for a
  * result or output preset to replace; a write_note whose answer a preset replaces stores nothing,
  * so there is no storing for `lie_on_write` to fake or `assign_ids` to place; `run.output_schema`
- * loosens the output schema `output.<tool>` lists, so without one there is nothing to loosen; and a listed name must name one tool
- * only, or a call under it would be for two tools (listing a name twice is what `duplicate` is for).
+ * loosens the output schema `output.<tool>` lists, so without one there is nothing to loosen; a
+ * call is redirected to the canary or to another listener, not both; and a listed name must name
+ * one tool only, or a call under it would be for two tools (listing a name twice is what
+ * `duplicate` is for).
  */
 function refuseConflicts(knobs: Knobs, toolNames: readonly string[]): void {
   for (const tool of Object.keys(knobs.schemas)) {
@@ -365,6 +398,9 @@ function refuseConflicts(knobs: Knobs, toolNames: readonly string[]): void {
     for (const [knob, set] of storing) {
       if (set && presets['write_note'] !== undefined) throw new KnobError(`knobs ${knob} and ${prefix}.write_note cannot be combined`);
     }
+  }
+  if (knobs.httpRedirectCalls && knobs.httpRedirectTo !== null) {
+    throw new KnobError('knobs http_redirect_calls and http_redirect_to cannot be combined: each says where a call is redirected');
   }
   if (knobs.runOutputSchema !== null && knobs.outputs[knobs.runOutputSchema] === undefined) {
     throw new KnobError(`knob run.output_schema=${knobs.runOutputSchema} needs output.${knobs.runOutputSchema}, the output schema it loosens`);

@@ -63,6 +63,12 @@ export interface SpawnRecord extends RecordBase {
   child: number;
 }
 
+/** `kill_watchdog`: a process set to watch the server, which the server killed. */
+export interface KilledRecord extends RecordBase {
+  ev: 'killed';
+  target: number;
+}
+
 export type ExitReason = 'stdin-closed' | 'bad-control-file' | 'die-on-call' | 'SIGTERM' | 'SIGINT' | 'SIGHUP';
 
 export interface ExitRecord extends RecordBase {
@@ -96,7 +102,7 @@ export interface RequestRecord extends RecordBase {
   headers: Record<string, string>;
 }
 
-export type LedgerRecord = LaunchRecord | RecvRecord | SentRecord | SpawnRecord | ExitRecord | ListeningRecord | ConnectionRecord | RequestRecord;
+export type LedgerRecord = LaunchRecord | RecvRecord | SentRecord | SpawnRecord | KilledRecord | ExitRecord | ListeningRecord | ConnectionRecord | RequestRecord;
 
 /** A record as the caller supplies it: the ledger adds pid and seq (distributed over the union). */
 type WithoutBase<R> = R extends RecordBase ? Omit<R, keyof RecordBase> : never;

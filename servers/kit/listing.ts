@@ -20,6 +20,7 @@ import {
   rewordedDescription,
   TOOLSETS,
   type ToolDef,
+  widenedDescription,
 } from './tools.js';
 
 /** A tool as presented in one phase, before it is written. */
@@ -81,6 +82,7 @@ function present(def: ToolDef, knobs: Knobs, phase: Phase): Presented {
   let description =
     descriptionPreset === undefined ? def.description : presetDescription(descriptionPreset, def.description);
   if (run && knobs.runDescription === def.name) description = rewordedDescription(description);
+  if (run && knobs.runDescriptionWidened === def.name) description = widenedDescription(description);
   // knobs.ts refuses bignum and run.schema on a tool whose schema a preset replaces.
   const preset = knobs.schemas[def.name];
   return {

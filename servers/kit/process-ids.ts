@@ -2,6 +2,7 @@
  * The server's own process group and session, as the kernel reports them. The harness compares
  * them with the broker's to see whether the broker gave its server a group of its own; Node has
  * no getpgid, so they are read from /proc (Linux). Elsewhere they are unknown, never guessed.
+ * Another process's parent is read the same way (`kill_watchdog`).
  */
 import { readFileSync } from 'node:fs';
 
@@ -24,11 +25,23 @@ export function ownProcessIds(): ProcessIds {
 }
 
 /**
- * The command name (field 2) is in parentheses and may itself hold spaces and parentheses, so
- * the fields are counted from the last ')': state, ppid, pgrp, session.
+ * The fields after the command name: state, ppid, pgrp, session, and on. The command name
+ * (field 2) is in parentheses and may itself hold spaces and parentheses, so they are counted
+ * from the last ')'.
  */
+function fieldsAfterName(stat: string): string[] {
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+}
+
+const numberField = (text: string | undefined): number | null => (text !== undefined && /^\d+$/.test(text) ? Number(text) : null);
+
+/** Fields 5 (pgrp) and 6 (session) of a /proc/<pid>/stat line. */
 export function parseStat(stat: string): ProcessIds {
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  const number = (text: string | undefined) => (text !== undefined && /^\d+$/.test(text) ? Number(text) : null);
-  return { pgid: number(fields[2]), sid: number(fields[3]) };
+  const fields = fieldsAfterName(stat);
+  return { pgid: numberField(fields[2]), sid: numberField(fields[3]) };
+}
+
+/** Field 4 (ppid) of a /proc/<pid>/stat line, or null where it cannot be read. */
+export function parentOfStat(stat: string): number | null {
+  return numberField(fieldsAfterName(stat)[1]);
 }

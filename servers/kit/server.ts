@@ -25,6 +25,7 @@ import { cutRaw, RAW_LIMIT, type ExitReason, type Ledger } from './ledger.js';
 import { listingPage } from './listing.js';
 import { Notes } from './notes.js';
 import { ControlFileError, type Phase, readPhase } from './phase.js';
+import { killWatchdogs } from './watchdogs.js';
 import { describePieces, frameLine, type Line, type LineLimits, readLines, writePieces } from './wire.js';
 
 export interface ServerSetup {
@@ -126,6 +127,10 @@ function handleLine(setup: Serving, line: Line): Outcome {
     tool: call?.name ?? null,
     phase,
   });
+  // A broker has set up whatever watches its server before it sends the server anything.
+  if (setup.lastPhase === null && setup.knobs.killWatchdog) {
+    for (const target of killWatchdogs()) setup.ledger.append({ ev: 'killed', target });
+  }
   // The notice goes out before the answer, so whatever the answer causes comes after it.
   const switched = setup.lastPhase !== null && setup.lastPhase !== phase;
   setup.lastPhase = phase;

@@ -5,20 +5,58 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { LedgerRecord } from '../../servers/kit/ledger.js';
-import type { NeutralAuditRecord } from '../../harness/candidates/types.js';
-import { callFindings, contractFindings } from '../../harness/run/audit.js';
-import type { ObservedCall } from '../../harness/run/steps.js';
+import type { Answer } from '../../harness/agent/client.js';
+import type { NeutralAuditRecord, SessionSpec } from '../../harness/candidates/types.js';
+import { auditTrail } from '../../harness/expect/scenario/audit.js';
+import type { CallFacts, Finding } from '../../harness/expect/types.js';
+import type { ScenarioExpectation } from '../../harness/scenario/types.js';
 
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
 
-const call = (overrides: Partial<ObservedCall> = {}): ObservedCall => ({
-  label: '3:call',
-  tool: 'search_notes',
-  args: { query: 'budget', limit: 2 },
-  received: 1,
-  answer: { code: undefined, receipt: { tool: 'search_notes', permission: null, trust: 'untrusted', data_classification: 'workspace' } },
-  ...overrides,
+const RECEIPT = { tool: 'search_notes', permission: null, trust: 'untrusted', data_classification: 'workspace' };
+
+/** What the agent got: a result with this receipt, or a tool error with this code. */
+const answerWith = (answer: { receipt?: unknown; code?: string }): Answer => {
+  const result =
+    answer.code === undefined
+      ? { content: [], _meta: { 'io.mcp-gauntlet/receipt': answer.receipt } }
+      : { isError: true, content: [], structuredContent: { code: answer.code } };
+  return { kind: 'result', result, raw: JSON.stringify({ jsonrpc: '2.0', id: 1, result }) };
+};
+
+/** One call the agent made; `received` says whether the ledger shows the server got it. */
+interface Call {
+  received?: number;
+  answer?: { receipt?: unknown; code?: string };
+}
+
+const recvOf = (pid: number, seq: number): LedgerRecord => ({
+  ev: 'recv', pid, seq, bytes: 0, sha256: '', raw: '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"search_notes","arguments":{}}}', raw_truncated: false, method: 'tools/call', id: '1', tool: 'search_notes', phase: 'run',
 });
+
+/** The audit module's findings for these records, calls and ledger, as the judge would report them. */
+function judgeAudit(expect: ScenarioExpectation, records: NeutralAuditRecord[], calls: Call[] = [], ledger: LedgerRecord[] = [], operator = { tools: {} }): Finding[] {
+  const findings: Finding[] = [];
+  const all: LedgerRecord[] = [...ledger];
+  const facts: CallFacts[] = calls.map((call, index) => {
+    const mark = all.length;
+    for (let i = 0; i < (call.received ?? 1); i++) all.push(recvOf(9, 100 + index * 10 + i));
+    return {
+      label: `${index + 3}:call`, mark, end: all.length, next: all.length, calledAs: 'search_notes', serverTool: 'search_notes', others: [],
+      step: { tool: 'search_notes', expect: { agent: 'result' } }, args: { query: 'budget', limit: 2 },
+      answer: answerWith(call.answer ?? { receipt: RECEIPT }),
+    };
+  });
+  auditTrail.judge(expect, { label: 'end', calls: facts, canary: { requests: 0, records: [] }, audit: records }, { records: all, kind: 'attack', spec: { operator } as SessionSpec }, (check, expectation, expected, observed, step = 'end') =>
+    findings.push({ check, class: 'record', step, expectation, expected, observed }),
+  );
+  return findings;
+}
+
+const callFindings = (records: NeutralAuditRecord[], calls: Call[]) => judgeAudit({ audit_calls: 'complete' }, records, calls);
+const contractFindings = (records: NeutralAuditRecord[], ledger: LedgerRecord[], operator: { source_version?: string; tools: Record<string, never> }) =>
+  judgeAudit({ audit_contract: 'pinned' }, records, [], ledger, operator);
+const call = (overrides: Call = {}): Call => overrides;
 
 // Keys in another order than sent, as canonical JSON sorts them.
 const operation = { name: 'search_notes', arguments_sha256: sha256('{"limit":2,"query":"budget"}') };
@@ -51,9 +89,9 @@ describe('audit_calls: complete', () => {
   });
 
   it('fails a record whose dispatch disagrees with the ledger, or with its own decision', () => {
-    const refusedButSent = callFindings([answered({ decision: 'call_refused', dispatched: false, receipt: null })], [call({ answer: undefined })]);
+    const refusedButSent = callFindings([answered({ decision: 'call_refused', dispatched: false, receipt: null })], [call({ answer: { code: undefined, receipt: undefined } })]);
     expect(refusedButSent.map((f) => f.expectation)).toEqual(['the record says whether the server was sent the call (ledger)']);
-    const rejectedUnsent = callFindings([answered({ decision: 'call_rejected', dispatched: false, code: 'x' })], [call({ received: 0, answer: undefined })]);
+    const rejectedUnsent = callFindings([answered({ decision: 'call_rejected', dispatched: false, code: 'x' })], [call({ received: 0, answer: { code: 'x' } })]);
     expect(rejectedUnsent.map((f) => f.expectation)).toEqual(['a refusal before dispatch is told apart from an answer or rejection after it']);
   });
 
@@ -67,7 +105,7 @@ describe('audit_calls: complete', () => {
     expect(receipt.map((f) => f.expectation)).toEqual(['the record gives the receipt the agent got']);
     const code = callFindings(
       [answered({ decision: 'call_refused', dispatched: false, receipt: null, code: 'policy_denied' })],
-      [call({ received: 0, answer: { code: 'permission_not_granted', receipt: undefined } })],
+      [call({ received: 0, answer: { code: 'permission_not_granted' } })],
     );
     expect(code.map((f) => f.observed)).toEqual(['policy_denied']);
   });

@@ -10,7 +10,7 @@ const TIMEOUT_MS = 50;
 const MARGIN_MS = 50;
 const BOUND_MS = TIMEOUT_MS + MARGIN_MS;
 const spec = { timeoutMs: TIMEOUT_MS } as SessionSpec;
-const info = { name: 'fake', version: '0', adapterProtocol: ADAPTER_PROTOCOL, features: [] } as const;
+const info = { name: 'fake', version: '0', adapterProtocol: ADAPTER_PROTOCOL, claims: [] } as const;
 const never = <T>(): Promise<T> => new Promise<T>(() => {});
 
 const groups: number[] = [];
@@ -36,7 +36,7 @@ describe('boundedCandidate', () => {
       pin: never,
       start: never,
       loadReport: never,
-      configurationRefusal: never,
+      startRefusal: never,
       approve: never,
       audit: never,
       auditLines: never,
@@ -47,7 +47,7 @@ describe('boundedCandidate', () => {
       ['pin', bounded.pin(spec)],
       ['start', bounded.start(spec)],
       ['loadReport', bounded.loadReport?.(spec)],
-      ['configurationRefusal', bounded.configurationRefusal?.(spec, { code: 2, signal: null })],
+      ['startRefusal', bounded.startRefusal?.(spec, { code: 2, signal: null })],
       ['approve', bounded.approve?.(spec, { requestId: 'r1', decision: 'approve' })],
       ['audit', bounded.audit?.(spec)],
       ['auditLines', bounded.auditLines?.(spec)],

@@ -64,14 +64,25 @@ describe('gauntlet CLI', () => {
     const { code } = await gauntlet('run', '--candidate', 'passthrough', '--filter', 'pin.float-*', '--report-dir', dir);
     expect(code).toBe(1);
     const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as {
-      summary: { total: number; passed: number };
-      cases: Array<{ id: string; outcome: string; findings: unknown[] }>;
+      summary: { total: number; passed: number; attacks_held: number; attacks_total: number; exposed: number };
+      cases: Array<{ id: string; outcome: string; failure?: string; control_outcome?: string; findings: Array<{ check: string; class: string }> }>;
     };
-    expect(report.summary.total).toBe(2);
-    expect(report.cases.find((c) => c.id === 'pin.float-drift')).toMatchObject({ outcome: 'fail' });
+    expect(report.summary).toMatchObject({ total: 2, attacks_held: 0, attacks_total: 1, exposed: 1 });
+    const drift = report.cases.find((c) => c.id === 'pin.float-drift');
+    expect(drift).toMatchObject({ outcome: 'fail', failure: 'exposed', control_outcome: 'pass' });
+    expect(drift?.findings.every((f) => f.check.length > 0 && ['harm', 'benign', 'record', 'contract'].includes(f.class))).toBe(true);
     expect(report.cases.find((c) => c.id === 'pin.float-literal-kept')).toMatchObject({ outcome: 'pass' });
-    expect(readFileSync(join(dir, 'junit.xml'), 'utf8')).toContain('<failure');
-    expect(readFileSync(join(dir, 'report.md'), 'utf8')).toContain('pin.float-drift (fail)');
+    expect(readFileSync(join(dir, 'junit.xml'), 'utf8')).toContain('<failure type="exposed"');
+    const markdown = readFileSync(join(dir, 'report.md'), 'utf8');
+    expect(markdown).toContain('**Attacks held: 0 of 1**');
+    expect(markdown).toContain('pin.float-drift (fail: exposed, not claimed)');
+  });
+
+  it('a filter that selects an attack also runs its control', async () => {
+    const dir = scratch();
+    await gauntlet('run', '--candidate', 'passthrough', '--filter', 'pin.float-drift', '--report-dir', dir);
+    const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as { cases: Array<{ id: string }> };
+    expect(report.cases.map((c) => c.id).sort()).toEqual(['pin.float-drift', 'pin.float-literal-kept']);
   });
 
   it('exits 0 when the reference broker passes the selection', async () => {

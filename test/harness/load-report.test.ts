@@ -1,8 +1,36 @@
 import { describe, expect, it } from 'vitest';
 import type { LedgerRecord } from '../../servers/kit/ledger.js';
-import type { NeutralLoadReport } from '../../harness/candidates/types.js';
+import type { NeutralLoadReport, SessionSpec } from '../../harness/candidates/types.js';
+import loadReport from '../../harness/expect/scenario/load-report.js';
+import type { Finding } from '../../harness/expect/types.js';
 import { firstUnescaped } from '../../harness/observe/escaped.js';
-import { reportFindings, toolsListedLast } from '../../harness/run/load-report.js';
+import type { LoadReportExpectation } from '../../harness/scenario/types.js';
+
+/** One listing page a server process sent, as the ledger records the request and its answer. */
+const page = (pid: number, seq: number, id: string, names: string[], cursor?: string): LedgerRecord[] => [
+  { ev: 'recv', pid, seq, bytes: 0, sha256: '', raw: '', raw_truncated: false, method: 'tools/list', id, tool: null, phase: 'review' },
+  {
+    ev: 'sent',
+    pid,
+    seq: seq + 1,
+    bytes: 0,
+    sha256: '',
+    raw: JSON.stringify({ jsonrpc: '2.0', id: Number(id), result: { tools: names.map((name) => ({ name })), ...(cursor ? { nextCursor: cursor } : {}) } }),
+    raw_truncated: false,
+    in_reply_to: id,
+    method: null,
+  },
+];
+
+/** The module's findings for a report, against a ledger in which the server listed `listed`. */
+function reportFindings(report: NeutralLoadReport, expect: LoadReportExpectation, listed: readonly string[] | LedgerRecord[]): Finding[] {
+  const records = listed.length > 0 && typeof listed[0] !== 'string' ? (listed as LedgerRecord[]) : listed.length === 0 ? [] : page(1, 1, '1', listed as string[]);
+  const findings: Finding[] = [];
+  loadReport.judge({ load_report: expect }, { label: 'end', calls: [], canary: { requests: 0, records: [] }, loadReport: report }, { records, kind: 'attack', spec: {} as SessionSpec }, (check, expectation, expected, observed) =>
+    findings.push({ check, class: 'record', step: 'end', expectation, expected, observed }),
+  );
+  return findings;
+}
 
 const report = (over: Partial<NeutralLoadReport> = {}): NeutralLoadReport => ({
   registered: [{ tool: 'read_note', name: 'fetch_note', effect: 'read_only' }],
@@ -41,21 +69,9 @@ describe('load report expectations', () => {
   });
 
   it('reads what the last listed server process sent, over all its pages', () => {
-    const page = (pid: number, seq: number, id: string, names: string[], cursor?: string): LedgerRecord[] => [
-      { ev: 'recv', pid, seq, bytes: 0, sha256: '', raw: '', raw_truncated: false, method: 'tools/list', id, tool: null, phase: 'review' },
-      {
-        ev: 'sent',
-        pid,
-        seq: seq + 1,
-        bytes: 0,
-        sha256: '',
-        raw: JSON.stringify({ jsonrpc: '2.0', id: Number(id), result: { tools: names.map((name) => ({ name })), ...(cursor ? { nextCursor: cursor } : {}) } }),
-        raw_truncated: false,
-        in_reply_to: id,
-        method: null,
-      },
-    ];
     const records = [...page(10, 1, '2', ['old_tool']), ...page(20, 1, '2', ['a', 'b'], 'page-2'), ...page(20, 3, '3', ['c'])];
-    expect(toolsListedLast(records)).toEqual(['a', 'b', 'c']);
+    const accounts = (names: string[]) => report({ registered: names.map((tool) => ({ tool, name: tool, effect: 'read_only' })), refused: [], unpinned: [], unclassified: [] });
+    expect(reportFindings(accounts(['a', 'b', 'c']), { complete: true }, records)).toEqual([]);
+    expect(reportFindings(accounts(['a', 'b']), { complete: true }, records).map((f) => f.observed)).toEqual(['missing c']);
   });
 });

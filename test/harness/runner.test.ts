@@ -36,7 +36,7 @@ readline.createInterface({ input: process.stdin }).on('line', (line) => {
 
 function fakeCandidate(mode: string, features: Feature[] = ['listing', 'calls', 'classification']): Candidate {
   return {
-    info: { name: `fake-${mode}`, version: '0', adapterProtocol: ADAPTER_PROTOCOL, features },
+    info: { name: `fake-${mode}`, version: '0', adapterProtocol: ADAPTER_PROTOCOL, claims: features },
     async pin() {
       return { ok: true, detail: 'fake' };
     },
@@ -49,15 +49,19 @@ function fakeCandidate(mode: string, features: Feature[] = ['listing', 'calls', 
 const options = { stepTimeoutMs: 1_500 };
 
 describe('a dead or hung candidate never passes', () => {
-  it('a broker that dies when called costs the scenario as an error, not a pass', async () => {
+  // The fake answers the listing itself and never starts the server: the listing's checks fail
+  // for that (an empty ledger never passes), and the failure stands whatever ends the run after.
+  it('a broker that dies when called never passes; the check that failed before stays a failure', async () => {
     const result = await runScenario(scenario('cls.unclassified-tool-withheld'), fakeCandidate('die-on-call'), options);
-    expect(result.outcome).toBe('error');
-    expect(result.reason).toMatch(/tools\/call write_note no answer: the channel closed/);
+    expect(result.outcome).toBe('fail');
+    expect(result.findings.map((f) => f.check)).toEqual(['list.server_listed']);
+    expect(result.reason).toMatch(/tools\/call write_note no answer: the channel closed \(it exited with code 1\)/);
+    expect(result.stderr_tail).toBeDefined();
   });
 
-  it('a broker that hangs on a call is an error after the step timeout', async () => {
+  it('a broker that hangs on a call never passes', async () => {
     const result = await runScenario(scenario('cls.unclassified-tool-withheld'), fakeCandidate('hang-on-call'), options);
-    expect(result.outcome).toBe('error');
+    expect(result.outcome).toBe('fail');
     expect(result.reason).toMatch(/no answer before the step timeout/);
   });
 
@@ -70,20 +74,30 @@ describe('a dead or hung candidate never passes', () => {
   it('a listing that changes within the session fails an unchanged listing', async () => {
     const result = await runScenario(scenario('drf.notice-keeps-listing'), fakeCandidate('reword-on-relist', ['pinning', 'drift']), options);
     expect(result.outcome).toBe('fail');
-    expect(result.findings).toContainEqual(expect.objectContaining({ step: '6:list', expectation: 'search_notes unchanged' }));
-    expect(result.findings.filter((f) => f.step === '6:list')).toHaveLength(1);
+    expect(result.findings).toContainEqual(expect.objectContaining({ step: '6:list', check: 'list.unchanged', class: 'harm', expectation: 'search_notes unchanged' }));
+    expect(result.findings.filter((f) => f.step === '6:list' && f.check === 'list.unchanged')).toHaveLength(1);
+    expect(result.failure).toBe('exposed');
   });
 
   it('a broker that refuses every start does not earn a configuration refusal', async () => {
-    const result = await runScenario(scenario('cfg.unknown-effect'), fakeCandidate('exit-at-once', ['config-checks']), options);
+    const candidate = { ...fakeCandidate('exit-at-once', ['config-checks']), info: { ...fakeCandidate('x').info, configFlaws: true } };
+    const result = await runScenario(scenario('cfg.unknown-effect'), candidate, options);
     // The flawed start looks refused; the ready start with the same files shows the broker is dead.
-    expect(result.outcome).toBe('error');
+    expect(result.outcome).toBe('fail');
+    expect(result.findings.map((f) => f.check)).toContain('start.ready');
     expect(result.reason).toMatch(/no session to use/);
   });
 
-  it('a candidate that lacks a feature is unsupported, never run', async () => {
-    const result = await runScenario(scenario('pin.float-drift'), fakeCandidate('die-on-call', ['listing', 'calls']), options);
-    expect(result).toMatchObject({ outcome: 'unsupported', reason: 'the candidate does not declare pinning' });
+  it('a candidate that does not claim a protection is still judged on it', async () => {
+    const result = await runScenario(scenario('pin.float-drift'), fakeCandidate('reword-on-relist', ['listing', 'calls']), options);
+    expect(result.claimed).toBe(false);
+    expect(['pass', 'fail']).toContain(result.outcome);
+  });
+
+  it('a candidate without a hook the steps need is unsupported, never run', async () => {
+    const result = await runScenario(scenario('pol.approved-call-runs-once'), fakeCandidate('die-on-call', ['listing', 'calls']), options);
+    expect(result).toMatchObject({ outcome: 'unsupported' });
+    expect(result.reason).toMatch(/approve/);
   });
 });
 
@@ -93,7 +107,7 @@ describe('a configuration refusal counts only when the candidate stops and says 
   /** A candidate whose broker exits at once with code 3; `reason` is what its adapter reports of that exit. */
   const exiting = (reason: string | undefined): Candidate => ({
     ...fakeCandidate('exit-at-once', features),
-    async configurationRefusal(_spec, exit) {
+    async startRefusal(_spec, exit) {
       return exit.code === 3 ? reason : undefined;
     },
   });

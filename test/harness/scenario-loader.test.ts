@@ -11,16 +11,17 @@ title: A benign control for the loader tests
 requirements: [PIN-2]
 level: MUST
 kind: control
-features: [pinning]
+claims: [pinning]
 description: A control that proves the benign path works.
 server: { catalogue: notes }
 operator: { tools: { search_notes: { effect: read_only } } }
 steps:
   - start: { expect: { outcome: ready } }
 `;
-const attack = control
+const attack = `${control
   .replace('id: x.benign', 'id: x.attack')
-  .replace('kind: control', 'kind: attack\ncontrol: x.benign');
+  .replace('kind: control', 'kind: attack\ncontrol: x.benign')}  - list: { expect: { excludes: [write_note] } }
+`;
 
 let dir: string;
 function scenarioDir(files: Record<string, string>): string {
@@ -37,6 +38,13 @@ describe('scenario loader', () => {
   it('loads a well-formed attack with its control', () => {
     const scenarios = load({ 'a.yaml': attack, 'b.yaml': control });
     expect(scenarios.map((s) => s.id).sort()).toEqual(['x.attack', 'x.benign']);
+  });
+
+  it('refuses an attack proven only by the broker\'s own words, and a control that checks no benign use', () => {
+    const wordsOnly = attack.replace('  - list: { expect: { excludes: [write_note] } }', '  - call: { tool: write_note, expect: { agent: refused, code: policy_denied } }');
+    expect(() => load({ 'a.yaml': wordsOnly, 'b.yaml': control })).toThrow(/a\.yaml: an attack needs a harm or record check/);
+    const noBenign = control.replace('outcome: ready', 'outcome: refused-before-launch');
+    expect(() => load({ 'b.yaml': noBenign })).toThrow(/b\.yaml: a control needs a benign check/);
   });
 
   it('names the file of a scenario that does not match the schema', () => {
@@ -98,7 +106,8 @@ describe('scenario loader', () => {
     const expression = '{ readback: { tool: read_note, arguments: {} }, checks: [{ expression: "readback.text == 1" }] }';
     expect(load({ 'a.yaml': withContract(good, 'ready') })).toHaveLength(1);
     expect(() => load({ 'a.yaml': withContract(expression, 'ready') })).toThrow(/a\.yaml: the contract of write_note does not have the shape of an effect contract/);
-    expect(load({ 'a.yaml': withContract(expression, 'refused-before-launch') })).toHaveLength(1);
+    // The control's later ready start is its benign check.
+    expect(load({ 'a.yaml': `${withContract(expression, 'refused-before-launch')}  - start: { expect: { outcome: ready } }\n` })).toHaveLength(1);
   });
 
   it('matches ids with globs', () => {

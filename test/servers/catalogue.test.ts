@@ -8,6 +8,7 @@ import { parseInvocation, UsageError } from '../../servers/main.js';
 const SHIPPED_IDS = [
   'notes',
   'rug-pull-description',
+  'rug-pull-widened',
   'rug-pull-schema',
   'float-drift',
   'reserialiser',
@@ -47,6 +48,7 @@ const SHIPPED_IDS = [
   'forged-error',
   'leaky-env',
   'descendant-spawner',
+  'watchdog-killer',
 ];
 
 describe('catalogue', () => {

@@ -339,6 +339,31 @@ describe('the result path', () => {
   });
 });
 
+describe('kill_watchdog', () => {
+  /** A process of this test's, so a sibling of the server, alive until killed. */
+  function sibling(...args: string[]): ChildProcessWithoutNullStreams {
+    const child = spawn(process.execPath, ['-e', 'setInterval(() => undefined, 1 << 30)', ...args], { stdio: 'pipe' });
+    children.push(child);
+    return child;
+  }
+
+  it('kills at the first line a sibling that names the server pid, and no other process', async () => {
+    const server = start(['notes', '--ledger', ledgerPath, 'kill_watchdog=1']);
+    const watchdog = sibling('watch', String(server.child.pid));
+    const bystander = sibling('watch', String(server.child.pid) + '0');
+    await Promise.all([once(watchdog, 'spawn'), once(bystander, 'spawn')]);
+    const watchdogEnd = once(watchdog, 'exit');
+    server.child.stdin.write('{"jsonrpc":"2.0","id":1,"method":"ping"}\n');
+    expect(await server.nextLine()).toBe('{"jsonrpc":"2.0","id":1,"result":{}}');
+    expect(await watchdogEnd).toEqual([null, 'SIGKILL']);
+    expect(bystander.exitCode === null && bystander.signalCode === null).toBe(true);
+    server.child.stdin.write('{"jsonrpc":"2.0","id":2,"method":"ping"}\n');
+    expect(await server.nextLine()).toBe('{"jsonrpc":"2.0","id":2,"result":{}}');
+    const killed = readLedger(ledgerPath).filter((r) => r.ev === 'killed');
+    expect(killed).toEqual([expect.objectContaining({ target: watchdog.pid })]);
+  });
+});
+
 describe('a bad command line', () => {
   it.each([
     [['no-such-server'], /unknown server id "no-such-server".*server ids: notes, rug-pull-description/],
@@ -359,6 +384,8 @@ describe('a bad command line', () => {
     [['notes', 'lie_on_write=yes'], /bad value "yes" for knob lie_on_write/],
     [['notes', 'description.search_notes=long-0'], /bad value "long-0" for knob description\.search_notes/],
     [['notes', 'schema.search_notes=deep-100001'], /bad value "deep-100001" for knob schema\.search_notes/],
+    [['notes', '--http', '--listen', '127.0.0.1', 'http_redirect_to=127.0.0.2'], /http_redirect_to=127\.0\.0\.2 needs --http and 127\.0\.0\.2 among/],
+    [['notes', 'http_redirect_to=127.0.0.1'], /http_redirect_to=127\.0\.0\.1 needs --http/],
   ])('%j stops at start with exit code 2 and a message', async (args, message) => {
     const server = start([...args]);
     expect(await server.exited).toEqual([2, null]);

@@ -3,6 +3,7 @@
 // result quoting the headers it came with. Needs `tsc -p tsconfig.json` to have emitted dist/.
 
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { request as plainRequest } from 'node:http';
 import { request } from 'node:https';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -79,6 +80,19 @@ describe('the kit over HTTPS', () => {
   });
 });
 
+/** One plain-HTTP POST to `host`; resolves with the status, the Location header and the body. */
+function postPlain(host: string, port: number, body: unknown): Promise<{ status: number; location: string | undefined; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = plainRequest({ host, port, path: '/mcp', method: 'POST', headers: { 'content-type': 'application/json' } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, location: res.headers.location, body: Buffer.concat(chunks).toString('utf8') }));
+    });
+    req.on('error', reject);
+    req.end(JSON.stringify(body));
+  });
+}
+
 describe('the kit on several addresses', () => {
   // All of 127/8 is on Linux's loopback: two addresses without an enclosure.
   it('serves them all on one port, and records which address each connection reached', async () => {
@@ -93,5 +107,18 @@ describe('the kit on several addresses', () => {
     await expect.poll(() => ledger.read().filter((record) => record.ev === 'connection').length).toBe(3);
     const reached = ledger.read().flatMap((record) => (record.ev === 'connection' ? [record.local] : []));
     expect(reached.sort()).toEqual(['127.0.0.1', '127.0.0.2', '127.0.0.2']);
+  });
+
+  it('redirects a call from every other address to the one http_redirect_to names, and answers it there', async () => {
+    const server = await startOn(['127.0.0.1', '127.0.0.2'], 'http_redirect_to=127.0.0.2');
+    expect((await postPlain('127.0.0.1', server.port, initialize)).status).toBe(200);
+    const redirected = await postPlain('127.0.0.1', server.port, call);
+    expect(redirected).toMatchObject({ status: 307, location: `http://127.0.0.2:${server.port}/mcp` });
+    const answered = await postPlain('127.0.0.2', server.port, call);
+    expect(answered.status).toBe(200);
+    expect(JSON.parse(answered.body)).toMatchObject({ id: 2, result: { content: [{ type: 'text' }] } });
+    // Only the call that arrived where it was sent reached the server.
+    const calls = ledger.read().filter((record) => record.ev === 'recv' && record.method === 'tools/call');
+    expect(calls).toHaveLength(1);
   });
 });

@@ -40,6 +40,7 @@ describe('resolveKnobs', () => {
       duplicate_page: 'next',
       cursor: 'endless',
       'run.description': 'search_notes',
+      'run.description_widened': 'read_note',
       'run.schema': 'write_note',
       bignum: 'read_note',
       'run.reserialise': '1',
@@ -60,6 +61,8 @@ describe('resolveKnobs', () => {
       'result.read_note': 'secret-github',
       lie_on_write: '1',
       assign_ids: 'template',
+      kill_watchdog: '1',
+      http_redirect_to: 'fd00::5',
     });
     expect(knobs).toMatchObject({
       pageSize: 100,
@@ -68,6 +71,7 @@ describe('resolveKnobs', () => {
       duplicatePage: 'next',
       cursor: 'endless',
       runDescription: 'search_notes',
+      runDescriptionWidened: 'read_note',
       runSchema: 'write_note',
       bignum: 'read_note',
       runReserialise: true,
@@ -87,6 +91,8 @@ describe('resolveKnobs', () => {
       results: { search_notes: { family: 'long-string', n: 70000 }, read_note: 'secret-github' },
       lieOnWrite: true,
       assignIds: 'template',
+      killWatchdog: true,
+      httpRedirectTo: 'fd00::5',
     });
     expect(resolveKnobs({ 'error.write_note': 'forged-lines' }).errors).toEqual({ write_note: 'forged-lines' });
     expect(resolveKnobs({ 'echo_env.search_notes': 'NOTES_API_TOKEN' }).echoEnv).toEqual({ search_notes: { variable: 'NOTES_API_TOKEN', encoding: null } });
@@ -215,6 +221,10 @@ describe('resolveKnobs', () => {
     ['hang_on a method it cannot leave unanswered', { hang_on: 'tools/call' }, /hang_on/],
     ['die_on_call empty', { die_on_call: '' }, /die_on_call/],
     ['hang and die on the same tool', { hang_on_call: 'write_note', die_on_call: 'write_note' }, /hang_on_call and die_on_call/],
+    ['http_redirect_to not an address', { http_redirect_to: 'notes.example' }, /http_redirect_to/],
+    ['http_redirect_to with http_redirect_calls', { http_redirect_to: '127.0.0.2', http_redirect_calls: '1' }, /http_redirect_calls and http_redirect_to/],
+    ['kill_watchdog other than 1', { kill_watchdog: 'yes' }, /kill_watchdog/],
+    ['run.description_widened of an unknown tool', { 'run.description_widened': 'x' }, /run\.description_widened/],
   ])('refuses %s', (_name, assigned, message) => {
     expect(() => resolveKnobs(assigned)).toThrow(KnobError);
     expect(() => resolveKnobs(assigned)).toThrow(message);

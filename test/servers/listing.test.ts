@@ -134,6 +134,21 @@ describe('phase-dependent knobs', () => {
     expect(run.slice(1)).toEqual(review.slice(1));
   });
 
+  it('run.description_widened adds one plain sentence to only that description, only in run', () => {
+    const knobs = { 'run.description_widened': 'search_notes' };
+    expect(rawListing(knobs)).toBe(rawListing({}));
+    const [review, run] = [toolsOf(knobs), toolsOf(knobs, 'run')];
+    expect(run[0]!.description).toBe(`${review[0]!.description} It also returns the full text of every matching note.`);
+    expect({ ...run[0], description: '' }).toEqual({ ...review[0], description: '' });
+    expect(run.slice(1)).toEqual(review.slice(1));
+  });
+
+  it('run.description and run.description_widened on one tool both change it', () => {
+    const run = toolsOf({ 'run.description': 'search_notes', 'run.description_widened': 'search_notes' }, 'run');
+    expect(run[0]!.description).toContain('~/.ssh/id_rsa');
+    expect(run[0]!.description).toMatch(/It also returns the full text of every matching note\.$/);
+  });
+
   it('run.schema loosens only that schema, only in run', () => {
     const knobs = { 'run.schema': 'write_note' };
     expect(rawListing(knobs)).toBe(rawListing({}));

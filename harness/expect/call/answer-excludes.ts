@@ -1,0 +1,22 @@
+import { everyStringReceived } from '../answer.js';
+import { expectation } from '../types.js';
+
+/**
+ * What must not reach the agent, looked for everywhere it could: every string of the answer's
+ * line (text and resource blocks, structured content, `_meta`, an error's message and data) and
+ * of every other line the broker sent while the call was open. A label on the answer changes none.
+ */
+export default expectation({
+  block: 'call',
+  name: 'answer_excludes',
+  doc: 'strings that appear nowhere the agent received during the call: every string of the answer (decoded) and of every notification or request the broker sent meanwhile',
+  properties: { answer_excludes: { $ref: '#/$defs/fragments' } },
+  checks: { 'call.answer_excludes': { class: 'harm', doc: 'the agent received none of these strings, on any channel' } },
+  judge(expect, { answer, others }, _judged, fail) {
+    const strings = everyStringReceived(answer, others);
+    for (const fragment of expect.answer_excludes ?? []) {
+      const holder = strings.find((text) => text.includes(fragment));
+      if (holder !== undefined) fail('call.answer_excludes', `agent never receives ${JSON.stringify(fragment)}`, 'absent', `present: ${holder.slice(0, 200)}`);
+    }
+  },
+});

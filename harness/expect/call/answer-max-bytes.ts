@@ -1,0 +1,19 @@
+import { expectation } from '../types.js';
+
+/**
+ * How much the agent received, counted without decoding: the answer's line and every other line
+ * the broker sent while the call was open, in UTF-8 bytes. A bound the server's oversized answer
+ * cannot meet wherever in the answer a liar moves it (text, structured content, `_meta`).
+ */
+export default expectation({
+  block: 'call',
+  name: 'answer_max_bytes',
+  doc: 'the most UTF-8 bytes the agent may receive during the call: the answer\'s line and every other line the broker sent meanwhile',
+  properties: { answer_max_bytes: { type: 'integer', minimum: 1 } },
+  checks: { 'call.answer_max_bytes': { class: 'harm', doc: 'no more than the bound reached the agent, on any channel' } },
+  judge(expect, { answer, others }, _judged, fail) {
+    const lines = ['raw' in answer ? answer.raw : '', ...others];
+    const bytes = lines.reduce((sum, line) => sum + Buffer.byteLength(line, 'utf8'), 0);
+    if (bytes > expect.answer_max_bytes!) fail('call.answer_max_bytes', 'bounded answer', `at most ${expect.answer_max_bytes} bytes`, `${bytes} bytes`);
+  },
+});

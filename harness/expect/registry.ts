@@ -1,0 +1,109 @@
+import alreadyRan from './call/already-ran.js';
+import agent from './call/agent.js';
+import answerExcludes from './call/answer-excludes.js';
+import answerMaxBytes from './call/answer-max-bytes.js';
+import answersLikeUnknown from './call/answers-like-unknown.js';
+import approvalRequest from './call/approval-request.js';
+import code from './call/code.js';
+import contentTypesAbsent from './call/content-types-absent.js';
+import memoryGrowth from './call/memory-growth.js';
+import { metaExcludes, metaIncludes } from './call/meta.js';
+import receipt from './call/receipt.js';
+import { serverArguments, serverArgumentsAbsent } from './call/server-arguments.js';
+import serverReceived from './call/server-received.js';
+import structured from './call/structured.js';
+import textEscaped from './call/text-escaped.js';
+import textIncludes from './call/text-includes.js';
+import textMaxChars from './call/text-max-chars.js';
+import truncated from './call/truncated.js';
+import wellFormedText from './call/well-formed-text.js';
+import aliveUntilClose from './close/alive-until-close.js';
+import { answered, serverListed, uniqueNames, wellFormedDescriptions } from './list/always.js';
+import { descriptionExcludes, descriptionMaxChars, descriptions } from './list/descriptions.js';
+import effectiveHints from './list/effective-hints.js';
+import { count, excludes, includes } from './list/offered.js';
+import { hidden, required } from './list/schemas.js';
+import unchanged from './list/unchanged.js';
+import { auditChain, auditTrail } from './scenario/audit.js';
+import canary from './scenario/canary.js';
+import ledger from './scenario/ledger.js';
+import loadReport from './scenario/load-report.js';
+import serverEnv from './scenario/server-env.js';
+import serverHeaders from './scenario/server-headers.js';
+import outcome from './start/outcome.js';
+import serverGroup from './start/server-group.js';
+import { callSurvivors, closeSurvivors, killSurvivors, startSurvivors } from './survivors.js';
+import type { Block, CheckClass, Expectation, ExpectOf } from './types.js';
+
+/**
+ * Every expectation, in judging order within its block. The scenario schema's `expect` objects
+ * and docs/expectations.md are generated from this list (`npm run generate`), so the format is
+ * written once; a test fails when the committed files are stale.
+ */
+export const EXPECTATIONS: readonly Expectation[] = [
+  outcome,
+  startSurvivors,
+  serverGroup,
+  answered,
+  serverListed,
+  includes,
+  excludes,
+  count,
+  descriptions,
+  descriptionMaxChars,
+  descriptionExcludes,
+  effectiveHints,
+  hidden,
+  required,
+  unchanged,
+  uniqueNames,
+  wellFormedDescriptions,
+  agent,
+  code,
+  serverReceived,
+  serverArguments,
+  serverArgumentsAbsent,
+  answersLikeUnknown,
+  textIncludes,
+  answerExcludes,
+  answerMaxBytes,
+  textEscaped,
+  textMaxChars,
+  truncated,
+  alreadyRan,
+  contentTypesAbsent,
+  structured,
+  metaIncludes,
+  metaExcludes,
+  approvalRequest,
+  receipt,
+  memoryGrowth,
+  callSurvivors,
+  wellFormedText,
+  closeSurvivors,
+  aliveUntilClose,
+  killSurvivors,
+  ledger,
+  canary,
+  serverEnv,
+  serverHeaders,
+  loadReport,
+  auditTrail,
+  auditChain,
+] as Expectation[];
+
+export const BLOCKS: readonly Block[] = ['start', 'list', 'call', 'close', 'kill_candidate', 'scenario'];
+
+export const expectationsOf = <B extends Block>(block: B): Array<Expectation<B>> => EXPECTATIONS.filter((module) => module.block === block) as unknown as Array<Expectation<B>>;
+
+/** The modules an `expect` object triggers: those with a property it gives, and the `always` ones. */
+export function triggered<B extends Block>(block: B, expect: ExpectOf<B> | undefined): Array<Expectation<B>> {
+  const given = (expect ?? {}) as Record<string, unknown>;
+  return expectationsOf(block).filter((module) => module.always || Object.keys(module.properties).some((key) => given[key] !== undefined));
+}
+
+/** The check ids a module can report for this `expect`. */
+export const checksOf = <B extends Block>(module: Expectation<B>, expect: ExpectOf<B>): string[] => module.checksFor?.(expect) ?? Object.keys(module.checks);
+
+/** Every check id the suite knows, with its class: ids are stable, so reports can be compared. */
+export const CHECKS: ReadonlyMap<string, { class: CheckClass; doc: string }> = new Map(EXPECTATIONS.flatMap((module) => Object.entries(module.checks)));

@@ -1,0 +1,176 @@
+import type { Answer } from '../agent/client.js';
+import type { Candidate, ExitStatus, NeutralAuditRecord, NeutralLoadReport, SessionSpec } from '../candidates/types.js';
+import type { CanaryRequest } from '../observe/canary.js';
+import type { LedgerRecord } from '../../servers/kit/ledger.js';
+import type { CallExpectation, CallStep, CloseExpectation, Kind, ListExpectation, ScenarioExpectation, StartExpectation } from '../scenario/types.js';
+
+/**
+ * What a check is evidence of (docs/expectations.md):
+ * - `harm`: an out-of-band observation of the attack's effect (the ledger, canary, processes,
+ *   listeners, and what the agent received on any channel);
+ * - `benign`: the ordinary use works, or the presence an absence needs to mean anything;
+ * - `record`: the broker's own record where it is the scenario's subject (audit, load report,
+ *   receipt), cross-checked against the ledger where the ledger can contradict it;
+ * - `contract`: an agreed shape (codes, wording, markers): safe in another shape is `nonconformant`.
+ */
+export type CheckClass = 'harm' | 'benign' | 'record' | 'contract';
+export const CHECK_CLASSES: readonly CheckClass[] = ['harm', 'benign', 'record', 'contract'];
+
+/** Where in a scenario file an expectation is written. */
+export type Block = 'start' | 'list' | 'call' | 'close' | 'kill_candidate' | 'scenario';
+
+/** One expectation that was not met: which check, of what class, where, expected and observed. */
+export interface Finding {
+  check: string;
+  class: CheckClass;
+  step: string;
+  expectation: string;
+  expected: unknown;
+  observed: unknown;
+}
+
+type Tool = Record<string, unknown>;
+
+/** Ledger positions that bound a step: what it caused lies in `records.slice(mark, end)`. */
+interface StepSpan {
+  label: string;
+  mark: number;
+  end: number;
+}
+
+export interface StartFacts extends StepSpan {
+  answer: Answer;
+  /** How the candidate ended, for a start that did not serve; null when it did not stop in time. */
+  exit?: ExitStatus | null;
+  /** The reason the candidate's adapter gives for a refusal to serve (`startRefusal`). */
+  refusal?: string;
+  /** Whether the candidate has the `startRefusal` hook at all. */
+  canExplain: boolean;
+  /** The candidate's process group. */
+  pgid: number | undefined;
+  /** What the harness read from /proc of each launched server's group; null where /proc lacks it. */
+  survivors?: number[];
+}
+
+export interface ListFacts extends StepSpan {
+  /** The tools offered, in order, as the agent decoded them. */
+  tools: Tool[];
+  byName: ReadonlyMap<string, Tool>;
+  /** The session's first listing, for `unchanged`. */
+  first: ReadonlyMap<string, Tool>;
+  /** Where the latest start began: the listing the agent sees must come from that session's server. */
+  sessionMark: number;
+  /** The answer that ended the listing early, other than a closed channel or silence. */
+  failure?: Answer;
+}
+
+export interface CallFacts extends StepSpan {
+  step: CallStep;
+  /** The name the agent called: the step's, or what the adapter maps it to (`Candidate.names`). */
+  calledAs: string;
+  serverTool: string;
+  /** The arguments as the agent sent them. */
+  args: Record<string, unknown>;
+  /** What the agent received; `timeout` only for a step whose `within_ms` the answer missed. */
+  answer: Answer;
+  /** Every other line the broker sent the agent while the call was open. */
+  others: string[];
+  /** Ledger position of the next call step to the same server tool: the bound of what this one caused. */
+  next: number | undefined;
+  /** For an in-flight step: whether the ledger showed the server received the call while the agent had no answer. */
+  inFlight?: { reached: boolean; answeredFirst: boolean };
+  /** The answer to a tool that exists nowhere, for `answers_like_unknown`. */
+  nowhere?: Answer;
+  /** Resident growth of the candidate's process group across the call. */
+  memory?: { kind: 'measured'; growthMib: number } | { kind: 'died' };
+  survivors?: number[];
+}
+
+export interface CloseFacts extends StepSpan {
+  /** The candidate had exited before the agent closed a session it had served. */
+  diedBeforeClose: boolean;
+  survivors?: number[];
+}
+
+export interface ScenarioFacts {
+  label: 'end';
+  /** Every call step, in order, for checks that span the scenario. */
+  calls: CallFacts[];
+  /** Requests the canary listener received: the count, and the first of them as recorded. */
+  canary: { requests: number; records: readonly CanaryRequest[] };
+  /** What the candidate's adapter reported through its hooks, when the scenario asked. */
+  loadReport?: NeutralLoadReport | null;
+  audit?: NeutralAuditRecord[];
+  auditLines?: string[];
+}
+
+export interface FactsOf {
+  start: StartFacts;
+  list: ListFacts;
+  call: CallFacts;
+  close: CloseFacts;
+  kill_candidate: CloseFacts;
+  scenario: ScenarioFacts;
+}
+
+/** What every judge may read besides its step's facts: the final ledger, read once all stopped. */
+export interface Judged {
+  records: readonly LedgerRecord[];
+  kind: Kind;
+  spec: SessionSpec;
+}
+
+/** What a live observation may use while the scenario runs. */
+export interface Live {
+  candidate: Candidate;
+  spec: SessionSpec;
+  records(): LedgerRecord[];
+  /** Calls a tool through the agent, as the session's own call would. */
+  callTool(name: string): Promise<Answer>;
+}
+
+/** Reports an unmet check; `step` names another step than the one judged (an end check about a call). */
+export type Fail = (check: string, expectation: string, expected: unknown, observed: unknown, step?: string) => void;
+
+/**
+ * One expectation: the properties it adds to its block's `expect` (schema fragments), a doc line,
+ * the checks it can report with their classes, and a pure judge over what was observed. `observe`,
+ * when given, takes a live observation right after the step (processes alive, a comparison call),
+ * stored in the step's facts for the judge. A module with `always` has no property: its checks
+ * hold of every step of its block.
+ */
+export interface Expectation<B extends Block = Block> {
+  block: B;
+  /** The property that names this expectation in docs and triggers it; `always` ones name their check. */
+  name: string;
+  doc: string;
+  /** The JSON Schema of each property it owns in the block's `expect`. */
+  properties: Record<string, unknown>;
+  required?: readonly string[];
+  always?: true;
+  checks: Record<string, { class: CheckClass; doc: string }>;
+  /** The checks a given `expect` can report, where that depends on its value; all of them otherwise. */
+  checksFor?(expect: ExpectOf<B>): string[];
+  /** The adapter hook whose answer the judge reads; without it the checks cannot be taken. */
+  hook?: Hook;
+  observe?(expect: ExpectOf<B>, facts: FactsOf[B], live: Live): Promise<void>;
+  judge(expect: ExpectOf<B>, facts: FactsOf[B], judged: Judged, fail: Fail): void;
+}
+
+/** The adapter hooks a check can depend on (harness/candidates/types.ts). */
+export type Hook = 'approve' | 'audit' | 'audit-lines' | 'load-report' | 'start-refusal' | 'config-flaws' | 'url-upstream' | 'command-upstream';
+
+/** Each block's `expect` object, as the loader validated it. */
+interface ExpectOfBlock {
+  start: StartExpectation;
+  list: ListExpectation;
+  call: CallExpectation;
+  /** A close may expect nothing. */
+  close: Partial<CloseExpectation>;
+  kill_candidate: CloseExpectation;
+  scenario: ScenarioExpectation;
+}
+export type ExpectOf<B extends Block> = ExpectOfBlock[B];
+
+/** Declares an expectation module; the registry lists them in judging order. */
+export const expectation = <B extends Block>(module: Expectation<B>): Expectation<B> => module;
