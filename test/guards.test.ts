@@ -214,9 +214,9 @@ const NEEDED_BY: Record<string, Record<string, string[]>> = {
     'ins.zero-width-description': ['list.description_excludes'],
   },
   'effect-contract': {
-    'eff.lying-writer': ['call.answer_excludes', 'ledger.calls_reached'],
-    'eff.template-value-copied-inert': ['call.meta_includes', 'ledger.calls_reached', 'ledger.called'],
-    'rpt.read-back-error-escaped': ['call.text_includes', 'call.answer_excludes', 'ledger.calls_reached'],
+    'eff.lying-writer': ['call.answer_excludes', 'ledger.calls'],
+    'eff.template-value-copied-inert': ['call.meta_includes', 'ledger.calls', 'ledger.called'],
+    'rpt.read-back-error-escaped': ['call.text_includes', 'call.answer_excludes', 'ledger.calls'],
   },
   'broker-markers-only': {
     'res.forged-verified-mark-removed': ['call.meta_excludes'],
