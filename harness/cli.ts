@@ -5,6 +5,7 @@ import { reportDirFor } from './paths.js';
 import { loadRequirements } from './requirements.js';
 import { writeReport } from './report/write.js';
 import { DEFAULT_STEP_TIMEOUT_MS } from './run/execute.js';
+import { plannedChecks, requiredHooks } from './expect/plan.js';
 import { runSuite } from './run/suite.js';
 import { catalogue } from '../servers/catalogue.js';
 import { runServer } from '../servers/main.js';
@@ -70,7 +71,20 @@ function list(argv: string[]): number {
   }
   const scenarios = loadCatalogue();
   if (!values.requirements) {
-    const rows = scenarios.map((s) => ({ id: s.id, kind: s.kind, level: s.level, requirements: s.requirements, title: s.title }));
+    // With --json, what an adapter author needs to know of each: the hooks it cannot run without,
+    // the protections it tests, its control, and the checks it can report with their classes.
+    const rows = scenarios.map((s) => ({
+      id: s.id,
+      kind: s.kind,
+      level: s.level,
+      requirements: s.requirements,
+      title: s.title,
+      file: s.file,
+      claims: s.claims,
+      ...(s.control === undefined ? {} : { control: s.control }),
+      hooks: requiredHooks(s),
+      checks: [...new Map(plannedChecks(s).map((planned) => [planned.check, planned])).values()],
+    }));
     process.stdout.write(values.json ? `${JSON.stringify(rows, null, 2)}\n` : rows.map((r) => `${r.id.padEnd(44)} ${r.kind.padEnd(8)} ${r.requirements.join(',').padEnd(12)} ${r.title}\n`).join(''));
     return 0;
   }

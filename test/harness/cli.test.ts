@@ -42,6 +42,16 @@ describe('gauntlet CLI', () => {
     for (const row of foundation) expect(row.scenarios.length, `${row.id} is uncovered`).toBeGreaterThan(0);
   });
 
+  it('lists each scenario with its claims, control, hooks and checks as JSON', async () => {
+    const { code, stdout } = await gauntlet('list', '--json');
+    expect(code).toBe(0);
+    const rows = JSON.parse(stdout) as Array<{ id: string; claims: string[]; control?: string; hooks: string[]; checks: Array<{ check: string; class: string }> }>;
+    const approval = rows.find((row) => row.id === 'pol.approved-call-runs-once');
+    expect(approval).toMatchObject({ claims: ['policy', 'approvals'], control: 'pol.allowed-class' });
+    expect(approval?.hooks).toEqual(expect.arrayContaining(['command-upstream', 'approve']));
+    expect(approval?.checks).toContainEqual({ check: 'call.server_received', class: 'harm' });
+  });
+
   it('flags uncovered requirements in its plain listing', async () => {
     const { stdout } = await gauntlet('list', '--requirements');
     expect(stdout).toMatch(/\d+ requirements, \d+ covered, \d+ uncovered/);
