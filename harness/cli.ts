@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { builtInCandidates, loadCandidate } from './candidates/registry.js';
 import { loadCatalogue } from './catalogue.js';
@@ -11,7 +12,7 @@ import { catalogue } from '../servers/catalogue.js';
 import { runServer } from '../servers/main.js';
 
 const USAGE = `usage:
-  gauntlet run [--candidate NAME_OR_MODULE] [--filter GLOB] [--report-dir DIR] [--step-timeout MS]
+  gauntlet run [--candidate NAME_OR_MODULE] [--filter GLOB] [--report-dir DIR] [--step-timeout MS] [--keep-workdir DIR]
   gauntlet list [--requirements] [--servers] [--json]
   gauntlet serve <server-id> [--ledger FILE] [--control FILE] [--http [--listen ADDRESS]] [knob=value ...]
 
@@ -30,6 +31,7 @@ async function run(argv: string[]): Promise<number> {
       filter: { type: 'string' },
       'report-dir': { type: 'string' },
       'step-timeout': { type: 'string' },
+      'keep-workdir': { type: 'string' },
     },
     strict: true,
   });
@@ -39,8 +41,10 @@ async function run(argv: string[]): Promise<number> {
   const scenarios = loadCatalogue(values.filter);
   if (scenarios.length === 0) throw new UsageError(`no scenario matches ${values.filter ?? '(all)'}`);
   process.stderr.write(`mcp-gauntlet: ${scenarios.length} scenario(s) against ${candidate.info.name}\n`);
+  const keepWorkdir = values['keep-workdir'] === undefined ? undefined : resolve(values['keep-workdir']);
   const report = await runSuite(candidate, scenarios, {
     stepTimeoutMs,
+    ...(keepWorkdir === undefined ? {} : { keepWorkdir }),
     ...(values.filter ? { filter: values.filter } : {}),
     onCase(result, index, total) {
       const why = result.outcome === 'pass' ? '' : ` (${result.findings.length > 0 ? result.findings.map((f) => f.check).join(', ') : result.reason})`;

@@ -33,6 +33,11 @@ export const passthroughEntry = join(packageRoot, 'dist', 'harness', 'candidates
 /** The network enclosure's DNS server (harness/observe/dns-responder.ts). */
 export const dnsResponderEntry = join(packageRoot, 'dist', 'harness', 'observe', 'dns-responder.js');
 
+/**
+ * The folder a candidate's reports go to by default: its name made safe for any file system (a
+ * name is the adapter's to choose: it may hold a slash, `..`, spaces or anything else).
+ */
 export function reportDirFor(candidate: string): string {
-  return resolve(packageRoot, 'reports', candidate);
+  const safe = candidate.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^\.+/, '_').slice(0, 100) || '_';
+  return resolve(packageRoot, 'reports', safe);
 }

@@ -1,3 +1,4 @@
+import { cp, lstat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { dir as tmpDir } from 'tmp-promise';
 import type { Candidate, SessionSpec, UpstreamCommand, UpstreamUrl } from '../candidates/types.js';
@@ -17,6 +18,11 @@ import { ScenarioSession } from './steps.js';
 export interface RunOptions {
   /** Bound on each step, and on each adapter operation. */
   stepTimeoutMs: number;
+  /**
+   * Where to keep each scenario's private directory (the ledger, the candidate's files and its
+   * stderr) after the run, one folder per scenario id, for debugging; removed otherwise.
+   */
+  keepWorkdir?: string;
 }
 
 export const DEFAULT_STEP_TIMEOUT_MS = 10_000;
@@ -96,6 +102,15 @@ async function serverNetwork(scenario: Scenario, command: UpstreamCommand, ledge
     await enclosure?.close();
     throw error;
   }
+}
+
+/** Copies a scenario's directory for debugging: its regular files and folders, never a socket or pipe. */
+async function keep(from: string, to: string): Promise<void> {
+  const plain = async (source: string): Promise<boolean> => {
+    const kind = await lstat(source);
+    return kind.isFile() || kind.isDirectory();
+  };
+  await cp(from, to, { recursive: true, force: true, filter: plain });
 }
 
 /**
@@ -198,6 +213,7 @@ export async function runScenario(scenario: Scenario, candidate: Candidate, opti
     await http?.stop();
     await enclosure?.close();
     await canary.stop();
+    if (options.keepWorkdir !== undefined) await keep(workdir.path, join(options.keepWorkdir, scenario.id));
     await workdir.cleanup();
   }
 }

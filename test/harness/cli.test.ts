@@ -1,12 +1,12 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { packageRoot } from '../../harness/paths.js';
+import { packageRoot, reportDirFor } from '../../harness/paths.js';
 import { loadRequirements } from '../../harness/requirements.js';
 
 const bin = join(packageRoot, 'bin', 'gauntlet.js');
@@ -86,6 +86,16 @@ describe('gauntlet CLI', () => {
     const markdown = readFileSync(join(dir, 'report.md'), 'utf8');
     expect(markdown).toContain('**Attacks held: 0 of 1**');
     expect(markdown).toContain('pin.float-drift (fail: exposed, not claimed)');
+  });
+
+  it('keeps each scenario\'s files with --keep-workdir, and names report folders safely', async () => {
+    const dir = scratch();
+    const kept = join(dir, 'kept');
+    await gauntlet('run', '--candidate', 'passthrough', '--filter', 'pin.float-drift', '--report-dir', join(dir, 'out'), '--keep-workdir', kept);
+    expect(readFileSync(join(kept, 'pin.float-drift', 'ledger.jsonl'), 'utf8')).toContain('"ev":"launch"');
+    expect(existsSync(join(kept, 'pin.float-drift', 'passthrough.stderr'))).toBe(true);
+    expect(basename(reportDirFor('../evil name/x'))).toBe('__evil_name_x');
+    expect(dirname(reportDirFor('../evil name/x'))).toBe(dirname(reportDirFor('reference')));
   });
 
   it('a filter that selects an attack also runs its control', async () => {
