@@ -14,7 +14,7 @@ export function expandReferences(value: string, own: NodeJS.ProcessEnv): string 
 }
 
 /** Starts the no-protection proxy in front of the session's server, told `proxyOptions` first. */
-function startProxy(spec: SessionSpec, name: string, proxyOptions: readonly string[] = []): AgentChannel {
+function startProxy(spec: SessionSpec, name: string, proxyOptions: readonly string[]): AgentChannel {
   const { credentials, config_token: configToken, config_token_env: configTokenEnv } = spec.operator;
   const target =
     'url' in spec.upstream
@@ -94,7 +94,10 @@ export function proxyCandidate(name: string, proxyOptions: readonly string[]): C
  * a hook; everything else gets a verdict, which is what a user of such a proxy is exposed to.
  */
 export function plainProxyCandidate(): Candidate {
+  const { pin, start } = proxyCandidate('plain-proxy', []);
   return {
+    pin,
+    start,
     info: {
       name: 'plain-proxy',
       version: '0.1.0',
@@ -102,12 +105,6 @@ export function plainProxyCandidate(): Candidate {
       claims: ['listing', 'calls'],
       upstreams: ['command', 'url'],
       unapplied: ['every operator rule: the proxy has no configuration of its own'],
-    },
-    async pin() {
-      return { ok: true, detail: 'a plain proxy pins nothing' };
-    },
-    async start(spec) {
-      return startProxy(spec, 'plain-proxy');
     },
   };
 }

@@ -1,5 +1,5 @@
 import { checksOf, triggered } from '../expect/registry.js';
-import type { CheckClass, Expectation, Fail, Finding, Hook, Judged } from '../expect/types.js';
+import type { Expectation, Fail, Finding, Hook, Judged } from '../expect/types.js';
 import type { StepRecord } from './steps.js';
 
 export interface Judgement {
@@ -34,7 +34,7 @@ export function judge(steps: readonly StepRecord[], judged: Judged, hooks: Reado
         const declared = module.checks[check];
         // A check id is a stable name in every report: one a module did not declare is a bug.
         if (declared === undefined) throw new Error(`expectation ${module.name} reported undeclared check ${check}`);
-        findings.push({ check, class: declared.class as CheckClass, step, expectation, expected, observed });
+        findings.push({ check, class: declared.class, step, expectation, expected, observed });
       };
       module.judge(expect, facts, judged, fail);
     }

@@ -163,8 +163,10 @@ export class ScenarioSession {
       throw new CandidateUnresponsive(`${label}: the candidate did not answer initialize within ${this.stepTimeoutMs} ms`);
     }
     this.startedReady = answer.kind === 'result';
-    if (!this.startedReady) this.noSession = answer.kind === 'closed' ? `the candidate's channel closed during initialize (${exitText(await this.exitWithin(channel))})` : `the start gave ${describe(answer)}`;
     const facts: StartFacts = { label, mark, end: mark, answer, canExplain: this.candidate.startRefusal !== undefined, pgid: channel.pid };
+    // A closed channel has an exit to tell: read once, for the refusal and for later steps' errors.
+    if (answer.kind === 'closed') facts.exit = await this.exitWithin(channel);
+    if (!this.startedReady) this.noSession = facts.exit ? `the candidate's channel closed during initialize (${exitText(facts.exit)})` : `the start gave ${describe(answer)}`;
     if (!this.startedReady && answer.kind !== 'timeout' && expect.outcome !== 'ready') await this.refusal(facts, expect);
     await this.record('start', expect, facts);
   }
@@ -179,7 +181,7 @@ export class ScenarioSession {
     const channel = this.channel!;
     const before = expect.outcome === 'refused-before-launch' || expect.outcome === 'refused-before-connect';
     if (!before && facts.answer.kind !== 'closed') return;
-    facts.exit = await this.exitWithin(channel);
+    facts.exit ??= await this.exitWithin(channel);
     await channel.close();
     if (facts.exit === null) return;
     const reason = await this.candidate.startRefusal?.(this.spec, facts.exit);

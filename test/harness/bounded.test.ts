@@ -4,6 +4,7 @@
 import { spawn } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AdapterTimeout, boundedCandidate } from '../../harness/candidates/bounded.js';
+import { killGroup } from '../../harness/candidates/child.js';
 import { ADAPTER_PROTOCOL, type AgentChannel, type Candidate, type SessionSpec } from '../../harness/candidates/types.js';
 
 const TIMEOUT_MS = 50;
@@ -15,13 +16,7 @@ const never = <T>(): Promise<T> => new Promise<T>(() => {});
 
 const groups: number[] = [];
 afterEach(() => {
-  for (const pgid of groups.splice(0)) {
-    try {
-      process.kill(-pgid, 'SIGKILL');
-    } catch {
-      // Already gone.
-    }
-  }
+  for (const pgid of groups.splice(0)) killGroup(pgid);
 });
 
 /** A channel that only records its closing; `close` decides how closing goes. */
