@@ -16,9 +16,11 @@ export interface Selection {
  */
 export function selectScenarios(selection: Selection): Scenario[] {
   if (selection.filter !== undefined && selection.profile !== undefined) throw new Error('--filter and --profile each select the scenarios; give one');
+  // Loaded whatever the selection, so that a profile edited out of its digest stops the run before it starts.
+  const profiles = loadProfiles();
   let scenarios = loadCatalogue(selection.filter);
   if (selection.profile !== undefined) {
-    const ids = new Set(findProfile(loadProfiles(), selection.profile).scenarios);
+    const ids = new Set(findProfile(profiles, selection.profile).scenarios);
     for (const scenario of scenarios) if (ids.has(scenario.id) && scenario.control !== undefined) ids.add(scenario.control);
     scenarios = scenarios.filter((s) => ids.has(s.id));
   }
