@@ -55,7 +55,7 @@ async function run(argv: string[]): Promise<number> {
   const shard = values.shard === undefined ? undefined : parseShard(values.shard);
   const scenarios = selectScenarios({ ...(values.filter ? { filter: values.filter } : {}), ...(values.profile ? { profile: values.profile } : {}), ...(shard ? { shard } : {}) });
   if (scenarios.length === 0 && shard === undefined) throw new UsageError(`no scenario matches ${values.filter ?? '(all)'}`);
-  const progress = process.stderr.isTTY ? new ProgressLine({ write: (text) => process.stderr.write(text) }) : undefined;
+  const progress = process.stderr.isTTY ? new ProgressLine({ write: (text) => process.stderr.write(text), columns: () => process.stderr.columns }) : undefined;
   const log = (line: string) => (progress ? progress.log(line) : process.stderr.write(`${line}\n`));
   log(`mcp-gauntlet: ${scenarios.length} scenario(s) against ${candidate.info.name}${shard ? ` (shard ${shard.index}/${shard.count})` : ''}`);
   const keepWorkdir = values['keep-workdir'] === undefined ? undefined : resolve(values['keep-workdir']);

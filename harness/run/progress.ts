@@ -5,6 +5,8 @@ export interface ProgressOptions {
   now?: () => number;
   /** How often the line is redrawn, so the running case's time moves; 0 draws only on events. */
   refreshMs?: number;
+  /** The terminal's width: a line that wrapped could not be redrawn in place. */
+  columns?: () => number | undefined;
 }
 
 /**
@@ -17,13 +19,16 @@ export class ProgressLine {
   private done = 0;
   private failing = 0;
   private total = 0;
+  private stopped = false;
   private readonly timer: NodeJS.Timeout | undefined;
   private readonly write: (text: string) => void;
   private readonly now: () => number;
+  private readonly columns: () => number | undefined;
 
   constructor(options: ProgressOptions) {
     this.write = options.write;
     this.now = options.now ?? Date.now;
+    this.columns = options.columns ?? (() => undefined);
     const refreshMs = options.refreshMs ?? 250;
     // A display refresh, not a trigger of anything; unref'd so it never holds the process open.
     this.timer = refreshMs > 0 ? setInterval(() => this.draw(), refreshMs).unref() : undefined;
@@ -42,7 +47,7 @@ export class ProgressLine {
     this.draw();
   }
 
-  /** Writes a line above the progress line. */
+  /** Writes a line above the progress line, or after it is stopped, just the line. */
   log(line: string): void {
     this.write(`\r\u001b[K${line}\n`);
     this.draw();
@@ -57,12 +62,16 @@ export class ProgressLine {
   }
 
   private draw(): void {
-    this.write(`\r\u001b[K${this.render()}`);
+    if (this.stopped) return;
+    const width = this.columns();
+    const line = this.render();
+    this.write(`\r\u001b[K${width === undefined || width < 2 ? line : line.slice(0, width - 1)}`);
   }
 
   /** Clears the line and stops redrawing it. */
   stop(): void {
     if (this.timer !== undefined) clearInterval(this.timer);
+    this.stopped = true;
     this.write('\r\u001b[K');
   }
 }

@@ -21,5 +21,15 @@ describe('the progress line', () => {
     expect(written.every((text) => text.startsWith('\r\u001b[K'))).toBe(true);
     expect(written).toContain('\r\u001b[K[1/3] fail a.first\n');
     expect(written.at(-1)).toBe('\r\u001b[K');
+    progress.log('summary');
+    expect(written.at(-1)).toBe('\r\u001b[Ksummary\n');
+  });
+
+  it('keeps to the terminal\'s width, so that it can be redrawn in place', () => {
+    const written: string[] = [];
+    const progress = new ProgressLine({ write: (text) => written.push(text), now: () => 0, refreshMs: 0, columns: () => 12 });
+    progress.start('a.scenario-with-a-long-name', 300);
+    expect(written.at(-1)).toBe('\r\u001b[K0/300 done ');
+    progress.stop();
   });
 });
