@@ -61,6 +61,7 @@ function rebound(entries: readonly TranscriptEntry[], bound: TranscriptBound): T
 }
 
 function transcriptFor(c: CaseResult, options: PageOptions): Transcript | undefined {
+  // A report of format 2 has no transcripts.
   const transcript = c.transcript as Transcript | undefined;
   const bound = options.transcriptBound?.(c);
   if (transcript === undefined || bound === undefined) return transcript;
@@ -85,14 +86,12 @@ function caseDetail(c: CaseResult, options: PageOptions) {
   };
 }
 
-interface Row {
-  scenario: number;
-}
+/** A requirement's rows: the positions of the scenarios citing it. */
 interface Group {
   id: string;
   level: string;
   text: string;
-  rows: Row[];
+  rows: number[];
 }
 
 const UNGROUPED = 'no requirement';
@@ -105,7 +104,7 @@ function groupsOf(scenarios: readonly CaseResult[], requirements: readonly Requi
     const cited = scenario.requirements.filter((id) => known.has(id));
     for (const id of cited.length > 0 ? cited : [UNGROUPED]) {
       if (!groups.has(id)) groups.set(id, { id, level: '', text: 'scenarios citing no requirement of docs/requirements.md', rows: [] });
-      groups.get(id)?.rows.push({ scenario: index });
+      groups.get(id)?.rows.push(index);
     }
   }
   return [...groups.values()].filter((group) => group.rows.length > 0);
@@ -142,7 +141,7 @@ table.matrix{border-collapse:collapse;font-size:12px}
 .pass{background:#c8ecc8}.exposed{background:#f4a3a3}.over-blocked{background:#f7c98b}.nonconformant{background:#f3eb9a}
 .error{background:#c9b3e6}.unsupported{background:#e4e4e4;color:#555}.absent{background:#fff}.fail{background:#f4a3a3}
 #detail{flex:1 1 45%;padding:12px 16px;max-height:calc(100vh - 80px);overflow:auto;border-left:1px solid #ddd;background:#fff}
-#detail pre{white-space:pre-wrap;word-break:break-all;margin:0;font-size:12px}
+#detail pre{white-space:pre-wrap;overflow-wrap:anywhere;margin:0;font-size:12px}
 table.findings{border-collapse:collapse;width:100%;font-size:12px}
 .findings td,.findings th{border:1px solid #e2e2e2;padding:2px 4px;vertical-align:top;text-align:left}
 .sides{display:flex;gap:8px}.side{flex:1 1 50%;min-width:0}
@@ -236,7 +235,7 @@ export function renderMatrixPage(runs: readonly PageRun[], requirements: readonl
   const body = groupsOf(scenarios, requirements)
     .map((group) => {
       const heading = `<tr class="group"><th colspan="${runs.length + 1}">${escapeHtml(`${group.id} ${group.level}`)} <span class="muted">${escapeHtml(group.text)}</span></th></tr>`;
-      const rows = group.rows.map(({ scenario }) => {
+      const rows = group.rows.map((scenario) => {
         const s = scenarios[scenario]!;
         const cells = caseOf.map((cases, c) => {
           const kind = cellClass(cases.get(s.id));
