@@ -164,7 +164,10 @@ export class TranscriptRecorder {
       },
       onLine: (handler) => handlers.push(handler),
       exited: channel.exited,
-      pid: channel.pid,
+      // Read through, not copied: a channel may learn its process only later.
+      get pid() {
+        return channel.pid;
+      },
       close: () => channel.close(),
       ...(channel.endInput ? { endInput: () => channel.endInput?.() } : {}),
       ...(channel.stderrTail ? { stderrTail: (maxBytes?: number) => channel.stderrTail?.(maxBytes) ?? '' } : {}),
