@@ -93,6 +93,19 @@ describe('reports/index.html in headless Chromium', () => {
     await page.close();
   });
 
+  it("opens a case in its run's own report.html from the index's link", async () => {
+    const index = await open(join(dir, 'reports', 'index.html'));
+    const passthrough = await column(index, 'passthrough');
+    const row = index.locator('table.matrix tbody tr', { has: index.locator('th', { hasText: EXPOSED }) }).first();
+    await row.locator('td').nth(passthrough - 1).click();
+    await index.locator('#detail a', { hasText: "run’s own report" }).click();
+    await expect.poll(() => index.url()).toContain(`passthrough/report.html#case=${EXPOSED}`);
+    await expect.poll(() => index.locator('#detail h2').textContent()).toBe(EXPOSED);
+    expect(await index.locator('#detail').textContent()).toContain('broker ↔ server (ledger)');
+    expect(network).toEqual([]);
+    await index.close();
+  });
+
   it('shows a hostile string in a transcript as text and never runs it', async () => {
     const report = JSON.parse(readFileSync(join(dir, 'reports', 'passthrough', 'report.json'), 'utf8')) as Report;
     const hostile = `</script><script>window.__gauntletRan = 1</script><img src=x onerror="window.__gauntletRan = 2">`;
