@@ -10,10 +10,12 @@ import { plannedChecks, requiredHooks } from './expect/plan.js';
 import { runSuite } from './run/suite.js';
 import { catalogue } from '../servers/catalogue.js';
 import { runServer } from '../servers/main.js';
+import { indexCommand } from './commands/index.js';
 
 const USAGE = `usage:
   gauntlet run [--candidate NAME_OR_MODULE] [--filter GLOB] [--report-dir DIR] [--step-timeout MS] [--keep-workdir DIR]
   gauntlet list [--requirements] [--servers] [--json]
+  gauntlet index [--reports DIR] [--out FILE]
   gauntlet serve <server-id> [--ledger FILE] [--control FILE] [--http [--listen ADDRESS]] [knob=value ...]
 
 candidates: ${builtInCandidates.join(', ')}, or the path of an adapter module
@@ -118,6 +120,8 @@ async function main(argv: string[]): Promise<number> {
       return list(rest);
     case 'serve':
       return runServer(rest);
+    case 'index':
+      return indexCommand(rest);
     default:
       process.stderr.write(`${USAGE}\n`);
       return command === undefined || command === '--help' ? 0 : 2;

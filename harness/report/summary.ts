@@ -1,7 +1,7 @@
 import type { CandidateInfo } from '../candidates/types.js';
 import type { CaseResult, FailureKind, Outcome } from '../run/outcome.js';
 
-export const REPORT_FORMAT = 'mcp-gauntlet-report/2';
+export const REPORT_FORMAT = 'mcp-gauntlet-report/3';
 
 export interface Summary {
   total: number;
