@@ -15,12 +15,14 @@ import { parseShard } from './run/shard.js';
 import { runSuite } from './run/suite.js';
 import { catalogue } from '../servers/catalogue.js';
 import { runServer } from '../servers/main.js';
+import { indexCommand } from './commands/index.js';
 
 const USAGE = `usage:
   gauntlet run [--candidate NAME_OR_MODULE] [--filter GLOB | --profile NAME] [--shard I/N] [--baseline FILE] [--write-baseline FILE]
                [--report-dir DIR] [--step-timeout MS] [--keep-workdir DIR]
   gauntlet merge --report-dir OUT [--baseline FILE] [--write-baseline FILE] SHARD_DIR...
   gauntlet list [--requirements] [--servers] [--json]
+  gauntlet index [--reports DIR] [--out FILE]
   gauntlet serve <server-id> [--ledger FILE] [--control FILE] [--http [--listen ADDRESS]] [knob=value ...]
 
 candidates: ${builtInCandidates.join(', ')}, or the path of an adapter module
@@ -141,6 +143,8 @@ async function main(argv: string[]): Promise<number> {
       return runServer(rest);
     case 'merge':
       return mergeCommand(rest);
+    case 'index':
+      return indexCommand(rest);
     default:
       process.stderr.write(`${USAGE}\n`);
       return command === undefined || command === '--help' ? 0 : 2;

@@ -4,7 +4,7 @@ import type { BaselineVerdict } from '../run/baseline.js';
 import type { Shard } from '../run/shard.js';
 import type { CaseResult, FailureKind, Outcome } from '../run/outcome.js';
 
-export const REPORT_FORMAT = 'mcp-gauntlet-report/2';
+export const REPORT_FORMAT = 'mcp-gauntlet-report/3';
 
 export interface Summary {
   total: number;

@@ -14,6 +14,7 @@ import { HttpServer } from './http-server.js';
 import { judge } from './judge.js';
 import { CandidateUnresponsive, failureOf, UnsupportedEnvironment, type CaseResult } from './outcome.js';
 import { ScenarioSession } from './steps.js';
+import { noTranscript } from './transcript.js';
 
 export interface RunOptions {
   /** Bound on each step, and on each adapter operation. */
@@ -134,7 +135,7 @@ export async function runScenario(scenario: Scenario, candidate: Candidate, opti
   const hooks = hooksOf(candidate);
   const missing = hooksNeeded(scenario, hooks);
   if (missing.length > 0) {
-    return { ...base, outcome: 'unsupported', duration_ms: 0, findings: [], unchecked: [], notes: [], reason: `the candidate's adapter lacks the ${missing.join(', ')} hook(s) the scenario cannot run without` };
+    return { ...base, outcome: 'unsupported', duration_ms: 0, findings: [], unchecked: [], notes: [], transcript: noTranscript(), reason: `the candidate's adapter lacks the ${missing.join(', ')} hook(s) the scenario cannot run without` };
   }
 
   const workdir = await tmpDir({ prefix: 'gauntlet-', unsafeCleanup: true });
@@ -149,7 +150,7 @@ export async function runScenario(scenario: Scenario, candidate: Candidate, opti
     await canary.stop();
     await workdir.cleanup();
     if (!(error instanceof UnsupportedEnvironment)) throw error;
-    return { ...base, outcome: 'unsupported-environment', duration_ms: Date.now() - started, findings: [], unchecked: [], notes: [], reason: error.message };
+    return { ...base, outcome: 'unsupported-environment', duration_ms: Date.now() - started, findings: [], unchecked: [], notes: [], transcript: noTranscript(), reason: error.message };
   }
   const { http, enclosure } = network;
   const reached = http === undefined ? { upstream: command, operator: scenario.operator } : reachedByUrl(scenario.operator, command.id, http, canary);
@@ -206,6 +207,7 @@ export async function runScenario(scenario: Scenario, candidate: Candidate, opti
       findings,
       unchecked,
       notes: session.notes,
+      transcript: session.transcript.finish(records, outcome),
       ...(reason ? { reason } : {}),
       ...(outcome === 'fail' || outcome === 'error' ? { stderr_tail: session.lastChannel?.stderrTail?.() ?? '' } : {}),
     };

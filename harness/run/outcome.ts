@@ -1,4 +1,5 @@
 import type { Finding } from '../expect/types.js';
+import type { Transcript } from './transcript.js';
 
 export type { Finding } from '../expect/types.js';
 
@@ -39,6 +40,8 @@ export interface CaseResult {
   stderr_tail?: string;
   /** What the harness noticed along the way that does not decide the verdict. */
   notes: string[];
+  /** Both sides of what crossed, as the harness recorded them, bounded (harness/run/transcript.ts). */
+  transcript: Transcript;
 }
 
 /** The failure kind a set of findings amounts to, for a case of this kind. */

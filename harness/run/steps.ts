@@ -12,6 +12,7 @@ import { residentGrowthMib } from '../observe/memory.js';
 import type { ApproveStep, CallStep, CloseExpectation, ConfigFlaw, ListExpectation, StartExpectation, Step } from '../scenario/types.js';
 import { withFlaw } from './flaws.js';
 import { CandidateUnresponsive, UnsupportedEnvironment } from './outcome.js';
+import { TranscriptRecorder } from './transcript.js';
 
 /** The `_meta` key that carries the chain of upstream agents (docs/call-path.md). */
 const AGENT_CHAIN_META = 'io.mcp-gauntlet/agent-chain';
@@ -56,6 +57,8 @@ export class ScenarioSession {
   readonly steps: StepRecord[] = [];
   /** Every call step's observations, in order: what the audit checks and call bounds read. */
   readonly calls: CallFacts[] = [];
+  /** Every line the agent sent and received, by step, for the report. */
+  readonly transcript = new TranscriptRecorder();
   /** The tools the agent was last shown, by name: generated arguments follow their schemas. */
   private offered = new Map<string, Tool>();
   /** The tools of the session's first listing, by name: what an `unchanged` listing must repeat. */
@@ -81,6 +84,7 @@ export class ScenarioSession {
 
   async run(step: Step, index: number): Promise<void> {
     const label = `${index + 1}:${Object.keys(step)[0]}`;
+    this.transcript.enter(label, this.ledger.mark());
     if ('pin' in step) await this.pin(label, step.pin?.server);
     else if ('phase' in step) await this.switchPhase(step.phase);
     else if ('start' in step) await this.start(label, step.start.expect, step.start.agent, step.start.flaw);
@@ -147,7 +151,7 @@ export class ScenarioSession {
     this.sessionMark = mark;
     if (agent !== undefined) this.spec.agent = agent;
     // The flaw is for this start only: a later pin or start sees the operator's files as written.
-    const channel = await this.candidate.start(flaw === undefined ? this.spec : { ...this.spec, ...withFlaw(this.spec.operator, flaw) });
+    const channel = this.transcript.tap(await this.candidate.start(flaw === undefined ? this.spec : { ...this.spec, ...withFlaw(this.spec.operator, flaw) }));
     this.channel = channel;
     this.lastChannel = channel;
     this.brokerExited = false;

@@ -1,4 +1,5 @@
 import type { CaseResult, Finding } from '../../harness/run/outcome.js';
+import { TRANSCRIPT_BOUNDS } from '../../harness/run/transcript.js';
 
 /** A judged case as the runner writes it, for tests of what is computed across cases. */
 export function judgedCase(id: string, outcome: CaseResult['outcome'], options: { kind?: 'attack' | 'control'; control?: string; checks?: string[] } = {}): CaseResult {
@@ -20,5 +21,6 @@ export function judgedCase(id: string, outcome: CaseResult['outcome'], options: 
     unchecked: [],
     ...(outcome === 'error' ? { reason: 'the broker died' } : {}),
     notes: [],
+    transcript: { steps: [], agent: [], server: [], bounds: TRANSCRIPT_BOUNDS.passing },
   };
 }

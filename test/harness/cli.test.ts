@@ -69,7 +69,7 @@ describe('gauntlet CLI', () => {
     expect(stderr).toMatch(/not a built-in candidate/);
   });
 
-  it('exits 1 and writes all three reports when an attack succeeds against passthrough', async () => {
+  it('exits 1 and writes all four reports when an attack succeeds against passthrough', async () => {
     const dir = scratch();
     const { code } = await gauntlet('run', '--candidate', 'passthrough', '--filter', 'pin.float-*', '--report-dir', dir);
     expect(code).toBe(1);
@@ -86,6 +86,13 @@ describe('gauntlet CLI', () => {
     const markdown = readFileSync(join(dir, 'report.md'), 'utf8');
     expect(markdown).toContain('**Attacks held: 0 of 1**');
     expect(markdown).toContain('pin.float-drift (fail: exposed, not claimed)');
+    expect(readFileSync(join(dir, 'report.html'), 'utf8')).toContain('pin.float-drift');
+  });
+
+  it('index exits 2 when the folder holds no report', async () => {
+    const { code, stderr } = await gauntlet('index', '--reports', scratch());
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/no \*\/report.json under/);
   });
 
   it('keeps each scenario\'s files with --keep-workdir, and names report folders safely', async () => {

@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { loadCatalogue } from '../../harness/catalogue.js';
 import { assess } from '../../harness/report/assess.js';
-import { summarise, type Report } from '../../harness/report/summary.js';
+import { REPORT_FORMAT, summarise, type Report } from '../../harness/report/summary.js';
 import { parseBaseline } from '../../harness/run/baseline.js';
 import { baselineProblems, exitCodeOf } from '../../harness/run/exit-code.js';
 import type { CaseResult } from '../../harness/run/outcome.js';
 import { judgedCase } from './case-fixture.js';
 
 function reportOf(cases: CaseResult[], extra: Partial<Report> = {}): Report {
-  return { format: 'mcp-gauntlet-report/2', suite: { name: 'mcp-gauntlet', version: '0' }, candidate: { name: 'c', version: '0', claims: [] } as unknown as Report['candidate'], started_at: '', finished_at: '', filter: null, summary: summarise(cases), cases, ...extra };
+  return { format: REPORT_FORMAT, suite: { name: 'mcp-gauntlet', version: '0' }, candidate: { name: 'c', version: '0', claims: [] } as unknown as Report['candidate'], started_at: '', finished_at: '', filter: null, summary: summarise(cases), cases, ...extra };
 }
 
 const catalogue = loadCatalogue('wth.*');

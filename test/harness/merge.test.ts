@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MergeError, mergeShards, type ShardReport } from '../../harness/report/merge.js';
-import { summarise, type Report } from '../../harness/report/summary.js';
+import { REPORT_FORMAT, summarise, type Report } from '../../harness/report/summary.js';
 import type { CaseResult } from '../../harness/run/outcome.js';
 import { judgedCase } from './case-fixture.js';
 
@@ -8,7 +8,7 @@ function shard(dir: string, index: number, count: number, cases: CaseResult[], e
   return {
     dir,
     report: {
-      format: 'mcp-gauntlet-report/2',
+      format: REPORT_FORMAT,
       suite: { name: 'mcp-gauntlet', version: '1.0.0' },
       candidate: { name: 'broker', version: '2', claims: [] } as unknown as Report['candidate'],
       started_at: `2026-01-01T00:00:0${index}Z`,
