@@ -10,10 +10,12 @@ import { plannedChecks, requiredHooks } from './expect/plan.js';
 import { runSuite } from './run/suite.js';
 import { catalogue } from '../servers/catalogue.js';
 import { runServer } from '../servers/main.js';
+import { reproCommand } from './commands/repro.js';
 
 const USAGE = `usage:
   gauntlet run [--candidate NAME_OR_MODULE] [--filter GLOB] [--report-dir DIR] [--step-timeout MS] [--keep-workdir DIR]
   gauntlet list [--requirements] [--servers] [--json]
+  gauntlet repro <scenario-id> [--out DIR]
   gauntlet serve <server-id> [--ledger FILE] [--control FILE] [--http [--listen ADDRESS]] [knob=value ...]
 
 candidates: ${builtInCandidates.join(', ')}, or the path of an adapter module
@@ -116,6 +118,8 @@ async function main(argv: string[]): Promise<number> {
       return run(rest);
     case 'list':
       return list(rest);
+    case 'repro':
+      return reproCommand(rest);
     case 'serve':
       return runServer(rest);
     default:
