@@ -130,6 +130,16 @@ function ledgerHints(scenario: Scenario): string[] {
   return hints;
 }
 
+/** What the folder leaves out, said where the scenario needs it: another server to pin, the canary. */
+function otherServers(scenario: Scenario): string {
+  const pinned = scenario.steps.flatMap((step) => ('pin' in step && step.pin?.server !== undefined ? [step.pin.server] : []));
+  const notes = [
+    ...pinned.map((server) => `A pin step reviews another catalogue server, ${server}: \`gauntlet serve ${server}\` (its preset knobs) in its place.`),
+    ...(scenario.expect?.canary_requests === undefined ? [] : ['The harness also runs a canary listener (canary_port) that nobody may reach; it is not started here.']),
+  ];
+  return notes.length === 0 ? '' : `\n${notes.join('\n')}\n`;
+}
+
 const usesPhases = (steps: Step[]): boolean => steps.some((step) => 'phase' in step);
 
 function readme(scenario: Scenario, out: string): string {
@@ -152,7 +162,7 @@ operator.json    the operator's configuration, broker-neutral: translate it into
 start-server.sh  starts the server with its ledger here: ${http ? 'it listens on 127.0.0.1 and prints its URL' : 'a stdio server, the command your client or broker starts'}
 ledger.jsonl     written by the server (JSON lines): everything it received, sent and did
 phase            ${usesPhases(scenario.steps) ? 'the server shows its "review" face until this file holds "run" (echo run > phase), as the steps below switch it' : 'unused by this scenario'}
-${enclosed ? `\nThe harness runs this server inside a network enclosure (docs/network.md: addresses ${JSON.stringify(scenario.server.listen ?? [])}, names ${JSON.stringify({ ...scenario.server.hosts, ...scenario.server.resolves })}); this script serves on 127.0.0.1 only.\n` : ''}
+${otherServers(scenario)}${enclosed ? `\nThe harness runs this server inside a network enclosure (docs/network.md: addresses ${JSON.stringify(scenario.server.listen ?? [])}, names ${JSON.stringify({ ...scenario.server.hosts, ...scenario.server.resolves })}); this script serves on 127.0.0.1 only.\n` : ''}
 What the scenario does, and what it expects
 -------------------------------------------
 The harness's agent performs these steps against the broker; each "expect" is what a conforming
