@@ -32,9 +32,10 @@ export async function reproCommand(argv: string[]): Promise<number> {
   const http = scenario.server.transport === 'http';
   await writeFile(join(out, 'command.txt'), `${serveLine(scenario, ['npx', 'gauntlet'], 'ledger.jsonl', 'phase').join(' ')}\n`);
   await writeFile(join(out, 'operator.json'), `${JSON.stringify(scenario.operator, null, 2)}\n`);
-  await writeFile(join(out, 'start-server.sh'), http ? httpScript(scenario) : stdioScript(scenario), { mode: 0o755 });
+  await writeFile(join(out, 'start-server.sh'), http ? httpScript(scenario) : stdioScript(scenario));
+  // Executable whether the file is new or rewritten (a mode given to writeFile applies only to a new file).
   await chmod(join(out, 'start-server.sh'), 0o755);
-  await writeFile(join(out, 'README.txt'), readme(scenario, out));
+  await writeFile(join(out, 'README.txt'), readme(scenario));
   process.stdout.write(
     [
       `wrote ${out}`,
@@ -142,7 +143,7 @@ function otherServers(scenario: Scenario): string {
 
 const usesPhases = (steps: Step[]): boolean => steps.some((step) => 'phase' in step);
 
-function readme(scenario: Scenario, out: string): string {
+function readme(scenario: Scenario): string {
   const http = scenario.server.transport === 'http';
   const hints = ledgerHints(scenario);
   const enclosed = scenario.server.hosts !== undefined || scenario.server.resolves !== undefined || [scenario.server.listen ?? '127.0.0.1'].flat().some((a) => a !== '127.0.0.1');
