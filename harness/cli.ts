@@ -11,11 +11,13 @@ import { runSuite } from './run/suite.js';
 import { catalogue } from '../servers/catalogue.js';
 import { runServer } from '../servers/main.js';
 import { indexCommand } from './commands/index.js';
+import { reproCommand } from './commands/repro.js';
 
 const USAGE = `usage:
   gauntlet run [--candidate NAME_OR_MODULE] [--filter GLOB] [--report-dir DIR] [--step-timeout MS] [--keep-workdir DIR]
   gauntlet list [--requirements] [--servers] [--json]
   gauntlet index [--reports DIR] [--out FILE]
+  gauntlet repro <scenario-id> [--out DIR]
   gauntlet serve <server-id> [--ledger FILE] [--control FILE] [--http [--listen ADDRESS]] [knob=value ...]
 
 candidates: ${builtInCandidates.join(', ')}, or the path of an adapter module
@@ -118,6 +120,8 @@ async function main(argv: string[]): Promise<number> {
       return run(rest);
     case 'list':
       return list(rest);
+    case 'repro':
+      return reproCommand(rest);
     case 'serve':
       return runServer(rest);
     case 'index':
