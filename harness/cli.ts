@@ -16,6 +16,7 @@ import { runSuite } from './run/suite.js';
 import { catalogue } from '../servers/catalogue.js';
 import { runServer } from '../servers/main.js';
 import { indexCommand } from './commands/index.js';
+import { reproCommand } from './commands/repro.js';
 
 const USAGE = `usage:
   gauntlet run [--candidate NAME_OR_MODULE] [--filter GLOB | --profile NAME] [--shard I/N] [--baseline FILE] [--write-baseline FILE]
@@ -23,6 +24,7 @@ const USAGE = `usage:
   gauntlet merge --report-dir OUT [--baseline FILE] [--write-baseline FILE] SHARD_DIR...
   gauntlet list [--requirements] [--servers] [--json]
   gauntlet index [--reports DIR] [--out FILE]
+  gauntlet repro <scenario-id> [--out DIR]
   gauntlet serve <server-id> [--ledger FILE] [--control FILE] [--http [--listen ADDRESS]] [knob=value ...]
 
 candidates: ${builtInCandidates.join(', ')}, or the path of an adapter module
@@ -139,6 +141,8 @@ async function main(argv: string[]): Promise<number> {
       return run(rest);
     case 'list':
       return list(rest);
+    case 'repro':
+      return reproCommand(rest);
     case 'serve':
       return runServer(rest);
     case 'merge':

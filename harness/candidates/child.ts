@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
+import { execa } from 'execa';
 import type { AgentChannel, ExitStatus } from './types.js';
 
 /** Longest line accepted from a candidate; past it the channel is closed, never read on. */
@@ -181,23 +182,38 @@ export function spawnChannel(command: string, args: string[], options: SpawnOpti
   };
 }
 
-/** Runs a command to completion within a bound; the whole group is killed if it overstays. */
+/**
+ * Runs a command to completion within a bound, in a process group of its own: once it has exited,
+ * or been killed for overstaying, the whole group is killed, so descendants it left behind die
+ * too. Its stdin is empty and its stdout discarded; its stderr goes to the file.
+ */
 export async function runToExit(
   command: string,
   args: string[],
   options: SpawnOptions & { timeoutMs: number },
 ): Promise<ExitStatus & { timedOut: boolean }> {
-  const channel = spawnChannel(command, args, options);
-  let timedOut = false;
-  const timer = new Promise<void>((resolve) =>
-    setTimeout(() => {
-      timedOut = true;
-      resolve();
-    }, options.timeoutMs).unref(),
-  );
-  const status = await Promise.race([channel.exited, timer.then(() => undefined)]);
-  await channel.close();
-  return { ...(status ?? (await channel.exited)), timedOut };
+  const subprocess = execa(command, args, {
+    cwd: options.cwd,
+    env: options.env ?? process.env,
+    extendEnv: false,
+    detached: true,
+    stdin: 'ignore',
+    stdout: 'ignore',
+    stderr: { file: options.stderrFile },
+    timeout: options.timeoutMs,
+    killSignal: 'SIGKILL',
+    reject: false,
+  });
+  const pgid = subprocess.pid;
+  if (pgid !== undefined) liveGroups.add(pgid);
+  const result = await subprocess;
+  if (pgid !== undefined) {
+    killGroup(pgid);
+    liveGroups.delete(pgid);
+  }
+  const status = { code: result.exitCode ?? null, signal: result.signal ?? null, timedOut: result.timedOut };
+  // Neither a code nor a signal: it never ran (a missing binary, a directory it cannot enter).
+  return status.code === null && status.signal === null ? { ...status, error: result.originalMessage ?? result.shortMessage } : status;
 }
 
 /** A command line to start through the session's launch prefix (docs/network.md), when it has one. */
