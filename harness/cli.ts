@@ -2,11 +2,16 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { builtInCandidates, loadCandidate } from './candidates/registry.js';
 import { loadCatalogue } from './catalogue.js';
+import { mergeCommand } from './commands/merge.js';
 import { reportDirFor } from './paths.js';
 import { loadRequirements } from './requirements.js';
-import { writeReport } from './report/write.js';
 import { DEFAULT_STEP_TIMEOUT_MS } from './run/execute.js';
 import { plannedChecks, requiredHooks } from './expect/plan.js';
+import { readBaseline } from './run/baseline.js';
+import { finishReport } from './run/finish.js';
+import { ProgressLine } from './run/progress.js';
+import { selectScenarios } from './run/select.js';
+import { parseShard } from './run/shard.js';
 import { runSuite } from './run/suite.js';
 import { catalogue } from '../servers/catalogue.js';
 import { runServer } from '../servers/main.js';
@@ -14,15 +19,18 @@ import { indexCommand } from './commands/index.js';
 import { reproCommand } from './commands/repro.js';
 
 const USAGE = `usage:
-  gauntlet run [--candidate NAME_OR_MODULE] [--filter GLOB] [--report-dir DIR] [--step-timeout MS] [--keep-workdir DIR]
+  gauntlet run [--candidate NAME_OR_MODULE] [--filter GLOB | --profile NAME] [--shard I/N] [--baseline FILE] [--write-baseline FILE]
+               [--report-dir DIR] [--step-timeout MS] [--keep-workdir DIR]
+  gauntlet merge --report-dir OUT [--baseline FILE] [--write-baseline FILE] SHARD_DIR...
   gauntlet list [--requirements] [--servers] [--json]
   gauntlet index [--reports DIR] [--out FILE]
   gauntlet repro <scenario-id> [--out DIR]
   gauntlet serve <server-id> [--ledger FILE] [--control FILE] [--http [--listen ADDRESS]] [knob=value ...]
 
 candidates: ${builtInCandidates.join(', ')}, or the path of an adapter module
-exit codes (run): 0 all selected scenarios pass (unsupported does not fail), 1 a scenario failed
-or errored, 2 nothing could run`;
+exit codes (run, merge): 0 all selected scenarios pass (unsupported does not fail) or only failures
+the baseline lists, 1 a scenario failed or errored unexpectedly or a baseline entry is stale, 2 nothing
+could run (docs/ci.md)`;
 
 /** Exit code 2: the run could not start, as opposed to a run that found failures. */
 class UsageError extends Error {}
@@ -33,6 +41,10 @@ async function run(argv: string[]): Promise<number> {
     options: {
       candidate: { type: 'string', default: 'reference' },
       filter: { type: 'string' },
+      profile: { type: 'string' },
+      shard: { type: 'string' },
+      baseline: { type: 'string' },
+      'write-baseline': { type: 'string' },
       'report-dir': { type: 'string' },
       'step-timeout': { type: 'string' },
       'keep-workdir': { type: 'string' },
@@ -41,29 +53,38 @@ async function run(argv: string[]): Promise<number> {
   });
   const stepTimeoutMs = values['step-timeout'] === undefined ? DEFAULT_STEP_TIMEOUT_MS : Number(values['step-timeout']);
   if (!Number.isInteger(stepTimeoutMs) || stepTimeoutMs <= 0) throw new UsageError('--step-timeout takes a positive whole number of milliseconds');
+  // A baseline that cannot be used stops the run before anything runs (exit 2).
+  const baseline = values.baseline === undefined ? undefined : readBaseline(resolve(values.baseline));
   const candidate = await loadCandidate(values.candidate);
-  const scenarios = loadCatalogue(values.filter);
-  if (scenarios.length === 0) throw new UsageError(`no scenario matches ${values.filter ?? '(all)'}`);
-  process.stderr.write(`mcp-gauntlet: ${scenarios.length} scenario(s) against ${candidate.info.name}\n`);
+  const shard = values.shard === undefined ? undefined : parseShard(values.shard);
+  const scenarios = selectScenarios({ ...(values.filter ? { filter: values.filter } : {}), ...(values.profile ? { profile: values.profile } : {}), ...(shard ? { shard } : {}) });
+  if (scenarios.length === 0 && shard === undefined) throw new UsageError(`no scenario matches ${values.filter ?? '(all)'}`);
+  const progress = process.stderr.isTTY ? new ProgressLine({ write: (text) => process.stderr.write(text), columns: () => process.stderr.columns }) : undefined;
+  const log = (line: string) => (progress ? progress.log(line) : process.stderr.write(`${line}\n`));
+  log(`mcp-gauntlet: ${scenarios.length} scenario(s) against ${candidate.info.name}${shard ? ` (shard ${shard.index}/${shard.count})` : ''}`);
   const keepWorkdir = values['keep-workdir'] === undefined ? undefined : resolve(values['keep-workdir']);
   const report = await runSuite(candidate, scenarios, {
     stepTimeoutMs,
     ...(keepWorkdir === undefined ? {} : { keepWorkdir }),
     ...(values.filter ? { filter: values.filter } : {}),
+    onStart: (scenario, _index, total) => progress?.start(scenario.id, total),
     onCase(result, index, total) {
+      progress?.finish(result);
       const why = result.outcome === 'pass' ? '' : ` (${result.findings.length > 0 ? result.findings.map((f) => f.check).join(', ') : result.reason})`;
       const outcome = result.failure === undefined ? result.outcome : `${result.outcome}: ${result.failure}`;
-      process.stderr.write(`[${index + 1}/${total}] ${outcome.padEnd(5)} ${result.id}${why}\n`);
+      // On a terminal the progress line counts the passes; only what needs a look scrolls by.
+      if (progress === undefined || result.outcome !== 'pass') log(`[${index + 1}/${total}] ${outcome.padEnd(5)} ${result.id}${why}`);
     },
   });
-  const files = await writeReport(report, values['report-dir'] ?? reportDirFor(candidate.info.name));
-  const { summary } = report;
-  process.stderr.write(
-    `attacks held ${summary.attacks_held} of ${summary.attacks_total}; exposed ${summary.exposed}, over-blocked ${summary.over_blocked}, nonconformant ${summary.nonconformant}; ${summary.passed} passed, ${summary.failed} failed, ${summary.errors} errors, ${summary.unsupported + summary.unsupported_environment} unsupported; report: ${files[0]}\n`,
-  );
-  // Nothing judged (every case unsupported or an error, as for an adapter that starts nothing).
-  if (summary.passed + summary.failed === 0) return 2;
-  return summary.failed + summary.errors > 0 ? 1 : 0;
+  progress?.stop();
+  if (shard !== undefined) report.shard = shard;
+  if (values.profile !== undefined) report.profile = values.profile;
+  return finishReport(report, {
+    reportDir: values['report-dir'] ?? reportDirFor(candidate.info.name),
+    ...(baseline === undefined ? {} : { baseline }),
+    ...(values['write-baseline'] === undefined ? {} : { writeBaselineTo: resolve(values['write-baseline']) }),
+    log,
+  });
 }
 
 function list(argv: string[]): number {
@@ -124,6 +145,8 @@ async function main(argv: string[]): Promise<number> {
       return reproCommand(rest);
     case 'serve':
       return runServer(rest);
+    case 'merge':
+      return mergeCommand(rest);
     case 'index':
       return indexCommand(rest);
     default:

@@ -1,3 +1,5 @@
+import { isExpectedFailure } from '../run/baseline.js';
+import type { CaseResult } from '../run/outcome.js';
 import type { Report } from './summary.js';
 
 function escapeXml(text: string): string {
@@ -10,13 +12,23 @@ function escapeXml(text: string): string {
     .replace(/"/g, '&quot;');
 }
 
-/** JUnit XML for CI systems that only read that: one testcase per scenario. */
+/**
+ * JUnit XML for CI systems that only read that: one testcase per scenario. With a baseline, a
+ * failure it lists in full is `skipped` with the baseline's reasons (it does not fail the run),
+ * and each stale entry is a failing testcase of its own (it does).
+ */
 export function renderJunit(report: Report): string {
-  const { summary } = report;
+  const verdict = report.baseline;
+  const expected = (c: CaseResult) => verdict !== undefined && isExpectedFailure(c, verdict);
+  const count = (outcome: CaseResult['outcome']) => report.cases.filter((c) => c.outcome === outcome && !expected(c)).length;
+  const stale = verdict?.stale ?? [];
+  const tests = report.cases.length + stale.length;
+  const failures = count('fail') + stale.length;
+  const skipped = count('unsupported') + count('unsupported-environment') + report.cases.filter(expected).length;
   const lines = [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="mcp-gauntlet" tests="${summary.total}" failures="${summary.failed}" errors="${summary.errors}" skipped="${summary.unsupported + summary.unsupported_environment}">`,
-    `  <testsuite name="${escapeXml(report.candidate.name)}" tests="${summary.total}" failures="${summary.failed}" errors="${summary.errors}" skipped="${summary.unsupported + summary.unsupported_environment}">`,
+    `<testsuites name="mcp-gauntlet" tests="${tests}" failures="${failures}" errors="${count('error')}" skipped="${skipped}">`,
+    `  <testsuite name="${escapeXml(report.candidate.name)}" tests="${tests}" failures="${failures}" errors="${count('error')}" skipped="${skipped}">`,
   ];
   for (const c of report.cases) {
     const open = `    <testcase classname="${escapeXml(c.kind)}" name="${escapeXml(c.id)}" file="${escapeXml(c.file)}" time="${(c.duration_ms / 1000).toFixed(3)}"`;
@@ -25,7 +37,10 @@ export function renderJunit(report: Report): string {
       continue;
     }
     lines.push(`${open}>`);
-    if (c.outcome === 'fail') {
+    if (expected(c)) {
+      const reasons = [...new Set(verdict!.expected.filter((entry) => entry.scenario === c.id).map((entry) => entry.reason))].join('; ');
+      lines.push(`      <skipped message="${escapeXml(`expected ${c.outcome} (baseline): ${reasons}`)}"/>`);
+    } else if (c.outcome === 'fail') {
       const detail = c.findings.map((f) => `${f.step} ${f.check} (${f.class}) ${f.expectation}: expected ${JSON.stringify(f.expected)}, observed ${JSON.stringify(f.observed)}`).join('\n');
       lines.push(`      <failure type="${c.failure}" message="${escapeXml(`${c.failure}: ${c.findings.length} check(s) not met`)}">${escapeXml(detail)}</failure>`);
     } else if (c.outcome === 'error') {
@@ -34,6 +49,10 @@ export function renderJunit(report: Report): string {
       lines.push(`      <skipped message="${escapeXml(`${c.outcome}: ${c.reason ?? ''}`)}"/>`);
     }
     lines.push('    </testcase>');
+  }
+  for (const entry of stale) {
+    lines.push(`    <testcase classname="baseline" name="${escapeXml(`${entry.scenario} ${entry.check}`)}" file="${escapeXml(verdict!.file)}" time="0">`);
+    lines.push(`      <failure type="stale-baseline-entry" message="${escapeXml(`stale baseline entry (${entry.why})`)}">${escapeXml(entry.reason)}</failure>`, '    </testcase>');
   }
   lines.push('  </testsuite>', '</testsuites>', '');
   return lines.join('\n');

@@ -1,4 +1,5 @@
 import type { CaseResult } from '../run/outcome.js';
+import { renderAssessment } from './markdown-assessment.js';
 import type { Report } from './summary.js';
 
 /** Table cells hold hostile text: keep it on one line and unable to break the table. */
@@ -27,6 +28,7 @@ export function renderMarkdown(report: Report): string {
     '',
     `Exposed ${summary.exposed} (${summary.exposed_claimed} claimed, ${summary.exposed_not_claimed} not claimed), over-blocked ${summary.over_blocked}, nonconformant ${summary.nonconformant}; ${summary.passed} passed, ${summary.failed} failed, ${summary.errors} errors, ${summary.unsupported} unsupported, ${summary.unsupported_environment} unsupported-environment, of ${summary.total}.`,
     '',
+    ...renderAssessment(report),
     '| scenario | kind | requirements | outcome | control |',
     '|---|---|---|---|---|',
     ...report.cases.map((c) => `| ${cell(c.id)} | ${c.kind} | ${c.requirements.join(' ')} | ${verdict(c)} | ${c.control_outcome ?? ''} |`),

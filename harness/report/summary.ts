@@ -1,4 +1,7 @@
 import type { CandidateInfo } from '../candidates/types.js';
+import type { ProfileScore } from '../profiles.js';
+import type { BaselineVerdict } from '../run/baseline.js';
+import type { Shard } from '../run/shard.js';
 import type { CaseResult, FailureKind, Outcome } from '../run/outcome.js';
 
 export const REPORT_FORMAT = 'mcp-gauntlet-report/3';
@@ -20,6 +23,10 @@ export interface Summary {
   /** Exposed attacks whose protection the candidate claims, and those it does not. */
   exposed_claimed: number;
   exposed_not_claimed: number;
+  /** With a baseline: failing cases it lists in full, those it does not, and its entries that fail the run. */
+  expected_failures?: number;
+  unexpected_failures?: number;
+  stale_entries?: number;
 }
 
 export interface Report {
@@ -29,7 +36,15 @@ export interface Report {
   started_at: string;
   finished_at: string;
   filter: string | null;
+  /** The profile whose scenarios were selected (`--profile`). */
+  profile?: string;
+  /** The part of the selection this report holds (`--shard`); absent for a whole run or a merge. */
+  shard?: Shard;
   summary: Summary;
+  /** Each profile scored on its own scenarios (docs/profiles.md). */
+  profiles?: ProfileScore[];
+  /** What the expected-failure baseline made of the run (docs/ci.md). */
+  baseline?: BaselineVerdict;
   cases: CaseResult[];
 }
 

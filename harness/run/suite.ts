@@ -5,12 +5,14 @@ import { packageRoot } from '../paths.js';
 import { REPORT_FORMAT, summarise, type Report } from '../report/summary.js';
 import type { Scenario } from '../scenario/types.js';
 import { runScenario, type RunOptions } from './execute.js';
+import { attachControlOutcomes } from './controls.js';
 import type { CaseResult } from './outcome.js';
 
 export const suiteVersion = (JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as { version: string }).version;
 
 export interface SuiteOptions extends RunOptions {
   filter?: string;
+  onStart?: (scenario: Scenario, index: number, total: number) => void;
   onCase?: (result: CaseResult, index: number, total: number) => void;
 }
 
@@ -19,15 +21,12 @@ export async function runSuite(candidate: Candidate, scenarios: readonly Scenari
   const startedAt = new Date().toISOString();
   const cases: CaseResult[] = [];
   for (const [index, scenario] of scenarios.entries()) {
+    options.onStart?.(scenario, index, scenarios.length);
     const result = await runScenario(scenario, candidate, options);
     cases.push(result);
     options.onCase?.(result, index, scenarios.length);
   }
-  const outcomeOf = new Map(cases.map((c) => [c.id, c.outcome]));
-  for (const c of cases) {
-    const controlOutcome = c.control === undefined ? undefined : outcomeOf.get(c.control);
-    if (controlOutcome !== undefined) c.control_outcome = controlOutcome;
-  }
+  attachControlOutcomes(cases);
   return {
     format: REPORT_FORMAT,
     suite: { name: 'mcp-gauntlet', version: suiteVersion },

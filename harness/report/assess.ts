@@ -1,0 +1,51 @@
+import type { Profile, ProfileScore } from '../profiles.js';
+import { applyBaseline, isExpectedFailure, type Baseline } from '../run/baseline.js';
+import type { CaseResult } from '../run/outcome.js';
+import type { Scenario } from '../scenario/types.js';
+import { plannedChecks } from '../expect/plan.js';
+import { held, type Report } from './summary.js';
+
+const judged = (c: CaseResult) => c.outcome === 'pass' || c.outcome === 'fail' || c.outcome === 'error';
+
+/** A profile scored on its own scenarios; scenarios it does not list (newer ones) do not count. */
+export function scoreProfile(profile: Profile, cases: readonly CaseResult[]): ProfileScore {
+  const ran = new Map(cases.map((c) => [c.id, c]));
+  const mine = profile.scenarios.flatMap((id) => ran.get(id) ?? []);
+  const attacks = mine.filter((c) => c.kind === 'attack' && judged(c));
+  const controls = mine.filter((c) => c.kind === 'control' && judged(c));
+  return {
+    name: profile.name,
+    version: profile.version,
+    attacks_held: attacks.filter(held).length,
+    attacks_run: attacks.length,
+    controls_passed: controls.filter((c) => c.outcome === 'pass').length,
+    controls_run: controls.length,
+    missing: profile.scenarios.length - mine.length,
+  };
+}
+
+export interface AssessOptions {
+  profiles: readonly Profile[];
+  /** Every scenario of the catalogue: what a baseline entry may name. */
+  catalogue: readonly Scenario[];
+  baseline?: Baseline;
+}
+
+/** Adds to a finished report what is judged across cases: profile scores and the baseline's verdict. */
+export function assess(report: Report, options: AssessOptions): Report {
+  const assessed: Report = { ...report, summary: { ...report.summary }, profiles: options.profiles.map((profile) => scoreProfile(profile, report.cases)) };
+  delete assessed.baseline;
+  delete assessed.summary.expected_failures;
+  delete assessed.summary.unexpected_failures;
+  delete assessed.summary.stale_entries;
+  if (options.baseline === undefined) return assessed;
+  const known = new Map(options.catalogue.map((s) => [s.id, new Set(plannedChecks(s).map((planned) => planned.check))]));
+  const verdict = applyBaseline(options.baseline, report.cases, known);
+  const failing = report.cases.filter((c) => c.outcome === 'fail' || c.outcome === 'error');
+  const expected = failing.filter((c) => isExpectedFailure(c, verdict)).length;
+  assessed.baseline = verdict;
+  assessed.summary.expected_failures = expected;
+  assessed.summary.unexpected_failures = failing.length - expected;
+  assessed.summary.stale_entries = verdict.stale.length;
+  return assessed;
+}

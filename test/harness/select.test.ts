@@ -1,0 +1,21 @@
+import { describe, expect, it } from 'vitest';
+import { loadProfiles } from '../../harness/profiles.js';
+import { selectScenarios } from '../../harness/run/select.js';
+
+describe('selecting scenarios', () => {
+  it('runs a profile\'s scenarios, each attack with its control', () => {
+    const core = loadProfiles().find((p) => p.name === 'core')!;
+    const selected = selectScenarios({ profile: 'core' });
+    expect(selected.map((s) => s.id).sort()).toEqual([...core.scenarios].sort());
+    const ids = new Set(selected.map((s) => s.id));
+    for (const s of selected) if (s.control !== undefined) expect(ids.has(s.control)).toBe(true);
+  });
+
+  it('takes a shard of the selection, and refuses a filter with a profile or an unknown profile', () => {
+    const whole = selectScenarios({ filter: 'wth.*' }).map((s) => s.id);
+    const parts = [1, 2].map((index) => selectScenarios({ filter: 'wth.*', shard: { index, count: 2 } }).map((s) => s.id));
+    expect(parts.flat().sort()).toEqual([...whole].sort());
+    expect(() => selectScenarios({ filter: 'wth.*', profile: 'core' })).toThrow(/give one/);
+    expect(() => selectScenarios({ profile: 'no-such-profile' })).toThrow(/no profile named no-such-profile; profiles: .*core/);
+  });
+});
