@@ -8,15 +8,18 @@ import { writeReport } from './report/write.js';
 import { DEFAULT_STEP_TIMEOUT_MS } from './run/execute.js';
 import { plannedChecks, requiredHooks } from './expect/plan.js';
 import { runSuite } from './run/suite.js';
+import { smokeCommand } from './commands/smoke.js';
 import { catalogue } from '../servers/catalogue.js';
 import { runServer } from '../servers/main.js';
 
 const USAGE = `usage:
   gauntlet run [--candidate NAME_OR_MODULE] [--filter GLOB] [--report-dir DIR] [--step-timeout MS] [--keep-workdir DIR]
   gauntlet list [--requirements] [--servers] [--json]
+  gauntlet smoke --candidate NAME_OR_ADAPTER [--step-timeout MS]
   gauntlet serve <server-id> [--ledger FILE] [--control FILE] [--http [--listen ADDRESS]] [knob=value ...]
 
-candidates: ${builtInCandidates.join(', ')}, or the path of an adapter module
+candidates: ${builtInCandidates.join(', ')}, the path of an adapter module (.js, .mjs), or of an
+executable adapter speaking gauntlet-candidate/2 (a .py runs with python3; docs/adapter-protocol.md)
 exit codes (run): 0 all selected scenarios pass (unsupported does not fail), 1 a scenario failed
 or errored, 2 nothing could run`;
 
@@ -51,7 +54,7 @@ async function run(argv: string[]): Promise<number> {
       const outcome = result.failure === undefined ? result.outcome : `${result.outcome}: ${result.failure}`;
       process.stderr.write(`[${index + 1}/${total}] ${outcome.padEnd(5)} ${result.id}${why}\n`);
     },
-  });
+  }).finally(() => candidate.dispose?.());
   const files = await writeReport(report, values['report-dir'] ?? reportDirFor(candidate.info.name));
   const { summary } = report;
   process.stderr.write(
@@ -118,6 +121,8 @@ async function main(argv: string[]): Promise<number> {
       return list(rest);
     case 'serve':
       return runServer(rest);
+    case 'smoke':
+      return smokeCommand(rest);
     default:
       process.stderr.write(`${USAGE}\n`);
       return command === undefined || command === '--help' ? 0 : 2;
