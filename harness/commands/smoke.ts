@@ -180,8 +180,8 @@ async function stopBroker(channel: AgentChannel, ledger: Ledger, timeoutMs: numb
 /** For a protocol adapter: nothing of its own left after stop, and it exits when its stdin closes. */
 async function endAdapter(protocol: NonNullable<OpenedCandidate['protocol']>, checks: Checklist): Promise<void> {
   const own = protocol.pid === undefined ? [] : groupMembers(protocol.pid).filter((member) => member.pid !== protocol.pid);
-  if (own.length > 0) checks.fail('adapter left nothing running', `after stop, the adapter's process group still holds ${listed(own)}`);
-  else checks.ok('adapter left nothing running', "after stop, its process group holds only the adapter");
+  if (own.length > 0) checks.fail('adapter left nothing running', `after the session, the adapter's process group still holds ${listed(own)}`);
+  else checks.ok('adapter left nothing running', "after the session, its process group holds only the adapter");
   const { exitedOnItsOwn } = await protocol.end();
   if (exitedOnItsOwn) checks.ok('adapter exit', 'the adapter exited when its stdin closed');
   else checks.fail('adapter exit', `the adapter did not exit within ${EXIT_GRACE_MS} ms of its stdin closing; its group was killed`);
