@@ -40,9 +40,10 @@ async function run(argv: string[]): Promise<number> {
   });
   const stepTimeoutMs = values['step-timeout'] === undefined ? DEFAULT_STEP_TIMEOUT_MS : Number(values['step-timeout']);
   if (!Number.isInteger(stepTimeoutMs) || stepTimeoutMs <= 0) throw new UsageError('--step-timeout takes a positive whole number of milliseconds');
-  const candidate = await loadCandidate(values.candidate);
   const scenarios = loadCatalogue(values.filter);
   if (scenarios.length === 0) throw new UsageError(`no scenario matches ${values.filter ?? '(all)'}`);
+  // Loaded last: a protocol adapter is a process, ended once the suite has run.
+  const candidate = await loadCandidate(values.candidate);
   process.stderr.write(`mcp-gauntlet: ${scenarios.length} scenario(s) against ${candidate.info.name}\n`);
   const keepWorkdir = values['keep-workdir'] === undefined ? undefined : resolve(values['keep-workdir']);
   const report = await runSuite(candidate, scenarios, {
