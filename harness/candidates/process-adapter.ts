@@ -16,7 +16,7 @@ import {
 } from './types.js';
 
 /** Bound on the handshake, which comes before any session and its timeout. */
-export const HELLO_TIMEOUT_MS = 10_000;
+const HELLO_TIMEOUT_MS = 10_000;
 
 type Hook = 'approve' | 'audit' | 'audit-lines' | 'load-report' | 'start-refusal';
 
@@ -41,7 +41,7 @@ interface Reach {
 }
 
 /** How an adapter file is started: a `.py` with python3, anything else as an executable. */
-export function adapterCommand(path: string): [string, string[]] {
+function adapterCommand(path: string): [string, string[]] {
   const absolute = resolve(path);
   return absolute.endsWith('.py') ? ['python3', [absolute]] : [absolute, []];
 }

@@ -6,7 +6,7 @@ import { packageRoot } from '../paths.js';
 /** The JSON Schemas of gauntlet-candidate/2, one per message (docs/adapter-protocol.md). */
 export const protocolSchemaDir = join(packageRoot, 'protocol', 'gauntlet-candidate-2');
 
-export const PROTOCOL_METHODS = ['hello', 'pin', 'start', 'load_report', 'approve', 'audit', 'audit_lines', 'start_refusal', 'stop'] as const;
+const PROTOCOL_METHODS = ['hello', 'pin', 'start', 'load_report', 'approve', 'audit', 'audit_lines', 'start_refusal', 'stop'] as const;
 export type ProtocolMethod = (typeof PROTOCOL_METHODS)[number];
 
 type Message = 'request' | 'answer' | `${ProtocolMethod}.request` | `${ProtocolMethod}.answer`;

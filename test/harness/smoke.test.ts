@@ -8,10 +8,11 @@ import { isAlive } from '../../harness/observe/processes.js';
 const run = promisify(execFile);
 const fixture = (name: string) => join(packageRoot, 'test', 'fixtures', 'adapters', name);
 
-/** `gauntlet smoke` on an adapter, with a short step timeout so a hung one is found quickly. */
-async function smoke(candidate: string): Promise<{ code: number; stdout: string }> {
+/** `gauntlet smoke` on an adapter, with the default step timeout unless told. */
+async function smoke(candidate: string, stepTimeoutMs = 10_000): Promise<{ code: number; stdout: string }> {
   try {
-    const { stdout } = await run(process.execPath, [join(packageRoot, 'bin', 'gauntlet.js'), 'smoke', '--candidate', candidate, '--step-timeout', '2000'], { cwd: packageRoot });
+    const args = ['smoke', '--candidate', candidate, '--step-timeout', String(stepTimeoutMs)];
+    const { stdout } = await run(process.execPath, [join(packageRoot, 'bin', 'gauntlet.js'), ...args], { cwd: packageRoot });
     return { code: 0, stdout };
   } catch (error) {
     const failed = error as { code: number; stdout: string };
@@ -44,7 +45,8 @@ describe('gauntlet smoke', () => {
   });
 
   it('names a start that never answers and exits 2', async () => {
-    const { code, stdout } = await smoke(fixture('start-never-answers.py'));
+    // A short bound, so the hung start is found quickly.
+    const { code, stdout } = await smoke(fixture('start-never-answers.py'), 2_000);
     expect(failures(stdout)).toEqual([expect.stringMatching(/^FAIL {2}start: .*start: no answer within 2000 ms/)]);
     expect(code).toBe(2);
   });
