@@ -81,7 +81,9 @@ function sessionJson(spec: SessionSpec, id: string): Record<string, unknown> {
 function brokerChannel(reach: Reach, spec: SessionSpec, source: string): AgentChannel {
   const options = { cwd: reach.cwd ?? spec.workdir, env: { ...spec.env, ...reach.env }, stderrFile: join(spec.workdir, 'broker.stderr') };
   if (reach.transport === 'stdio') return spawnChannel(...throughPrefix(spec.launchPrefix, reach.command, reach.args), options);
-  // WIRE AT MERGE: spawnHttpChannel (harness/agent/http-channel.ts, branch `http`) goes here.
+  // WIRE AT MERGE: spawnHttpChannel (harness/agent/http-channel.ts, branch `http`) goes here:
+  //   const channel = spawnHttpChannel(reach.command, reach.args, { ...options, url: reach.url!, launchPrefix: spec.launchPrefix });
+  //   await channel.ready; return channel;   (it applies the launch prefix itself; start() then awaits brokerChannel)
   throw new AdapterError(`${source}: start: the broker answers over http (${reach.url}), and the http transport is not yet wired into the protocol client`);
 }
 
