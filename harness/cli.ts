@@ -13,6 +13,7 @@ import { ProgressLine } from './run/progress.js';
 import { selectScenarios } from './run/select.js';
 import { parseShard } from './run/shard.js';
 import { runSuite } from './run/suite.js';
+import { smokeCommand } from './commands/smoke.js';
 import { catalogue } from '../servers/catalogue.js';
 import { runServer } from '../servers/main.js';
 import { indexCommand } from './commands/index.js';
@@ -25,9 +26,11 @@ const USAGE = `usage:
   gauntlet list [--requirements] [--servers] [--json]
   gauntlet index [--reports DIR] [--out FILE]
   gauntlet repro <scenario-id> [--out DIR]
+  gauntlet smoke --candidate NAME_OR_ADAPTER [--step-timeout MS]
   gauntlet serve <server-id> [--ledger FILE] [--control FILE] [--http [--listen ADDRESS]] [knob=value ...]
 
-candidates: ${builtInCandidates.join(', ')}, or the path of an adapter module
+candidates: ${builtInCandidates.join(', ')}, the path of an adapter module (.js, .mjs), or of an
+executable adapter speaking gauntlet-candidate/2 (a .py runs with python3; docs/adapter-protocol.md)
 exit codes (run, merge): 0 all selected scenarios pass (unsupported does not fail) or only failures
 the baseline lists, 1 a scenario failed or errored unexpectedly or a baseline entry is stale, 2 nothing
 could run (docs/ci.md)`;
@@ -55,10 +58,11 @@ async function run(argv: string[]): Promise<number> {
   if (!Number.isInteger(stepTimeoutMs) || stepTimeoutMs <= 0) throw new UsageError('--step-timeout takes a positive whole number of milliseconds');
   // A baseline that cannot be used stops the run before anything runs (exit 2).
   const baseline = values.baseline === undefined ? undefined : readBaseline(resolve(values.baseline));
-  const candidate = await loadCandidate(values.candidate);
   const shard = values.shard === undefined ? undefined : parseShard(values.shard);
   const scenarios = selectScenarios({ ...(values.filter ? { filter: values.filter } : {}), ...(values.profile ? { profile: values.profile } : {}), ...(shard ? { shard } : {}) });
   if (scenarios.length === 0 && shard === undefined) throw new UsageError(`no scenario matches ${values.filter ?? '(all)'}`);
+  // Loaded last: a protocol adapter is a process, ended once the suite has run.
+  const candidate = await loadCandidate(values.candidate);
   const progress = process.stderr.isTTY ? new ProgressLine({ write: (text) => process.stderr.write(text), columns: () => process.stderr.columns }) : undefined;
   const log = (line: string) => (progress ? progress.log(line) : process.stderr.write(`${line}\n`));
   log(`mcp-gauntlet: ${scenarios.length} scenario(s) against ${candidate.info.name}${shard ? ` (shard ${shard.index}/${shard.count})` : ''}`);
@@ -75,7 +79,7 @@ async function run(argv: string[]): Promise<number> {
       // On a terminal the progress line counts the passes; only what needs a look scrolls by.
       if (progress === undefined || result.outcome !== 'pass') log(`[${index + 1}/${total}] ${outcome.padEnd(5)} ${result.id}${why}`);
     },
-  });
+  }).finally(() => candidate.dispose?.());
   progress?.stop();
   if (shard !== undefined) report.shard = shard;
   if (values.profile !== undefined) report.profile = values.profile;
@@ -149,6 +153,8 @@ async function main(argv: string[]): Promise<number> {
       return mergeCommand(rest);
     case 'index':
       return indexCommand(rest);
+    case 'smoke':
+      return smokeCommand(rest);
     default:
       process.stderr.write(`${USAGE}\n`);
       return command === undefined || command === '--help' ? 0 : 2;

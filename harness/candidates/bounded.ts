@@ -96,5 +96,7 @@ export function boundedCandidate(candidate: Candidate, marginMs = 5_000): Candid
     ...(candidate.approve && { approve: bounded('approve', candidate.approve) }),
     ...(candidate.audit && { audit: bounded('audit', candidate.audit) }),
     ...(candidate.auditLines && { auditLines: bounded('auditLines', candidate.auditLines) }),
+    // Bounded by its own grace period (adapter-process.ts).
+    ...(candidate.dispose && { dispose: () => candidate.dispose!.call(candidate) }),
   };
 }

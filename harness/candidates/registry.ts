@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { directCandidate } from './direct.js';
@@ -5,6 +6,8 @@ import { passthroughCandidate, plainProxyCandidate } from './passthrough.js';
 import { referenceCandidate } from './reference.js';
 import { boundedCandidate } from './bounded.js';
 import { hooksOf, HOOK_OF_CLAIM } from './hooks.js';
+import { AdapterError } from './adapter-error.js';
+import { openProtocolAdapter, type ProtocolAdapter } from './process-adapter.js';
 import { ADAPTER_PROTOCOL, FEATURES, type Candidate, type CandidateFactory, type Feature } from './types.js';
 
 const BUILT_IN: Record<string, CandidateFactory> = {
@@ -16,10 +19,10 @@ const BUILT_IN: Record<string, CandidateFactory> = {
 
 export const builtInCandidates = Object.keys(BUILT_IN);
 
-export class AdapterError extends Error {}
+export { AdapterError };
 
 /** Refuses an adapter whose declaration the harness cannot trust to mean what it says. */
-function checkDeclaration(candidate: Candidate, source: string): Candidate {
+export function checkDeclaration(candidate: Candidate, source: string): Candidate {
   const info = candidate?.info;
   if (!info || typeof info.name !== 'string' || typeof info.version !== 'string') {
     throw new AdapterError(`${source}: the adapter does not declare a name and version`);
@@ -40,21 +43,49 @@ function checkDeclaration(candidate: Candidate, source: string): Candidate {
   if (unbacked.length > 0) {
     throw new AdapterError(`${source}: claims ${unbacked.map((claim) => `${claim} without the ${HOOK_OF_CLAIM[claim]} hook`).join(', ')}`);
   }
-  return boundedCandidate(candidate);
+  return candidate;
 }
 
-/** A built-in name, or the path of a module whose default export is a CandidateFactory. */
-export async function loadCandidate(nameOrModule: string): Promise<Candidate> {
-  const builtIn = BUILT_IN[nameOrModule];
-  if (builtIn) return checkDeclaration(await builtIn(), nameOrModule);
+/** A path run as a module adapter (the TypeScript binding) rather than spoken to over the protocol. */
+const isModule = (path: string) => /\.m?js$/.test(path);
+
+/** A candidate as opened, before its calls are bounded: with its adapter process, for a protocol adapter. */
+export interface OpenedCandidate {
+  candidate: Candidate;
+  protocol?: ProtocolAdapter['process'];
+}
+
+/**
+ * A built-in name; the path of a module (`.js`, `.mjs`) whose default export is a
+ * CandidateFactory; or any other path, an executable adapter speaking gauntlet-candidate/2 (a
+ * `.py` run with python3). Its declaration is checked; its calls are not yet bounded.
+ */
+export async function openCandidate(nameOrPath: string): Promise<OpenedCandidate> {
+  const builtIn = BUILT_IN[nameOrPath];
+  if (builtIn) return { candidate: checkDeclaration(await builtIn(), nameOrPath) };
+  if (!isModule(nameOrPath)) {
+    if (!existsSync(nameOrPath)) throw new AdapterError(`${nameOrPath}: not a built-in candidate (${builtInCandidates.join(', ')}) and no adapter file of that name`);
+    const adapter = await openProtocolAdapter(nameOrPath);
+    try {
+      return { candidate: checkDeclaration(adapter.candidate, nameOrPath), protocol: adapter.process };
+    } catch (error) {
+      await adapter.candidate.dispose?.();
+      throw error;
+    }
+  }
   let module: { default?: unknown };
   try {
-    module = (await import(pathToFileURL(resolve(nameOrModule)).href)) as { default?: unknown };
+    module = (await import(pathToFileURL(resolve(nameOrPath)).href)) as { default?: unknown };
   } catch (error) {
     throw new AdapterError(
-      `${nameOrModule}: not a built-in candidate (${builtInCandidates.join(', ')}) and not a loadable module: ${(error as Error).message}`,
+      `${nameOrPath}: not a built-in candidate (${builtInCandidates.join(', ')}) and not a loadable module: ${(error as Error).message}`,
     );
   }
-  if (typeof module.default !== 'function') throw new AdapterError(`${nameOrModule}: the default export is not a candidate factory`);
-  return checkDeclaration(await (module.default as CandidateFactory)(), nameOrModule);
+  if (typeof module.default !== 'function') throw new AdapterError(`${nameOrPath}: the default export is not a candidate factory`);
+  return { candidate: checkDeclaration(await (module.default as CandidateFactory)(), nameOrPath) };
+}
+
+/** The candidate `openCandidate` gives, with every call into its adapter bounded in time. */
+export async function loadCandidate(nameOrPath: string): Promise<Candidate> {
+  return boundedCandidate((await openCandidate(nameOrPath)).candidate);
 }

@@ -5,8 +5,13 @@ import type { AdapterFlaw, OperatorConfig } from '../scenario/types.js';
  * (in the spirit of the MCP SDK's Transport and Bowtie's harness protocol): declare yourself,
  * pin, start and hand back a channel the agent speaks MCP over, report what you loaded. Expected
  * outcomes are never passed through it.
+ *
+ * gauntlet-candidate/2 is language-neutral: newline-delimited JSON over an adapter process's
+ * stdio (docs/adapter-protocol.md, schemas in protocol/gauntlet-candidate-2/), spoken by
+ * process-adapter.ts. The `Candidate` interface below is the in-process binding of the same
+ * protocol, for adapters written as modules: the same declaration and the same hooks.
  */
-export const ADAPTER_PROTOCOL = 'gauntlet-candidate/1';
+export const ADAPTER_PROTOCOL = 'gauntlet-candidate/2';
 
 /**
  * Protection tags. A scenario lists the ones it tests; a candidate declares the ones it claims.
@@ -210,6 +215,11 @@ export interface Candidate {
   audit?(spec: SessionSpec): Promise<NeutralAuditRecord[]>;
   /** The audit trail's lines exactly as written, for the `audit-chain` feature. */
   auditLines?(spec: SessionSpec): Promise<string[]>;
+  /**
+   * Optional: ends what the adapter keeps for the whole run (a protocol adapter's process), once,
+   * after the last scenario. Whoever loaded the candidate calls it.
+   */
+  dispose?(): Promise<void>;
 }
 
 /** What an adapter module (`--candidate ./my-adapter.js`) exports as default. */

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 
 /**
  * Whether a process is alive, from /proc. A zombie counts as dead: it runs nothing, and a
@@ -38,4 +38,29 @@ export function killAll(pids: readonly number[]): void {
       // Already gone.
     }
   }
+}
+
+/** The live processes whose process group is `pgid`, from /proc, each with its command line. */
+export function groupMembers(pgid: number): Array<{ pid: number; command: string }> {
+  const members: Array<{ pid: number; command: string }> = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+    } catch {
+      continue; // gone since the listing
+    }
+    // Fields after the command's closing parenthesis: state, ppid, pgrp, ...
+    const [state, , pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (Number(pgrp) !== pgid || state === 'Z' || state === 'X') continue;
+    let command = '';
+    try {
+      command = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').filter(Boolean).join(' ');
+    } catch {
+      // gone since the stat
+    }
+    members.push({ pid: Number(entry), command });
+  }
+  return members;
 }

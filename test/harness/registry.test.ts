@@ -1,10 +1,11 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AdapterTimeout } from '../../harness/candidates/bounded.js';
 import { AdapterError, loadCandidate } from '../../harness/candidates/registry.js';
 import { ADAPTER_PROTOCOL } from '../../harness/candidates/types.js';
+import { packageRoot } from '../../harness/paths.js';
 
 let dir: string | undefined;
 afterEach(() => {
@@ -40,4 +41,21 @@ describe('loading an adapter', () => {
     const spec = { workdir: dir!, timeoutMs: 50, env: {}, operator: { tools: {} }, upstream: { id: 'x', command: 'true', args: [] } };
     await expect(candidate.pin(spec)).rejects.toThrow(AdapterTimeout);
   }, 15_000);
+
+  it('runs any other path as a protocol adapter, executed directly', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'gauntlet-adapter-'));
+    const file = join(dir, 'adapter');
+    writeFileSync(file, `#!/bin/sh\nexec python3 ${join(packageRoot, 'adapters', 'python', 'passthrough_adapter.py')}\n`);
+    chmodSync(file, 0o755);
+    const candidate = await loadCandidate(file);
+    try {
+      expect(candidate.info).toMatchObject({ name: 'passthrough-python', adapterProtocol: 'gauntlet-candidate/2' });
+    } finally {
+      await candidate.dispose?.();
+    }
+  });
+
+  it('says so when a name is neither a built-in nor a file', async () => {
+    await expect(loadCandidate('passthru')).rejects.toThrow(/passthru: not a built-in candidate \(reference, .*\) and no adapter file of that name/);
+  });
 });

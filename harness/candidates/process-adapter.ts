@@ -1,0 +1,181 @@
+import { createServer } from 'node:net';
+import { join, resolve } from 'node:path';
+import { AdapterError } from './adapter-error.js';
+import { AdapterProcess } from './adapter-process.js';
+import { spawnChannel, throughPrefix } from './child.js';
+import { protocolViolation } from './protocol-schemas.js';
+import {
+  ADAPTER_PROTOCOL,
+  type AgentChannel,
+  type Candidate,
+  type CandidateInfo,
+  type Feature,
+  type NeutralAuditRecord,
+  type NeutralLoadReport,
+  type SessionSpec,
+} from './types.js';
+
+/** Bound on the handshake, which comes before any session and its timeout. */
+const HELLO_TIMEOUT_MS = 10_000;
+
+type Hook = 'approve' | 'audit' | 'audit-lines' | 'load-report' | 'start-refusal';
+
+interface Hello {
+  protocol: string;
+  name: string;
+  version: string;
+  claims: string[];
+  hooks: Hook[];
+  upstreams: Array<'command' | 'url'>;
+  config_flaws: boolean;
+  unapplied: string[];
+}
+
+interface Reach {
+  transport: 'stdio' | 'http';
+  url?: string;
+  command: string;
+  args: string[];
+  env?: Record<string, string>;
+  cwd?: string;
+}
+
+/** How an adapter file is started: a `.py` with python3, anything else as an executable. */
+function adapterCommand(path: string): [string, string[]] {
+  const absolute = resolve(path);
+  return absolute.endsWith('.py') ? ['python3', [absolute]] : [absolute, []];
+}
+
+/** A loopback port free at the moment of asking, for a broker that serves HTTP to listen on. */
+function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const server = createServer();
+    server.once('error', fail);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (address !== null && typeof address === 'object' ? done(address.port) : fail(new Error('no port'))));
+    });
+  });
+}
+
+/** The neutral session in the protocol's snake_case form (session.schema.json). */
+function sessionJson(spec: SessionSpec, id: string): Record<string, unknown> {
+  return {
+    id,
+    workdir: spec.workdir,
+    upstream: spec.upstream,
+    operator: spec.operator,
+    ...(spec.flaw === undefined ? {} : { flaw: spec.flaw }),
+    ...(spec.agent === undefined ? {} : { agent: spec.agent }),
+    env: Object.fromEntries(Object.entries(spec.env).filter((entry): entry is [string, string] => entry[1] !== undefined)),
+    timeout_ms: spec.timeoutMs,
+    ...(spec.launchPrefix?.length ? { launch_prefix: spec.launchPrefix } : {}),
+    ...(spec.trustedCa === undefined ? {} : { trusted_ca: spec.trustedCa }),
+  };
+}
+
+/**
+ * The broker a start answer names, started by the harness (through the session's launch prefix)
+ * so that the harness owns its process group and keeps its stderr.
+ */
+function brokerChannel(reach: Reach, spec: SessionSpec, source: string): AgentChannel {
+  const options = { cwd: reach.cwd ?? spec.workdir, env: { ...spec.env, ...reach.env }, stderrFile: join(spec.workdir, 'broker.stderr') };
+  if (reach.transport === 'stdio') return spawnChannel(...throughPrefix(spec.launchPrefix, reach.command, reach.args), options);
+  // WIRE AT MERGE: spawnHttpChannel (harness/agent/http-channel.ts, branch `http`) goes here:
+  //   const channel = spawnHttpChannel(reach.command, reach.args, { ...options, url: reach.url!, launchPrefix: spec.launchPrefix });
+  //   await channel.ready; return channel;   (it applies the launch prefix itself; start() then awaits brokerChannel)
+  throw new AdapterError(`${source}: start: the broker answers over http (${reach.url}), and the http transport is not yet wired into the protocol client`);
+}
+
+/** The channel whose close() also tells the adapter the broker is gone, so it ends what it started itself. */
+function withStop(channel: AgentChannel, stop: () => Promise<void>): AgentChannel {
+  let closing: Promise<void> | undefined;
+  return {
+    send: (line) => channel.send(line),
+    onLine: (handler) => channel.onLine(handler),
+    exited: channel.exited,
+    pid: channel.pid,
+    close: () => (closing ??= channel.close().then(stop)),
+    ...(channel.endInput ? { endInput: () => channel.endInput?.() } : {}),
+    ...(channel.stderrTail ? { stderrTail: (maxBytes?: number) => channel.stderrTail?.(maxBytes) ?? '' } : {}),
+  };
+}
+
+export interface ProtocolAdapter {
+  candidate: Candidate;
+  process: AdapterProcess;
+}
+
+/**
+ * Starts an adapter executable and turns it into a Candidate: hello's declaration becomes its
+ * info, and it has a hook method for exactly the hooks hello offered. Its declaration is checked
+ * by the caller as any adapter's is (registry.ts).
+ */
+export async function openProtocolAdapter(path: string, helloTimeoutMs = HELLO_TIMEOUT_MS): Promise<ProtocolAdapter> {
+  const adapter = new AdapterProcess(path, ...adapterCommand(path));
+  let hello: Hello;
+  try {
+    hello = await handshake(adapter, helloTimeoutMs);
+  } catch (error) {
+    await adapter.end();
+    throw error;
+  }
+  // One session id per scenario, which is what a workdir is: its pins, starts and hooks share it.
+  const sessionIds = new Map<string, string>();
+  const session = (spec: SessionSpec) => {
+    if (!sessionIds.has(spec.workdir)) sessionIds.set(spec.workdir, `session-${sessionIds.size + 1}`);
+    return sessionJson(spec, sessionIds.get(spec.workdir)!);
+  };
+  const ask = (method: Parameters<AdapterProcess['request']>[0], spec: SessionSpec, params: Record<string, unknown> = {}) =>
+    adapter.request(method, { session: session(spec), ...params }, spec.timeoutMs);
+  const stop = async (spec: SessionSpec) => void (await ask('stop', spec));
+
+  const info: CandidateInfo = {
+    name: hello.name,
+    version: hello.version,
+    adapterProtocol: ADAPTER_PROTOCOL,
+    claims: hello.claims as Feature[],
+    upstreams: hello.upstreams,
+    configFlaws: hello.config_flaws,
+    unapplied: hello.unapplied,
+  };
+  const offers = (hook: Hook) => hello.hooks.includes(hook);
+  const candidate: Candidate = {
+    info,
+    pin: async (spec) => (await ask('pin', spec)) as { ok: boolean; detail: string },
+    async start(spec) {
+      const reach = (await ask('start', spec, { port: await freePort() })) as Reach;
+      let channel: AgentChannel;
+      try {
+        channel = brokerChannel(reach, spec, path);
+      } catch (error) {
+        await stop(spec).catch(() => undefined);
+        throw error;
+      }
+      return withStop(channel, () => stop(spec));
+    },
+    ...(offers('load-report') && { loadReport: async (spec: SessionSpec) => ((await ask('load_report', spec)) as NeutralLoadReport | null) ?? undefined }),
+    ...(offers('start-refusal') && {
+      startRefusal: async (spec: SessionSpec, exit) =>
+        ((await ask('start_refusal', spec, { exit: { code: exit.code, signal: exit.signal, ...(exit.error === undefined ? {} : { error: exit.error }) } })) as string | null) ?? undefined,
+    }),
+    ...(offers('approve') && {
+      approve: async (spec: SessionSpec, decision) =>
+        void (await ask('approve', spec, { decision: { request_id: decision.requestId, decision: decision.decision, ...(decision.expiresAt === undefined ? {} : { expires_at: decision.expiresAt }) } })),
+    }),
+    ...(offers('audit') && { audit: async (spec: SessionSpec) => (await ask('audit', spec)) as NeutralAuditRecord[] }),
+    ...(offers('audit-lines') && { auditLines: async (spec: SessionSpec) => (await ask('audit_lines', spec)) as string[] }),
+    dispose: async () => void (await adapter.end()),
+  };
+  return { candidate, process: adapter };
+}
+
+/** hello: the protocol is compared first, so an adapter of another version is told so rather than shown schema errors. */
+async function handshake(adapter: AdapterProcess, timeoutMs: number): Promise<Hello> {
+  const result = await adapter.call('hello', { protocol: ADAPTER_PROTOCOL }, timeoutMs);
+  const spoken = (result as { protocol?: unknown } | null)?.protocol;
+  if (spoken !== ADAPTER_PROTOCOL) throw new AdapterError(`${adapter.source}: the adapter speaks ${String(spoken)}, the harness speaks ${ADAPTER_PROTOCOL}`);
+  const violation = protocolViolation('hello.answer', { id: 1, result });
+  if (violation !== undefined) throw new AdapterError(`${adapter.source}: hello: the answer does not match hello.answer.schema.json: ${violation}`);
+  return result as Hello;
+}
