@@ -4,6 +4,7 @@ import { directCandidate } from './direct.js';
 import { passthroughCandidate, plainProxyCandidate } from './passthrough.js';
 import { referenceCandidate } from './reference.js';
 import { boundedCandidate } from './bounded.js';
+import { mcpRemoteCandidate } from './brokers/mcp-remote.js';
 import { hooksOf, HOOK_OF_CLAIM } from './hooks.js';
 import { ADAPTER_PROTOCOL, FEATURES, type Candidate, type CandidateFactory, type Feature } from './types.js';
 
@@ -12,6 +13,7 @@ const BUILT_IN: Record<string, CandidateFactory> = {
   passthrough: passthroughCandidate,
   'plain-proxy': plainProxyCandidate,
   direct: directCandidate,
+  'mcp-remote': mcpRemoteCandidate,
 };
 
 export const builtInCandidates = Object.keys(BUILT_IN);
