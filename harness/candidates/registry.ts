@@ -4,6 +4,8 @@ import { directCandidate } from './direct.js';
 import { passthroughCandidate, plainProxyCandidate } from './passthrough.js';
 import { referenceCandidate } from './reference.js';
 import { boundedCandidate } from './bounded.js';
+import { mcpProxyCandidate } from './brokers/mcp-proxy.js';
+import { supergatewayCandidate } from './brokers/supergateway.js';
 import { hooksOf, HOOK_OF_CLAIM } from './hooks.js';
 import { ADAPTER_PROTOCOL, FEATURES, type Candidate, type CandidateFactory, type Feature } from './types.js';
 
@@ -12,6 +14,8 @@ const BUILT_IN: Record<string, CandidateFactory> = {
   passthrough: passthroughCandidate,
   'plain-proxy': plainProxyCandidate,
   direct: directCandidate,
+  'mcp-proxy': mcpProxyCandidate,
+  supergateway: supergatewayCandidate,
 };
 
 export const builtInCandidates = Object.keys(BUILT_IN);
