@@ -5,6 +5,8 @@ import { passthroughCandidate, plainProxyCandidate } from './passthrough.js';
 import { referenceCandidate } from './reference.js';
 import { boundedCandidate } from './bounded.js';
 import { mcpRemoteCandidate } from './brokers/mcp-remote.js';
+import { mcpProxyCandidate } from './brokers/mcp-proxy.js';
+import { supergatewayCandidate } from './brokers/supergateway.js';
 import { hooksOf, HOOK_OF_CLAIM } from './hooks.js';
 import { ADAPTER_PROTOCOL, FEATURES, type Candidate, type CandidateFactory, type Feature } from './types.js';
 
@@ -14,6 +16,8 @@ const BUILT_IN: Record<string, CandidateFactory> = {
   'plain-proxy': plainProxyCandidate,
   direct: directCandidate,
   'mcp-remote': mcpRemoteCandidate,
+  'mcp-proxy': mcpProxyCandidate,
+  supergateway: supergatewayCandidate,
 };
 
 export const builtInCandidates = Object.keys(BUILT_IN);
