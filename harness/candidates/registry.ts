@@ -5,6 +5,8 @@ import { passthroughCandidate, plainProxyCandidate } from './passthrough.js';
 import { referenceCandidate } from './reference.js';
 import { boundedCandidate } from './bounded.js';
 import { mcpRemoteCandidate } from './brokers/mcp-remote.js';
+import { civicPassthroughCandidate } from './brokers/civic-passthrough.js';
+import { mcpHubCandidate } from './brokers/mcp-hub.js';
 import { mcpProxyCandidate } from './brokers/mcp-proxy.js';
 import { supergatewayCandidate } from './brokers/supergateway.js';
 import { hooksOf, HOOK_OF_CLAIM } from './hooks.js';
@@ -16,6 +18,8 @@ const BUILT_IN: Record<string, CandidateFactory> = {
   'plain-proxy': plainProxyCandidate,
   direct: directCandidate,
   'mcp-remote': mcpRemoteCandidate,
+  'civic-passthrough': civicPassthroughCandidate,
+  'mcp-hub': mcpHubCandidate,
   'mcp-proxy': mcpProxyCandidate,
   supergateway: supergatewayCandidate,
 };

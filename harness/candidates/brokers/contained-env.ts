@@ -31,6 +31,7 @@ export async function containedEnv(workdir: string, base: NodeJS.ProcessEnv): Pr
     XDG_CONFIG_HOME: join(home, '.config'),
     XDG_CACHE_HOME: join(home, '.cache'),
     XDG_DATA_HOME: join(home, '.local', 'share'),
+    XDG_STATE_HOME: join(home, '.local', 'state'),
     BROWSER: '/bin/false',
     PATH: [noBrowser, base.PATH ?? '/usr/bin:/bin'].join(delimiter),
   };

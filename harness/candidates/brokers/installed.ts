@@ -1,11 +1,14 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { packageRoot } from '../../paths.js';
 
 /** A broker installed from npm as a dev dependency: where it is and which version it is. */
 export interface InstalledBroker {
   version: string;
-  /** The absolute path of one of its `bin` entries, run with this Node. */
+  /**
+   * The real path of one of its `bin` entries, run with this Node: a CLI that runs only when
+   * `process.argv[1]` is its own module's URL would not run from a path through a symlink.
+   */
   bin: string;
 }
 
@@ -18,5 +21,5 @@ export function installedBroker(packageName: string, binName: string): Installed
   const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { version: string; bin?: string | Record<string, string> };
   const bin = typeof manifest.bin === 'string' ? manifest.bin : manifest.bin?.[binName];
   if (bin === undefined) throw new Error(`${packageName} ${manifest.version} has no bin entry ${binName}`);
-  return { version: manifest.version, bin: join(dir, bin) };
+  return { version: manifest.version, bin: realpathSync(join(dir, bin)) };
 }
