@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { spawnHttpChannel } from '../../agent/http-channel.js';
+import { spawnLegacySseChannel } from '../../agent/legacy-sse-channel.js';
 import { runToExit, throughPrefix } from '../child.js';
 import { ADAPTER_PROTOCOL, type Candidate, type SessionSpec } from '../types.js';
 import { containedEnv } from './contained-env.js';
@@ -61,7 +61,9 @@ async function seedMarketplaceCache(dataHome: string): Promise<void> {
 
 /**
  * mcp-hub (npm `mcp-hub`): a hub that starts or dials MCP servers from a configuration file and
- * offers all their tools at one Streamable HTTP endpoint, `/mcp`, namespaced `<server>__<tool>`.
+ * offers all their tools at one endpoint, `/mcp`, namespaced `<server>__<tool>`. Although its README
+ * says it implements MCP 2025-03-26, that endpoint is the HTTP+SSE transport of 2024-11-05 (an
+ * event stream at GET /mcp, messages POSTed to /messages), so the agent reaches it by that.
  * It claims no protection of the kind the suite tests; it forwards listings and calls.
  */
 export function mcpHubCandidate(): Candidate {
@@ -95,7 +97,7 @@ export function mcpHubCandidate(): Candidate {
       const { file, env: secrets } = configuration(spec);
       const configFile = join(spec.workdir, 'mcp-hub.json');
       await writeFile(configFile, JSON.stringify(file, null, 2));
-      const channel = spawnHttpChannel(process.execPath, [broker.bin, '--port', String(port), '--config', configFile], {
+      const channel = spawnLegacySseChannel(process.execPath, [broker.bin, '--port', String(port), '--config', configFile], {
         url: `http://127.0.0.1:${port}/mcp`,
         cwd: spec.workdir,
         env: { ...env, ...secrets, ...(spec.trustedCa === undefined ? {} : { NODE_EXTRA_CA_CERTS: spec.trustedCa }) },
