@@ -9,19 +9,25 @@ export interface LegacySseChannelOptions extends SpawnOptions {
   launchPrefix?: readonly string[];
   /** How long the broker gets to accept the event stream. */
   readyTimeoutMs: number;
+  /**
+   * Settles when the broker is ready for a client (by its own word: a broker may accept
+   * connections, and refuse the stream, before it is); the relay opens the stream only then.
+   */
+  ready(): Promise<void>;
 }
 
 /**
  * Starts a broker that serves MCP over the HTTP+SSE transport of protocol revision 2024-11-05 at
- * `options.url`, in a process group of its own, and carries the agent's lines to it through the
- * relay (harness/agent/legacy-sse-relay.ts), a process of the harness's started through the same
- * launch prefix. The channel is gone when the broker exits, or when the relay can carry nothing
+ * `options.url`, in a process group of its own, and once `options.ready()` has settled carries
+ * the agent's lines to it through the relay (harness/agent/legacy-sse-relay.ts), a process of the
+ * harness's started through the same launch prefix. The channel is gone when the broker exits, or when the relay can carry nothing
  * more (the stream never opened or ended): then the broker is stopped. Closing ends the relay's
  * input, asks the broker to stop (SIGTERM, its own shutdown), waits the grace spawnChannel gives,
  * then kills the group.
  */
-export function spawnLegacySseChannel(command: string, args: string[], options: LegacySseChannelOptions): AgentChannel {
+export async function spawnLegacySseChannel(command: string, args: string[], options: LegacySseChannelOptions): Promise<AgentChannel> {
   const broker = spawnGroup(...throughPrefix(options.launchPrefix, command, args), { ...options, stdoutToLog: true });
+  await options.ready();
   const relay = spawnChannel(...throughPrefix(options.launchPrefix, process.execPath, [legacySseRelayEntry, options.url, String(options.readyTimeoutMs)]), {
     cwd: options.cwd,
     env: process.env,

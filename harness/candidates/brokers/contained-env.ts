@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { mkdir, symlink } from 'node:fs/promises';
 import { delimiter, join } from 'node:path';
 
@@ -21,8 +22,11 @@ export async function containedEnv(workdir: string, base: NodeJS.ProcessEnv): Pr
   const home = join(workdir, 'home');
   const noBrowser = join(workdir, 'no-browser');
   await mkdir(home, { recursive: true });
-  await mkdir(noBrowser, { recursive: true });
-  await Promise.all(BROWSER_LAUNCHERS.map((name) => symlink('/bin/false', join(noBrowser, name))));
+  // A scenario may start the broker more than once in the same folder.
+  if (!existsSync(noBrowser)) {
+    await mkdir(noBrowser);
+    await Promise.all(BROWSER_LAUNCHERS.map((name) => symlink('/bin/false', join(noBrowser, name))));
+  }
   const env: NodeJS.ProcessEnv = { ...base };
   for (const variable of DESKTOP_VARIABLES) delete env[variable];
   return {

@@ -97,23 +97,23 @@ export function mcpHubCandidate(): Candidate {
       const { file, env: secrets } = configuration(spec);
       const configFile = join(spec.workdir, 'mcp-hub.json');
       await writeFile(configFile, JSON.stringify(file, null, 2));
-      const channel = spawnLegacySseChannel(process.execPath, [broker.bin, '--port', String(port), '--config', configFile], {
+      return spawnLegacySseChannel(process.execPath, [broker.bin, '--port', String(port), '--config', configFile], {
         url: `http://127.0.0.1:${port}/mcp`,
         cwd: spec.workdir,
         env: { ...env, ...secrets, ...(spec.trustedCa === undefined ? {} : { NODE_EXTRA_CA_CERTS: spec.trustedCa }) },
         stderrFile: join(spec.workdir, 'mcp-hub.stderr'),
         readyTimeoutMs: spec.timeoutMs,
+        ready: () => untilReady(spec, port),
         ...(spec.launchPrefix === undefined ? {} : { launchPrefix: spec.launchPrefix }),
       });
-      await untilReady(spec, port);
-      return channel;
     },
   };
 }
 
 /**
- * Returns once the hub says it has started its server, or once it is clear it will not: then the
- * channel is handed over as it is, and what the hub does (exits, answers nothing) is judged.
+ * Returns once the hub says it has started its server (before that its /mcp answers 500), or
+ * once it is clear it will not: then the channel is handed over as it is, and what the hub does
+ * (exits, answers nothing) is judged.
  */
 async function untilReady(spec: SessionSpec, port: number): Promise<void> {
   await runToExit(...throughPrefix(spec.launchPrefix, process.execPath, [hubReadyEntry, `http://127.0.0.1:${port}/api/health`, String(spec.timeoutMs)]), {
