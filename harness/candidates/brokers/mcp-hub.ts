@@ -1,14 +1,15 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { spawnLegacySseChannel } from '../../agent/legacy-sse-channel.js';
+import { packageRoot } from '../../paths.js';
 import { runToExit, throughPrefix } from '../child.js';
 import { ADAPTER_PROTOCOL, type Candidate, type SessionSpec } from '../types.js';
 import { containedEnv } from './contained-env.js';
 import { freeLoopbackPort } from './free-port.js';
 import { installedBroker } from './installed.js';
 
-const hubReadyEntry = fileURLToPath(new URL('./hub-ready.js', import.meta.url));
+/** Compiled, as every process the harness starts (harness/paths.ts): under vitest this module is the source. */
+const hubReadyEntry = join(packageRoot, 'dist', 'harness', 'candidates', 'brokers', 'hub-ready.js');
 
 /** The variable the hub's configuration names for a credential, so the token is not in the file. */
 const TOKEN_VARIABLE = 'GAUNTLET_HUB_SERVER_TOKEN';
