@@ -30,6 +30,9 @@ export const brokerEntry = join(packageRoot, 'dist', 'src', 'cli.js');
 /** The certificate authority that issued the kit's HTTPS certificate (servers/kit/tls/README.md). */
 export const kitCaFile = join(packageRoot, 'servers', 'kit', 'tls', 'ca.pem');
 export const passthroughEntry = join(packageRoot, 'dist', 'harness', 'candidates', 'passthrough-proxy.js');
+/** The relay that carries the agent's lines to a broker's URL inside a network enclosure. */
+export const httpRelayEntry = join(packageRoot, 'dist', 'harness', 'agent', 'http-channel.js');
+export const legacySseRelayEntry = join(packageRoot, 'dist', 'harness', 'agent', 'legacy-sse-relay.js');
 /** The network enclosure's DNS server (harness/observe/dns-responder.ts). */
 export const dnsResponderEntry = join(packageRoot, 'dist', 'harness', 'observe', 'dns-responder.js');
 

@@ -91,6 +91,7 @@ export function boundedCandidate(candidate: Candidate, marginMs = 5_000): Candid
       const channel = await within('start', ms, called(() => candidate.start(spec)), (late) => void boundedChannel(late, ms).close());
       return boundedChannel(channel, ms);
     },
+    ...(candidate.names && { names: candidate.names }),
     ...(candidate.loadReport && { loadReport: bounded('loadReport', candidate.loadReport) }),
     ...(candidate.startRefusal && { startRefusal: bounded('startRefusal', candidate.startRefusal) }),
     ...(candidate.approve && { approve: bounded('approve', candidate.approve) }),

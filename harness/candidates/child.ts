@@ -85,12 +85,29 @@ function exitOf(child: ChildProcess): Promise<ExitStatus> {
   });
 }
 
+/** A process started in a group of its own, its stderr kept in a file and in memory. */
+export interface GroupProcess {
+  readonly child: ChildProcess;
+  /** The group leader's pid, which is also the group's id. */
+  readonly pid: number | undefined;
+  readonly exited: Promise<ExitStatus>;
+  stderrTail(maxBytes?: number): string;
+  /** A line of the harness's own, kept with the process's stderr (marked as the harness's). */
+  note(text: string): void;
+  /**
+   * Asks the process to leave by `ask` (ending its stdin, a signal), waits a bounded grace period
+   * for it to exit, then kills the whole group, so descendants it left behind die too, and
+   * flushes the stderr file. Runs once; later calls get the same promise.
+   */
+  stop(ask: () => void): Promise<void>;
+}
+
 /**
- * Starts a process in its own process group and frames its stdout into lines. Closing ends its
- * stdin, waits a bounded grace period, then kills the whole group, so descendants the process
- * left behind die too.
+ * Starts a process in its own process group, with stdin and stdout piped for the caller and
+ * stderr (and stdout too, with `stdoutToLog`: a broker reached over HTTP logs there) kept in
+ * `options.stderrFile` and in an in-memory tail.
  */
-export function spawnChannel(command: string, args: string[], options: SpawnOptions): AgentChannel {
+export function spawnGroup(command: string, args: string[], options: SpawnOptions & { stdoutToLog?: boolean }): GroupProcess {
   const child = spawn(command, args, {
     cwd: options.cwd,
     env: options.env ?? process.env,
@@ -99,13 +116,59 @@ export function spawnChannel(command: string, args: string[], options: SpawnOpti
   });
   const pgid = child.pid;
   if (pgid !== undefined) liveGroups.add(pgid);
-  const stderr = createWriteStream(options.stderrFile);
-  child.stderr?.pipe(stderr);
-  const stderrTail = new Tail(STDERR_TAIL_BYTES);
-  child.stderr?.on('data', (chunk: Buffer) => stderrTail.push(chunk));
+  const log = createWriteStream(options.stderrFile);
+  const tail = new Tail(STDERR_TAIL_BYTES);
+  for (const stream of options.stdoutToLog ? [child.stderr, child.stdout] : [child.stderr]) {
+    stream?.pipe(log, { end: false });
+    stream?.on('data', (chunk: Buffer) => tail.push(chunk));
+  }
   child.stdin?.on('error', () => {
     // The other side closed its stdin; its exit is reported through `exited`.
   });
+
+  const exited = exitOf(child);
+  const streamsClosed = new Promise<void>((resolve) => {
+    child.once('close', () => resolve());
+    child.once('error', () => resolve());
+  });
+  let stopping: Promise<void> | undefined;
+  return {
+    child,
+    pid: pgid,
+    exited,
+    stderrTail: (maxBytes = DEFAULT_TAIL_BYTES) => tail.last(maxBytes),
+    note(text) {
+      const line = Buffer.from(`[gauntlet] ${text}\n`);
+      tail.push(line);
+      if (log.writable) log.write(line);
+    },
+    stop(ask) {
+      stopping ??= (async () => {
+        ask();
+        const timer = new Promise<'late'>((resolve) => setTimeout(() => resolve('late'), GRACE_MS).unref());
+        await Promise.race([exited, timer]);
+        if (pgid !== undefined) {
+          killGroup(pgid);
+          liveGroups.delete(pgid);
+        }
+        await exited;
+        // Everything it wrote on stderr is in the file once its streams have closed; a descendant
+        // that left the group still holding them gets the grace period, no more.
+        await Promise.race([streamsClosed, new Promise<void>((resolve) => setTimeout(resolve, GRACE_MS).unref())]);
+        await new Promise<void>((resolve) => log.end(resolve));
+      })();
+      return stopping;
+    },
+  };
+}
+
+/**
+ * Starts a process in its own process group and frames its stdout into lines. Closing ends its
+ * stdin, waits a bounded grace period, then kills the whole group.
+ */
+export function spawnChannel(command: string, args: string[], options: SpawnOptions): AgentChannel {
+  const group = spawnGroup(command, args, options);
+  const { child } = group;
 
   const handlers: Array<(line: string) => void> = [];
   // Pieces of the line still being read: joined once its newline arrives, so a long line costs
@@ -139,29 +202,7 @@ export function spawnChannel(command: string, args: string[], options: SpawnOpti
     }
   });
 
-  const exited = exitOf(child);
-  const streamsClosed = new Promise<void>((resolve) => {
-    child.once('close', () => resolve());
-    child.once('error', () => resolve());
-  });
-  let closing: Promise<void> | undefined;
-  function close(): Promise<void> {
-    closing ??= (async () => {
-      child.stdin?.end();
-      const timer = new Promise<'late'>((resolve) => setTimeout(() => resolve('late'), GRACE_MS).unref());
-      await Promise.race([exited, timer]);
-      if (pgid !== undefined) {
-        killGroup(pgid);
-        liveGroups.delete(pgid);
-      }
-      await exited;
-      // Everything it wrote on stderr is in the file once its streams have closed; a descendant
-      // that left the group still holding them gets the grace period, no more.
-      await Promise.race([streamsClosed, new Promise<void>((resolve) => setTimeout(resolve, GRACE_MS).unref())]);
-      await new Promise<void>((resolve) => stderr.end(resolve));
-    })();
-    return closing;
-  }
+  const close = (): Promise<void> => group.stop(() => child.stdin?.end());
 
   return {
     send(line) {
@@ -170,15 +211,13 @@ export function spawnChannel(command: string, args: string[], options: SpawnOpti
     onLine(handler) {
       handlers.push(handler);
     },
-    exited,
-    pid: pgid,
+    exited: group.exited,
+    pid: group.pid,
     close,
     endInput() {
       child.stdin?.end();
     },
-    stderrTail(maxBytes = DEFAULT_TAIL_BYTES) {
-      return stderrTail.last(maxBytes);
-    },
+    stderrTail: group.stderrTail,
   };
 }
 

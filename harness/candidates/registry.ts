@@ -5,6 +5,11 @@ import { directCandidate } from './direct.js';
 import { passthroughCandidate, plainProxyCandidate } from './passthrough.js';
 import { referenceCandidate } from './reference.js';
 import { boundedCandidate } from './bounded.js';
+import { mcpRemoteCandidate } from './brokers/mcp-remote.js';
+import { civicPassthroughCandidate } from './brokers/civic-passthrough.js';
+import { mcpHubCandidate } from './brokers/mcp-hub.js';
+import { mcpProxyCandidate } from './brokers/mcp-proxy.js';
+import { supergatewayCandidate } from './brokers/supergateway.js';
 import { hooksOf, HOOK_OF_CLAIM } from './hooks.js';
 import { AdapterError } from './adapter-error.js';
 import { openProtocolAdapter, type ProtocolAdapter } from './process-adapter.js';
@@ -15,6 +20,11 @@ const BUILT_IN: Record<string, CandidateFactory> = {
   passthrough: passthroughCandidate,
   'plain-proxy': plainProxyCandidate,
   direct: directCandidate,
+  'mcp-remote': mcpRemoteCandidate,
+  'civic-passthrough': civicPassthroughCandidate,
+  'mcp-hub': mcpHubCandidate,
+  'mcp-proxy': mcpProxyCandidate,
+  supergateway: supergatewayCandidate,
 };
 
 export const builtInCandidates = Object.keys(BUILT_IN);

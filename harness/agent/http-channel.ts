@@ -1,0 +1,204 @@
+import { connect } from 'node:net';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { spawnChannel, spawnGroup, throughPrefix, type SpawnOptions } from '../candidates/child.js';
+import { httpRelayEntry } from '../paths.js';
+import type { AgentChannel, ExitStatus } from '../candidates/types.js';
+import { StreamableHttpSession } from './streamable-http.js';
+
+/** How long a broker gets to accept connections at its URL, unless told. */
+const READY_TIMEOUT_MS = 10_000;
+/** The first and the longest pause between attempts to connect while the broker starts. */
+const FIRST_RETRY_MS = 10;
+const LONGEST_RETRY_MS = 200;
+
+export interface HttpChannelOptions extends SpawnOptions {
+  /** The broker's Streamable HTTP endpoint, e.g. http://127.0.0.1:PORT/mcp. */
+  url: string;
+  /**
+   * The session's launch prefix (docs/network.md): the broker is started through it, and so is
+   * a relay carrying the agent's lines to the URL, since the broker listens in an enclosure the
+   * harness cannot reach.
+   */
+  launchPrefix?: readonly string[];
+  readyTimeoutMs?: number;
+  maxBodyBytes?: number;
+  requestTimeoutMs?: number;
+}
+
+
+/** One attempt to open a TCP connection; true when it was accepted. */
+function accepts(host: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ host, port });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+/**
+ * Settles when `url`'s host and port accept a TCP connection, retrying with a growing pause;
+ * rejects when `gone` settles first (the broker exited) or `ms` have passed.
+ */
+export async function waitListening(url: string, ms: number, gone: Promise<unknown>): Promise<void> {
+  const { hostname, port, protocol } = new URL(url);
+  const host = hostname.replace(/^\[|\]$/g, '');
+  const portNumber = Number(port || (protocol === 'https:' ? 443 : 80));
+  const deadline = Date.now() + ms;
+  let exited = false;
+  void gone.then(() => (exited = true));
+  let pause = FIRST_RETRY_MS;
+  for (;;) {
+    if (await accepts(host, portNumber)) return;
+    if (exited) throw new Error(`the broker exited before it accepted connections at ${url}`);
+    if (Date.now() + pause > deadline) throw new Error(`nothing accepted connections at ${url} within ${ms} ms`);
+    await Promise.race([new Promise((resolve) => setTimeout(resolve, pause)), gone]);
+    pause = Math.min(pause * 2, LONGEST_RETRY_MS);
+  }
+}
+
+/**
+ * The agent's lines carried to `url` from this process: sends wait until the URL accepts
+ * connections (or are dropped with a note when it never does), answers come back on `onLine`.
+ */
+function httpLines(url: string, gone: Promise<unknown>, options: Omit<HttpChannelOptions, 'url' | keyof SpawnOptions>, note: (text: string) => void, failed: (reason: string) => void) {
+  const handlers: Array<(line: string) => void> = [];
+  const session = new StreamableHttpSession({
+    url,
+    onLine: (line) => {
+      for (const handler of handlers) handler(line);
+    },
+    onNote: note,
+    onFailure: failed,
+    ...(options.maxBodyBytes === undefined ? {} : { maxBodyBytes: options.maxBodyBytes }),
+    ...(options.requestTimeoutMs === undefined ? {} : { requestTimeoutMs: options.requestTimeoutMs }),
+  });
+  const ready = waitListening(url, options.readyTimeoutMs ?? READY_TIMEOUT_MS, gone).then(
+    () => true,
+    (error: Error) => {
+      failed(error.message);
+      return false;
+    },
+  );
+  return {
+    send(line: string) {
+      void ready.then((up) => (up ? session.send(line) : undefined));
+    },
+    onLine(handler: (line: string) => void) {
+      handlers.push(handler);
+    },
+    end: () => session.end(),
+  };
+}
+
+/**
+ * Starts a broker that serves MCP over Streamable HTTP at `options.url`, in a process group of
+ * its own as spawnChannel does, and carries the agent's newline-delimited JSON-RPC to it. The
+ * channel counts as gone when the broker exits, or when it can carry nothing more (the URL never
+ * accepted connections, a body over its cap): then the broker is stopped, so `exited` settles
+ * with the reason. Closing DELETEs the session, asks the broker to stop (SIGTERM, its own
+ * shutdown, as an operator would), waits the same grace as spawnChannel, then kills the group.
+ */
+export function spawnHttpChannel(command: string, args: string[], options: HttpChannelOptions): AgentChannel {
+  const group = spawnGroup(...throughPrefix(options.launchPrefix, command, args), { ...options, stdoutToLog: true });
+  let failure: string | undefined;
+  const relay = options.launchPrefix === undefined ? undefined : startRelay(options);
+  const lines = relay ?? httpLines(options.url, group.exited, options, group.note, (reason) => fail(reason));
+  let closing: Promise<void> | undefined;
+  const close = (): Promise<void> => {
+    closing ??= (async () => {
+      await lines.end();
+      await group.stop(() => {
+        if (group.pid !== undefined) {
+          try {
+            process.kill(group.pid, 'SIGTERM');
+          } catch {
+            // Already gone.
+          }
+        }
+      });
+    })();
+    return closing;
+  };
+  function fail(reason: string): void {
+    if (closing !== undefined) return;
+    failure = reason;
+    group.note(reason);
+    void close();
+  }
+  if (relay) void relay.exited.then(() => fail('the relay to the enclosure exited'));
+  const exited: Promise<ExitStatus> = group.exited.then((status) => (failure === undefined || status.error !== undefined ? status : { ...status, error: failure }));
+  return {
+    send: (line) => lines.send(line),
+    onLine: (handler) => lines.onLine(handler),
+    exited,
+    pid: group.pid,
+    close,
+    stderrTail: (maxBytes) => {
+      const own = group.stderrTail(maxBytes);
+      return relay ? `${own}${relay.stderrTail(maxBytes)}`.slice(-(maxBytes ?? 4_096)) : own;
+    },
+  };
+}
+
+/** The relay, started through the launch prefix: the same client, run inside the enclosure. */
+function startRelay(options: HttpChannelOptions) {
+  const relayArgs = [
+    httpRelayEntry,
+    options.url,
+    String(options.readyTimeoutMs ?? READY_TIMEOUT_MS),
+    String(options.maxBodyBytes ?? ''),
+    String(options.requestTimeoutMs ?? ''),
+  ];
+  const channel = spawnChannel(...throughPrefix(options.launchPrefix, process.execPath, relayArgs), {
+    cwd: options.cwd,
+    env: process.env,
+    stderrFile: `${options.stderrFile}.relay`,
+  });
+  return {
+    send: (line: string) => channel.send(line),
+    onLine: (handler: (line: string) => void) => channel.onLine(handler),
+    exited: channel.exited,
+    stderrTail: (maxBytes?: number) => channel.stderrTail?.(maxBytes) ?? '',
+    /** Its input ended, it DELETEs the session and leaves; close() bounds the wait. */
+    end: () => channel.close(),
+  };
+}
+
+/**
+ * The relay's process: `node http-channel.js URL READY_MS [MAX_BODY] [REQUEST_MS]`. Lines on stdin
+ * are the agent's, answers go to stdout, notes to stderr; at the end of stdin it ends the session.
+ */
+async function relayMain(argv: string[]): Promise<void> {
+  const [url, readyMs, maxBody, requestMs] = argv;
+  if (url === undefined) {
+    process.stderr.write('usage: http-channel.js URL READY_MS [MAX_BODY_BYTES] [REQUEST_TIMEOUT_MS]\n');
+    process.exit(2);
+  }
+  const note = (text: string) => process.stderr.write(`[gauntlet relay] ${text}\n`);
+  const lines = httpLines(
+    url,
+    new Promise(() => {}),
+    {
+      readyTimeoutMs: Number(readyMs) || READY_TIMEOUT_MS,
+      ...(maxBody ? { maxBodyBytes: Number(maxBody) } : {}),
+      ...(requestMs ? { requestTimeoutMs: Number(requestMs) } : {}),
+    },
+    note,
+    (reason) => {
+      note(reason);
+      process.exit(1);
+    },
+  );
+  lines.onLine((line) => process.stdout.write(`${line}\n`));
+  const input = createInterface({ input: process.stdin, crlfDelay: Infinity });
+  input.on('line', (line) => lines.send(line));
+  await new Promise<void>((resolve) => input.once('close', resolve));
+  await lines.end();
+  process.exit(0);
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) void relayMain(process.argv.slice(2));

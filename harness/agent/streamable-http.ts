@@ -1,0 +1,243 @@
+/**
+ * The agent's side of MCP's Streamable HTTP transport, as newline-delimited JSON-RPC: each line
+ * the agent sends is POSTed, and each message the broker answers with (a JSON body, or the data
+ * of each event of an SSE body) comes back as one line. Answers are passed on as the broker wrote
+ * them, never parsed and re-serialised (the harness judges the bytes): only the raw newlines
+ * JSON allows as whitespace are taken out, so a message stays one line.
+ *
+ * Everything is bounded: each body (16 MiB unless told), each request's time, the DELETE that ends
+ * the session. A body over its cap fails the session; an HTTP error status delivers nothing and
+ * is noted, never thrown.
+ */
+
+/** Largest body taken from the broker; past it the session fails rather than read on. */
+export const MAX_BODY_BYTES = 16 * 1024 * 1024;
+/** Bound on one POST, answer included, unless told: longer than any step the harness waits. */
+const REQUEST_TIMEOUT_MS = 60_000;
+/** Bound on the DELETE that ends the session. */
+const DELETE_TIMEOUT_MS = 2_000;
+/** How much of an error body a note quotes. */
+const NOTE_BODY_CHARS = 300;
+
+export interface StreamableHttpOptions {
+  url: string;
+  /** Receives each message the broker sent, one line each. */
+  onLine(line: string): void;
+  /** Receives what the session observed that is not a message: an error status, a dropped body. */
+  onNote(text: string): void;
+  /** Called once when the session can no longer carry messages (a body over its cap). */
+  onFailure(reason: string): void;
+  maxBodyBytes?: number;
+  requestTimeoutMs?: number;
+}
+
+class BodyTooLarge extends Error {}
+
+/** A message as one line: JSON's whitespace newlines dropped, nothing else touched. */
+function oneLine(text: string): string {
+  return text.replace(/[\r\n]/g, '');
+}
+
+/** The method a line the agent sent names, read from a copy: the line is sent as it is. */
+function methodOf(line: string): string | undefined {
+  try {
+    const { method } = JSON.parse(line) as { method?: unknown };
+    return typeof method === 'string' ? method : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The protocol version an initialize answer negotiated, read from a copy of it. */
+function negotiatedVersion(line: string): string | undefined {
+  try {
+    const version = (JSON.parse(line) as { result?: { protocolVersion?: unknown } }).result?.protocolVersion;
+    return typeof version === 'string' ? version : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Reads a body's chunks as text, failing once more than `cap` bytes have come. */
+async function* boundedText(body: ReadableStream<Uint8Array>, cap: number): AsyncGenerator<string> {
+  const decoder = new TextDecoder();
+  let total = 0;
+  for await (const chunk of body) {
+    total += chunk.byteLength;
+    if (total > cap) throw new BodyTooLarge(`a body over ${cap} bytes`);
+    yield decoder.decode(chunk, { stream: true });
+  }
+  const rest = decoder.decode();
+  if (rest.length > 0) yield rest;
+}
+
+/**
+ * The data of each event of an SSE stream (https://html.spec.whatwg.org/#event-stream-interpretation):
+ * `data:` fields joined, every other field ignored, an event ended by a blank line.
+ */
+async function* sseData(chunks: AsyncIterable<string>): AsyncGenerator<string> {
+  let buffer = '';
+  let data: string[] = [];
+  for await (const chunk of chunks) {
+    buffer += chunk;
+    let newline = buffer.search(/\r\n|\r|\n/);
+    while (newline >= 0) {
+      const line = buffer.slice(0, newline);
+      buffer = buffer.slice(newline + (buffer.startsWith('\r\n', newline) ? 2 : 1));
+      if (line === '') {
+        if (data.length > 0) yield data.join('\n');
+        data = [];
+      } else if (line === 'data' || line.startsWith('data:')) {
+        const value = line.slice(5);
+        data.push(value.startsWith(' ') ? value.slice(1) : value);
+      }
+      newline = buffer.search(/\r\n|\r|\n/);
+    }
+  }
+  if (data.length > 0) yield data.join('\n');
+}
+
+export class StreamableHttpSession {
+  private sessionId: string | undefined;
+  private protocolVersion: string | undefined;
+  private getStreamOpened = false;
+  /** The initialize in flight: nothing else is sent before it is answered, so it carries the session id. */
+  private initializing: Promise<void> | undefined;
+  private failed = false;
+  private ended = false;
+  /** Aborts every request still in flight when the session ends. */
+  private readonly aborter = new AbortController();
+  private readonly maxBodyBytes: number;
+  private readonly requestTimeoutMs: number;
+
+  constructor(private readonly options: StreamableHttpOptions) {
+    this.maxBodyBytes = options.maxBodyBytes ?? MAX_BODY_BYTES;
+    this.requestTimeoutMs = options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
+  }
+
+  private headers(accept: string): Record<string, string> {
+    return {
+      accept,
+      ...(this.sessionId === undefined ? {} : { 'mcp-session-id': this.sessionId }),
+      ...(this.protocolVersion === undefined ? {} : { 'mcp-protocol-version': this.protocolVersion }),
+    };
+  }
+
+  private fail(reason: string): void {
+    if (this.failed) return;
+    this.failed = true;
+    this.aborter.abort();
+    this.options.onFailure(reason);
+  }
+
+  /** POSTs one line; settles once its answer has been delivered, noted or dropped. */
+  async send(line: string): Promise<void> {
+    const method = methodOf(line);
+    if (method === 'initialize') {
+      const posted = this.post(line, method);
+      this.initializing = posted;
+      return posted;
+    }
+    await this.initializing;
+    return this.post(line, method);
+  }
+
+  private async post(line: string, method: string | undefined): Promise<void> {
+    if (this.failed || this.ended) return;
+    const what = method ?? 'a message';
+    const signal = AbortSignal.any([this.aborter.signal, AbortSignal.timeout(this.requestTimeoutMs)]);
+    try {
+      const response = await fetch(this.options.url, {
+        method: 'POST',
+        headers: { ...this.headers('application/json, text/event-stream'), 'content-type': 'application/json' },
+        body: line,
+        redirect: 'manual',
+        signal,
+      });
+      if (method === 'initialize') this.sessionId = response.headers.get('mcp-session-id') ?? undefined;
+      const delivered = await this.deliver(response, what, (answer) => {
+        if (method === 'initialize') this.protocolVersion ??= negotiatedVersion(answer);
+      });
+      if (method === 'notifications/initialized' && delivered) this.openGetStream();
+    } catch (error) {
+      this.noteFailure(error, `POST ${what}`);
+    }
+  }
+
+  /**
+   * Delivers what a response carries: each message as a line, nothing for 202 or an error status
+   * (which is noted). True when the broker accepted the message (a 2xx status).
+   */
+  private async deliver(response: Response, what: string, seen: (line: string) => void = () => {}): Promise<boolean> {
+    if (!response.ok) {
+      const body = response.body ? await this.text(response.body) : '';
+      this.options.onNote(`HTTP ${response.status} for ${what}${body ? `: ${body.slice(0, NOTE_BODY_CHARS)}` : ''}`);
+      return false;
+    }
+    if (response.status === 202 || !response.body) {
+      await response.body?.cancel();
+      return true;
+    }
+    const type = response.headers.get('content-type') ?? '';
+    const emit = (message: string) => {
+      const line = oneLine(message);
+      if (line.length === 0) return;
+      seen(line);
+      this.options.onLine(line);
+    };
+    if (type.includes('text/event-stream')) {
+      for await (const data of sseData(boundedText(response.body, this.maxBodyBytes))) emit(data);
+    } else {
+      if (!type.includes('application/json')) this.options.onNote(`${what} answered with Content-Type ${type || '(none)'}`);
+      emit(await this.text(response.body));
+    }
+    return true;
+  }
+
+  private async text(body: ReadableStream<Uint8Array>): Promise<string> {
+    let text = '';
+    for await (const chunk of boundedText(body, this.maxBodyBytes)) text += chunk;
+    return text;
+  }
+
+  private noteFailure(error: unknown, what: string): void {
+    if (error instanceof BodyTooLarge) this.fail(`${what}: ${error.message}`);
+    else if (!this.ended && !this.failed) {
+      const reason = (error as Error).name === 'TimeoutError' ? `no answer within ${this.requestTimeoutMs} ms` : String((error as Error).cause ?? (error as Error).message);
+      this.options.onNote(`${what} failed: ${reason}`);
+    }
+  }
+
+  /** The optional stream of messages the broker sends of its own accord (405: it offers none). */
+  private openGetStream(): void {
+    if (this.getStreamOpened || this.ended) return;
+    this.getStreamOpened = true;
+    void (async () => {
+      try {
+        const response = await fetch(this.options.url, { method: 'GET', headers: this.headers('text/event-stream'), redirect: 'manual', signal: this.aborter.signal });
+        if (response.status === 405) {
+          await response.body?.cancel();
+          return;
+        }
+        await this.deliver(response, 'the GET stream');
+      } catch (error) {
+        this.noteFailure(error, 'GET stream');
+      }
+    })();
+  }
+
+  /** Ends the session: a DELETE with its id (bounded), then every request still open is aborted. */
+  async end(): Promise<void> {
+    if (this.ended) return;
+    this.ended = true;
+    if (this.sessionId !== undefined && !this.failed) {
+      try {
+        const response = await fetch(this.options.url, { method: 'DELETE', headers: this.headers('application/json'), redirect: 'manual', signal: AbortSignal.timeout(DELETE_TIMEOUT_MS) });
+        await response.body?.cancel();
+      } catch {
+        // A broker that does not answer the DELETE is stopped by its process group anyway.
+      }
+    }
+    this.aborter.abort();
+  }
+}

@@ -1,0 +1,62 @@
+import { join } from 'node:path';
+import { spawnHttpChannel } from '../../agent/http-channel.js';
+import { ADAPTER_PROTOCOL, type Candidate } from '../types.js';
+import { containedEnv } from './contained-env.js';
+import { freeLoopbackPort } from './free-port.js';
+import { installedBroker } from './installed.js';
+
+/**
+ * The operator's URL as the broker's two settings: it dials `TARGET_SERVER_URL` followed by
+ * `TARGET_SERVER_MCP_PATH`. The split is made on the text as written, so the address reaches the
+ * broker spelled as the operator spelled it (not as the harness's URL parser would normalise it).
+ */
+function targetSettings(url: string): { TARGET_SERVER_URL: string; TARGET_SERVER_MCP_PATH: string } {
+  const [, base = url, path = ''] = /^([a-z][a-z0-9+.-]*:\/\/[^/?#]*)(.*)$/i.exec(url) ?? [];
+  return { TARGET_SERVER_URL: base, TARGET_SERVER_MCP_PATH: path === '' ? '/' : path };
+}
+
+/**
+ * Civic's passthrough MCP server (npm `@civic/passthrough-mcp-server`), run by its own CLI: it
+ * serves Streamable HTTP at `/mcp` and relays each session to one server it dials by URL. Its
+ * protections are tRPC "hook" servers named in `HOOKS`, none of which ships with it; without one
+ * it is a plain relay, and claims listing and calls only.
+ */
+export function civicPassthroughCandidate(): Candidate {
+  const broker = installedBroker('@civic/passthrough-mcp-server', 'passthrough-mcp-server');
+  return {
+    info: {
+      name: 'civic-passthrough',
+      version: broker.version,
+      adapterProtocol: ADAPTER_PROTOCOL,
+      claims: ['listing', 'calls'],
+      upstreams: ['url'],
+      unapplied: [
+        'every tool rule, the prefix, policy, grants, agents and limits: its CLI has no configuration but where to listen, where to dial and which hook servers to call, and no hook server ships with it',
+        'credentials, config_token and config_token_env: its CLI has no setting for a token to the server (it forwards the headers the agent sent)',
+        'allow_private_origin: it has no guard on addresses, so there is nothing to opt in to',
+      ],
+    },
+    async pin() {
+      return { ok: true, detail: 'civic-passthrough pins nothing' };
+    },
+    async start(spec) {
+      if (!('url' in spec.upstream)) throw new Error('civic-passthrough reaches servers by URL only');
+      const port = await freeLoopbackPort();
+      const env = {
+        ...(await containedEnv(spec.workdir, spec.env)),
+        PORT: String(port),
+        SOURCE_SERVER_MCP_PATH: '/mcp',
+        ...targetSettings(spec.upstream.url),
+        ...(spec.trustedCa === undefined ? {} : { NODE_EXTRA_CA_CERTS: spec.trustedCa }),
+      };
+      return spawnHttpChannel(process.execPath, [broker.bin], {
+        url: `http://127.0.0.1:${port}/mcp`,
+        cwd: spec.workdir,
+        env,
+        stderrFile: join(spec.workdir, 'civic-passthrough.stderr'),
+        readyTimeoutMs: spec.timeoutMs,
+        ...(spec.launchPrefix === undefined ? {} : { launchPrefix: spec.launchPrefix }),
+      });
+    },
+  };
+}

@@ -1,0 +1,43 @@
+import { join } from 'node:path';
+import { packageRoot } from '../../paths.js';
+import { bridgeCandidate } from './bridge.js';
+
+const entry = join(packageRoot, 'node_modules', 'mcp-proxy', 'dist', 'bin', 'mcp-proxy.mjs');
+
+/**
+ * mcp-proxy (punkpeye), pinned as a dev dependency: a stdio server behind Streamable HTTP at
+ * `/mcp` (and SSE at `/sse`), one server process shared by every session. Its only settings that
+ * mean something to an operator rule are the two bounds it applies to every request alike.
+ */
+export function mcpProxyCandidate() {
+  return bridgeCandidate({
+    name: 'mcp-proxy',
+    version: '6.7.19',
+    unapplied: [
+      'tool rules (effect classes, renames and prefixes, description overrides, denied and fixed parameters, permissions, data classifications, effect contracts): it has no per-tool configuration',
+      'per-tool timeouts: its --requestTimeout bounds every request alike, so it is set to the smallest one given',
+      'policy, grants, approvals and agent identities: it has no policy',
+      'listing and size limits (pages, tools, result and description lengths): it has none',
+      'server URLs, credentials and private-origin opt-ins: it starts its server from a command only',
+      'source_version: it keeps no audit',
+    ],
+    launch(upstream, port, spec) {
+      const { limits, tools } = spec.operator;
+      const timeouts = Object.values(tools).flatMap((rule) => (rule.timeout_ms === undefined ? [] : [rule.timeout_ms]));
+      return {
+        command: process.execPath,
+        args: [
+          entry,
+          '--host', '127.0.0.1',
+          '--port', String(port),
+          ...(limits?.connect_timeout_ms === undefined ? [] : ['--connectionTimeout', String(limits.connect_timeout_ms)]),
+          ...(timeouts.length === 0 ? [] : ['--requestTimeout', String(Math.min(...timeouts))]),
+          '--',
+          upstream.command,
+          ...upstream.args,
+        ],
+        path: '/mcp',
+      };
+    },
+  });
+}

@@ -1,0 +1,41 @@
+import { join } from 'node:path';
+import { packageRoot } from '../../paths.js';
+import { bridgeCandidate } from './bridge.js';
+
+const entry = join(packageRoot, 'node_modules', 'supergateway', 'dist', 'index.js');
+
+/** A word the shell supergateway starts its server with reads back exactly. */
+function shellWord(word: string): string {
+  return `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * supergateway, pinned as a dev dependency, in its default stdio to Streamable HTTP mode
+ * (stateless: it starts a fresh server for every POST and initializes it itself). It takes the
+ * server as one shell command line, and has no setting an operator rule maps to.
+ */
+export function supergatewayCandidate() {
+  return bridgeCandidate({
+    name: 'supergateway',
+    version: '4.0.0',
+    unapplied: [
+      'tool rules (effect classes, renames and prefixes, description overrides, denied and fixed parameters, permissions, timeouts, data classifications, effect contracts): it has no per-tool configuration',
+      'policy, grants, approvals and agent identities: it has no policy',
+      'limits (pages, tools, result and description lengths, connect timeout): it has none',
+      'server URLs, credentials and private-origin opt-ins: this mode starts its server from a command only',
+      'source_version: it keeps no audit',
+    ],
+    launch(upstream, port) {
+      return {
+        command: process.execPath,
+        args: [
+          entry,
+          '--stdio', [upstream.command, ...upstream.args].map(shellWord).join(' '),
+          '--outputTransport', 'streamableHttp',
+          '--port', String(port),
+        ],
+        path: '/mcp',
+      };
+    },
+  });
+}
