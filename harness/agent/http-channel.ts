@@ -11,6 +11,8 @@ const READY_TIMEOUT_MS = 10_000;
 /** The first and the longest pause between attempts to connect while the broker starts. */
 const FIRST_RETRY_MS = 10;
 const LONGEST_RETRY_MS = 200;
+/** The relay's first line, once the broker's URL accepts connections: the relay's own, never passed on. */
+const RELAY_READY = '{"gauntlet-relay":"ready"}';
 
 export interface HttpChannelOptions extends SpawnOptions {
   /** The broker's Streamable HTTP endpoint, e.g. http://127.0.0.1:PORT/mcp. */
@@ -84,6 +86,7 @@ function httpLines(url: string, gone: Promise<unknown>, options: Omit<HttpChanne
     },
   );
   return {
+    ready,
     send(line: string) {
       void ready.then((up) => (up ? session.send(line) : undefined));
     },
@@ -94,6 +97,16 @@ function httpLines(url: string, gone: Promise<unknown>, options: Omit<HttpChanne
   };
 }
 
+/** An HTTP channel, with the moment its broker began to accept connections. */
+export interface HttpAgentChannel extends AgentChannel {
+  /**
+   * Settles (never rejects) once the broker accepts connections at its URL, or once the channel
+   * has failed waiting for that. An adapter's start() awaits it, so the agent's bound on
+   * initialize covers the handshake, not the broker's own start-up.
+   */
+  readonly ready: Promise<void>;
+}
+
 /**
  * Starts a broker that serves MCP over Streamable HTTP at `options.url`, in a process group of
  * its own as spawnChannel does, and carries the agent's newline-delimited JSON-RPC to it. The
@@ -102,7 +115,7 @@ function httpLines(url: string, gone: Promise<unknown>, options: Omit<HttpChanne
  * with the reason. Closing DELETEs the session, asks the broker to stop (SIGTERM, its own
  * shutdown, as an operator would), waits the same grace as spawnChannel, then kills the group.
  */
-export function spawnHttpChannel(command: string, args: string[], options: HttpChannelOptions): AgentChannel {
+export function spawnHttpChannel(command: string, args: string[], options: HttpChannelOptions): HttpAgentChannel {
   const group = spawnGroup(...throughPrefix(options.launchPrefix, command, args), { ...options, stdoutToLog: true });
   let failure: string | undefined;
   const relay = options.launchPrefix === undefined ? undefined : startRelay(options);
@@ -132,6 +145,7 @@ export function spawnHttpChannel(command: string, args: string[], options: HttpC
   if (relay) void relay.exited.then(() => fail('the relay to the enclosure exited'));
   const exited: Promise<ExitStatus> = group.exited.then((status) => (failure === undefined || status.error !== undefined ? status : { ...status, error: failure }));
   return {
+    ready: lines.ready.then(() => undefined),
     send: (line) => lines.send(line),
     onLine: (handler) => lines.onLine(handler),
     exited,
@@ -158,9 +172,24 @@ function startRelay(options: HttpChannelOptions) {
     env: process.env,
     stderrFile: `${options.stderrFile}.relay`,
   });
+  const handlers: Array<(line: string) => void> = [];
+  let signalled!: (up: boolean) => void;
+  const ready = new Promise<boolean>((resolve) => (signalled = resolve));
+  void channel.exited.then(() => signalled(false));
+  // Its first line says it reached the URL; every later one is the broker's.
+  let first = true;
+  channel.onLine((line) => {
+    if (first) {
+      first = false;
+      signalled(line === RELAY_READY);
+      if (line === RELAY_READY) return;
+    }
+    for (const handler of handlers) handler(line);
+  });
   return {
+    ready,
     send: (line: string) => channel.send(line),
-    onLine: (handler: (line: string) => void) => channel.onLine(handler),
+    onLine: (handler: (line: string) => void) => handlers.push(handler),
     exited: channel.exited,
     stderrTail: (maxBytes?: number) => channel.stderrTail?.(maxBytes) ?? '',
     /** Its input ended, it DELETEs the session and leaves; close() bounds the wait. */
@@ -194,6 +223,7 @@ async function relayMain(argv: string[]): Promise<void> {
     },
   );
   lines.onLine((line) => process.stdout.write(`${line}\n`));
+  void lines.ready.then((up) => up && process.stdout.write(`${RELAY_READY}\n`));
   const input = createInterface({ input: process.stdin, crlfDelay: Infinity });
   input.on('line', (line) => lines.send(line));
   await new Promise<void>((resolve) => input.once('close', resolve));
