@@ -112,32 +112,35 @@ export interface HttpAgentChannel extends AgentChannel {
  * its own as spawnChannel does, and carries the agent's newline-delimited JSON-RPC to it. The
  * channel counts as gone when the broker exits, or when it can carry nothing more (the URL never
  * accepted connections, a body over its cap): then the broker is stopped, so `exited` settles
- * with the reason. Closing DELETEs the session, asks the broker to stop (SIGTERM, its own
- * shutdown, as an operator would), waits the same grace as spawnChannel, then kills the group.
+ * with the reason. Ending its input (the agent hanging up) DELETEs the session and asks the broker
+ * to stop (SIGTERM, its own shutdown, as an operator would); closing does that too, waits the same
+ * grace as spawnChannel, then kills the group.
  */
 export function spawnHttpChannel(command: string, args: string[], options: HttpChannelOptions): HttpAgentChannel {
   const group = spawnGroup(...throughPrefix(options.launchPrefix, command, args), { ...options, stdoutToLog: true });
   let failure: string | undefined;
   const relay = options.launchPrefix === undefined ? undefined : startRelay(options);
   const lines = relay ?? httpLines(options.url, group.exited, options, group.note, (reason) => fail(reason));
+  let hangingUp: Promise<void> | undefined;
+  // The agent hangs up: its session is DELETEd and the broker asked to stop (SIGTERM), as an
+  // operator stops a service. Nothing is killed, so what the broker leaves running is its own doing.
+  const hangUp = (): Promise<void> => {
+    hangingUp ??= lines.end().then(() => {
+      try {
+        if (group.pid !== undefined) process.kill(group.pid, 'SIGTERM');
+      } catch {
+        // Already gone.
+      }
+    });
+    return hangingUp;
+  };
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> => {
-    closing ??= (async () => {
-      await lines.end();
-      await group.stop(() => {
-        if (group.pid !== undefined) {
-          try {
-            process.kill(group.pid, 'SIGTERM');
-          } catch {
-            // Already gone.
-          }
-        }
-      });
-    })();
+    closing ??= hangUp().then(() => group.stop(() => {}));
     return closing;
   };
   function fail(reason: string): void {
-    if (closing !== undefined) return;
+    if (hangingUp !== undefined) return;
     failure = reason;
     group.note(reason);
     void close();
@@ -151,6 +154,7 @@ export function spawnHttpChannel(command: string, args: string[], options: HttpC
     exited,
     pid: group.pid,
     close,
+    endInput: () => void hangUp(),
     stderrTail: (maxBytes) => {
       const own = group.stderrTail(maxBytes);
       return relay ? `${own}${relay.stderrTail(maxBytes)}`.slice(-(maxBytes ?? 4_096)) : own;
