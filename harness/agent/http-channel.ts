@@ -11,6 +11,8 @@ const READY_TIMEOUT_MS = 10_000;
 /** The first and the longest pause between attempts to connect while the broker starts. */
 const FIRST_RETRY_MS = 10;
 const LONGEST_RETRY_MS = 200;
+/** The relay's first line, once the broker's URL accepts connections: the relay's own, never passed on. */
+const RELAY_READY = '{"gauntlet-relay":"ready"}';
 
 export interface HttpChannelOptions extends SpawnOptions {
   /** The broker's Streamable HTTP endpoint, e.g. http://127.0.0.1:PORT/mcp. */
@@ -84,6 +86,7 @@ function httpLines(url: string, gone: Promise<unknown>, options: Omit<HttpChanne
     },
   );
   return {
+    ready,
     send(line: string) {
       void ready.then((up) => (up ? session.send(line) : undefined));
     },
@@ -94,37 +97,50 @@ function httpLines(url: string, gone: Promise<unknown>, options: Omit<HttpChanne
   };
 }
 
+/** An HTTP channel, with the moment its broker began to accept connections. */
+export interface HttpAgentChannel extends AgentChannel {
+  /**
+   * Settles (never rejects) once the broker accepts connections at its URL, or once the channel
+   * has failed waiting for that. An adapter's start() awaits it, so the agent's bound on
+   * initialize covers the handshake, not the broker's own start-up.
+   */
+  readonly ready: Promise<void>;
+}
+
 /**
  * Starts a broker that serves MCP over Streamable HTTP at `options.url`, in a process group of
  * its own as spawnChannel does, and carries the agent's newline-delimited JSON-RPC to it. The
  * channel counts as gone when the broker exits, or when it can carry nothing more (the URL never
  * accepted connections, a body over its cap): then the broker is stopped, so `exited` settles
- * with the reason. Closing DELETEs the session, asks the broker to stop (SIGTERM, its own
- * shutdown, as an operator would), waits the same grace as spawnChannel, then kills the group.
+ * with the reason. Ending its input (the agent hanging up) DELETEs the session and asks the broker
+ * to stop (SIGTERM, its own shutdown, as an operator would); closing does that too, waits the same
+ * grace as spawnChannel, then kills the group.
  */
-export function spawnHttpChannel(command: string, args: string[], options: HttpChannelOptions): AgentChannel {
+export function spawnHttpChannel(command: string, args: string[], options: HttpChannelOptions): HttpAgentChannel {
   const group = spawnGroup(...throughPrefix(options.launchPrefix, command, args), { ...options, stdoutToLog: true });
   let failure: string | undefined;
   const relay = options.launchPrefix === undefined ? undefined : startRelay(options);
   const lines = relay ?? httpLines(options.url, group.exited, options, group.note, (reason) => fail(reason));
+  let hangingUp: Promise<void> | undefined;
+  // The agent hangs up: its session is DELETEd and the broker asked to stop (SIGTERM), as an
+  // operator stops a service. Nothing is killed, so what the broker leaves running is its own doing.
+  const hangUp = (): Promise<void> => {
+    hangingUp ??= lines.end().then(() => {
+      try {
+        if (group.pid !== undefined) process.kill(group.pid, 'SIGTERM');
+      } catch {
+        // Already gone.
+      }
+    });
+    return hangingUp;
+  };
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> => {
-    closing ??= (async () => {
-      await lines.end();
-      await group.stop(() => {
-        if (group.pid !== undefined) {
-          try {
-            process.kill(group.pid, 'SIGTERM');
-          } catch {
-            // Already gone.
-          }
-        }
-      });
-    })();
+    closing ??= hangUp().then(() => group.stop(() => {}));
     return closing;
   };
   function fail(reason: string): void {
-    if (closing !== undefined) return;
+    if (hangingUp !== undefined) return;
     failure = reason;
     group.note(reason);
     void close();
@@ -132,11 +148,13 @@ export function spawnHttpChannel(command: string, args: string[], options: HttpC
   if (relay) void relay.exited.then(() => fail('the relay to the enclosure exited'));
   const exited: Promise<ExitStatus> = group.exited.then((status) => (failure === undefined || status.error !== undefined ? status : { ...status, error: failure }));
   return {
+    ready: lines.ready.then(() => undefined),
     send: (line) => lines.send(line),
     onLine: (handler) => lines.onLine(handler),
     exited,
     pid: group.pid,
     close,
+    endInput: () => void hangUp(),
     stderrTail: (maxBytes) => {
       const own = group.stderrTail(maxBytes);
       return relay ? `${own}${relay.stderrTail(maxBytes)}`.slice(-(maxBytes ?? 4_096)) : own;
@@ -158,9 +176,24 @@ function startRelay(options: HttpChannelOptions) {
     env: process.env,
     stderrFile: `${options.stderrFile}.relay`,
   });
+  const handlers: Array<(line: string) => void> = [];
+  let signalled!: (up: boolean) => void;
+  const ready = new Promise<boolean>((resolve) => (signalled = resolve));
+  void channel.exited.then(() => signalled(false));
+  // Its first line says it reached the URL; every later one is the broker's.
+  let first = true;
+  channel.onLine((line) => {
+    if (first) {
+      first = false;
+      signalled(line === RELAY_READY);
+      if (line === RELAY_READY) return;
+    }
+    for (const handler of handlers) handler(line);
+  });
   return {
+    ready,
     send: (line: string) => channel.send(line),
-    onLine: (handler: (line: string) => void) => channel.onLine(handler),
+    onLine: (handler: (line: string) => void) => handlers.push(handler),
     exited: channel.exited,
     stderrTail: (maxBytes?: number) => channel.stderrTail?.(maxBytes) ?? '',
     /** Its input ended, it DELETEs the session and leaves; close() bounds the wait. */
@@ -194,6 +227,7 @@ async function relayMain(argv: string[]): Promise<void> {
     },
   );
   lines.onLine((line) => process.stdout.write(`${line}\n`));
+  void lines.ready.then((up) => up && process.stdout.write(`${RELAY_READY}\n`));
   const input = createInterface({ input: process.stdin, crlfDelay: Infinity });
   input.on('line', (line) => lines.send(line));
   await new Promise<void>((resolve) => input.once('close', resolve));

@@ -58,14 +58,25 @@ function negotiatedVersion(line: string): string | undefined {
   }
 }
 
-/** Reads a body's chunks as text, failing once more than `cap` bytes have come. */
-async function* boundedText(body: ReadableStream<Uint8Array>, cap: number): AsyncGenerator<string> {
+/**
+ * Reads a body's chunks as text, failing once more than `cap` bytes have come; `abort` ends the
+ * request first, so the body is not read on while the stream is let go of.
+ */
+async function* boundedText(body: ReadableStream<Uint8Array>, cap: number, abort: () => void): AsyncGenerator<string> {
+  const reader = body.getReader();
   const decoder = new TextDecoder();
   let total = 0;
-  for await (const chunk of body) {
-    total += chunk.byteLength;
-    if (total > cap) throw new BodyTooLarge(`a body over ${cap} bytes`);
-    yield decoder.decode(chunk, { stream: true });
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > cap) {
+      abort();
+      // Not awaited: a stream whose source ignores the abort must not hold the session.
+      reader.cancel().catch(() => {});
+      throw new BodyTooLarge(`a body over ${cap} bytes`);
+    }
+    yield decoder.decode(value, { stream: true });
   }
   const rest = decoder.decode();
   if (rest.length > 0) yield rest;
@@ -145,7 +156,8 @@ export class StreamableHttpSession {
   private async post(line: string, method: string | undefined): Promise<void> {
     if (this.failed || this.ended) return;
     const what = method ?? 'a message';
-    const signal = AbortSignal.any([this.aborter.signal, AbortSignal.timeout(this.requestTimeoutMs)]);
+    const request = new AbortController();
+    const signal = AbortSignal.any([this.aborter.signal, request.signal, AbortSignal.timeout(this.requestTimeoutMs)]);
     try {
       const response = await fetch(this.options.url, {
         method: 'POST',
@@ -155,7 +167,7 @@ export class StreamableHttpSession {
         signal,
       });
       if (method === 'initialize') this.sessionId = response.headers.get('mcp-session-id') ?? undefined;
-      const delivered = await this.deliver(response, what, (answer) => {
+      const delivered = await this.deliver(response, what, () => request.abort(), (answer) => {
         if (method === 'initialize') this.protocolVersion ??= negotiatedVersion(answer);
       });
       if (method === 'notifications/initialized' && delivered) this.openGetStream();
@@ -168,14 +180,14 @@ export class StreamableHttpSession {
    * Delivers what a response carries: each message as a line, nothing for 202 or an error status
    * (which is noted). True when the broker accepted the message (a 2xx status).
    */
-  private async deliver(response: Response, what: string, seen: (line: string) => void = () => {}): Promise<boolean> {
+  private async deliver(response: Response, what: string, abort: () => void, seen: (line: string) => void = () => {}): Promise<boolean> {
     if (!response.ok) {
-      const body = response.body ? await this.text(response.body) : '';
+      const body = response.body ? await this.text(response.body, abort) : '';
       this.options.onNote(`HTTP ${response.status} for ${what}${body ? `: ${body.slice(0, NOTE_BODY_CHARS)}` : ''}`);
       return false;
     }
     if (response.status === 202 || !response.body) {
-      await response.body?.cancel();
+      abort();
       return true;
     }
     const type = response.headers.get('content-type') ?? '';
@@ -186,17 +198,17 @@ export class StreamableHttpSession {
       this.options.onLine(line);
     };
     if (type.includes('text/event-stream')) {
-      for await (const data of sseData(boundedText(response.body, this.maxBodyBytes))) emit(data);
+      for await (const data of sseData(boundedText(response.body, this.maxBodyBytes, abort))) emit(data);
     } else {
       if (!type.includes('application/json')) this.options.onNote(`${what} answered with Content-Type ${type || '(none)'}`);
-      emit(await this.text(response.body));
+      emit(await this.text(response.body, abort));
     }
     return true;
   }
 
-  private async text(body: ReadableStream<Uint8Array>): Promise<string> {
+  private async text(body: ReadableStream<Uint8Array>, abort: () => void): Promise<string> {
     let text = '';
-    for await (const chunk of boundedText(body, this.maxBodyBytes)) text += chunk;
+    for await (const chunk of boundedText(body, this.maxBodyBytes, abort)) text += chunk;
     return text;
   }
 
@@ -214,12 +226,13 @@ export class StreamableHttpSession {
     this.getStreamOpened = true;
     void (async () => {
       try {
-        const response = await fetch(this.options.url, { method: 'GET', headers: this.headers('text/event-stream'), redirect: 'manual', signal: this.aborter.signal });
+        const stream = new AbortController();
+        const response = await fetch(this.options.url, { method: 'GET', headers: this.headers('text/event-stream'), redirect: 'manual', signal: AbortSignal.any([this.aborter.signal, stream.signal]) });
         if (response.status === 405) {
-          await response.body?.cancel();
+          stream.abort();
           return;
         }
-        await this.deliver(response, 'the GET stream');
+        await this.deliver(response, 'the GET stream', () => stream.abort());
       } catch (error) {
         this.noteFailure(error, 'GET stream');
       }
@@ -232,8 +245,9 @@ export class StreamableHttpSession {
     this.ended = true;
     if (this.sessionId !== undefined && !this.failed) {
       try {
-        const response = await fetch(this.options.url, { method: 'DELETE', headers: this.headers('application/json'), redirect: 'manual', signal: AbortSignal.timeout(DELETE_TIMEOUT_MS) });
-        await response.body?.cancel();
+        const ending = new AbortController();
+        await fetch(this.options.url, { method: 'DELETE', headers: this.headers('application/json'), redirect: 'manual', signal: AbortSignal.any([ending.signal, AbortSignal.timeout(DELETE_TIMEOUT_MS)]) });
+        ending.abort();
       } catch {
         // A broker that does not answer the DELETE is stopped by its process group anyway.
       }

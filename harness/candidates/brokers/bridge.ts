@@ -44,7 +44,7 @@ export function bridgeCandidate(bridge: BridgeDescription): Candidate {
       if (!('command' in spec.upstream)) throw new Error(`${bridge.name} starts its server from a command only`);
       const port = await freeLoopbackPort();
       const { command, args, path } = bridge.launch(spec.upstream, port, spec);
-      return spawnHttpChannel(command, args, {
+      const channel = spawnHttpChannel(command, args, {
         url: `http://127.0.0.1:${port}${path}`,
         cwd: spec.workdir,
         env: { ...spec.env, ...spec.operator.env },
@@ -52,6 +52,9 @@ export function bridgeCandidate(bridge: BridgeDescription): Candidate {
         readyTimeoutMs: spec.timeoutMs,
         ...(spec.launchPrefix === undefined ? {} : { launchPrefix: spec.launchPrefix }),
       });
+      // Started once it listens (or has failed to): the agent's bound on initialize is the handshake's.
+      await channel.ready;
+      return channel;
     },
   };
 }

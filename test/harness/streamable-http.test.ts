@@ -1,0 +1,166 @@
+// The agent's Streamable HTTP client, against answers msw gives without a socket: what reaches
+// the agent is the broker's bytes, one line per message, and nothing an error status or an
+// oversized body carries.
+
+import { http, HttpResponse } from 'msw';
+import { setupServer } from 'msw/node';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { StreamableHttpSession } from '../../harness/agent/streamable-http.js';
+
+const URL = 'http://broker.test/mcp';
+const server = setupServer();
+beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+afterEach(() => server.resetHandlers());
+afterAll(() => server.close());
+
+const INITIALIZE = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } });
+const INITIALIZED = JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' });
+const LIST = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
+const INITIALIZE_ANSWER = '{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-06-18","capabilities":{},"serverInfo":{"name":"b","version":"1"}}}';
+
+function session(maxBodyBytes?: number) {
+  const lines: string[] = [];
+  const notes: string[] = [];
+  const failures: string[] = [];
+  const client = new StreamableHttpSession({
+    url: URL,
+    onLine: (line) => lines.push(line),
+    onNote: (note) => notes.push(note),
+    onFailure: (reason) => failures.push(reason),
+    ...(maxBodyBytes === undefined ? {} : { maxBodyBytes }),
+  });
+  return { client, lines, notes, failures };
+}
+
+function sse(text: string): HttpResponse<ReadableStream<Uint8Array>> {
+  const bytes = new TextEncoder().encode(text);
+  // Split mid-event, so the parser is shown to join what arrives in pieces.
+  const stream = new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(bytes.subarray(0, 7));
+      controller.enqueue(bytes.subarray(7));
+      controller.close();
+    },
+  });
+  return new HttpResponse(stream, { headers: { 'content-type': 'text/event-stream' } });
+}
+
+describe('StreamableHttpSession', () => {
+  it('delivers a JSON answer as the broker wrote it, its whitespace newlines taken out', async () => {
+    const body = '{"jsonrpc":"2.0",\n  "id":2,\r\n  "result":{"tools":[],"n":1.0, "big":12345678901234567890}}\n';
+    server.use(http.post(URL, () => new HttpResponse(body, { headers: { 'content-type': 'application/json' } })));
+    const { client, lines, notes } = session();
+    await client.send(LIST);
+    expect(lines).toEqual(['{"jsonrpc":"2.0",  "id":2,  "result":{"tools":[],"n":1.0, "big":12345678901234567890}}']);
+    expect(notes).toEqual([]);
+  });
+
+  it("delivers each SSE event's data as a line, other fields ignored", async () => {
+    server.use(http.post(URL, () => sse('event: message\nid: 7\ndata: {"jsonrpc":"2.0","method":"notifications/progress"}\n\n: a comment\ndata: {"jsonrpc":"2.0",\ndata: "id":2,"result":{}}\n\n')));
+    const { client, lines } = session();
+    await client.send(LIST);
+    expect(lines).toEqual(['{"jsonrpc":"2.0","method":"notifications/progress"}', '{"jsonrpc":"2.0","id":2,"result":{}}']);
+  });
+
+  it('sends the session id and the negotiated protocol version the broker gave on initialize, and DELETEs the session at the end', async () => {
+    const seen: Array<{ method: string; headers: Record<string, string | null> }> = [];
+    const record = (request: Request) =>
+      seen.push({
+        method: request.method,
+        headers: Object.fromEntries(['accept', 'content-type', 'mcp-session-id', 'mcp-protocol-version'].map((name) => [name, request.headers.get(name)])),
+      });
+    server.use(
+      http.post(URL, async ({ request }) => {
+        record(request);
+        const { method } = (await request.json()) as { method: string };
+        if (method === 'initialize') return new HttpResponse(INITIALIZE_ANSWER, { headers: { 'content-type': 'application/json', 'mcp-session-id': 'sess-42' } });
+        if (method === 'notifications/initialized') return new HttpResponse(null, { status: 202 });
+        return HttpResponse.json({ jsonrpc: '2.0', id: 2, result: { tools: [] } });
+      }),
+      http.get(URL, ({ request }) => {
+        record(request);
+        return new HttpResponse(null, { status: 405 });
+      }),
+      http.delete(URL, ({ request }) => {
+        record(request);
+        return new HttpResponse(null, { status: 200 });
+      }),
+    );
+    const { client, lines, notes } = session();
+    // Sent together: what follows initialize waits for its answer, so it carries the session id.
+    await Promise.all([client.send(INITIALIZE), client.send(INITIALIZED), client.send(LIST)]);
+    // The GET stream is opened once the broker accepted the initialized notification.
+    await expect.poll(() => seen.some((request) => request.method === 'GET')).toBe(true);
+    await client.end();
+    expect(lines).toEqual([INITIALIZE_ANSWER, '{"jsonrpc":"2.0","id":2,"result":{"tools":[]}}']);
+    expect(notes).toEqual([]);
+    const [initialize, ...later] = seen;
+    expect(initialize).toEqual({ method: 'POST', headers: { accept: 'application/json, text/event-stream', 'content-type': 'application/json', 'mcp-session-id': null, 'mcp-protocol-version': null } });
+    expect(later.map((request) => request.method).sort()).toEqual(['DELETE', 'GET', 'POST', 'POST']);
+    for (const request of later) expect(request.headers).toMatchObject({ 'mcp-session-id': 'sess-42', 'mcp-protocol-version': '2025-06-18' });
+  });
+
+  it("delivers what the broker sends on the GET stream of its own accord", async () => {
+    server.use(
+      http.post(URL, async ({ request }) => {
+        const { method } = (await request.json()) as { method: string };
+        if (method === 'initialize') return new HttpResponse(INITIALIZE_ANSWER, { headers: { 'content-type': 'application/json', 'mcp-session-id': 's' } });
+        return new HttpResponse(null, { status: 202 });
+      }),
+      http.get(URL, () => sse('data: {"jsonrpc":"2.0","method":"notifications/tools/list_changed"}\n\n')),
+      http.delete(URL, () => new HttpResponse(null, { status: 200 })),
+    );
+    const { client, lines } = session();
+    await client.send(INITIALIZE);
+    await client.send(INITIALIZED);
+    await expect.poll(() => lines.length).toBe(2);
+    expect(lines[1]).toBe('{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}');
+    await client.end();
+  });
+
+  it('delivers nothing for 202 Accepted', async () => {
+    let streams = 0;
+    server.use(
+      http.post(URL, () => new HttpResponse('', { status: 202 })),
+      // A 405 on the GET stream: the broker sends nothing of its own accord, which is no fault.
+      http.get(URL, () => {
+        streams++;
+        return new HttpResponse(null, { status: 405 });
+      }),
+    );
+    const { client, lines, notes } = session();
+    await client.send(INITIALIZED);
+    await expect.poll(() => streams).toBe(1);
+    expect(lines).toEqual([]);
+    expect(notes).toEqual([]);
+  });
+
+  it('delivers nothing for an HTTP error status, and notes it with the start of its body', async () => {
+    server.use(http.post(URL, () => HttpResponse.json({ jsonrpc: '2.0', id: null, error: { code: -32000, message: 'No valid session ID' } }, { status: 400 })));
+    const { client, lines, notes, failures } = session();
+    await client.send(LIST);
+    expect(lines).toEqual([]);
+    expect(notes).toEqual(['HTTP 400 for tools/list: {"jsonrpc":"2.0","id":null,"error":{"code":-32000,"message":"No valid session ID"}}']);
+    expect(failures).toEqual([]);
+  });
+
+  it('fails the session on a body over its cap, delivering nothing past it', async () => {
+    const chunk = new TextEncoder().encode(`data: ${'x'.repeat(1_000)}\n\n`);
+    const oversized = new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (let i = 0; i < 20; i++) controller.enqueue(chunk);
+        controller.close();
+      },
+    });
+    server.use(http.post(URL, () => new HttpResponse(oversized, { headers: { 'content-type': 'text/event-stream' } })));
+    const { client, lines, failures } = session(4_096);
+    await client.send(LIST);
+    expect(failures).toEqual(['POST tools/list: a body over 4096 bytes']);
+    // What came before the cap was whole events; nothing from past it is delivered.
+    expect(lines.every((line) => line === 'x'.repeat(1_000))).toBe(true);
+    expect(lines.length).toBeLessThanOrEqual(4);
+    // A failed session sends nothing more.
+    await client.send(LIST);
+    expect(failures).toHaveLength(1);
+  });
+});
