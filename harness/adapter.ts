@@ -5,4 +5,4 @@
  */
 export * from './candidates/types.js';
 export { spawnChannel, throughPrefix, type SpawnOptions } from './candidates/child.js';
-// TODO(merge, helper "http"): export { spawnHttpChannel } from './agent/http-channel.js';
+export { spawnHttpChannel, type HttpAgentChannel, type HttpChannelOptions } from './agent/http-channel.js';

@@ -1,8 +1,9 @@
-import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { AdapterError } from './adapter-error.js';
 import { AdapterProcess } from './adapter-process.js';
 import { spawnChannel, throughPrefix } from './child.js';
+import { freeLoopbackPort } from './free-port.js';
+import { spawnHttpChannel } from '../agent/http-channel.js';
 import { protocolViolation } from './protocol-schemas.js';
 import {
   ADAPTER_PROTOCOL,
@@ -46,18 +47,6 @@ function adapterCommand(path: string): [string, string[]] {
   return absolute.endsWith('.py') ? ['python3', [absolute]] : [absolute, []];
 }
 
-/** A loopback port free at the moment of asking, for a broker that serves HTTP to listen on. */
-function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const server = createServer();
-    server.once('error', fail);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (address !== null && typeof address === 'object' ? done(address.port) : fail(new Error('no port'))));
-    });
-  });
-}
-
 /** The neutral session in the protocol's snake_case form (session.schema.json). */
 function sessionJson(spec: SessionSpec, id: string): Record<string, unknown> {
   return {
@@ -78,13 +67,14 @@ function sessionJson(spec: SessionSpec, id: string): Record<string, unknown> {
  * The broker a start answer names, started by the harness (through the session's launch prefix)
  * so that the harness owns its process group and keeps its stderr.
  */
-function brokerChannel(reach: Reach, spec: SessionSpec, source: string): AgentChannel {
+async function brokerChannel(reach: Reach, spec: SessionSpec): Promise<AgentChannel> {
   const options = { cwd: reach.cwd ?? spec.workdir, env: { ...spec.env, ...reach.env }, stderrFile: join(spec.workdir, 'broker.stderr') };
   if (reach.transport === 'stdio') return spawnChannel(...throughPrefix(spec.launchPrefix, reach.command, reach.args), options);
-  // WIRE AT MERGE: spawnHttpChannel (harness/agent/http-channel.ts, branch `http`) goes here:
-  //   const channel = spawnHttpChannel(reach.command, reach.args, { ...options, url: reach.url!, launchPrefix: spec.launchPrefix });
-  //   await channel.ready; return channel;   (it applies the launch prefix itself; start() then awaits brokerChannel)
-  throw new AdapterError(`${source}: start: the broker answers over http (${reach.url}), and the http transport is not yet wired into the protocol client`);
+  // The HTTP channel applies the launch prefix itself (and relays into an enclosure); the agent's
+  // bound on initialize starts once the broker accepts connections.
+  const channel = spawnHttpChannel(reach.command, reach.args, { ...options, url: reach.url!, ...(spec.launchPrefix ? { launchPrefix: spec.launchPrefix } : {}) });
+  await channel.ready;
+  return channel;
 }
 
 /** The channel whose close() also tells the adapter the broker is gone, so it ends what it started itself. */
@@ -144,10 +134,10 @@ export async function openProtocolAdapter(path: string, helloTimeoutMs = HELLO_T
     info,
     pin: async (spec) => (await ask('pin', spec)) as { ok: boolean; detail: string },
     async start(spec) {
-      const reach = (await ask('start', spec, { port: await freePort() })) as Reach;
+      const reach = (await ask('start', spec, { port: await freeLoopbackPort() })) as Reach;
       let channel: AgentChannel;
       try {
-        channel = brokerChannel(reach, spec, path);
+        channel = await brokerChannel(reach, spec);
       } catch (error) {
         await stop(spec).catch(() => undefined);
         throw error;

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { spawnHttpChannel, type HttpChannelOptions } from '../../harness/agent/http-channel.js';
-import { freeLoopbackPort } from '../../harness/candidates/brokers/free-port.js';
+import { freeLoopbackPort } from '../../harness/candidates/free-port.js';
 import { packageRoot, serverEntry } from '../../harness/paths.js';
 
 const mcpProxy = join(packageRoot, 'node_modules', 'mcp-proxy', 'dist', 'bin', 'mcp-proxy.mjs');

@@ -32,6 +32,13 @@ describe('gauntlet smoke', () => {
     expect(code).toBe(0);
   });
 
+  it('passes a protocol adapter whose broker serves Streamable HTTP (mcp-proxy on the reserved port)', async () => {
+    const { code, stdout } = await smoke(fixture('http-mcp-proxy.py'));
+    expect(failures(stdout)).toEqual([]);
+    expect(stdout).toMatch(/^ok {4}tools\/call: /m);
+    expect(code).toBe(0);
+  });
+
   it('passes the built-in passthrough, a module adapter', async () => {
     const { code, stdout } = await smoke('passthrough');
     expect(failures(stdout)).toEqual([]);

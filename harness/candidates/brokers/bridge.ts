@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { spawnHttpChannel } from '../../agent/http-channel.js';
 import { ADAPTER_PROTOCOL, type Candidate, type SessionSpec, type UpstreamCommand } from '../types.js';
-import { freeLoopbackPort } from './free-port.js';
+import { freeLoopbackPort } from '../free-port.js';
 
 /** How a third-party bridge is started for one session, on a port chosen for it. */
 export interface BridgeLaunch {

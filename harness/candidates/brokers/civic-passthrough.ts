@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { spawnHttpChannel } from '../../agent/http-channel.js';
 import { ADAPTER_PROTOCOL, type Candidate } from '../types.js';
 import { containedEnv } from './contained-env.js';
-import { freeLoopbackPort } from './free-port.js';
+import { freeLoopbackPort } from '../free-port.js';
 import { installedBroker } from './installed.js';
 
 /**

@@ -5,7 +5,7 @@ import { packageRoot } from '../../paths.js';
 import { runToExit, throughPrefix } from '../child.js';
 import { ADAPTER_PROTOCOL, type Candidate, type SessionSpec } from '../types.js';
 import { containedEnv } from './contained-env.js';
-import { freeLoopbackPort } from './free-port.js';
+import { freeLoopbackPort } from '../free-port.js';
 import { installedBroker } from './installed.js';
 
 /** Compiled, as every process the harness starts (harness/paths.ts): under vitest this module is the source. */
