@@ -22,12 +22,24 @@ const liveGroups = new Set<number>();
 function killAllGroups(): void {
   for (const pgid of liveGroups) killGroup(pgid);
 }
-process.once('exit', killAllGroups);
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    killAllGroups();
-    process.exit(130);
-  });
+
+let containing = false;
+/**
+ * A group the harness started is recorded, and the first one installs the handlers that kill
+ * every recorded group on exit and on SIGINT/SIGTERM. Only then: a process that loads this module
+ * and starts nothing (`gauntlet serve`, a hostile server) keeps its own signal handling.
+ */
+function track(pgid: number): void {
+  liveGroups.add(pgid);
+  if (containing) return;
+  containing = true;
+  process.once('exit', killAllGroups);
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      killAllGroups();
+      process.exit(130);
+    });
+  }
 }
 
 export function killGroup(pgid: number): void {
@@ -115,7 +127,7 @@ export function spawnGroup(command: string, args: string[], options: SpawnOption
     detached: true,
   });
   const pgid = child.pid;
-  if (pgid !== undefined) liveGroups.add(pgid);
+  if (pgid !== undefined) track(pgid);
   const log = createWriteStream(options.stderrFile);
   const tail = new Tail(STDERR_TAIL_BYTES);
   for (const stream of options.stdoutToLog ? [child.stderr, child.stdout] : [child.stderr]) {
@@ -244,7 +256,7 @@ export async function runToExit(
     reject: false,
   });
   const pgid = subprocess.pid;
-  if (pgid !== undefined) liveGroups.add(pgid);
+  if (pgid !== undefined) track(pgid);
   const result = await subprocess;
   if (pgid !== undefined) {
     killGroup(pgid);
