@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadCandidate } from '../../harness/candidates/registry.js';
@@ -50,4 +51,11 @@ describe('the Python passthrough adapter over gauntlet-candidate/2', () => {
     // The baseline's own contract, so the equality is not two empty runs agreeing.
     for (const verdict of builtIn) expect(verdict.outcome).toBe(scenarios.find((s) => s.id === verdict.id)!.kind === 'attack' ? 'fail' : 'pass');
   }, 150_000);
+
+  it('got the verdicts of the built-in passthrough on the whole catalogue, in the committed reports', () => {
+    const committed = (folder: string) => JSON.parse(readFileSync(join(packageRoot, 'reports', folder, 'report.json'), 'utf8')) as { cases: CaseResult[] };
+    const python = verdicts(committed('passthrough-python').cases);
+    expect(python).toEqual(verdicts(committed('passthrough').cases));
+    expect(python.map((verdict) => verdict.id).sort()).toEqual(loadCatalogue().map((scenario) => scenario.id).sort());
+  });
 });
