@@ -125,13 +125,7 @@ export function spawnHttpChannel(command: string, args: string[], options: HttpC
   // The agent hangs up: its session is DELETEd and the broker asked to stop (SIGTERM), as an
   // operator stops a service. Nothing is killed, so what the broker leaves running is its own doing.
   const hangUp = (): Promise<void> => {
-    hangingUp ??= lines.end().then(() => {
-      try {
-        if (group.pid !== undefined) process.kill(group.pid, 'SIGTERM');
-      } catch {
-        // Already gone.
-      }
-    });
+    hangingUp ??= lines.end().then(() => group.terminate());
     return hangingUp;
   };
   let closing: Promise<void> | undefined;

@@ -38,15 +38,7 @@ export async function spawnLegacySseChannel(command: string, args: string[], opt
   const close = (): Promise<void> => {
     closing ??= (async () => {
       await relay.close();
-      await broker.stop(() => {
-        if (broker.pid !== undefined) {
-          try {
-            process.kill(broker.pid, 'SIGTERM');
-          } catch {
-            // Already gone.
-          }
-        }
-      });
+      await broker.stop(() => broker.terminate());
     })();
     return closing;
   };

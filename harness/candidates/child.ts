@@ -112,6 +112,8 @@ export interface GroupProcess {
    * flushes the stderr file. Runs once; later calls get the same promise.
    */
   stop(ask: () => void): Promise<void>;
+  /** Asks the leader to shut down by SIGTERM, as an operator stops a service; nothing is killed. */
+  terminate(): void;
 }
 
 /**
@@ -170,6 +172,13 @@ export function spawnGroup(command: string, args: string[], options: SpawnOption
         await new Promise<void>((resolve) => log.end(resolve));
       })();
       return stopping;
+    },
+    terminate() {
+      try {
+        if (pgid !== undefined) process.kill(pgid, 'SIGTERM');
+      } catch {
+        // Already gone.
+      }
     },
   };
 }

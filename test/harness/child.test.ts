@@ -1,22 +1,13 @@
 // A channel says why it closed when the process never started, and keeps the end of what the
 // process wrote on stderr after its folder is gone.
 
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { STDERR_TAIL_BYTES, spawnChannel } from '../../harness/candidates/child.js';
+import { scratchFolders } from './scratch.js';
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
-function scratch(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'child-'));
-  dirs.push(dir);
-  return dir;
-}
+const scratch = scratchFolders('child');
 
 describe('spawnChannel', () => {
   it('reports the spawn error of a command that does not exist', async () => {

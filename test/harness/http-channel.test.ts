@@ -2,26 +2,16 @@
 // to, directly and through the relay a network enclosure needs; a broker that never listens is
 // given up on early and within bound.
 
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { spawnHttpChannel, type HttpChannelOptions } from '../../harness/agent/http-channel.js';
 import { freeLoopbackPort } from '../../harness/candidates/free-port.js';
 import { packageRoot, serverEntry } from '../../harness/paths.js';
+import { scratchFolders } from './scratch.js';
 
 const mcpProxy = join(packageRoot, 'node_modules', 'mcp-proxy', 'dist', 'bin', 'mcp-proxy.mjs');
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
-function scratch(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'http-channel-'));
-  dirs.push(dir);
-  return dir;
-}
+const scratch = scratchFolders('http-channel');
 
 const request = (id: number, method: string, params: object = {}) => JSON.stringify({ jsonrpc: '2.0', id, method, params });
 

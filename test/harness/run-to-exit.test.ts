@@ -1,23 +1,14 @@
 // runToExit (harness/candidates/child.ts): a bounded one-shot command, such as a broker's pin,
 // whose whole process group is gone afterwards whether it exited or overstayed.
 
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runToExit } from '../../harness/candidates/child.js';
 import { isAlive } from '../../harness/observe/processes.js';
+import { scratchFolders } from './scratch.js';
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
-function scratch(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'run-to-exit-'));
-  dirs.push(dir);
-  return dir;
-}
+const scratch = scratchFolders('run-to-exit');
 
 /** A script that starts a descendant ignoring SIGTERM, prints its pid on stderr, then `then`. */
 const withDescendant = (then: string) =>
