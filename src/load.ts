@@ -15,6 +15,8 @@ import { compileSchema, type Compiled, type Validator } from './schema/compile.j
 import { externalReference } from './schema/references.js';
 
 export interface RegisteredTool {
+  /** The id of the server it comes from: the one its calls are forwarded to. Set by Load. */
+  readonly server?: string;
   /** The server's name for it: what a call is forwarded as. */
   readonly tool: string;
   /** The name the agent sees and calls. */
@@ -34,9 +36,14 @@ export interface RegisteredTool {
   /** What the operator reviewed, which every decision about the tool relies on; undefined when
    * the tool is not pinned (the `pinned` guard disabled). */
   readonly pin: PinnedTool | undefined;
+  /** With several servers: the names the agent is offered other servers' tools by, which this
+   * server's words must not steer it to (`foreign-mentions`). */
+  readonly foreign?: readonly string[];
 }
 
 export interface Refusal {
+  /** With several servers, the id of the server whose tool it is. */
+  readonly server?: string;
   /** The server's name for the tool. */
   readonly tool: string;
   readonly guard: string;
@@ -127,6 +134,7 @@ function register(subject: ToolSubject, config: Config, hintMismatchOverridden: 
   // The pinned output schema, when the tool is pinned: what the operator reviewed.
   const outputSchema = pin === undefined ? live?.outputSchema : pin.outputSchema;
   return {
+    server: config.server.id,
     tool: subject.name,
     name: subject.offered,
     effect: rule?.effect,

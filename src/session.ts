@@ -35,6 +35,12 @@ export interface Rediscovery {
   readonly closeUpstream: DriftResponse['closeUpstream'];
 }
 
+/** One of several servers behind the session: its connection, and how its own tools are decided again. */
+export interface SessionServer {
+  readonly upstream: Requester;
+  readonly rediscovery?: Rediscovery;
+}
+
 /** Where a call names the upstream agents it is made for (docs/call-path.md). */
 export const AGENT_CHAIN_META_KEY = 'io.mcp-gauntlet/agent-chain';
 
@@ -48,6 +54,12 @@ export interface SessionOptions {
   /** What the operator placed in the server's environment: never the agent's to read. */
   readonly serverEnv: ServerEnv;
   readonly upstream: Requester;
+  /**
+   * With several servers: each by id. A tool's calls go to its own server's connection, and a
+   * server that says its tools changed has only its own decided again; `upstream` and
+   * `rediscovery` are then the first server's.
+   */
+  readonly servers?: ReadonlyMap<string, SessionServer>;
   /** Undefined when the operator keeps no audit trail. */
   readonly audit: AuditSink | undefined;
   readonly send: (line: string) => void;
@@ -66,12 +78,12 @@ export class Session {
   private rediscovering: Promise<void> | undefined;
 
   constructor(private readonly options: SessionOptions) {
-    const { rediscovery } = options;
-    if (rediscovery !== undefined && options.guards.drift.length > 0) {
-      options.upstream.onNotification(TOOLS_CHANGED, () => this.toolsChanged(rediscovery));
+    const servers = options.servers ?? new Map([['', { upstream: options.upstream, rediscovery: options.rediscovery }]]);
+    for (const { upstream, rediscovery } of servers.values()) {
+      if (rediscovery !== undefined && options.guards.drift.length > 0) upstream.onNotification(TOOLS_CHANGED, () => this.toolsChanged(rediscovery));
     }
     this.byName = new Map(options.tools.map((tool) => [tool.name, tool]));
-    this.byServerName = new Map(options.tools.map((tool) => [tool.tool, tool]));
+    this.byServerName = new Map(options.tools.map((tool) => [serverKey(tool.server, tool.tool), tool]));
     this.toolList = object([
       [
         'tools',
@@ -150,7 +162,7 @@ export class Session {
       const response: DriftResponse = { quarantine: this.options.context.quarantine, closeUpstream: rediscovery.closeUpstream };
       for (const guard of this.options.guards.drift) await guard.react(drifted, response);
       for (const { tool, guard, reason } of drifted) {
-        if (response.quarantine.heldBy(tool.tool) === undefined) continue;
+        if (response.quarantine.heldBy(tool.name) === undefined) continue;
         this.options.audit?.record({
           decision: 'quarantined',
           tool: tool.tool,
@@ -267,10 +279,12 @@ export class Session {
     return this.options.guards.error.reduce((reshaped, guard) => guard.reshape(reshaped, this.options.serverEnv), error);
   }
 
-  /** One tools/call to the server, bounded by the tool's timeout. */
+  /** One tools/call to the tool's own server, bounded by the tool's timeout. */
   private forward(serverName: string, tool: RegisteredTool | undefined, args: JsonValue | undefined): Promise<Reply> {
     const timeoutMs = tool?.callTimeoutMs ?? this.options.limits.callTimeoutMs;
-    return this.options.upstream.request('tools/call', object([['name', plain(serverName)], ['arguments', args]]), timeoutMs, `tools/call "${serverName}"`);
+    // A tool no server registered (registered-calls-only disabled) goes to the first server.
+    const upstream = (tool?.server === undefined ? undefined : this.options.servers?.get(tool.server)?.upstream) ?? this.options.upstream;
+    return upstream.request('tools/call', object([['name', plain(serverName)], ['arguments', args]]), timeoutMs, `tools/call "${serverName}"`);
   }
 
   /** Runs the result guards in order; the first rejection decides. */
@@ -281,7 +295,8 @@ export class Session {
       limits: this.options.limits,
       serverEnv: this.options.serverEnv,
       serverError: false,
-      registered: (serverName) => this.byServerName.get(serverName),
+      // A read-back names a tool of the same server: another server's tool of that name is not it.
+      registered: (serverName) => this.byServerName.get(serverKey(tool?.server, serverName)),
       forward: async (reader, readArgs) => {
         const reply = await this.forward(reader.tool, reader, readArgs);
         // The refusal quotes the server's message to the agent: as the error guards leave it.
@@ -360,6 +375,9 @@ class CallTrail {
     });
   }
 }
+
+/** A tool's key among several servers' tools: the same server name on two servers is two tools. */
+const serverKey = (server: string | undefined, tool: string): string => `${server ?? ''}\0${tool}`;
 
 function initializeResult(params: JsonValue | undefined): JsonValue {
   const requested = params?.kind === 'object' ? stringValue(member(params, 'protocolVersion')) : undefined;

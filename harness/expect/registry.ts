@@ -30,6 +30,8 @@ import ledger from './scenario/ledger.js';
 import loadReport from './scenario/load-report.js';
 import serverEnv from './scenario/server-env.js';
 import serverHeaders from './scenario/server-headers.js';
+import serverLedgers from './servers/ledgers.js';
+import serversReceived from './servers/received.js';
 import outcome from './start/outcome.js';
 import serverGroup from './start/server-group.js';
 import { callSurvivors, closeSurvivors, killSurvivors, startSurvivors } from './survivors.js';
@@ -61,6 +63,7 @@ export const EXPECTATIONS: readonly Expectation[] = [
   agent,
   code,
   serverReceived,
+  serversReceived,
   serverArguments,
   serverArgumentsAbsent,
   answersLikeUnknown,
@@ -87,6 +90,7 @@ export const EXPECTATIONS: readonly Expectation[] = [
   canary,
   serverEnv,
   serverHeaders,
+  serverLedgers,
   loadReport,
   auditTrail,
   auditChain,

@@ -7,6 +7,7 @@ import { agentChain, grants, hiddenParamsRefused, inputValid, policy } from './c
 import { driftClosesSession, quarantineDrifted, quarantinedRefused } from './drift.js';
 import { manifestRequired, manifestServer, rulesPinned } from './config.js';
 import { privateOperatorFiles } from './files.js';
+import { foreignMentions, foreignMentionsResult, serverNamesUnique } from './fleet.js';
 import { serverErrorEscaped } from './error.js';
 import { resultSizeBound } from './frame.js';
 import { inspectArguments, inspectDescriptors, normaliseDescription } from './inspection.js';
@@ -27,6 +28,7 @@ import type {
   DriftGuard,
   ErrorGuard,
   FileGuard,
+  FleetGuard,
   FrameGuard,
   HttpGuard,
   ListingGuard,
@@ -48,6 +50,7 @@ export interface Guards {
   readonly listing: readonly ListingGuard[];
   readonly tool: readonly ToolGuard[];
   readonly presentation: readonly PresentationGuard[];
+  readonly fleet: readonly FleetGuard[];
   readonly visibility: readonly VisibilityGuard[];
   readonly call: readonly CallGuard[];
   readonly result: readonly ResultGuard[];
@@ -85,6 +88,9 @@ export const ALL_GUARDS: Guards = {
   ],
   // Normalised before capped, so the cap counts what is sent.
   presentation: [operatorAnnotations, operatorDescription, normaliseDescription, descriptionCap],
+  // With several servers, on every server's decided tools: a shared name refused before what
+  // one server says of another's tools is looked for, so only names that stay are looked for.
+  fleet: [serverNamesUnique, foreignMentions],
   visibility: [registeredCallsOnly, agentVisibility],
   // A quarantined tool is refused before anything else is judged (docs/call-path.md).
   // Then the order docs/call-path.md fixes: chain, hidden parameters, input schema, grant, policy.
@@ -95,7 +101,7 @@ export const ALL_GUARDS: Guards = {
   // effect on what the server sent; then what the agent may see of it; the caps last, on what
   // is actually sent. The server's environment is redacted from what inspection normalised, so a
   // value hidden behind invisible characters is found too.
-  result: [brokerMarkersOnly, serverErrorIsToolError, outputValid, effectContract, withholdUninspectable, inspectResults, redactServerEnvResult, resultCap],
+  result: [brokerMarkersOnly, serverErrorIsToolError, outputValid, effectContract, withholdUninspectable, inspectResults, foreignMentionsResult, redactServerEnvResult, resultCap],
   // Redacted before escaping, which would change how a value with a backslash is written.
   error: [redactServerEnvError, serverErrorEscaped],
   // Calls wait until every drift guard has acted, so their order here decides nothing.
@@ -104,7 +110,7 @@ export const ALL_GUARDS: Guards = {
 };
 
 // A guard acting at two points (inspect-descriptors, effect-contract, drift-quarantine,
-// redact-server-env) is one name: disabling it
+// redact-server-env, foreign-mentions) is one name: disabling it
 // removes it from both.
 export const GUARD_NAMES: readonly string[] = [
   ...new Set(Object.values(ALL_GUARDS).flatMap((list: readonly { name: string }[]) => list.map((guard) => guard.name))),
@@ -129,6 +135,7 @@ export function selectGuards(disabled: readonly string[]): Guards {
     listing: keep(ALL_GUARDS.listing),
     tool: keep(ALL_GUARDS.tool),
     presentation: keep(ALL_GUARDS.presentation),
+    fleet: keep(ALL_GUARDS.fleet),
     visibility: keep(ALL_GUARDS.visibility),
     call: keep(ALL_GUARDS.call),
     result: keep(ALL_GUARDS.result),

@@ -7,7 +7,7 @@ import type { AuditDecision, CallFacts } from '../audit.js';
 import type { Agents, Config, Effect, Grant, Limits, Policy, Rule } from '../config.js';
 import type { JsonObject, JsonValue } from '../json/tree.js';
 import type { ListedTool, ListingPage } from '../listing.js';
-import type { RegisteredTool } from '../load.js';
+import type { RegisteredTool, Refusal } from '../load.js';
 import type { Manifest, PinnedTool } from '../manifest.js';
 import type { Resolver } from '../net/resolve.js';
 import type { ToolRefusal } from '../refusal.js';
@@ -59,6 +59,21 @@ export type ToolVerdict =
 export interface ToolGuard {
   readonly name: string;
   check(subject: ToolSubject): ToolVerdict;
+}
+
+/** What the fleet guards decide: the tools the agent may be offered, as it is to see them, and those refused. */
+export interface FleetVerdict {
+  readonly registered: readonly RegisteredTool[];
+  readonly refused: readonly Refusal[];
+}
+
+/**
+ * With several servers, decides on every server's registered tools together, once each server's
+ * own were decided; in order. With one server there is nothing between servers to decide.
+ */
+export interface FleetGuard {
+  readonly name: string;
+  judge(registered: readonly RegisteredTool[]): FleetVerdict;
 }
 
 /** What the agent is shown for one registered tool. */
