@@ -2,19 +2,11 @@
 // them so that `--disable-guard NAME` removes exactly one, and the suite can show each is needed.
 
 import type { Stats } from 'node:fs';
-import type { ApprovalStore } from '../approvals.js';
-import type { AuditDecision, CallFacts } from '../audit.js';
-import type { Agents, Config, Effect, Grant, Limits, Policy, Rule } from '../config.js';
-import type { JsonObject, JsonValue } from '../json/tree.js';
-import type { ListedTool, ListingPage } from '../listing.js';
-import type { RegisteredTool, Refusal } from '../load.js';
-import type { Manifest, PinnedTool } from '../manifest.js';
+import type { ApprovalStore } from '../session/approvals.js';
 import type { Resolver } from '../net/resolve.js';
-import type { ToolRefusal } from '../refusal.js';
-import type { Drift } from '../drift.js';
-import type { Quarantine } from '../quarantine.js';
-import type { Compiled } from '../schema/compile.js';
-import type { Clock } from '../time.js';
+import type { Quarantine } from '../load/quarantine.js';
+import type { Clock } from '../operator/time.js';
+import type { AuditDecision, CallFacts, Agents, Config, Effect, Grant, Limits, Policy, Rule, JsonObject, JsonValue, ListedTool, ListingPage, RegisteredTool, Refusal, Manifest, PinnedTool, ToolRefusal, Drift, Compiled, Presentation } from '../types.js';
 
 /** Refuses the whole listing: sees every page in turn and returns a reason, or null. */
 export interface ListingGuard {
@@ -74,13 +66,6 @@ export interface FleetVerdict {
 export interface FleetGuard {
   readonly name: string;
   judge(registered: readonly RegisteredTool[]): FleetVerdict;
-}
-
-/** What the agent is shown for one registered tool. */
-export interface Presentation {
-  readonly description: string | undefined;
-  readonly inputSchema: JsonObject;
-  readonly annotations: JsonObject | undefined;
 }
 
 /** Replaces part of what the agent sees with what the operator decided. */

@@ -2,8 +2,9 @@
 // own manifest and rules, exactly as one server's are (load.ts); the fleet guards then decide on
 // all of them together, in order. What one server's Load refused stays refused.
 
-import type { Guards } from './guards/registry.js';
-import type { LoadOutcome, Refusal, RegisteredTool } from './load.js';
+import type { Guards } from '../guards/registry.js';
+import type { LoadOutcome } from './load.js';
+import type { Refusal, RegisteredTool } from '../types.js';
 
 export function decideFleet(outcomes: readonly LoadOutcome[], guards: Pick<Guards, 'fleet'>): LoadOutcome {
   let registered: readonly RegisteredTool[] = outcomes.flatMap((outcome) => outcome.registered);
