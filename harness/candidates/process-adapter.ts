@@ -30,6 +30,8 @@ interface Hello {
   upstreams: Array<'command' | 'url'>;
   config_flaws: boolean;
   unapplied: string[];
+  /** Absent from adapters written before it: they serve one server. */
+  servers?: 'one' | 'many';
 }
 
 interface Reach {
@@ -53,6 +55,7 @@ function sessionJson(spec: SessionSpec, id: string): Record<string, unknown> {
     id,
     workdir: spec.workdir,
     upstream: spec.upstream,
+    ...(spec.servers === undefined ? {} : { servers: spec.servers }),
     operator: spec.operator,
     ...(spec.flaw === undefined ? {} : { flaw: spec.flaw }),
     ...(spec.agent === undefined ? {} : { agent: spec.agent }),
@@ -128,6 +131,7 @@ export async function openProtocolAdapter(path: string, helloTimeoutMs = HELLO_T
     upstreams: hello.upstreams,
     configFlaws: hello.config_flaws,
     unapplied: hello.unapplied,
+    ...(hello.servers === undefined ? {} : { servers: hello.servers }),
   };
   const offers = (hook: Hook) => hello.hooks.includes(hook);
   const candidate: Candidate = {
