@@ -345,6 +345,8 @@ describe('the guard registry', () => {
         'schema-compiles',
         'name-rules',
         'name-unique',
+        'server-names-unique',
+        'foreign-mentions',
         'agent-visibility',
         'agent-chain',
         'hidden-params-refused',
@@ -410,9 +412,11 @@ describe('the guard registry', () => {
       'effect-contract',
       'withhold-uninspectable',
       'inspect-results',
+      'foreign-mentions',
       'redact-server-env',
       'result-cap',
     ]);
+    expect(ALL_GUARDS.fleet.map((g) => g.name)).toEqual(['server-names-unique', 'foreign-mentions']);
     expect(ALL_GUARDS.drift.map((g) => g.name)).toEqual(['drift-quarantine', 'drift-closes-session']);
     expect(ALL_GUARDS.error.map((g) => g.name)).toEqual(['redact-server-env', 'server-error-escaped']);
   });
