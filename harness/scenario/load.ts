@@ -93,6 +93,10 @@ function withServers(scenario: Omit<Scenario, 'file'>): Omit<Scenario, 'file'> |
   if (named.join() !== configured.join()) return `operator.servers must configure exactly the servers named, in their order (${named.join(', ')}), not ${configured.join(', ') || 'none'}`;
   const shared = PER_SERVER_OPERATOR.filter((key) => operator[key] !== undefined);
   if (shared.length > 0) return `with several servers, ${shared.join(', ')} belong in each server's block of operator.servers`;
+  // A pin of another catalogue server, and a flaw in "the first rule", each assume one server.
+  if (scenario.steps.some((step) => ('pin' in step && step.pin?.server !== undefined) || ('start' in step && step.start.flaw !== undefined))) {
+    return 'with several servers, no pin step names a server and no start has a flaw';
+  }
   return { ...scenario, server: servers[named[0]!]!, operator: { ...operator, tools: {} } };
 }
 

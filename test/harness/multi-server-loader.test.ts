@@ -50,6 +50,7 @@ describe('a scenario naming several servers', () => {
     expect(() => load(twoServers.replace('    beta: { prefix: beta,', '    gamma: { prefix: beta,'))).toThrow(/configure exactly the servers named, in their order \(alpha, beta\)/);
     expect(() => load(twoServers.replace('operator:\n', 'operator:\n  prefix: all\n'))).toThrow(/prefix belong in each server's block/);
     expect(() => load(twoServers.replace('beta: { catalogue: notes, transport: http }', 'beta: { catalogue: notes, listen: 10.0.0.5 }'))).toThrow(/does not match the scenario schema/);
+    expect(() => load(twoServers.replace('  - start: { expect: { outcome: ready } }', '  - pin: { server: notes }\n  - start: { expect: { outcome: ready } }'))).toThrow(/no pin step names a server/);
   });
 
   it('refuses a single-server scenario without tools, or with per-server blocks', () => {
