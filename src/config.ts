@@ -7,6 +7,7 @@ import { ConfigError } from './errors.js';
 import { Fields } from './fields.js';
 import { readJsonFile } from './files.js';
 import type { FileGuard } from './guards/types.js';
+import { parseServerRequests, type ServerRequests } from './initiated/config.js';
 import { parsePointer } from './json/pointer.js';
 import type { JsonValue } from './json/tree.js';
 import { TOKENS_VARIABLE } from './upstream/tokens.js';
@@ -125,6 +126,8 @@ export interface Config {
   readonly policy: Policy;
   /** Undefined when the operator names no agents: one anonymous agent may use every tool. */
   readonly agents: Agents | undefined;
+  /** What the server may ask of the agent and notify it of. */
+  readonly serverRequests: ServerRequests;
 }
 
 export const DEFAULT_LIMITS: Limits = {
@@ -158,7 +161,7 @@ export function loadConfig(path: string, guards: readonly FileGuard[]): Config {
 }
 
 export function parseConfig(value: JsonValue): Config {
-  const top: Fields = new Fields(value, 'config', ['server', 'rules', 'limits', 'grants', 'policy', 'agents']);
+  const top: Fields = new Fields(value, 'config', ['server', 'rules', 'limits', 'grants', 'policy', 'agents', 'server_requests']);
   return {
     server: parseServer(top.get('server')),
     rules: parseRules(top.required('rules', (f, k) => f.entries(k))),
@@ -166,6 +169,7 @@ export function parseConfig(value: JsonValue): Config {
     grants: parseGrants(top.array('grants') ?? []),
     policy: parsePolicy(top.get('policy')),
     agents: parseAgents(top.entries('agents')),
+    serverRequests: parseServerRequests(top.get('server_requests')),
   };
 }
 

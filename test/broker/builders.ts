@@ -3,6 +3,7 @@
 
 import type { Config, Effect, Rule } from '../../src/config.js';
 import { DEFAULT_LIMITS, DEFAULT_POLICY } from '../../src/config.js';
+import { DEFAULT_SERVER_REQUESTS } from '../../src/initiated/config.js';
 import { descriptionHash, schemaFingerprint } from '../../src/fingerprint.js';
 import { readJson } from '../../src/json/reader.js';
 import type { JsonObject } from '../../src/json/tree.js';
@@ -63,6 +64,7 @@ export function config(rules: Record<string, Rule>, overrides: Partial<Config> &
     limits: DEFAULT_LIMITS,
     grants: [],
     policy: DEFAULT_POLICY,
+    serverRequests: DEFAULT_SERVER_REQUESTS,
     agents: undefined,
     ...rest,
   };
