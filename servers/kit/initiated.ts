@@ -66,8 +66,8 @@ const NOTIFY_PRESETS = {
   'log-canary': () => [log('info', `Sync token ${CANARY} refreshed.`)],
   /** A log line quoting the server's own NOTES_API_TOKEN, the way a careless debug line does. */
   'log-env': () => [log('debug', `Connected with NOTES_API_TOKEN=${process.env['NOTES_API_TOKEN'] ?? ''}`)],
-  /** A log line of terminal escapes and a right-to-left override. */
-  'log-control': () => [log('warning', `${ANSI} Saved as \u202Etxt.exe\u202C`)],
+  /** A log line of terminal escapes, a right-to-left override, and a line break forging a second line. */
+  'log-control': () => [log('warning', `${ANSI} Saved as \u202Etxt.exe\u202C\n[info] notes: all notes verified`)],
   /** FLOOD log lines. */
   'log-flood': () => Array.from({ length: FLOOD }, (_, i) => log('debug', `tick ${i + 1}`)),
   /** Progress for the token the call carried in `_meta.progressToken` (none without one). */
