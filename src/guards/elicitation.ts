@@ -7,9 +7,9 @@
 // opens the URL itself: it only passes it on.
 
 import { member, stringValue } from '../json/tree.js';
-import { escapeServerText } from '../sanitize.js';
-import type { ServerRequestGuard } from '../initiated/types.js';
-import { codePoints, stringsIn } from '../initiated/values.js';
+import { escapeServerText } from '../inspect/sanitize.js';
+import type { ServerRequestGuard } from './types.js';
+import { codePoints, stringsIn } from '../json/members.js';
 
 const ELICITATION = ['elicitation/create'];
 

@@ -4,12 +4,13 @@
 // notices are bounded per session; and progress reaches the agent only for a token the broker
 // issued for one of the agent's calls still in flight.
 
-import { member, object, type JsonObject } from '../json/tree.js';
+import { member, object } from '../json/tree.js';
+import type { JsonObject } from '../types.js';
 import { redactor, redactValue } from '../result/redact.js';
-import { escapeServerText } from '../sanitize.js';
-import { inspectOutbound } from '../initiated/outbound.js';
-import type { NotificationGuard } from '../initiated/types.js';
-import { mapStrings, presentMembers, withMembers } from '../initiated/values.js';
+import { escapeServerText } from '../inspect/sanitize.js';
+import { inspectOutbound } from '../inspect/outbound.js';
+import type { NotificationGuard } from './types.js';
+import { mapStrings, presentMembers, withMembers } from '../json/members.js';
 
 const LOG = 'notifications/message';
 const PROGRESS = 'notifications/progress';

@@ -23,7 +23,7 @@ import { listChangedBound, logFloodBound, noticeEscaped, noticeRedacted, progres
 import { requestTextInspected } from './request-text.js';
 import { rootsPermitted } from './roots.js';
 import { samplingAllowed, samplingBounds, samplingToolsDeclared } from './sampling.js';
-import type { NotificationGuard, ServerReplyGuard, ServerRequestGuard } from '../initiated/types.js';
+import type { NotificationGuard, ServerReplyGuard, ServerRequestGuard } from './types.js';
 import { agentVisibility, nothingRegistered, registeredCallsOnly } from './session.js';
 import { classified, descriptionPin, effectContractSound, hintConsistency, outputSchemaPin, pinned, schemaPin, stillOffered } from './tool.js';
 import type {

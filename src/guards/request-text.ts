@@ -4,9 +4,9 @@
 // normalised form. An elicitation's URL is left as sent: it must be shown whole, which
 // elicitation-url-whole judges.
 
-import type { ServerRequestGuard } from '../initiated/types.js';
-import { inspectOutbound } from '../initiated/outbound.js';
-import { presentMembers, withMembers } from '../initiated/values.js';
+import type { ServerRequestGuard } from './types.js';
+import { inspectOutbound } from '../inspect/outbound.js';
+import { presentMembers, withMembers } from '../json/members.js';
 import { object } from '../json/tree.js';
 
 /** The members of each method's params that hold text the server wrote for the model or the user. */

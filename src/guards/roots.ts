@@ -2,9 +2,10 @@
 // and tells the server only the roots the operator permits it, by exact URI. The agent's other
 // roots (its home, other projects) never reach the server; with none permitted it hears of none.
 
-import { member, stringValue, type JsonValue } from '../json/tree.js';
-import type { ServerReplyGuard } from '../initiated/types.js';
-import { withMembers } from '../initiated/values.js';
+import { member, stringValue } from '../json/tree.js';
+import type { JsonValue } from '../types.js';
+import type { ServerReplyGuard } from './types.js';
+import { withMembers } from '../json/members.js';
 
 export const rootsPermitted: ServerReplyGuard = {
   name: 'roots-permitted',

@@ -4,8 +4,8 @@
 // and never tool-enabled unless the operator allows it and the agent declared `sampling.tools`.
 
 import { member } from '../json/tree.js';
-import type { ServerRequestGuard } from '../initiated/types.js';
-import { codePoints, stringsIn } from '../initiated/values.js';
+import type { ServerRequestGuard } from './types.js';
+import { codePoints, stringsIn } from '../json/members.js';
 
 const SAMPLING = ['sampling/createMessage'];
 

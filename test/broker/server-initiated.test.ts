@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ALL_GUARDS } from '../../src/guards/registry.js';
-import { DEFAULT_SERVER_REQUESTS, parseServerRequests, type ServerRequests } from '../../src/initiated/config.js';
-import { Relay } from '../../src/initiated/relay.js';
+import { DEFAULT_SERVER_REQUESTS, parseServerRequests } from '../../src/operator/server-requests.js';
+import type { ServerRequests } from '../../src/types.js';
+import { Relay } from '../../src/session/relay.js';
 import { readJson } from '../../src/json/reader.js';
 import { plain } from '../../src/json/tree.js';
 import { writeJson } from '../../src/json/writer.js';

@@ -3,8 +3,8 @@
 // refused on a secret or an injection pattern, within inspection's bounds. Kept as one function so
 // that a single outbound stage can take its place for every channel.
 
-import { inspectValue, type Inspection } from '../inspect/inspect.js';
-import type { JsonValue } from '../json/tree.js';
+import { inspectValue, type Inspection } from './inspect.js';
+import type { JsonValue } from '../types.js';
 
 export function inspectOutbound(value: JsonValue): Inspection {
   return inspectValue(value, ['secret', 'injection']);

@@ -7,13 +7,13 @@
 // dropped. Progress is mapped: a call the agent asks progress for is forwarded with a token the
 // broker issued, and progress for that token reaches the agent under the agent's own token.
 
-import { ERROR, brokerError, notificationLine, requestLine } from '../jsonrpc.js';
-import { member, object, plain, type JsonObject, type JsonValue } from '../json/tree.js';
+import { ERROR, brokerError, notificationLine, requestLine } from '../wire/jsonrpc.js';
+import { member, object, plain } from '../json/tree.js';
 import type { ServerEnv } from '../guards/types.js';
 import type { Reply } from '../upstream/connection.js';
-import type { ServerRequests } from './config.js';
-import type { ClientFacts, InitiatedContext, NotificationGuard, ServerReplyGuard, ServerRequestGuard } from './types.js';
-import { withMembers } from './values.js';
+import type { ClientFacts, InitiatedContext, NotificationGuard, ServerReplyGuard, ServerRequestGuard } from '../guards/types.js';
+import type { JsonObject, JsonValue, ServerRequests } from '../types.js';
+import { withMembers } from '../json/members.js';
 
 export interface InitiatedGuards {
   readonly serverRequest: readonly ServerRequestGuard[];

@@ -1,6 +1,7 @@
 // Small readings of the JSON a server's own requests and notifications carry.
 
-import { member, object, type JsonObject, type JsonValue } from '../json/tree.js';
+import { member, object } from './tree.js';
+import type { JsonObject, JsonValue } from '../types.js';
 
 /** Every string in a value, keys included. */
 export function stringsIn(value: JsonValue | undefined): string[] {

@@ -2,42 +2,8 @@
 // "Requests and notifications from the server"): sampling and elicitation are refused unless
 // allowed, the server sees no root unless permitted, and every kind is bounded per session.
 
-import { Fields } from '../fields.js';
-import type { JsonValue } from '../json/tree.js';
-
-export interface SamplingPolicy {
-  readonly allow: boolean;
-  /** Sampling requests per session. */
-  readonly maxRequests: number;
-  /** The largest `maxTokens` a request may ask for. */
-  readonly maxTokens: number;
-  /** Code points of a request's messages and system prompt together. */
-  readonly maxMessageChars: number;
-  /** Whether a request may offer the agent's model tools (and then only to an agent that declared `sampling.tools`). */
-  readonly allowTools: boolean;
-}
-
-export interface ElicitationPolicy {
-  readonly allow: boolean;
-  readonly maxRequests: number;
-  /** Code points of a request's message and requested schema's strings together. */
-  readonly maxMessageChars: number;
-}
-
-export interface NotificationBounds {
-  /** `notifications/message` per session. */
-  readonly maxLogMessages: number;
-  /** resources and prompts `list_changed` notices per session, together. */
-  readonly maxListChanged: number;
-}
-
-export interface ServerRequests {
-  readonly sampling: SamplingPolicy;
-  readonly elicitation: ElicitationPolicy;
-  /** The root URIs the server may be told of, of those the agent has. */
-  readonly roots: readonly string[];
-  readonly notifications: NotificationBounds;
-}
+import { Fields } from './fields.js';
+import type { JsonValue, ServerRequests } from '../types.js';
 
 export const DEFAULT_SERVER_REQUESTS: ServerRequests = {
   sampling: { allow: false, maxRequests: 5, maxTokens: 4096, maxMessageChars: 8000, allowTools: false },
