@@ -1,8 +1,7 @@
 import { countByMethod, initiatedIn } from '../../observe/initiated.js';
 import { everyString } from '../../observe/strings.js';
 import { expectation } from '../types.js';
-
-const perMethod = { type: 'object', minProperties: 1, additionalProperties: { type: 'integer', minimum: 0 } };
+import { judgeMethodCounts, PER_METHOD } from './method-counts.js';
 
 /**
  * The requests the broker sent the agent while the call was open (sampling, elicitation, roots):
@@ -19,7 +18,7 @@ export default expectation({
       type: 'object',
       additionalProperties: false,
       minProperties: 1,
-      properties: { max: perMethod, min: perMethod, includes: { $ref: '#/$defs/fragments' } },
+      properties: { max: PER_METHOD, min: PER_METHOD, includes: { $ref: '#/$defs/fragments' } },
     },
   },
   checks: {
@@ -34,15 +33,7 @@ export default expectation({
   ],
   judge({ agent_requests: given = {} }, { others }, _judged, fail) {
     const requests = initiatedIn(others).filter((message) => message.request);
-    const counts = countByMethod(requests);
-    for (const [method, max] of Object.entries(given.max ?? {})) {
-      const seen = counts.get(method) ?? 0;
-      if (seen > max) fail('call.agent_requests_max', `agent receives ${method}`, `at most ${max}`, seen);
-    }
-    for (const [method, min] of Object.entries(given.min ?? {})) {
-      const seen = counts.get(method) ?? 0;
-      if (seen < min) fail('call.agent_requests_min', `agent receives ${method}`, `at least ${min}`, seen);
-    }
+    judgeMethodCounts(countByMethod(requests), given, { max: 'call.agent_requests_max', min: 'call.agent_requests_min' }, fail);
     const strings = requests.flatMap((request) => everyString(request.params));
     for (const fragment of given.includes ?? []) {
       if (!strings.some((text) => text.includes(fragment))) fail('call.agent_requests_include', `a request carries ${JSON.stringify(fragment)}`, 'present', 'absent');

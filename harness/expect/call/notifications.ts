@@ -1,8 +1,7 @@
 import { firstUnescaped } from '../../observe/escaped.js';
 import { countByMethod, initiatedIn } from '../../observe/initiated.js';
 import { expectation } from '../types.js';
-
-const perMethod = { type: 'object', minProperties: 1, additionalProperties: { type: 'integer', minimum: 0 } };
+import { judgeMethodCounts, PER_METHOD } from './method-counts.js';
 
 /**
  * The notifications the broker sent the agent while the call was open (logging, progress,
@@ -19,7 +18,7 @@ export default expectation({
       type: 'object',
       additionalProperties: false,
       minProperties: 1,
-      properties: { max: perMethod, min: perMethod, escaped: { const: true } },
+      properties: { max: PER_METHOD, min: PER_METHOD, escaped: { const: true } },
     },
   },
   checks: {
@@ -34,15 +33,7 @@ export default expectation({
   ],
   judge({ notifications: given = {} }, { others }, _judged, fail) {
     const notices = initiatedIn(others).filter((message) => !message.request);
-    const counts = countByMethod(notices);
-    for (const [method, max] of Object.entries(given.max ?? {})) {
-      const seen = counts.get(method) ?? 0;
-      if (seen > max) fail('call.notifications_max', `agent receives ${method}`, `at most ${max}`, seen);
-    }
-    for (const [method, min] of Object.entries(given.min ?? {})) {
-      const seen = counts.get(method) ?? 0;
-      if (seen < min) fail('call.notifications_min', `agent receives ${method}`, `at least ${min}`, seen);
-    }
+    judgeMethodCounts(countByMethod(notices), given, { max: 'call.notifications_max', min: 'call.notifications_min' }, fail);
     if (given.escaped) {
       const raw = firstUnescaped(notices.map((notice) => notice.params));
       if (raw !== undefined) fail('call.notifications_escaped', 'notifications escaped', 'no raw control, bidi or zero-width characters', JSON.stringify(raw));
