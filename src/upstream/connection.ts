@@ -177,9 +177,12 @@ export class Connection implements Requester {
           this.server.write(method === 'ping' ? resultLine(id, object([])) : errorLine(id, brokerError(ERROR.methodNotFound, `Method not found: ${method}`)));
           return;
         }
-        void this.requestHandler(method, params).then((reply) => {
-          if (this.failure === undefined) this.server.write(reply.ok ? resultLine(id, reply.result) : errorLine(id, reply.error));
-        });
+        void this.requestHandler(method, params)
+          // A failure of the broker's own answers the server; it never ends the session.
+          .catch((): Reply => ({ ok: false, error: brokerError(ERROR.internal, 'Internal error') }))
+          .then((reply) => {
+            if (this.failure === undefined) this.server.write(reply.ok ? resultLine(id, reply.result) : errorLine(id, reply.error));
+          });
         return;
       }
       case 'notification':
