@@ -119,3 +119,13 @@ describe('server notifications', () => {
     expect(sent).toEqual(['{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"agent-1","progress":1}}']);
   });
 });
+
+describe('the operator’s server_requests', () => {
+  it('defaults to nothing allowed and no root, and refuses an unknown field or a root that is no URI', () => {
+    expect(parseServerRequests(undefined)).toBe(DEFAULT_SERVER_REQUESTS);
+    expect(DEFAULT_SERVER_REQUESTS).toMatchObject({ sampling: { allow: false, allowTools: false }, elicitation: { allow: false }, roots: [] });
+    expect(() => parseServerRequests(readJson('{"sampling":{"allow":true,"max_token":5}}'))).toThrow(/unknown field "max_token"/);
+    expect(() => parseServerRequests(readJson('{"roots":["work/project"]}'))).toThrow(/not an absolute URI/);
+    expect(parseServerRequests(readJson('{"sampling":{"allow":true,"max_tokens":10}}')).sampling).toEqual({ ...DEFAULT_SERVER_REQUESTS.sampling, allow: true, maxTokens: 10 });
+  });
+});
