@@ -1,6 +1,7 @@
 // `gauntlet-broker serve`: Load (listing, guards, load report), then the MCP session with the
-// agent; with several servers, each is started, listed and decided on its own, then all together. Every input the operator gave is checked, and every file the broker keeps is opened,
-// before the server is started; the server's group is stopped on every way out.
+// agent; with several servers, each is started, listed and decided on its own, then all together.
+// Every input the operator gave is checked, and every file the broker keeps is opened, before
+// the server is started; the server's group is stopped on every way out.
 
 import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -120,6 +121,7 @@ export async function serve(options: ServeOptions, io: ServeIo): Promise<number>
       rediscovery: first.rediscovery,
       ...(members.length > 1 ? { servers } : {}),
       audit,
+      serverRequests: config.serverRequests,
       stopServer: () => closeAll(started),
     });
     return EXIT.ok;

@@ -10,6 +10,7 @@ import type { FileGuard } from '../guards/types.js';
 import { parsePointer } from '../json/pointer.js';
 import { TOKENS_VARIABLE } from '../upstream/tokens.js';
 import { member } from '../json/tree.js';
+import { parseServerRequests } from './server-requests.js';
 import { type JsonObject, type JsonValue, EFFECTS, type Effect, POLICY_ACTIONS, type PolicyAction, type Policy, type Rule, type Selector, CHECK_OPS, type Check, type Contract, type ProcessServerSpec, type ServerSpec, type Limits, type Grant, type Agents, type Config } from '../types.js';
 
 export const DEFAULT_DATA_CLASSIFICATION = 'workspace';
@@ -58,16 +59,17 @@ export function parseConfig(value: JsonValue): Config {
 
 /**
  * One server and its `rules`, or several `servers`, each entry a server with its own `rules`.
- * Grants, policy, agents and limits are the operator's for every server; each server's rules
+ * Grants, policy, agents, limits and server_requests are the operator's for every server; each server's rules
  * are its own, by its own tool names, so one server's rule never applies to another's tool.
  */
 export function parseConfigs(value: JsonValue): Config[] {
-  const top: Fields = new Fields(value, 'config', ['server', 'rules', 'servers', 'limits', 'grants', 'policy', 'agents']);
+  const top: Fields = new Fields(value, 'config', ['server', 'rules', 'servers', 'limits', 'grants', 'policy', 'agents', 'server_requests']);
   const shared = {
     limits: parseLimits(top.get('limits')),
     grants: parseGrants(top.array('grants') ?? []),
     policy: parsePolicy(top.get('policy')),
     agents: parseAgents(top.entries('agents')),
+    serverRequests: parseServerRequests(top.get('server_requests')),
   };
   const servers = top.array('servers');
   if (servers === undefined) return [{ server: parseServer(top.get('server')), rules: parseRules(top.required('rules', (f, k) => f.entries(k))), ...shared }];
