@@ -17,7 +17,10 @@ import { decideTools, type LoadOutcome } from './load.js';
 import { loadManifest, type Manifest } from './manifest.js';
 import { Quarantine } from './quarantine.js';
 import { reportText } from './report.js';
-import { runSession } from './session.js';
+import { FrontDoor } from './front-door/server.js';
+import type { ListenAddress } from './front-door/address.js';
+import { naiveFrontDoor } from './guards/front-door.js';
+import { runSession, Session, type SessionOptions } from './session.js';
 import { startAndList } from './startup.js';
 import { systemClock } from './time.js';
 import { tokenEnv } from './upstream/tokens.js';
@@ -36,6 +39,8 @@ export interface ServeOptions {
   /** The session's agent; required when the configuration names agents. */
   readonly agent: string | undefined;
   readonly auditPath: string | undefined;
+  /** Serve the agent over Streamable HTTP here instead of on stdio (docs/front-door.md). */
+  readonly frontDoor?: { readonly listen: ListenAddress; readonly allowedOrigins: readonly string[] };
 }
 
 export interface ServeIo {
@@ -77,8 +82,7 @@ export async function serve(options: ServeOptions, io: ServeIo): Promise<number>
         io.log(`guard ${guard.name} stopped the broker: ${reason}`);
         return EXIT.nothingRegistered; // the finally below stops the server's group first
       }
-      io.log(`serving ${outcome.registered.length} tool(s) from server "${config.server.id}"`);
-      await runSession(io.input, io.output, {
+      const session: Omit<SessionOptions, 'send'> = {
         tools: outcome.registered,
         guards,
         context: { agent: options.agent, agents: config.agents, grants: config.grants, policy: config.policy, approvals, clock, quarantine: new Quarantine() },
@@ -88,12 +92,26 @@ export async function serve(options: ServeOptions, io: ServeIo): Promise<number>
         serverEnv: config.server.url === undefined ? config.server.env : tokenEnv(config.server.url),
         upstream,
         audit,
-        stopServer: () => upstream.close(),
         rediscovery: {
           rediscover: () => rediscover(upstream, config, manifest, guards, outcome.registered),
           closeUpstream: (why) => upstream.close(why),
         },
-      });
+      };
+      if (options.frontDoor !== undefined) {
+        const door = new FrontDoor({
+          ...options.frontDoor,
+          plan: guards.frontDoor.reduce((plan, guard) => guard.plan(plan), naiveFrontDoor()),
+          maxBodyBytes: config.limits.maxMessageBytes,
+          session: (send) => new Session({ ...session, send }),
+          log: io.log,
+        });
+        const url = await door.listen();
+        io.log(`serving ${outcome.registered.length} tool(s) from server "${config.server.id}" at ${url}`);
+        // Until the broker is signalled: the signal handlers stop the server's group and exit.
+        return await new Promise<never>(() => {});
+      }
+      io.log(`serving ${outcome.registered.length} tool(s) from server "${config.server.id}"`);
+      await runSession(io.input, io.output, { ...session, stopServer: () => upstream.close() });
       return EXIT.ok;
     } finally {
       await upstream.close();

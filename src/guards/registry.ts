@@ -7,6 +7,7 @@ import { agentChain, grants, hiddenParamsRefused, inputValid, policy } from './c
 import { driftClosesSession, quarantineDrifted, quarantinedRefused } from './drift.js';
 import { manifestRequired, manifestServer, rulesPinned } from './config.js';
 import { privateOperatorFiles } from './files.js';
+import { frontDoorLoopback, hostCheck, originCheck, sessionBinding, sessionIdsUnguessable, type FrontDoorGuard } from './front-door.js';
 import { serverErrorEscaped } from './error.js';
 import { resultSizeBound } from './frame.js';
 import { inspectArguments, inspectDescriptors, normaliseDescription } from './inspection.js';
@@ -54,6 +55,7 @@ export interface Guards {
   readonly drift: readonly DriftGuard[];
   readonly error: readonly ErrorGuard[];
   readonly serve: readonly ServeGuard[];
+  readonly frontDoor: readonly FrontDoorGuard[];
 }
 
 export const ALL_GUARDS: Guards = {
@@ -101,6 +103,7 @@ export const ALL_GUARDS: Guards = {
   // Calls wait until every drift guard has acted, so their order here decides nothing.
   drift: [quarantineDrifted, driftClosesSession],
   serve: [nothingRegistered],
+  frontDoor: [frontDoorLoopback, originCheck, hostCheck, sessionBinding, sessionIdsUnguessable],
 };
 
 // A guard acting at two points (inspect-descriptors, effect-contract, drift-quarantine,
@@ -135,5 +138,6 @@ export function selectGuards(disabled: readonly string[]): Guards {
     drift: keep(ALL_GUARDS.drift),
     error: keep(ALL_GUARDS.error),
     serve: keep(ALL_GUARDS.serve),
+    frontDoor: keep(ALL_GUARDS.frontDoor),
   };
 }
