@@ -12,11 +12,11 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { ConfigError } from '../errors.js';
 import type { FrontDoorPlan } from '../guards/front-door.js';
-import { isSupportedProtocolVersion } from '../identity.js';
-import { ERROR, brokerError, errorLine, parseMessage } from '../jsonrpc.js';
+import { isSupportedProtocolVersion } from '../session/identity.js';
+import { ERROR, brokerError, errorLine, parseMessage } from '../wire/jsonrpc.js';
 import { plain } from '../json/tree.js';
 import { writeJson } from '../json/writer.js';
-import type { Session } from '../session.js';
+import type { Session } from '../session/session.js';
 import { namesListener, type ListenAddress } from './address.js';
 import { SessionTable } from './sessions.js';
 

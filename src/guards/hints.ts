@@ -2,7 +2,7 @@
 // it: a server calling its own tool read-only is what a hostile server would say. Absent
 // annotations contradict nothing, because their defaults are the permissive values.
 
-import type { Effect } from '../config.js';
+import type { Effect } from '../operator/config.js';
 import { member, type JsonObject } from '../json/tree.js';
 
 function saysTrue(annotations: JsonObject, hint: string): boolean {

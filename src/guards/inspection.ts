@@ -5,7 +5,7 @@
 import { plain, type JsonValue } from '../json/tree.js';
 import { inspectValue } from '../inspect/inspect.js';
 import { normalise } from '../inspect/normalise.js';
-import { refusal } from '../refusal.js';
+import { refusal } from '../session/refusal.js';
 import type { CallGuard, PresentationGuard, ToolGuard } from './types.js';
 
 export const inspectArguments: CallGuard = {

@@ -3,7 +3,7 @@
 // so the operator's decisions replace both; and a description is capped, since its length is
 // the server's choice and every character of it is model input.
 
-import type { Effect } from '../config.js';
+import type { Effect } from '../operator/config.js';
 import { plain, type JsonObject } from '../json/tree.js';
 import { capText } from '../result/cap.js';
 import type { PresentationGuard } from './types.js';

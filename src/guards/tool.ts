@@ -2,7 +2,7 @@
 // disabling one shows what that protection alone prevents.
 
 import { canonicalJson } from '../json/canonical.js';
-import { descriptionHash, schemaFingerprint } from '../fingerprint.js';
+import { descriptionHash, schemaFingerprint } from '../load/fingerprint.js';
 import type { JsonObject } from '../json/tree.js';
 import { hintContradiction } from './hints.js';
 import type { ToolGuard, ToolVerdict } from './types.js';

@@ -2,19 +2,19 @@
 // them so that `--disable-guard NAME` removes exactly one, and the suite can show each is needed.
 
 import type { Stats } from 'node:fs';
-import type { ApprovalStore } from '../approvals.js';
-import type { AuditDecision, CallFacts } from '../audit.js';
-import type { Agents, Config, Effect, Grant, Limits, Policy, Rule } from '../config.js';
+import type { ApprovalStore } from '../session/approvals.js';
+import type { AuditDecision, CallFacts } from '../session/audit.js';
+import type { Agents, Config, Effect, Grant, Limits, Policy, Rule } from '../operator/config.js';
 import type { JsonObject, JsonValue } from '../json/tree.js';
-import type { ListedTool, ListingPage } from '../listing.js';
-import type { RegisteredTool } from '../load.js';
-import type { Manifest, PinnedTool } from '../manifest.js';
+import type { ListedTool, ListingPage } from '../load/listing.js';
+import type { RegisteredTool } from '../load/load.js';
+import type { Manifest, PinnedTool } from '../operator/manifest.js';
 import type { Resolver } from '../net/resolve.js';
-import type { ToolRefusal } from '../refusal.js';
-import type { Drift } from '../drift.js';
-import type { Quarantine } from '../quarantine.js';
+import type { ToolRefusal } from '../session/refusal.js';
+import type { Drift } from '../load/drift.js';
+import type { Quarantine } from '../load/quarantine.js';
 import type { Compiled } from '../schema/compile.js';
-import type { Clock } from '../time.js';
+import type { Clock } from '../operator/time.js';
 
 /** Refuses the whole listing: sees every page in turn and returns a reason, or null. */
 export interface ListingGuard {

@@ -2,7 +2,7 @@
 // check on the values its selectors name. It is data only; a value a selector cannot find fails
 // the check, since an unverifiable write is not a verified one.
 
-import type { Check, Contract, Selector } from '../config.js';
+import type { Check, Contract, Selector } from '../operator/config.js';
 import { canonicalJson } from '../json/canonical.js';
 import { resolvePointer } from '../json/pointer.js';
 import { object, type JsonObject, type JsonValue } from '../json/tree.js';

@@ -10,7 +10,7 @@ import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { RequestTimedOut, ResultOverLimit, ResultTooLarge, ServerGone, UpstreamError } from '../errors.js';
 import type { HttpPlan } from '../guards/types.js';
-import { notificationLine, parseMessage, requestLine } from '../jsonrpc.js';
+import { notificationLine, parseMessage, requestLine } from '../wire/jsonrpc.js';
 import { member, plain, stringValue, type JsonValue } from '../json/tree.js';
 import { hostOf } from '../net/address.js';
 import { systemResolver, type Resolved, type Resolver } from '../net/resolve.js';

@@ -5,7 +5,7 @@
 
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import type { Readable } from 'node:stream';
-import type { ProcessServerSpec } from '../config.js';
+import type { ProcessServerSpec } from '../operator/config.js';
 import { UpstreamError } from '../errors.js';
 import type { LaunchPlan, ProcessGuard } from '../guards/types.js';
 import { childEnv } from './env.js';

@@ -3,7 +3,7 @@
 // during a call.
 
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ServerSpec } from '../../src/config.js';
+import type { ServerSpec } from '../../src/operator/config.js';
 import { ALL_GUARDS } from '../../src/guards/registry.js';
 import { plain } from '../../src/json/tree.js';
 import { ResultOverLimit } from '../../src/errors.js';

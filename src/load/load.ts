@@ -3,16 +3,16 @@
 // refusal decides. What the agent is then shown of a registered tool is its input schema without
 // the hidden parameters, as the presentation guards leave it.
 
-import type { Config, Effect, Rule } from './config.js';
-import type { Guards } from './guards/registry.js';
-import type { Presentation, ToolSubject } from './guards/types.js';
+import type { Config, Effect, Rule } from '../operator/config.js';
+import type { Guards } from '../guards/registry.js';
+import type { Presentation, ToolSubject } from '../guards/types.js';
 import { hiddenParameters, restrictSchema } from './hidden.js';
 import type { ListedTool } from './listing.js';
-import type { Manifest, PinnedTool } from './manifest.js';
+import type { Manifest, PinnedTool } from '../operator/manifest.js';
 import { offeredName } from './names.js';
-import type { JsonObject } from './json/tree.js';
-import { compileSchema, type Compiled, type Validator } from './schema/compile.js';
-import { externalReference } from './schema/references.js';
+import type { JsonObject } from '../json/tree.js';
+import { compileSchema, type Compiled, type Validator } from '../schema/compile.js';
+import { externalReference } from '../schema/references.js';
 
 export interface RegisteredTool {
   /** The server's name for it: what a call is forwarded as. */

@@ -3,7 +3,7 @@
 // (docs/call-path.md). A tool the agent may not see at all is not refused this way: it is
 // answered exactly as a name that exists nowhere, so the answer does not reveal it exists.
 
-import { object, plain, type JsonObject, type Plain } from './json/tree.js';
+import { object, plain, type JsonObject, type Plain } from '../json/tree.js';
 
 export const REFUSAL_CODES = [
   'tool_input_schema_invalid',

@@ -3,13 +3,13 @@
 // exist, and the limits. It is validated strictly because a setting the broker silently ignored
 // would be a protection the operator believes in and does not have.
 
-import { ConfigError } from './errors.js';
+import { ConfigError } from '../errors.js';
 import { Fields } from './fields.js';
 import { readJsonFile } from './files.js';
-import type { FileGuard } from './guards/types.js';
-import { parsePointer } from './json/pointer.js';
-import type { JsonValue } from './json/tree.js';
-import { TOKENS_VARIABLE } from './upstream/tokens.js';
+import type { FileGuard } from '../guards/types.js';
+import { parsePointer } from '../json/pointer.js';
+import type { JsonValue } from '../json/tree.js';
+import { TOKENS_VARIABLE } from '../upstream/tokens.js';
 
 export const EFFECTS = ['read_only', 'local_change', 'remote_change', 'destructive'] as const;
 export type Effect = (typeof EFFECTS)[number];

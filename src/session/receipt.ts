@@ -3,7 +3,7 @@
 // The broker writes it itself; a receipt the server put in its own _meta is replaced, because the
 // server's word about what ran is exactly what a receipt must not rest on.
 
-import { member, object, plain, type JsonValue, type Plain } from './json/tree.js';
+import { member, object, plain, type JsonValue, type Plain } from '../json/tree.js';
 
 export const RECEIPT_KEY = 'io.mcp-gauntlet/receipt';
 

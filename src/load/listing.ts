@@ -3,12 +3,12 @@
 // listing guard sees every page; a refusal refuses the listing as a whole. A rediscovery during
 // the session lists again the same way, without the handshake.
 
-import type { Limits } from './config.js';
-import { ListingRefused, UpstreamError } from './errors.js';
-import type { ListingGuard } from './guards/types.js';
-import { BROKER_NAME, BROKER_VERSION, LATEST_PROTOCOL_VERSION, isSupportedProtocolVersion } from './identity.js';
-import { member, object, plain, stringValue, type JsonObject, type JsonValue } from './json/tree.js';
-import type { Requester, Reply } from './upstream/connection.js';
+import type { Limits } from '../operator/config.js';
+import { ListingRefused, UpstreamError } from '../errors.js';
+import type { ListingGuard } from '../guards/types.js';
+import { BROKER_NAME, BROKER_VERSION, LATEST_PROTOCOL_VERSION, isSupportedProtocolVersion } from '../session/identity.js';
+import { member, object, plain, stringValue, type JsonObject, type JsonValue } from '../json/tree.js';
+import type { Requester, Reply } from '../upstream/connection.js';
 
 /** One tool as the server listed it, with its parts kept as parsed trees. */
 export interface ListedTool {

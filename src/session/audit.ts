@@ -9,17 +9,17 @@
 
 import { appendFileSync, closeSync, createReadStream, existsSync, openSync } from 'node:fs';
 import { createInterface } from 'node:readline';
-import type { Grant } from './config.js';
-import { ConfigError } from './errors.js';
-import { descriptionHash, sha256Hex } from './fingerprint.js';
-import { canonicalJson } from './json/canonical.js';
-import { readJson } from './json/reader.js';
-import { object, plain, type JsonObject, type JsonValue, type Plain } from './json/tree.js';
-import { writeJson } from './json/writer.js';
-import type { PinnedTool } from './manifest.js';
+import type { Grant } from '../operator/config.js';
+import { ConfigError } from '../errors.js';
+import { descriptionHash, sha256Hex } from '../load/fingerprint.js';
+import { canonicalJson } from '../json/canonical.js';
+import { readJson } from '../json/reader.js';
+import { object, plain, type JsonObject, type JsonValue, type Plain } from '../json/tree.js';
+import { writeJson } from '../json/writer.js';
+import type { PinnedTool } from '../operator/manifest.js';
 import { receiptJson, type Receipt } from './receipt.js';
-import { escapeServerText as esc } from './sanitize.js';
-import type { Clock } from './time.js';
+import { escapeServerText as esc } from '../inspect/sanitize.js';
+import type { Clock } from '../operator/time.js';
 
 export const AUDIT_DECISIONS = [
   'registered',

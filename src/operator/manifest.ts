@@ -2,15 +2,15 @@
 // and checks it is internally consistent, since a hand-edited or truncated manifest must stop
 // the broker rather than pin something nobody reviewed.
 
-import { canonicalJson } from './json/canonical.js';
+import { canonicalJson } from '../json/canonical.js';
 import { Fields } from './fields.js';
 import { readJsonFile } from './files.js';
-import type { FileGuard } from './guards/types.js';
-import { schemaFingerprint, descriptionHash } from './fingerprint.js';
-import { readJson } from './json/reader.js';
-import { object, plain, type JsonObject, type JsonValue } from './json/tree.js';
-import { writeJson } from './json/writer.js';
-import type { ListedTool } from './listing.js';
+import type { FileGuard } from '../guards/types.js';
+import { schemaFingerprint, descriptionHash } from '../load/fingerprint.js';
+import { readJson } from '../json/reader.js';
+import { object, plain, type JsonObject, type JsonValue } from '../json/tree.js';
+import { writeJson } from '../json/writer.js';
+import type { ListedTool } from '../load/listing.js';
 
 const MANIFEST_FORMAT = 'gauntlet-pin/1';
 
