@@ -98,7 +98,8 @@ export class FrontDoorClients {
     const headers = {
       ...(step.client === AGENT_CLIENT ? this.door.headers : {}),
       ...(sessionId === undefined ? {} : { 'mcp-session-id': sessionId, 'mcp-protocol-version': PROTOCOL_VERSION }),
-      ...step.headers,
+      // `{port}` in a header stands for the front door's port: a rebound name's Host carries it.
+      ...Object.fromEntries(Object.entries(step.headers ?? {}).map(([name, value]) => [name, value.replaceAll('{port}', this.url.port)])),
     };
     const post = (what: string, body: string): Sent => ({ method: 'POST', what: `POST ${what}`, headers: { ...headers, 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body });
     switch (step.request) {

@@ -72,7 +72,12 @@ async function brokerChannel(reach: Reach, spec: SessionSpec): Promise<AgentChan
   if (reach.transport === 'stdio') return spawnChannel(...throughPrefix(spec.launchPrefix, reach.command, reach.args), options);
   // The HTTP channel applies the launch prefix itself (and relays into an enclosure); the agent's
   // bound on initialize starts once the broker accepts connections.
-  const channel = spawnHttpChannel(reach.command, reach.args, { ...options, url: reach.url!, ...(spec.launchPrefix ? { launchPrefix: spec.launchPrefix } : {}) });
+  const channel = spawnHttpChannel(reach.command, reach.args, {
+    ...options,
+    url: reach.url!,
+    ...(spec.launchPrefix ? { launchPrefix: spec.launchPrefix } : {}),
+    ...(spec.agentHttp ? { headers: spec.agentHttp.headers } : {}),
+  });
   await channel.ready;
   return channel;
 }
@@ -88,6 +93,7 @@ function withStop(channel: AgentChannel, stop: () => Promise<void>): AgentChanne
     close: () => (closing ??= channel.close().then(stop)),
     ...(channel.endInput ? { endInput: () => channel.endInput?.() } : {}),
     ...(channel.stderrTail ? { stderrTail: (maxBytes?: number) => channel.stderrTail?.(maxBytes) ?? '' } : {}),
+    ...(channel.frontDoor ? { frontDoor: channel.frontDoor } : {}),
   };
 }
 

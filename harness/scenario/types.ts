@@ -334,7 +334,10 @@ export interface HttpStep {
   /** For `call`. */
   tool?: string;
   arguments?: Record<string, unknown>;
-  /** Headers to send besides the transport's own (names in lower case): `origin`, `host`, `authorization`. */
+  /**
+   * Headers to send besides the transport's own (names in lower case): `origin`, `host`,
+   * `authorization`. `{port}` in a value stands for the front door's port.
+   */
   headers?: Record<string, string>;
   expect: HttpExpectation;
 }

@@ -25,6 +25,8 @@ export const ENDPOINT = '/mcp';
 /** Bound on receiving a request's headers and body. */
 const REQUEST_TIMEOUT_MS = 30_000;
 const MAX_HEADERS = 64;
+/** A client may hold several streams of a session open (MCP's transport); each holds a socket. */
+const MAX_STREAMS_PER_SESSION = 4;
 
 export interface FrontDoorOptions {
   readonly listen: ListenAddress;
@@ -38,11 +40,11 @@ export interface FrontDoorOptions {
   readonly log: (line: string) => void;
 }
 
-/** One agent connection: its Session, the POSTs waiting for an answer by request id, its GET stream. */
+/** One agent connection: its Session, the POSTs waiting for an answer by request id, its GET streams. */
 interface Connection {
   readonly session: Session;
   readonly waiting: Map<string, (line: string) => void>;
-  stream: ServerResponse | undefined;
+  readonly streams: Set<ServerResponse>;
 }
 
 const SESSION_HEADER = 'mcp-session-id';
@@ -229,10 +231,10 @@ export class FrontDoor {
       if (key !== undefined) waiting.delete(key);
       deliver?.(line);
     });
-    return { session, waiting, stream: undefined };
+    return { session, waiting, streams: new Set() };
   }
 
-  /** The session's GET stream: held open, and ended with the session. One at a time. */
+  /** A GET stream of the session: held open, and ended with the session. A few at a time. */
   private stream(req: IncomingMessage, res: ServerResponse): void {
     if (!(req.headers.accept ?? '').includes('text/event-stream')) {
       refuse(res, 406, 'Not Acceptable: the stream is text/event-stream');
@@ -241,14 +243,12 @@ export class FrontDoor {
     const named = this.connection(req, res);
     if (named === undefined) return;
     const { connection } = named;
-    if (connection.stream !== undefined) {
-      refuse(res, 409, 'Conflict: this session already has its stream open');
+    if (connection.streams.size >= MAX_STREAMS_PER_SESSION) {
+      refuse(res, 409, `Conflict: this session already has ${MAX_STREAMS_PER_SESSION} streams open`);
       return;
     }
-    connection.stream = res;
-    res.once('close', () => {
-      if (connection.stream === res) connection.stream = undefined;
-    });
+    connection.streams.add(res);
+    res.once('close', () => connection.streams.delete(res));
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store' });
     res.write(': open\n\n');
   }
@@ -257,7 +257,7 @@ export class FrontDoor {
     const named = this.connection(req, res);
     if (named === undefined) return;
     this.sessions.end(named.id);
-    named.connection.stream?.end();
+    for (const stream of named.connection.streams) stream.end();
     res.writeHead(204).end();
   }
 }
