@@ -8,7 +8,7 @@
 // and streams are bounded. Nothing of a request's headers reaches the Session, so the agent's
 // credential to the broker cannot reach a server.
 
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ConfigError } from '../errors.js';
 import type { FrontDoorPlan } from '../guards/front-door.js';
@@ -36,18 +36,21 @@ export interface FrontDoorOptions {
   /** Bound on a POST body: the same as on a line over stdio. */
   readonly maxBodyBytes: number;
   /** A Session for a new agent connection, answering through `send`. */
-  readonly session: (send: (line: string) => void) => Session;
+  readonly session: (send: (line: string) => void) => AgentSession;
   readonly log: (line: string) => void;
 }
 
 /** One agent connection: its Session, the POSTs waiting for an answer by request id, its GET streams. */
 interface Connection {
-  readonly session: Session;
+  readonly session: AgentSession;
   readonly waiting: Map<string, (line: string) => void>;
   readonly streams: Set<ServerResponse>;
 }
 
 const SESSION_HEADER = 'mcp-session-id';
+
+/** What the front door needs of a Session: a message in; its answers come out through `send`. */
+export type AgentSession = Pick<Session, 'handleLine'>;
 
 function refuse(res: ServerResponse, status: number, why: string, headers: Record<string, string> = {}): void {
   res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', ...headers }).end(`${why}\n`);
@@ -99,6 +102,7 @@ export class FrontDoor {
   private readonly sessions: SessionTable<Connection>;
   private readonly origins: ReadonlySet<string>;
   private port = 0;
+  private server: Server | undefined;
 
   constructor(private readonly options: FrontDoorOptions) {
     this.sessions = new SessionTable(options.plan.sessionId, options.plan.bindSessions);
@@ -116,6 +120,7 @@ export class FrontDoor {
       });
     });
     server.maxHeadersCount = MAX_HEADERS;
+    this.server = server;
     await new Promise<void>((resolve, reject) => {
       server.once('error', (err: NodeJS.ErrnoException) => reject(new ConfigError(`cannot listen on ${host ?? 'every interface'} port ${listen.port}: ${err.code ?? err.message}`)));
       server.listen({ port: listen.port, ...(host === undefined ? {} : { host }) }, resolve);
@@ -123,6 +128,12 @@ export class FrontDoor {
     this.port = (server.address() as AddressInfo).port;
     const shown = host === undefined ? 'every interface' : host.includes(':') ? `[${host}]` : host;
     return `http://${shown}:${this.port}${ENDPOINT}`;
+  }
+
+  /** Stops listening and drops every connection, streams included. */
+  close(): void {
+    this.server?.closeAllConnections();
+    this.server?.close();
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
