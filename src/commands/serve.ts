@@ -17,6 +17,7 @@ import { decideTools, type LoadOutcome } from '../load/load.js';
 import { loadManifest, type Manifest } from '../operator/manifest.js';
 import { Quarantine } from '../load/quarantine.js';
 import { reportText } from '../load/report.js';
+import { SharedNotices } from '../front-door/notices.js';
 import { FrontDoor } from '../front-door/server.js';
 import type { ListenAddress } from '../front-door/address.js';
 import { naiveFrontDoor } from '../guards/front-door.js';
@@ -98,11 +99,15 @@ export async function serve(options: ServeOptions, io: ServeIo): Promise<number>
         },
       };
       if (options.frontDoor !== undefined) {
+        const notices = new SharedNotices(upstream);
         const door = new FrontDoor({
           ...options.frontDoor,
           plan: guards.frontDoor.reduce((plan, guard) => guard.plan(plan), naiveFrontDoor()),
           maxBodyBytes: config.limits.maxMessageBytes,
-          session: (send) => new Session({ ...session, send }),
+          session: (send) => {
+            const view = notices.view();
+            return { session: new Session({ ...session, upstream: view.upstream, send }), end: view.end };
+          },
           log: io.log,
         });
         const url = await door.listen();

@@ -35,14 +35,16 @@ export interface FrontDoorOptions {
   readonly plan: FrontDoorPlan;
   /** Bound on a POST body: the same as on a line over stdio. */
   readonly maxBodyBytes: number;
-  /** A Session for a new agent connection, answering through `send`. */
-  readonly session: (send: (line: string) => void) => AgentSession;
+  /** A Session for a new agent connection, answering through `send`, and what ends it. */
+  readonly session: (send: (line: string) => void) => { readonly session: AgentSession; readonly end: () => void };
   readonly log: (line: string) => void;
 }
 
 /** One agent connection: its Session, the POSTs waiting for an answer by request id, its GET streams. */
 interface Connection {
   readonly session: AgentSession;
+  /** Lets go of what the Session holds beyond the connection (its listeners on the server). */
+  readonly end: () => void;
   readonly waiting: Map<string, (line: string) => void>;
   readonly streams: Set<ServerResponse>;
 }
@@ -236,13 +238,13 @@ export class FrontDoor {
 
   private connect(): Connection {
     const waiting = new Map<string, (line: string) => void>();
-    const session = this.options.session((line) => {
+    const { session, end } = this.options.session((line) => {
       const key = answerKey(line);
       const deliver = key === undefined ? undefined : waiting.get(key);
       if (key !== undefined) waiting.delete(key);
       deliver?.(line);
     });
-    return { session, waiting, streams: new Set() };
+    return { session, end, waiting, streams: new Set() };
   }
 
   /** A GET stream of the session: held open, and ended with the session. A few at a time. */
@@ -268,6 +270,7 @@ export class FrontDoor {
     const named = this.connection(req, res);
     if (named === undefined) return;
     this.sessions.end(named.id);
+    named.connection.end();
     for (const stream of named.connection.streams) stream.end();
     res.writeHead(204).end();
   }

@@ -7,6 +7,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { namesListener, parseListen } from '../../src/front-door/address.js';
 import { FrontDoor, type AgentSession } from '../../src/front-door/server.js';
 import { MAX_SESSIONS, SessionTable } from '../../src/front-door/sessions.js';
+import { SharedNotices } from '../../src/front-door/notices.js';
+import type { Requester } from '../../src/upstream/connection.js';
 import { frontDoorLoopback, hostCheck, naiveFrontDoor, originCheck, sessionBinding, sessionIdsUnguessable, type FrontDoorPlan } from '../../src/guards/front-door.js';
 import { ConfigError } from '../../src/errors.js';
 
@@ -16,14 +18,15 @@ const planWithout = (...names: string[]): FrontDoorPlan => ALL.filter((guard) =>
 /** A session that answers every request with a result naming the session's number. */
 function stubSessions() {
   let made = 0;
-  return (send: (line: string) => void): AgentSession => {
+  return (send: (line: string) => void): { session: AgentSession; end: () => void } => {
     const own = (made += 1);
-    return {
+    const session = {
       handleLine(line: string) {
         const message = JSON.parse(line) as { id?: unknown; method?: string };
         if (message.id !== undefined) send(JSON.stringify({ jsonrpc: '2.0', id: message.id, result: { session: own, method: message.method } }));
       },
     };
+    return { session, end: () => {} };
   };
 }
 
@@ -116,6 +119,24 @@ describe('the session table', () => {
     const table = new SessionTable(() => String((next += 1)), true);
     for (let i = 0; i < MAX_SESSIONS; i += 1) expect(table.open(undefined, () => i)).toBeDefined();
     expect(table.open(undefined, () => 0)).toBeUndefined();
+  });
+});
+
+describe("the server's notices shared by the sessions", () => {
+  it('hold one listener on the server, and let go of a session\'s when it ends', () => {
+    const registered: Array<() => void> = [];
+    const upstream = { request: async () => ({ ok: true, result: null }), notify: () => {}, onNotification: (_method: string, listener: () => void) => void registered.push(listener) } as unknown as Requester;
+    const notices = new SharedNotices(upstream);
+    const heard: string[] = [];
+    const first = notices.view();
+    const second = notices.view();
+    first.upstream.onNotification('notifications/tools/list_changed', () => heard.push('first'));
+    second.upstream.onNotification('notifications/tools/list_changed', () => heard.push('second'));
+    expect(registered).toHaveLength(1);
+    registered[0]!();
+    first.end();
+    registered[0]!();
+    expect(heard).toEqual(['first', 'second', 'second']);
   });
 });
 
