@@ -28,6 +28,7 @@ interface Hello {
   claims: string[];
   hooks: Hook[];
   upstreams: Array<'command' | 'url'>;
+  agent_transports?: Array<'stdio' | 'http'>;
   config_flaws: boolean;
   unapplied: string[];
 }
@@ -60,6 +61,7 @@ function sessionJson(spec: SessionSpec, id: string): Record<string, unknown> {
     timeout_ms: spec.timeoutMs,
     ...(spec.launchPrefix?.length ? { launch_prefix: spec.launchPrefix } : {}),
     ...(spec.trustedCa === undefined ? {} : { trusted_ca: spec.trustedCa }),
+    ...(spec.agentHttp === undefined ? {} : { agent_http: spec.agentHttp }),
   };
 }
 
@@ -132,6 +134,7 @@ export async function openProtocolAdapter(path: string, helloTimeoutMs = HELLO_T
     adapterProtocol: ADAPTER_PROTOCOL,
     claims: hello.claims as Feature[],
     upstreams: hello.upstreams,
+    ...(hello.agent_transports === undefined ? {} : { agentTransports: hello.agent_transports }),
     configFlaws: hello.config_flaws,
     unapplied: hello.unapplied,
   };
