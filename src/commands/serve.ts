@@ -8,13 +8,13 @@ import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { ApprovalStore } from '../session/approvals.js';
 import { AuditLog, reviewedContract } from '../session/audit.js';
-import { EFFECTS, loadConfig, type Config } from '../operator/config.js';
+import { loadConfig } from '../operator/config.js';
 import { ConfigError, EXIT } from '../errors.js';
 import { writeTextFile } from '../operator/files.js';
 import { selectGuards } from '../guards/registry.js';
 import { rediscover } from '../load/drift.js';
 import { decideTools, type LoadOutcome } from '../load/load.js';
-import { loadManifest, type Manifest } from '../operator/manifest.js';
+import { loadManifest } from '../operator/manifest.js';
 import { Quarantine } from '../load/quarantine.js';
 import { reportText } from '../load/report.js';
 import { SharedNotices } from '../front-door/notices.js';
@@ -25,6 +25,7 @@ import { runSession, Session, type SessionOptions } from '../session/session.js'
 import { startAndList } from '../load/startup.js';
 import { systemClock } from '../operator/time.js';
 import { tokenEnv } from '../upstream/tokens.js';
+import { EFFECTS, type Config, type Manifest } from '../types.js';
 
 export interface ServeOptions {
   readonly configPath: string;

@@ -6,11 +6,12 @@
 import { hiddenParameters, injectFixed } from '../load/hidden.js';
 import { heldExactlyByFloat64 } from '../json/number.js';
 import { childPointer } from '../json/pointer.js';
-import { object, type JsonValue, type Plain } from '../json/tree.js';
+import { object } from '../json/tree.js';
 import { writeJson } from '../json/writer.js';
-import { refusal, type RefusalCode } from '../session/refusal.js';
+import { refusal } from '../session/refusal.js';
 import { isLive } from '../operator/time.js';
 import type { ApprovalEvent, CallGuard, CallVerdict } from './types.js';
+import type { JsonValue, Plain, RefusalCode } from '../types.js';
 
 const PASS: CallVerdict = { kind: 'pass' };
 

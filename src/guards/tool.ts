@@ -3,9 +3,9 @@
 
 import { canonicalJson } from '../json/canonical.js';
 import { descriptionHash, schemaFingerprint } from '../load/fingerprint.js';
-import type { JsonObject } from '../json/tree.js';
 import { hintContradiction } from './hints.js';
 import type { ToolGuard, ToolVerdict } from './types.js';
+import type { JsonObject } from '../types.js';
 
 const PASS: ToolVerdict = { kind: 'pass' };
 const refuse = (reason: string): ToolVerdict => ({ kind: 'refuse', reason });

@@ -3,7 +3,7 @@
 
 import { createHash } from 'node:crypto';
 import { canonicalJson } from '../json/canonical.js';
-import type { JsonValue } from '../json/tree.js';
+import type { JsonValue } from '../types.js';
 
 export function sha256Hex(data: string | Uint8Array): string {
   return createHash('sha256').update(data).digest('hex');

@@ -3,8 +3,9 @@
 
 import { ConfigError } from '../errors.js';
 import { canonicalNumber } from '../json/number.js';
-import { member, type JsonObject, type JsonValue } from '../json/tree.js';
+import { member } from '../json/tree.js';
 import { parseRfc3339 } from './time.js';
+import type { JsonObject, JsonValue } from '../types.js';
 
 export class Fields {
   readonly object: JsonObject;

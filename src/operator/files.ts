@@ -5,7 +5,7 @@ import { closeSync, constants, fstatSync, openSync, readFileSync, writeFileSync 
 import { ConfigError } from '../errors.js';
 import type { FileGuard } from '../guards/types.js';
 import { readJson, DEFAULT_READ_LIMITS } from '../json/reader.js';
-import type { JsonValue } from '../json/tree.js';
+import type { JsonValue } from '../types.js';
 
 /** Larger operator files are refused rather than read partly. */
 const MAX_OPERATOR_FILE_BYTES = 64 * 1024 * 1024;

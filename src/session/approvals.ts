@@ -18,9 +18,10 @@ import { Fields } from '../operator/fields.js';
 import { sha256Hex } from '../load/fingerprint.js';
 import { canonicalJson } from '../json/canonical.js';
 import { readJson } from '../json/reader.js';
-import { plain, type JsonObject, type JsonValue } from '../json/tree.js';
+import { plain } from '../json/tree.js';
 import { writeJson } from '../json/writer.js';
 import { isLive } from '../operator/time.js';
+import type { JsonObject, JsonValue } from '../types.js';
 
 export interface ApprovalCall {
   /** The server's name for the tool. */

@@ -2,8 +2,9 @@
 // that ids, params and results pass through without a float64 or a duplicate key in between.
 
 import { JsonReadError, readJson } from '../json/reader.js';
-import { member, object, plain, type JsonObject, type JsonValue } from '../json/tree.js';
+import { member, object, plain } from '../json/tree.js';
 import { writeJson } from '../json/writer.js';
+import type { JsonObject, JsonValue } from '../types.js';
 
 export type Message =
   | { readonly kind: 'request'; readonly id: JsonValue; readonly method: string; readonly params: JsonValue | undefined }
