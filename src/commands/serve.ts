@@ -109,7 +109,6 @@ export async function serve(options: ServeOptions, io: ServeIo): Promise<number>
             const view = notices.view();
             return { session: new Session({ ...session, upstream: view.upstream, send }), end: view.end };
           },
-          log: io.log,
         });
         const url = await door.listen();
         io.log(`serving ${outcome.registered.length} tool(s) from server "${config.server.id}" at ${url}`);

@@ -37,7 +37,6 @@ export interface FrontDoorOptions {
   readonly maxBodyBytes: number;
   /** A Session for a new agent connection, answering through `send`, and what ends it. */
   readonly session: (send: (line: string) => void) => { readonly session: AgentSession; readonly end: () => void };
-  readonly log: (line: string) => void;
 }
 
 /** One agent connection: its Session, the POSTs waiting for an answer by request id, its GET streams. */

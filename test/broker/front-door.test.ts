@@ -40,7 +40,7 @@ const doors: Array<{ stop: () => void }> = [];
 afterEach(() => doors.splice(0).forEach((door) => door.stop()));
 
 async function open(plan: FrontDoorPlan, allowedOrigins: string[] = []) {
-  const door = new FrontDoor({ listen: { host: undefined, port: 0 }, allowedOrigins, plan, maxBodyBytes: 1024, session: stubSessions(), log: () => {} });
+  const door = new FrontDoor({ listen: { host: undefined, port: 0 }, allowedOrigins, plan, maxBodyBytes: 1024, session: stubSessions() });
   const url = new URL(await door.listen());
   const port = Number(url.port);
   doors.push({ stop: () => door.close() });
