@@ -2,8 +2,9 @@
 // side, at one endpoint. Each POST carries one JSON-RPC message; a request is answered in the
 // response's body (JSON, or one SSE event for a client that accepts only that), anything else with
 // 202. initialize opens a session of its own, a Session like the stdio one, named by the
-// Mcp-Session-Id header on every later request; GET opens that session's stream (which carries
-// nothing: the broker sends no message of its own accord) and DELETE ends it. Before anything is
+// Mcp-Session-Id header on every later request; GET opens a stream of that session, which carries
+// what the Session sends of its own accord (a server's requests and notices, as it relays them),
+// and DELETE ends it. Before anything is
 // read, the front-door guards judge where the request comes from (Host, Origin); bodies, sessions
 // and streams are bounded. Nothing of a request's headers reaches the Session, so the agent's
 // credential to the broker cannot reach a server.
@@ -235,15 +236,26 @@ export class FrontDoor {
     connection.session.handleLine(body);
   }
 
+  /**
+   * A new connection. What its Session sends is an answer to a waiting POST, or a message of the
+   * Session's own (a server's request or notice relayed to the agent), which goes out on the
+   * session's first open stream, or nowhere while none is open.
+   */
   private connect(): Connection {
     const waiting = new Map<string, (line: string) => void>();
+    const streams = new Set<ServerResponse>();
     const { session, end } = this.options.session((line) => {
       const key = answerKey(line);
       const deliver = key === undefined ? undefined : waiting.get(key);
-      if (key !== undefined) waiting.delete(key);
-      deliver?.(line);
+      if (deliver !== undefined) {
+        waiting.delete(key!);
+        deliver(line);
+        return;
+      }
+      const [stream] = streams;
+      stream?.write(`event: message\ndata: ${line}\n\n`);
     });
-    return { session, end, waiting, streams: new Set() };
+    return { session, end, waiting, streams };
   }
 
   /** A GET stream of the session: held open, and ended with the session. A few at a time. */

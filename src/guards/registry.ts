@@ -19,6 +19,12 @@ import { descriptionCap, operatorAnnotations, operatorDescription } from './pres
 import { brokerMarkersOnly, effectContract, inspectResults, outputValid, resultCap, serverErrorIsToolError, withholdUninspectable } from './result.js';
 import { hiddenNamesSound, objectSchema, schemaCompiles, selfContained } from './schema.js';
 import { redactServerEnvError, redactServerEnvResult } from './server-env.js';
+import { elicitationAllowed, elicitationBounds, elicitationModeDeclared, elicitationNoCredentials, elicitationUrlWhole } from './elicitation.js';
+import { listChangedBound, logFloodBound, noticeEscaped, noticeRedacted, progressOwnToken } from './notices.js';
+import { requestTextInspected } from './request-text.js';
+import { rootsPermitted } from './roots.js';
+import { samplingAllowed, samplingBounds, samplingToolsDeclared } from './sampling.js';
+import type { NotificationGuard, ServerReplyGuard, ServerRequestGuard } from './types.js';
 import { agentVisibility, nothingRegistered, registeredCallsOnly } from './session.js';
 import { classified, descriptionPin, effectContractSound, hintConsistency, outputSchemaPin, pinned, schemaPin, stillOffered } from './tool.js';
 import type {
@@ -55,6 +61,9 @@ export interface Guards {
   readonly drift: readonly DriftGuard[];
   readonly error: readonly ErrorGuard[];
   readonly serve: readonly ServeGuard[];
+  readonly serverRequest: readonly ServerRequestGuard[];
+  readonly serverReply: readonly ServerReplyGuard[];
+  readonly notification: readonly NotificationGuard[];
   readonly frontDoor: readonly FrontDoorGuard[];
 }
 
@@ -103,6 +112,24 @@ export const ALL_GUARDS: Guards = {
   // Calls wait until every drift guard has acted, so their order here decides nothing.
   drift: [quarantineDrifted, driftClosesSession],
   serve: [nothingRegistered],
+  // Whether the operator allows the kind at all, and whether the agent declared the mode, before
+  // what the request holds; the URL judged as sent, before inspection normalises the text; the
+  // bounds on the text as the server sent it.
+  serverRequest: [
+    samplingAllowed,
+    samplingToolsDeclared,
+    samplingBounds,
+    elicitationAllowed,
+    elicitationModeDeclared,
+    elicitationUrlWhole,
+    elicitationNoCredentials,
+    elicitationBounds,
+    requestTextInspected,
+  ],
+  serverReply: [rootsPermitted],
+  // Bounds first, so a flood costs no inspection; redacted and inspected before escaped, which
+  // would change how a value is written.
+  notification: [logFloodBound, listChangedBound, progressOwnToken, noticeRedacted, noticeEscaped],
   frontDoor: [frontDoorLoopback, originCheck, hostCheck, sessionBinding, sessionIdsUnguessable],
 };
 
@@ -138,6 +165,9 @@ export function selectGuards(disabled: readonly string[]): Guards {
     drift: keep(ALL_GUARDS.drift),
     error: keep(ALL_GUARDS.error),
     serve: keep(ALL_GUARDS.serve),
+    serverRequest: keep(ALL_GUARDS.serverRequest),
+    serverReply: keep(ALL_GUARDS.serverReply),
+    notification: keep(ALL_GUARDS.notification),
     frontDoor: keep(ALL_GUARDS.frontDoor),
   };
 }

@@ -125,7 +125,13 @@ describe('the session table', () => {
 describe("the server's notices shared by the sessions", () => {
   it('hold one listener on the server, and let go of a session\'s when it ends', () => {
     const registered: Array<() => void> = [];
-    const upstream = { request: async () => ({ ok: true, result: null }), notify: () => {}, onNotification: (_method: string, listener: () => void) => void registered.push(listener) } as unknown as Requester;
+    let askAgent: ((method: string, params: undefined) => Promise<unknown>) | undefined;
+    const upstream = {
+      request: async () => ({ ok: true, result: null }),
+      notify: () => {},
+      onNotification: (_method: string, listener: () => void) => void registered.push(listener),
+      onRequest: (handler: typeof askAgent) => void (askAgent = handler),
+    } as unknown as Requester;
     const notices = new SharedNotices(upstream);
     const heard: string[] = [];
     const first = notices.view();
@@ -137,6 +143,27 @@ describe("the server's notices shared by the sessions", () => {
     first.end();
     registered[0]!();
     expect(heard).toEqual(['first', 'second', 'second']);
+  });
+
+  it("send the server's requests to the latest live session, and refuse them with none", async () => {
+    let askAgent: ((method: string, params: undefined) => Promise<{ ok: boolean }>) | undefined;
+    const upstream = { onNotification: () => {}, onRequest: (handler: typeof askAgent) => void (askAgent = handler) } as unknown as Requester;
+    const notices = new SharedNotices(upstream);
+    const asked: string[] = [];
+    const views = ['first', 'second'].map((name) => {
+      const view = notices.view();
+      view.upstream.onRequest(async () => {
+        asked.push(name);
+        return { ok: true, result: { kind: 'null' } };
+      });
+      return view;
+    });
+    await askAgent!('sampling/createMessage', undefined);
+    views[1]!.end();
+    await askAgent!('sampling/createMessage', undefined);
+    views[0]!.end();
+    expect(await askAgent!('sampling/createMessage', undefined)).toMatchObject({ ok: false });
+    expect(asked).toEqual(['second', 'first']);
   });
 });
 
