@@ -51,6 +51,7 @@ export const FEATURES = {
   'server-env': "starts the server with the environment the operator set for it, and keeps those values from the agent",
   'http-upstreams': 'reaches a server by URL over Streamable HTTP, refusing non-public addresses and redirects and capping bodies',
   'multi-server': "serves several servers at once, each tool under its own server's name, each call, token and change kept to its own server",
+  'http-front-door': "serves the agent over Streamable HTTP on loopback, refusing foreign Origins and Hosts, with unguessable session ids bound to their credential, never passing the agent's credential on",
   sampling: "refuses a server's sampling requests unless the operator allows them, and bounds, inspects and never tool-enables them unless the agent declared it",
   elicitation: "refuses a server's elicitation unless the operator allows it, refuses forms asking for credentials, shows a URL whole and never fetches it",
   roots: 'tells a server only the roots the operator permits it',
@@ -75,6 +76,8 @@ export interface CandidateInfo {
   configFlaws?: boolean;
   /** Parts of the neutral operator configuration the broker cannot express, noted on every case. */
   unapplied?: readonly string[];
+  /** How the agent can reach the broker: over its stdio, or over Streamable HTTP (default: stdio). */
+  agentTransports?: ReadonlyArray<'stdio' | 'http'>;
 }
 
 /** How to start the hostile server; the candidate launches it as its upstream. */
@@ -140,6 +143,22 @@ export interface SessionSpec {
    * adapter makes its candidate trust it by the candidate's own means.
    */
   trustedCa?: string;
+  /**
+   * When set, the agent reaches the broker over Streamable HTTP, sending `headers` with every
+   * request (its own credential to the broker, when it has one): the adapter starts its broker
+   * serving HTTP on a loopback port and returns the HTTP channel (`spawnHttpChannel` with these
+   * headers). Only for a candidate whose `agentTransports` include `http`.
+   */
+  agentHttp?: { headers: Record<string, string> };
+}
+
+/** The HTTP front door an HTTP channel speaks to: where, and the session the agent holds there. */
+export interface FrontDoorSession {
+  url: string;
+  /** The Mcp-Session-Id the broker gave the agent at initialize; undefined before, or when it gave none. */
+  sessionId(): string | undefined;
+  /** The headers the agent sends with every request besides the transport's own. */
+  headers: Record<string, string>;
 }
 
 export interface ExitStatus {
@@ -171,6 +190,8 @@ export interface AgentChannel {
    * in memory so it outlives the scenario's folder: a report can say why a candidate went away.
    */
   stderrTail?(maxBytes?: number): string;
+  /** For a channel over Streamable HTTP: the front door and the agent's session there. */
+  readonly frontDoor?: FrontDoorSession;
 }
 
 /**

@@ -37,6 +37,7 @@ const BLOCK_TITLE: Record<Block, string> = {
   call: '`call: { expect }`',
   close: '`close: { expect }`',
   kill_candidate: '`kill_candidate: { expect }`',
+  http: '`http: { expect }`',
   scenario: 'the scenario\'s own `expect:` (judged at the end)',
 };
 

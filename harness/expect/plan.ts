@@ -19,6 +19,7 @@ function expectations(scenario: Scenario): Array<{ block: Block; expect: ExpectO
     else if ('call' in step) found.push({ block: 'call', expect: step.call.expect });
     else if ('close' in step) found.push({ block: 'close', expect: step.close?.expect ?? {} });
     else if ('kill_candidate' in step) found.push({ block: 'kill_candidate', expect: step.kill_candidate.expect });
+    else if ('http' in step) found.push({ block: 'http', expect: step.http.expect });
   }
   found.push({ block: 'scenario', expect: scenario.expect ?? {} });
   return found;
@@ -46,6 +47,7 @@ export function requiredHooks(scenario: Scenario): Hook[] {
   const hooks = new Set<Hook>(servers.map((server) => (server.transport === 'http' ? 'url-upstream' : 'command-upstream')));
   if (scenario.servers !== undefined) hooks.add('multi-server');
   for (const claim of scenario.claims) if (RECORD_CLAIMS[claim] !== undefined) hooks.add(RECORD_CLAIMS[claim]);
+  if (scenario.agent?.transport === 'http') hooks.add('http-agent');
   for (const step of scenario.steps) {
     if ('approve' in step) hooks.add('approve');
     if ('start' in step && step.start.flaw !== undefined && !CONFIG_FLAWS_NEUTRAL.includes(step.start.flaw)) hooks.add('config-flaws');

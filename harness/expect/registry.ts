@@ -38,6 +38,12 @@ import serverLedgers from './servers/ledgers.js';
 import serversReceived from './servers/received.js';
 import outcome from './start/outcome.js';
 import serverGroup from './start/server-group.js';
+import listens from './start/listens.js';
+import httpAgentSession from './http/agent-session.js';
+import httpAnswered from './http/answered.js';
+import httpReceivedExcludes from './http/received-excludes.js';
+import httpServerReceived from './http/server-received.js';
+import httpStatus from './http/status.js';
 import { callSurvivors, closeSurvivors, killSurvivors, startSurvivors } from './survivors.js';
 import type { Block, CheckClass, Expectation, ExpectOf } from './types.js';
 
@@ -50,6 +56,7 @@ export const EXPECTATIONS: readonly Expectation[] = [
   outcome,
   startSurvivors,
   serverGroup,
+  listens,
   answered,
   serverListed,
   includes,
@@ -102,9 +109,14 @@ export const EXPECTATIONS: readonly Expectation[] = [
   loadReport,
   auditTrail,
   auditChain,
+  httpAnswered,
+  httpServerReceived,
+  httpReceivedExcludes,
+  httpAgentSession,
+  httpStatus,
 ] as Expectation[];
 
-export const BLOCKS: readonly Block[] = ['start', 'list', 'call', 'close', 'kill_candidate', 'scenario'];
+export const BLOCKS: readonly Block[] = ['start', 'list', 'call', 'close', 'kill_candidate', 'http', 'scenario'];
 
 export const expectationsOf = <B extends Block>(block: B): Array<Expectation<B>> => EXPECTATIONS.filter((module) => module.block === block) as unknown as Array<Expectation<B>>;
 

@@ -19,7 +19,11 @@ import { decideTools, type LoadOutcome } from '../load/load.js';
 import { loadManifests } from '../operator/manifest.js';
 import { Quarantine } from '../load/quarantine.js';
 import { reportText } from '../load/report.js';
-import { runSession } from '../session/session.js';
+import { SharedNotices } from '../front-door/notices.js';
+import { FrontDoor } from '../front-door/server.js';
+import type { ListenAddress } from '../front-door/address.js';
+import { naiveFrontDoor } from '../guards/front-door.js';
+import { runSession, Session, type SessionOptions } from '../session/session.js';
 import { startAndList, type Started } from '../load/startup.js';
 import { systemClock } from '../operator/time.js';
 import { tokenEnv } from '../upstream/tokens.js';
@@ -40,6 +44,8 @@ export interface ServeOptions {
   /** The session's agent; required when the configuration names agents. */
   readonly agent: string | undefined;
   readonly auditPath: string | undefined;
+  /** Serve the agent over Streamable HTTP here instead of on stdio (docs/front-door.md). */
+  readonly frontDoor?: { readonly listen: ListenAddress; readonly allowedOrigins: readonly string[] };
 }
 
 export interface ServeIo {
@@ -99,7 +105,7 @@ export async function serve(options: ServeOptions, io: ServeIo): Promise<number>
       io.log(`guard ${guard.name} stopped the broker: ${reason}`);
       return EXIT.nothingRegistered; // the finally below stops the servers' groups first
     }
-    io.log(`serving ${outcome.registered.length} tool(s) from server${serverIds.length === 1 ? '' : 's'} ${serverIds.map((id) => `"${id}"`).join(', ')}`);
+    const served = `${outcome.registered.length} tool(s) from server${serverIds.length === 1 ? '' : 's'} ${serverIds.map((id) => `"${id}"`).join(', ')}`;
     const servers = new Map(
       members.map(({ config: own, manifest }, i) => {
         const { upstream } = started[i]!;
@@ -111,7 +117,7 @@ export async function serve(options: ServeOptions, io: ServeIo): Promise<number>
       }),
     );
     const first = servers.get(config.server.id)!;
-    await runSession(io.input, io.output, {
+    const session: Omit<SessionOptions, 'send'> = {
       tools: outcome.registered,
       guards,
       context: { agent: options.agent, agents: config.agents, grants: config.grants, policy: config.policy, approvals, clock, quarantine: new Quarantine() },
@@ -122,8 +128,27 @@ export async function serve(options: ServeOptions, io: ServeIo): Promise<number>
       ...(members.length > 1 ? { servers } : {}),
       audit,
       serverRequests: config.serverRequests,
-      stopServer: () => closeAll(started),
-    });
+    };
+    if (options.frontDoor !== undefined) {
+      // Each HTTP session sees the server's notices through a view of its own connection.
+      if (members.length > 1) throw new ConfigError('the front door serves one server; the configuration names several');
+      const notices = new SharedNotices(first.upstream);
+      const door = new FrontDoor({
+        ...options.frontDoor,
+        plan: guards.frontDoor.reduce((plan, guard) => guard.plan(plan), naiveFrontDoor()),
+        maxBodyBytes: config.limits.maxMessageBytes,
+        session: (send) => {
+          const view = notices.view();
+          return { session: new Session({ ...session, upstream: view.upstream, send }), end: view.end };
+        },
+      });
+      const url = await door.listen();
+      io.log(`serving ${served} at ${url}`);
+      // Until the broker is signalled: the signal handlers stop the server's group and exit.
+      return await new Promise<never>(() => {});
+    }
+    io.log(`serving ${served}`);
+    await runSession(io.input, io.output, { ...session, stopServer: () => closeAll(started) });
     return EXIT.ok;
   } finally {
     await closeAll(started);

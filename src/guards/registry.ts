@@ -8,6 +8,7 @@ import { driftClosesSession, quarantineDrifted, quarantinedRefused } from './dri
 import { manifestRequired, manifestServer, rulesPinned } from './config.js';
 import { privateOperatorFiles } from './files.js';
 import { foreignMentions, foreignMentionsResult, serverNamesUnique } from './fleet.js';
+import { frontDoorLoopback, hostCheck, originCheck, sessionBinding, sessionIdsUnguessable, type FrontDoorGuard } from './front-door.js';
 import { serverErrorEscaped } from './error.js';
 import { resultSizeBound } from './frame.js';
 import { inspectArguments, inspectDescriptors, normaliseDescription } from './inspection.js';
@@ -66,6 +67,7 @@ export interface Guards {
   readonly serverRequest: readonly ServerRequestGuard[];
   readonly serverReply: readonly ServerReplyGuard[];
   readonly notification: readonly NotificationGuard[];
+  readonly frontDoor: readonly FrontDoorGuard[];
 }
 
 export const ALL_GUARDS: Guards = {
@@ -134,6 +136,7 @@ export const ALL_GUARDS: Guards = {
   // Bounds first, so a flood costs no inspection; redacted and inspected before escaped, which
   // would change how a value is written.
   notification: [logFloodBound, listChangedBound, progressOwnToken, noticeRedacted, noticeEscaped],
+  frontDoor: [frontDoorLoopback, originCheck, hostCheck, sessionBinding, sessionIdsUnguessable],
 };
 
 // A guard acting at two points (inspect-descriptors, effect-contract, drift-quarantine,
@@ -172,5 +175,6 @@ export function selectGuards(disabled: readonly string[]): Guards {
     serverRequest: keep(ALL_GUARDS.serverRequest),
     serverReply: keep(ALL_GUARDS.serverReply),
     notification: keep(ALL_GUARDS.notification),
+    frontDoor: keep(ALL_GUARDS.frontDoor),
   };
 }
