@@ -1,7 +1,7 @@
 // Load's decision: which of the server's tools the agent may see and call, and under which name.
 // Every tool the server lists or the manifest pins passes the tool guards in order; the first
 // refusal decides. What the agent is then shown of a registered tool is its input schema without
-// the hidden parameters, as the presentation guards leave it.
+// the hidden parameters, as the presentation guards and then the outbound stage leave it.
 
 import type { Config, Effect, Rule } from './config.js';
 import type { Guards } from './guards/registry.js';
@@ -10,7 +10,8 @@ import { hiddenParameters, restrictSchema } from './hidden.js';
 import type { ListedTool } from './listing.js';
 import type { Manifest, PinnedTool } from './manifest.js';
 import { offeredName } from './names.js';
-import type { JsonObject } from './json/tree.js';
+import { configureStage, inspectOutbound } from './inspect/stage.js';
+import { member, object, plain, stringValue, type JsonObject } from './json/tree.js';
 import { compileSchema, type Compiled, type Validator } from './schema/compile.js';
 import { externalReference } from './schema/references.js';
 
@@ -86,7 +87,7 @@ export function toolSubject(
   pin: PinnedTool | undefined,
   config: Config,
   taken: ReadonlySet<string>,
-  guards: Pick<Guards, 'presentation'>,
+  guards: Pick<Guards, 'presentation' | 'outbound'>,
   listed: ReadonlySet<string> = new Set(live === undefined ? [] : [name]),
 ): ToolSubject {
   // A tool the server no longer lists is decided on what the pin kept.
@@ -104,20 +105,55 @@ export function toolSubject(
     inputSchema: restricted,
     annotations: live === undefined ? pin?.annotations : live.annotations,
   };
+  const offered = offeredName(name, rule, config.server.prefix);
+  const presented = guards.presentation.reduce((shown, guard) => guard.present(shown, effect, rule, config.limits), asReceived);
+  const outbound = throughStage(offered, presented, guards, config);
   return {
     name,
     live,
     pin,
     rule,
-    offered: offeredName(name, rule, config.server.prefix),
+    offered,
     taken,
     inputSchema,
     hidden,
     restricted,
     compiled: () => (compiled ??= compileSchema(restricted)),
-    shown: guards.presentation.reduce((shown, guard) => guard.present(shown, effect, rule, config.limits), asReceived),
+    shown: outbound.ok ? outbound.shown : presented,
+    withheld: outbound.ok ? undefined : outbound.problem,
     rules: config.rules,
     listed,
+  };
+}
+
+/** Descriptors are decided before the session exists: nothing of the server's environment is redacted from them. */
+const NO_SERVER_ENV: ReadonlyMap<string, string> = new Map();
+
+/** What the agent would be shown, as one descriptor message through the outbound stage. */
+function throughStage(
+  offered: string,
+  presented: Presentation,
+  guards: Pick<Guards, 'outbound'>,
+  config: Config,
+): { readonly ok: true; readonly shown: Presentation } | { readonly ok: false; readonly problem: string } {
+  const descriptor = object([
+    ['name', plain(offered)],
+    ['description', presented.description === undefined ? undefined : plain(presented.description)],
+    ['inputSchema', presented.inputSchema],
+    ['annotations', presented.annotations],
+  ]);
+  const outbound = inspectOutbound(descriptor, 'descriptor', configureStage(guards.outbound, { serverEnv: NO_SERVER_ENV, limits: config.limits }));
+  if (!outbound.ok) return outbound;
+  const shown = outbound.message.kind === 'object' ? outbound.message : descriptor;
+  const schema = member(shown, 'inputSchema');
+  const annotations = member(shown, 'annotations');
+  return {
+    ok: true,
+    shown: {
+      description: stringValue(member(shown, 'description')),
+      inputSchema: schema?.kind === 'object' ? schema : presented.inputSchema,
+      annotations: annotations?.kind === 'object' ? annotations : undefined,
+    },
   };
 }
 

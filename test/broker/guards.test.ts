@@ -409,12 +409,9 @@ describe('the guard registry', () => {
       'output-valid',
       'effect-contract',
       'withhold-uninspectable',
-      'inspect-results',
-      'redact-server-env',
-      'result-cap',
     ]);
     expect(ALL_GUARDS.drift.map((g) => g.name)).toEqual(['drift-quarantine', 'drift-closes-session']);
-    expect(ALL_GUARDS.error.map((g) => g.name)).toEqual(['redact-server-env', 'server-error-escaped']);
+    expect(ALL_GUARDS.outbound.map((g) => g.name)).toEqual(['inspect-descriptors', 'inspect-results', 'redact-server-env', 'server-error-escaped', 'description-cap', 'result-cap']);
   });
 
   it.each(GUARD_NAMES.map((name) => [name]))('--disable-guard %s removes exactly that guard', (name) => {
