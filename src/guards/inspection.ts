@@ -3,7 +3,7 @@
 // bounded, normalised and searched here; a descriptor with a finding is refused.
 
 import { inspectValue } from '../inspect/inspect.js';
-import { refusal } from '../refusal.js';
+import { refusal } from '../session/refusal.js';
 import type { CallGuard, ToolGuard } from './types.js';
 
 export const inspectArguments: CallGuard = {

@@ -2,9 +2,9 @@
 // must not base decisions on them), and its description is text the model reads as instructions,
 // so the operator's decisions replace both. The outbound stage then inspects and caps the result.
 
-import type { Effect } from '../config.js';
-import { plain, type JsonObject } from '../json/tree.js';
+import { plain } from '../json/tree.js';
 import type { PresentationGuard } from './types.js';
+import type { Effect, JsonObject } from '../types.js';
 
 const DERIVED_ANNOTATIONS: Readonly<Record<Effect, JsonObject>> = {
   read_only: annotations({ readOnlyHint: true, destructiveHint: false }),

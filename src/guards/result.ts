@@ -4,11 +4,12 @@
 // takes the whole result. Every rejection here comes after the tool ran (docs/result-path.md), so
 // each says so and forbids a retry.
 
-import { member, plain, type JsonValue } from '../json/tree.js';
-import { afterDispatch } from '../refusal.js';
+import { member, plain } from '../json/tree.js';
+import { afterDispatch } from '../session/refusal.js';
 import { blockText, contentBlocks, placeholder, withMembers } from '../result/content.js';
 import { failedCheck, readbackArguments } from '../result/contract.js';
 import type { ResultGuard, ResultVerdict } from './types.js';
+import type { JsonValue } from '../types.js';
 
 /**
  * The `_meta` namespace of the broker's own marks: the receipt, `verified`, `structured-dropped`.

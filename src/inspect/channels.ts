@@ -3,9 +3,9 @@
 // members are read as lines of text and so escaped, and the cap on what is sent. A channel with
 // nothing special is one line here; a new kind of message needs no code of its own.
 
-import type { Limits } from '../config.js';
-import { member, object, plain, stringValue, type JsonValue } from '../json/tree.js';
+import { member, object, plain, stringValue } from '../json/tree.js';
 import { capResult, capText } from '../result/cap.js';
+import type { JsonValue, Limits } from '../types.js';
 import { collectData, collectSchemaValues } from './schema-text.js';
 
 export const CHANNELS = [

@@ -4,11 +4,12 @@
 // server says goes through the outbound stage (inspect/stage.ts), which calls this; the agent's
 // arguments are inspected here directly.
 
-import { object, type JsonValue } from '../json/tree.js';
+import { object } from '../json/tree.js';
 import { boundsProblem } from './bounds.js';
 import { describeFindings, detect, type Finding, type FindingKind } from './detect.js';
 import { withoutHidden } from './invisible.js';
 import { normalise } from './normalise.js';
+import type { JsonValue } from '../types.js';
 
 export type Inspection = { readonly ok: true; readonly value: JsonValue } | { readonly ok: false; readonly problem: string };
 

@@ -4,7 +4,7 @@
 // a `$ref`, a `format`, a `default` or an example, which the agent may copy as a value) would
 // change what the schema accepts or suggests if rewritten, so it is only judged.
 
-import type { JsonValue } from '../json/tree.js';
+import type { JsonValue } from '../types.js';
 
 /** Keywords whose string value is prose about the schema it sits in. */
 const PROSE = new Set(['title', 'description', '$comment']);

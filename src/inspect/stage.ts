@@ -9,10 +9,10 @@
 // The guards are its configuration: each names one step and the channels it applies to
 // (guards/outbound.ts), so `--disable-guard` removes a step, not a copy of the code.
 
-import type { Limits } from '../config.js';
-import { object, plain, type JsonValue } from '../json/tree.js';
+import { object, plain } from '../json/tree.js';
 import { redactor, redactValue, type Redact } from '../result/redact.js';
-import { escapeServerText } from '../sanitize.js';
+import type { JsonValue, Limits } from '../types.js';
+import { escapeServerText } from './sanitize.js';
 import { CHANNEL_PROFILES, CHANNELS, type Channel } from './channels.js';
 import { inspectValue } from './inspect.js';
 

@@ -3,7 +3,8 @@
 // saying how much was sent (the marker included) of how much there was.
 
 import { codePoints } from '../inspect/bounds.js';
-import { member, plain, type JsonValue } from '../json/tree.js';
+import { member, plain } from '../json/tree.js';
+import type { JsonValue } from '../types.js';
 import { writeJson } from '../json/writer.js';
 import { blockText, contentBlocks, textBlock, withMembers } from './content.js';
 

@@ -9,14 +9,14 @@
 
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_LIMITS } from '../../src/config.js';
+import { DEFAULT_LIMITS } from '../../src/operator/config.js';
 import { ALL_GUARDS } from '../../src/guards/registry.js';
 import { CHANNEL_PROFILES, CHANNELS, type Channel } from '../../src/inspect/channels.js';
 import { configureStage, inspectOutbound } from '../../src/inspect/stage.js';
 import { readJson } from '../../src/json/reader.js';
 import { writeJson } from '../../src/json/writer.js';
-import { escapeServerText } from '../../src/sanitize.js';
-import { Session } from '../../src/session.js';
+import { escapeServerText } from '../../src/inspect/sanitize.js';
+import { Session } from '../../src/session/session.js';
 import { CONTEXT, json, registeredTools, rule } from './builders.js';
 import { FakeRequester } from './fake-requester.js';
 import {

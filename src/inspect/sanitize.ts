@@ -5,7 +5,7 @@
 // text still tells exactly what the server sent. Unlike normalisation nothing is kept for context:
 // escaped text is for exact reading, where a visible joiner costs nothing.
 
-import { HIDDEN_CLASS } from './inspect/invisible.js';
+import { HIDDEN_CLASS } from './invisible.js';
 
 const HIDDEN = new RegExp(`[${HIDDEN_CLASS}]`, 'gu');
 
