@@ -120,14 +120,16 @@ function throughStage(
   ]);
   const outbound = inspectOutbound(descriptor, 'descriptor', configureStage(guards.outbound, { serverEnv: NO_SERVER_ENV, limits: config.limits }));
   if (!outbound.ok) return outbound;
-  const shown = outbound.message.kind === 'object' ? outbound.message : descriptor;
-  const schema = member(shown, 'inputSchema');
+  const shown = outbound.message;
+  // The stage keeps every object an object; a descriptor it did not would show nothing inspected.
+  const schema = shown.kind === 'object' ? member(shown, 'inputSchema') : undefined;
+  if (shown.kind !== 'object' || schema?.kind !== 'object') return { ok: false, problem: 'it could not be inspected' };
   const annotations = member(shown, 'annotations');
   return {
     ok: true,
     shown: {
       description: stringValue(member(shown, 'description')),
-      inputSchema: schema?.kind === 'object' ? schema : presented.inputSchema,
+      inputSchema: schema,
       annotations: annotations?.kind === 'object' ? annotations : undefined,
     },
   };

@@ -248,14 +248,13 @@ export class Session {
     }
     if (!reply.ok) {
       const error = this.outbound(reply.error, 'error');
-      if (!error.ok) {
-        this.reject(id, trail, afterDispatch('result_withheld', `its error is withheld: ${error.problem}.`));
+      // The stage keeps an object an object; anything else would be no error to pass on.
+      if (!error.ok || error.message.kind !== 'object') {
+        this.reject(id, trail, afterDispatch('result_withheld', `its error is withheld: ${error.ok ? 'it is not an error object' : error.problem}.`));
         return;
       }
-      // The stage keeps an object an object; anything else would not be an error to pass on.
-      const passed = error.message.kind === 'object' ? error.message : brokerError(ERROR.upstream, 'The server answered with an error');
       trail.record('call_answered', { dispatched: true, detail: 'the server answered with a JSON-RPC error, passed on' });
-      send(errorLine(id, passed));
+      send(errorLine(id, error.message));
       return;
     }
     const judged = await this.judgeResult(reply.result, tool, args?.kind === 'object' ? args : object([]));
