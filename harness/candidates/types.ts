@@ -50,6 +50,10 @@ export const FEATURES = {
   'config-file-modes': 'reads its rules and manifest only from regular files the user owns and nobody else can write',
   'server-env': "starts the server with the environment the operator set for it, and keeps those values from the agent",
   'http-upstreams': 'reaches a server by URL over Streamable HTTP, refusing non-public addresses and redirects and capping bodies',
+  sampling: "refuses a server's sampling requests unless the operator allows them, and bounds, inspects and never tool-enables them unless the agent declared it",
+  elicitation: "refuses a server's elicitation unless the operator allows it, refuses forms asking for credentials, shows a URL whole and never fetches it",
+  roots: 'tells a server only the roots the operator permits it',
+  notifications: "redacts, escapes and bounds a server's log messages and list_changed notices, and forwards progress only for the agent's own tokens",
 } as const;
 export type Feature = keyof typeof FEATURES;
 

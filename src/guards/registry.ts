@@ -17,6 +17,12 @@ import { descriptionCap, inspectDescriptorsStep, inspectResults, redactServerEnv
 import { operatorAnnotations, operatorDescription } from './presentation.js';
 import { brokerMarkersOnly, effectContract, outputValid, serverErrorIsToolError, withholdUninspectable } from './result.js';
 import { hiddenNamesSound, objectSchema, schemaCompiles, selfContained } from './schema.js';
+import { elicitationAllowed, elicitationBounds, elicitationModeDeclared, elicitationNoCredentials, elicitationUrlWhole } from './elicitation.js';
+import { listChangedBound, logFloodBound, noticeEscaped, noticeRedacted, progressOwnToken } from './notices.js';
+import { requestTextInspected } from './request-text.js';
+import { rootsPermitted } from './roots.js';
+import { samplingAllowed, samplingBounds, samplingToolsDeclared } from './sampling.js';
+import type { NotificationGuard, ServerReplyGuard, ServerRequestGuard } from './types.js';
 import { agentVisibility, nothingRegistered, registeredCallsOnly } from './session.js';
 import { classified, descriptionPin, effectContractSound, hintConsistency, outputSchemaPin, pinned, schemaPin, stillOffered } from './tool.js';
 import type {
@@ -53,6 +59,9 @@ export interface Guards {
   readonly drift: readonly DriftGuard[];
   readonly outbound: readonly OutboundGuard[];
   readonly serve: readonly ServeGuard[];
+  readonly serverRequest: readonly ServerRequestGuard[];
+  readonly serverReply: readonly ServerReplyGuard[];
+  readonly notification: readonly NotificationGuard[];
 }
 
 export const ALL_GUARDS: Guards = {
@@ -100,6 +109,24 @@ export const ALL_GUARDS: Guards = {
   // Calls wait until every drift guard has acted, so their order here decides nothing.
   drift: [quarantineDrifted, driftClosesSession],
   serve: [nothingRegistered],
+  // Whether the operator allows the kind at all, and whether the agent declared the mode, before
+  // what the request holds; the URL judged as sent, before inspection normalises the text; the
+  // bounds on the text as the server sent it.
+  serverRequest: [
+    samplingAllowed,
+    samplingToolsDeclared,
+    samplingBounds,
+    elicitationAllowed,
+    elicitationModeDeclared,
+    elicitationUrlWhole,
+    elicitationNoCredentials,
+    elicitationBounds,
+    requestTextInspected,
+  ],
+  serverReply: [rootsPermitted],
+  // Bounds first, so a flood costs no inspection; redacted and inspected before escaped, which
+  // would change how a value is written.
+  notification: [logFloodBound, listChangedBound, progressOwnToken, noticeRedacted, noticeEscaped],
 };
 
 // A guard acting at two points (inspect-descriptors, effect-contract, drift-quarantine) is one
@@ -133,5 +160,8 @@ export function selectGuards(disabled: readonly string[]): Guards {
     drift: keep(ALL_GUARDS.drift),
     outbound: keep(ALL_GUARDS.outbound),
     serve: keep(ALL_GUARDS.serve),
+    serverRequest: keep(ALL_GUARDS.serverRequest),
+    serverReply: keep(ALL_GUARDS.serverReply),
+    notification: keep(ALL_GUARDS.notification),
   };
 }

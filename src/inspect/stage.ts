@@ -65,14 +65,25 @@ export function inspectOutbound(message: JsonValue, channel: Channel, stage: Sta
   }
 }
 
+/**
+ * The stage's inspection step alone, on one message of `channel`: bounds over the whole message,
+ * normalisation of what may be rewritten, detection. For a guard of its own kind that applies the
+ * step where the session has not yet routed that channel through the whole stage (the server's
+ * requests and notifications, guards/request-text.ts and guards/notices.ts).
+ */
+export function inspectMessage(message: JsonValue, channel: Channel): Outbound {
+  const inspected = inspectValue(message, ['secret', 'injection', 'hidden'], message, [], CHANNEL_PROFILES[channel].fixed?.(message));
+  return inspected.ok ? { ok: true, message: inspected.value } : inspected;
+}
+
 function throughSteps(message: JsonValue, channel: Channel, stage: Stage): Outbound {
   const profile = CHANNEL_PROFILES[channel];
   const steps = stage.steps.get(channel) ?? new Set<StageStep>();
   let current = message;
   if (steps.has('inspect')) {
-    const inspected = inspectValue(current, ['secret', 'injection', 'hidden'], current, [], profile.fixed?.(current));
-    if (!inspected.ok) return { ok: false, problem: inspected.problem };
-    current = inspected.value;
+    const inspected = inspectMessage(current, channel);
+    if (!inspected.ok) return inspected;
+    current = inspected.message;
   }
   // After normalisation, so a value hidden behind invisible characters is found too.
   if (steps.has('redact') && stage.redact !== undefined) current = redactValue(current, stage.redact);
