@@ -392,6 +392,11 @@ describe('the guard registry', () => {
         'progress-own-token',
         'notice-redacted',
         'notice-escaped',
+        'front-door-loopback',
+        'origin-check',
+        'host-check',
+        'session-binding',
+        'session-ids-unguessable',
       ].sort(),
     );
     expect(ALL_GUARDS.file.map((g) => g.name)).toEqual(['private-operator-files']);
