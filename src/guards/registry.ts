@@ -9,17 +9,16 @@ import { manifestRequired, manifestServer, rulesPinned } from './config.js';
 import { privateOperatorFiles } from './files.js';
 import { foreignMentions, foreignMentionsResult, serverNamesUnique } from './fleet.js';
 import { frontDoorLoopback, hostCheck, originCheck, sessionBinding, sessionIdsUnguessable, type FrontDoorGuard } from './front-door.js';
-import { serverErrorEscaped } from './error.js';
 import { resultSizeBound } from './frame.js';
-import { inspectArguments, inspectDescriptors, normaliseDescription } from './inspection.js';
+import { inspectArguments, inspectDescriptors } from './inspection.js';
 import { bearerHttpsOnly, httpBodyCap, noRedirects } from './http.js';
 import { listingBounds, listingUnique } from './listing.js';
 import { nameRules, nameUnique } from './names.js';
 import { groupDiesWithBroker, ownProcessGroup, parentDeathSignal } from './process.js';
-import { descriptionCap, operatorAnnotations, operatorDescription } from './presentation.js';
-import { brokerMarkersOnly, effectContract, inspectResults, outputValid, resultCap, serverErrorIsToolError, withholdUninspectable } from './result.js';
+import { descriptionCap, inspectDescriptorsStep, inspectResults, redactServerEnv, resultCap, serverErrorEscaped } from './outbound.js';
+import { operatorAnnotations, operatorDescription } from './presentation.js';
+import { brokerMarkersOnly, effectContract, outputValid, serverErrorIsToolError, withholdUninspectable } from './result.js';
 import { hiddenNamesSound, objectSchema, schemaCompiles, selfContained } from './schema.js';
-import { redactServerEnvError, redactServerEnvResult } from './server-env.js';
 import { elicitationAllowed, elicitationBounds, elicitationModeDeclared, elicitationNoCredentials, elicitationUrlWhole } from './elicitation.js';
 import { listChangedBound, logFloodBound, noticeEscaped, noticeRedacted, progressOwnToken } from './notices.js';
 import { requestTextInspected } from './request-text.js';
@@ -33,12 +32,12 @@ import type {
   CallGuard,
   ConfigGuard,
   DriftGuard,
-  ErrorGuard,
   FileGuard,
   FleetGuard,
   FrameGuard,
   HttpGuard,
   ListingGuard,
+  OutboundGuard,
   PresentationGuard,
   ProcessGuard,
   ResultGuard,
@@ -62,7 +61,7 @@ export interface Guards {
   readonly call: readonly CallGuard[];
   readonly result: readonly ResultGuard[];
   readonly drift: readonly DriftGuard[];
-  readonly error: readonly ErrorGuard[];
+  readonly outbound: readonly OutboundGuard[];
   readonly serve: readonly ServeGuard[];
   readonly serverRequest: readonly ServerRequestGuard[];
   readonly serverReply: readonly ServerReplyGuard[];
@@ -97,8 +96,8 @@ export const ALL_GUARDS: Guards = {
     nameRules,
     nameUnique,
   ],
-  // Normalised before capped, so the cap counts what is sent.
-  presentation: [operatorAnnotations, operatorDescription, normaliseDescription, descriptionCap],
+  // The operator's decisions first: the outbound stage then inspects what the agent would be shown.
+  presentation: [operatorAnnotations, operatorDescription],
   // With several servers, on every server's decided tools: a shared name refused before what
   // one server says of another's tools is looked for, so only names that stay are looked for.
   fleet: [serverNamesUnique, foreignMentions],
@@ -109,12 +108,12 @@ export const ALL_GUARDS: Guards = {
   call: [quarantinedRefused, agentChain, hiddenParamsRefused, inputValid, inspectArguments, grants, policy],
   // The broker's marks cleared of the server's forgeries before any guard adds its own; the
   // server's own error report next, so that a failed call is judged as one; output and
-  // effect on what the server sent; then what the agent may see of it; the caps last, on what
-  // is actually sent. The server's environment is redacted from what inspection normalised, so a
-  // value hidden behind invisible characters is found too.
-  result: [brokerMarkersOnly, serverErrorIsToolError, outputValid, effectContract, withholdUninspectable, inspectResults, foreignMentionsResult, redactServerEnvResult, resultCap],
-  // Redacted before escaping, which would change how a value with a backslash is written.
-  error: [redactServerEnvError, serverErrorEscaped],
+  // effect on what the server sent; then what the agent may see of it. The outbound stage then
+  // takes the whole result (inspection, redaction, the cap).
+  result: [brokerMarkersOnly, serverErrorIsToolError, outputValid, effectContract, withholdUninspectable, foreignMentionsResult],
+  // The steps of the outbound stage; the stage runs them in its own order (inspect/stage.ts), so
+  // their order here decides nothing.
+  outbound: [inspectDescriptorsStep, inspectResults, redactServerEnv, serverErrorEscaped, descriptionCap, resultCap],
   // Calls wait until every drift guard has acted, so their order here decides nothing.
   drift: [quarantineDrifted, driftClosesSession],
   serve: [nothingRegistered],
@@ -140,8 +139,7 @@ export const ALL_GUARDS: Guards = {
 };
 
 // A guard acting at two points (inspect-descriptors, effect-contract, drift-quarantine,
-// redact-server-env, foreign-mentions) is one name: disabling it
-// removes it from both.
+// foreign-mentions) is one name: disabling it removes it from both.
 export const GUARD_NAMES: readonly string[] = [
   ...new Set(Object.values(ALL_GUARDS).flatMap((list: readonly { name: string }[]) => list.map((guard) => guard.name))),
 ];
@@ -170,7 +168,7 @@ export function selectGuards(disabled: readonly string[]): Guards {
     call: keep(ALL_GUARDS.call),
     result: keep(ALL_GUARDS.result),
     drift: keep(ALL_GUARDS.drift),
-    error: keep(ALL_GUARDS.error),
+    outbound: keep(ALL_GUARDS.outbound),
     serve: keep(ALL_GUARDS.serve),
     serverRequest: keep(ALL_GUARDS.serverRequest),
     serverReply: keep(ALL_GUARDS.serverReply),

@@ -379,6 +379,26 @@ describe('the guard registry', () => {
         'no-redirects',
         'http-body-cap',
         'bearer-https-only',
+        'sampling-allowed',
+        'sampling-tools-declared',
+        'sampling-bounds',
+        'elicitation-allowed',
+        'elicitation-mode-declared',
+        'elicitation-url-whole',
+        'elicitation-no-credentials',
+        'elicitation-bounds',
+        'request-text-inspected',
+        'roots-permitted',
+        'log-flood-bound',
+        'list-changed-bound',
+        'progress-own-token',
+        'notice-redacted',
+        'notice-escaped',
+        'front-door-loopback',
+        'origin-check',
+        'host-check',
+        'session-binding',
+        'session-ids-unguessable',
       ].sort(),
     );
     expect(ALL_GUARDS.file.map((g) => g.name)).toEqual(['private-operator-files']);
@@ -411,14 +431,11 @@ describe('the guard registry', () => {
       'output-valid',
       'effect-contract',
       'withhold-uninspectable',
-      'inspect-results',
       'foreign-mentions',
-      'redact-server-env',
-      'result-cap',
     ]);
     expect(ALL_GUARDS.fleet.map((g) => g.name)).toEqual(['server-names-unique', 'foreign-mentions']);
     expect(ALL_GUARDS.drift.map((g) => g.name)).toEqual(['drift-quarantine', 'drift-closes-session']);
-    expect(ALL_GUARDS.error.map((g) => g.name)).toEqual(['redact-server-env', 'server-error-escaped']);
+    expect(ALL_GUARDS.outbound.map((g) => g.name)).toEqual(['inspect-descriptors', 'inspect-results', 'redact-server-env', 'server-error-escaped', 'description-cap', 'result-cap']);
   });
 
   it.each(GUARD_NAMES.map((name) => [name]))('--disable-guard %s removes exactly that guard', (name) => {

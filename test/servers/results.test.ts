@@ -51,6 +51,7 @@ const SIZED_SAMPLES: ResultPreset[] = [
   sized('deep', 33),
   sized('nodes', 5_001),
   sized('long-string', 65_537),
+  sized('meta-strings', 1_500),
   sized('aggregate', 65_537),
 ];
 
@@ -78,6 +79,8 @@ describe('result presets', () => {
       'bidi',
       'ansi',
       'tag-chars',
+      'format-chars',
+      'joining-scripts',
       'japanese',
       'arabic',
       'emoji',
@@ -85,7 +88,7 @@ describe('result presets', () => {
       'cross-server',
       'plain',
     ]);
-    expect(Object.keys(RESULT_FAMILIES)).toEqual(['chars', 'split', 'bytes', 'deep', 'nodes', 'long-string', 'aggregate']);
+    expect(Object.keys(RESULT_FAMILIES)).toEqual(['chars', 'split', 'bytes', 'deep', 'nodes', 'long-string', 'aggregate', 'meta-strings']);
   });
 
   it.each([...RESULT_PRESETS, ...SIZED_SAMPLES].map((preset) => [JSON.stringify(preset), preset] as const))(
