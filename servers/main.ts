@@ -1,6 +1,6 @@
 /**
  * Entry point of a hostile server:
- *   node dist/servers/main.js <server-id> [--ledger FILE] [--control FILE] [--http [--listen ADDRESS]...] [knob=value ...]
+ *   node dist/servers/main.js <server-id> [--ledger FILE] [--control FILE] [--as NAME] [--http [--listen ADDRESS]...] [knob=value ...]
  * With --http it listens on 127.0.0.1, or on each ADDRESS, (one port of its own, written to the ledger) instead of stdio.
  * The harness CLI runs the same thing as `gauntlet serve` through `runServer`.
  */
@@ -15,7 +15,7 @@ import { serveHttp } from './kit/http.js';
 import { serve, type StopReason } from './kit/server.js';
 import { DEFAULT_LIMITS } from './kit/wire.js';
 
-const USAGE = '<server-id> [--ledger FILE] [--control FILE] [--http [--listen ADDRESS]...] [knob=value ...]';
+const USAGE = '<server-id> [--ledger FILE] [--control FILE] [--as NAME] [--http [--listen ADDRESS]...] [knob=value ...]';
 
 export class UsageError extends Error {}
 
@@ -23,6 +23,8 @@ export interface Invocation {
   serverId: string;
   ledgerPath: string | null;
   controlPath: string | null;
+  /** The name the scenario gives this server among several; its launch record carries it. */
+  as: string | null;
   /** Serve MCP's Streamable HTTP rather than stdio, listening on these addresses; null for stdio. */
   listen: string[] | null;
   /** The preset's knobs overridden by the command line's. */
@@ -38,15 +40,15 @@ export function parseInvocation(args: readonly string[]): Invocation {
     const problem = serverId === undefined ? 'no server id given' : `unknown server id ${JSON.stringify(serverId)}`;
     throw new UsageError(`${problem}; usage: ${USAGE}; server ids: ${ids}`);
   }
-  const paths: Record<'--ledger' | '--control', string | null> = { '--ledger': null, '--control': null };
+  const paths: Record<'--ledger' | '--control' | '--as', string | null> = { '--ledger': null, '--control': null, '--as': null };
   const listen: string[] = [];
   const assignments: string[] = [];
   let http = false;
   for (let i = 0; i < rest.length; i++) {
     const arg = rest[i]!;
-    if (arg === '--ledger' || arg === '--control' || arg === '--listen') {
+    if (arg === '--ledger' || arg === '--control' || arg === '--as' || arg === '--listen') {
       const value = rest[++i];
-      if (value === undefined) throw new UsageError(`${arg} needs ${arg === '--listen' ? 'an address' : 'a file'}; usage: ${USAGE}`);
+      if (value === undefined) throw new UsageError(`${arg} needs ${arg === '--listen' ? 'an address' : arg === '--as' ? 'a name' : 'a file'}; usage: ${USAGE}`);
       if (arg === '--listen') listen.push(value);
       else paths[arg] = value;
     } else if (arg === '--http') {
@@ -62,6 +64,7 @@ export function parseInvocation(args: readonly string[]): Invocation {
     serverId,
     ledgerPath: paths['--ledger'],
     controlPath: paths['--control'],
+    as: paths['--as'],
     // Loopback unless told otherwise: only the harness's own network enclosure asks for another.
     listen: http ? (listen.length > 0 ? listen : ['127.0.0.1']) : null,
     knobs: { ...entry.knobs, ...parseAssignments(assignments) },
@@ -108,6 +111,7 @@ async function runUntilStopped(args: readonly string[]): Promise<number> {
       ppid: process.ppid,
       ...ownProcessIds(),
       knobs: invocation.knobs,
+      ...(invocation.as === null ? {} : { as: invocation.as }),
     });
   } catch (error) {
     process.stderr.write(`gauntlet server: cannot write the ledger: ${(error as Error).message}\n`);

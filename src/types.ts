@@ -244,6 +244,8 @@ export interface Presentation {
 }
 
 export interface RegisteredTool {
+  /** The id of the server it comes from: the one its calls are forwarded to. Set by Load. */
+  readonly server?: string;
   /** The server's name for it: what a call is forwarded as. */
   readonly tool: string;
   /** The name the agent sees and calls. */
@@ -263,6 +265,19 @@ export interface RegisteredTool {
   /** What the operator reviewed, which every decision about the tool relies on; undefined when
    * the tool is not pinned (the `pinned` guard disabled). */
   readonly pin: PinnedTool | undefined;
+  /** With several servers: the names the agent is offered other servers' tools by, which this
+   * server's words must not steer it to (`foreign-mentions`). */
+  readonly foreign?: readonly string[];
+}
+
+/** A tool Load refused, and the guard that refused it. */
+export interface Refusal {
+  /** With several servers, the id of the server whose tool it is. */
+  readonly server?: string;
+  /** The server's name for the tool. */
+  readonly tool: string;
+  readonly guard: string;
+  readonly reason: string;
 }
 
 /** A registered tool that no longer matches, and the guard that says so. */

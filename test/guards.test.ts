@@ -328,6 +328,15 @@ const NEEDED_BY: Record<string, Record<string, string[]>> = {
   'no-redirects': {
     'net.redirect-to-public-not-followed': ['ledger.connections_to', 'call.server_received'],
   },
+  // Without it both servers' tools keep the name, and the session's map gives it to the later.
+  'server-names-unique': {
+    'msv.name-taken-by-prefix': ['list.excludes', 'call.servers_received', 'servers.ledger.calls'],
+    'msv.name-taken-directly': ['list.excludes', 'call.servers_received', 'servers.ledger.calls'],
+  },
+  'foreign-mentions': {
+    'msv.description-steers-to-other': ['list.description_excludes'],
+    'msv.result-steers-to-other': ['call.answer_excludes'],
+  },
   // Without it the front door binds every interface, which the harness reads from /proc only.
   'front-door-loopback': {
     'fdr.binds-loopback': ['start.listens_loopback'],

@@ -43,6 +43,8 @@ def hello(params):
         # It reads no operator file, so every flaw is as good as written: it serves regardless.
         "config_flaws": True,
         "unapplied": [],
+        # It aggregates several servers as naively as the built-in passthrough does.
+        "servers": "many",
     }
 
 
@@ -50,10 +52,34 @@ def pin(params):
     return {"ok": True, "detail": f"{NAME} pins nothing"}
 
 
+def aggregated(servers, own):
+    """Several servers as the proxy's naive aggregator takes them (harness/candidates/passthrough.ts):
+    each reached as given, with its prefix, and one flat rename table for all of them."""
+    renames = {tool: rule["rename"] for server in servers for tool, rule in server["operator"]["tools"].items() if "rename" in rule}
+    described = []
+    for server in servers:
+        upstream, operator = server["upstream"], server["operator"]
+        entry = {"name": server["name"]}
+        if "url" in upstream:
+            entry["url"] = upstream["url"]
+        else:
+            entry.update(command=upstream["command"], args=upstream["args"],
+                         env={name: expand_references(value, own) for name, value in operator.get("env", {}).items()})
+        if "prefix" in operator:
+            entry["prefix"] = operator["prefix"]
+        entry["renames"] = renames
+        described.append(entry)
+    return described
+
+
 def start(params):
     session = params["session"]
     operator, upstream, own = session["operator"], session["upstream"], session["env"]
-    if "url" in upstream:
+    if "servers" in session:
+        target = ["--servers", json.dumps(aggregated(session["servers"], own), separators=(",", ":"), ensure_ascii=False)]
+        if "credentials" in operator:
+            target += ["--tokens", json.dumps(operator["credentials"], separators=(",", ":"), ensure_ascii=False)]
+    elif "url" in upstream:
         target = ["--url", upstream["url"]]
         if "credentials" in operator:
             target += ["--tokens", json.dumps(operator["credentials"], separators=(",", ":"), ensure_ascii=False)]

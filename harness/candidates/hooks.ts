@@ -10,6 +10,7 @@ export function hooksOf(candidate: Candidate): Set<Hook> {
   if (candidate.loadReport) hooks.add('load-report');
   if (candidate.startRefusal) hooks.add('start-refusal');
   if (candidate.info.configFlaws) hooks.add('config-flaws');
+  if (candidate.info.servers === 'many') hooks.add('multi-server');
   for (const upstream of candidate.info.upstreams ?? ['command']) hooks.add(upstream === 'url' ? 'url-upstream' : 'command-upstream');
   if (candidate.info.agentTransports?.includes('http')) hooks.add('http-agent');
   return hooks;
@@ -24,5 +25,6 @@ export const HOOK_OF_CLAIM: Partial<Record<Feature, Hook>> = {
   'config-checks': 'config-flaws',
   'config-file-modes': 'config-flaws',
   'http-upstreams': 'url-upstream',
+  'multi-server': 'multi-server',
   'http-front-door': 'http-agent',
 };

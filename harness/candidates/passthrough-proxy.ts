@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
+import { aggregate, type AggregatedServer } from './aggregator.js';
 import { LabelStamp } from './label-stamp.js';
 import { NaiveFrontDoor } from './naive-front-door.js';
 import { naiveToken } from './naive-token.js';
@@ -9,6 +10,9 @@ import { naiveToken } from './naive-token.js';
  * The passthrough candidate's process: it starts the server named after `--` and copies bytes
  * both ways, unchanged and unchecked; or, given `--url`, it posts each line to that URL and
  * copies each answer back. It exists to prove that scenarios can fail.
+ *
+ * Given `--servers JSON [--tokens JSON]` it is a naive aggregator of several servers instead
+ * (aggregator.ts).
  *
  * As a harness self-test fixture (the label-stamper candidate), `--stamp-code CODE` and
  * `--stamp-truncation`, given first, make it a liar: every tools/call result it forwards carries
@@ -21,6 +25,11 @@ import { naiveToken } from './naive-token.js';
 function main(argv: string[]): void {
   const { port, rest: unfronted } = frontDoorOption(argv);
   const { stamp, rest } = stampOptions(unfronted);
+  if (rest[0] === '--servers' && rest[1] !== undefined) {
+    const tokens = rest[2] === '--tokens' && rest[3] !== undefined ? (JSON.parse(rest[3]) as Record<string, string>) : {};
+    aggregate(JSON.parse(rest[1]) as AggregatedServer[], tokens);
+    return;
+  }
   const agent = port === undefined ? stdioAgent() : httpAgent(port);
   if (rest[0] === '--url' && rest[1] !== undefined) {
     const option = (name: string) => {
@@ -34,7 +43,7 @@ function main(argv: string[]): void {
   const separator = rest.indexOf('--');
   const [command, ...args] = separator >= 0 ? rest.slice(separator + 1) : [];
   if (!command) {
-    process.stderr.write('usage: passthrough-proxy [--front-door PORT] [--stamp-code CODE [--stamp-truncation]] (-- COMMAND [ARG ...] | --url URL)\n');
+    process.stderr.write('usage: passthrough-proxy [--front-door PORT] [--stamp-code CODE [--stamp-truncation]] (-- COMMAND [ARG ...] | --url URL | --servers JSON [--tokens JSON])\n');
     process.exit(2);
   }
   const server = spawn(command, args, { stdio: ['pipe', 'pipe', 'inherit'] });

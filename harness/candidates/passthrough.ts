@@ -2,8 +2,9 @@ import { join } from 'node:path';
 import { spawnHttpChannel } from '../agent/http-channel.js';
 import { passthroughEntry } from '../paths.js';
 import { spawnChannel, throughPrefix } from './child.js';
+import type { AggregatedServer } from './aggregator.js';
 import { freeLoopbackPort } from './free-port.js';
-import { ADAPTER_PROTOCOL, type AgentChannel, type Candidate, type SessionSpec } from './types.js';
+import { ADAPTER_PROTOCOL, type AgentChannel, type Candidate, type NamedUpstream, type SessionSpec } from './types.js';
 
 /**
  * `${NAME}` and `$NAME` in a configured value replaced by the proxy's own variable, as many
@@ -16,13 +17,34 @@ export function expandReferences(value: string, own: NodeJS.ProcessEnv): string 
 }
 
 /**
+ * Several servers as the aggregator is told them: how each is reached, its prefix, and the
+ * renames, kept as a careless gateway keeps them: one flat table by tool name for all servers,
+ * so a rename the operator wrote for one server's tool renames any server's tool of that name.
+ */
+function aggregated(servers: readonly NamedUpstream[], own: NodeJS.ProcessEnv): AggregatedServer[] {
+  const renames = Object.fromEntries(
+    servers.flatMap(({ operator }) => Object.entries(operator.tools).flatMap(([tool, rule]) => (rule.rename === undefined ? [] : [[tool, rule.rename] as const]))),
+  );
+  return servers.map(({ name, upstream, operator }) => ({
+    name,
+    ...('url' in upstream
+      ? { url: upstream.url }
+      : { command: upstream.command, args: upstream.args, env: Object.fromEntries(Object.entries(operator.env ?? {}).map(([variable, value]) => [variable, expandReferences(value, own)])) }),
+    ...(operator.prefix === undefined ? {} : { prefix: operator.prefix }),
+    renames,
+  }));
+}
+
+/**
  * Starts the no-protection proxy in front of the session's server, told `proxyOptions` first;
  * for an agent reached over HTTP, serving it on a free loopback port with its naive front door.
  */
 async function startProxy(spec: SessionSpec, name: string, proxyOptions: readonly string[]): Promise<AgentChannel> {
   const { credentials, config_token: configToken, config_token_env: configTokenEnv } = spec.operator;
   const target =
-    'url' in spec.upstream
+    spec.servers !== undefined
+      ? ['--servers', JSON.stringify(aggregated(spec.servers, spec.env)), ...(credentials === undefined ? [] : ['--tokens', JSON.stringify(credentials)])]
+      : 'url' in spec.upstream
       ? [
           '--url',
           spec.upstream.url,
@@ -80,6 +102,7 @@ export function proxyCandidate(name: string, proxyOptions: readonly string[]): C
       adapterProtocol: ADAPTER_PROTOCOL,
       claims: ['listing', 'calls'],
       upstreams: ['command', 'url'],
+      servers: 'many',
       // It reads no operator file, so every flaw is as good as written: it serves regardless.
       configFlaws: true,
       agentTransports: ['stdio', 'http'],

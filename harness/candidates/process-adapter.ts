@@ -31,6 +31,8 @@ interface Hello {
   agent_transports?: Array<'stdio' | 'http'>;
   config_flaws: boolean;
   unapplied: string[];
+  /** Absent from adapters written before it: they serve one server. */
+  servers?: 'one' | 'many';
 }
 
 interface Reach {
@@ -54,6 +56,7 @@ function sessionJson(spec: SessionSpec, id: string): Record<string, unknown> {
     id,
     workdir: spec.workdir,
     upstream: spec.upstream,
+    ...(spec.servers === undefined ? {} : { servers: spec.servers }),
     operator: spec.operator,
     ...(spec.flaw === undefined ? {} : { flaw: spec.flaw }),
     ...(spec.agent === undefined ? {} : { agent: spec.agent }),
@@ -137,6 +140,7 @@ export async function openProtocolAdapter(path: string, helloTimeoutMs = HELLO_T
     ...(hello.agent_transports === undefined ? {} : { agentTransports: hello.agent_transports }),
     configFlaws: hello.config_flaws,
     unapplied: hello.unapplied,
+    ...(hello.servers === undefined ? {} : { servers: hello.servers }),
   };
   const offers = (hook: Hook) => hello.hooks.includes(hook);
   const candidate: Candidate = {

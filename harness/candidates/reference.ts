@@ -3,7 +3,7 @@ import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { stringify as stringifyLossless } from 'lossless-json';
 import { brokerEntry } from '../paths.js';
-import type { AdapterFlaw, OperatorConfig } from '../scenario/types.js';
+import type { AdapterFlaw, OperatorConfig, ServerOperator } from '../scenario/types.js';
 import { spawnHttpChannel } from '../agent/http-channel.js';
 import { runToExit, spawnChannel, throughPrefix } from './child.js';
 import { freeLoopbackPort } from './free-port.js';
@@ -25,7 +25,7 @@ const files = (spec: SessionSpec) => ({
 });
 
 /** The neutral rule's `timeout_ms` is the broker's `call_timeout_ms`; every other name is shared. */
-function rulesFor(operator: OperatorConfig): Record<string, Record<string, unknown>> {
+function rulesFor(operator: Pick<OperatorConfig, 'tools'>): Record<string, Record<string, unknown>> {
   return Object.fromEntries(
     Object.entries(operator.tools).map(([tool, { timeout_ms, ...rule }]) => [tool, timeout_ms === undefined ? { ...rule } : { ...rule, call_timeout_ms: timeout_ms }]),
   );
@@ -37,7 +37,10 @@ function rulesFor(operator: OperatorConfig): Record<string, Record<string, unkno
  * (NET-6, CRD-1).
  */
 function brokerEnv(spec: SessionSpec): NodeJS.ProcessEnv {
-  const { allow_private_origin: origin, credentials } = spec.operator;
+  const { credentials } = spec.operator;
+  // With several servers, every origin one of them opts in to, separated by spaces.
+  const origins = [spec.operator, ...(spec.servers ?? []).map((server) => server.operator)].flatMap((part) => part.allow_private_origin ?? []);
+  const origin = origins.length === 0 ? undefined : origins.join(' ');
   return {
     ...spec.env,
     ...(origin === undefined ? {} : { GAUNTLET_BROKER_ALLOW_PRIVATE_ORIGIN: origin }),
@@ -71,29 +74,37 @@ function applyFlaw(flaw: AdapterFlaw, rules: Record<string, unknown>, server: Re
   else if (flaw === 'unknown-rule-field') rule.permision = 'notes.write';
 }
 
+/** A server's entry in the broker's file: how it is reached, its prefix and reviewed version. */
+function serverEntry(id: string, upstream: SessionSpec['upstream'], operator: ServerOperator): Record<string, unknown> {
+  // A server reached by URL has no process, so no environment of its own to set.
+  const reached = 'url' in upstream ? { url: upstream.url } : { command: upstream.command, args: upstream.args, ...(operator.env ? { env: operator.env } : {}) };
+  return {
+    id,
+    ...reached,
+    ...(operator.prefix ? { prefix: operator.prefix } : {}),
+    ...(operator.source_version ? { source_version: operator.source_version } : {}),
+  };
+}
+
 /** Translates the neutral operator configuration into the reference broker's own file. */
 async function writeConfig(spec: SessionSpec): Promise<string> {
   const path = files(spec).config;
   const { operator } = spec;
-  // A server reached by URL has no process, so no environment of its own to set.
-  const reached =
-    'url' in spec.upstream
-      ? { url: spec.upstream.url }
-      : { command: spec.upstream.command, args: spec.upstream.args, ...(operator.env ? { env: operator.env } : {}) };
   const server: Record<string, unknown> = {
-    id: spec.upstream.id,
-    ...reached,
-    ...(operator.prefix ? { prefix: operator.prefix } : {}),
-    ...(operator.source_version ? { source_version: operator.source_version } : {}),
+    ...serverEntry(spec.upstream.id, spec.upstream, operator),
     // Written where a careless operator would put it; the broker must refuse it (CRD-1).
     ...(operator.config_token ? { token: operator.config_token } : {}),
     ...(operator.config_token_env ? { token_env: operator.config_token_env } : {}),
   };
   const rules = rulesFor(operator);
   if (spec.flaw !== undefined) applyFlaw(spec.flaw, rules, server);
+  // Several servers: each entry names its server by the scenario's name and carries its own rules.
+  const served =
+    spec.servers === undefined
+      ? { server, rules }
+      : { servers: spec.servers.map(({ name, upstream, operator: own }) => ({ ...serverEntry(name, upstream, own), rules: rulesFor(own) })) };
   const config = {
-    server,
-    rules,
+    ...served,
     ...(operator.grants ? { grants: operator.grants } : {}),
     ...(operator.policy ? { policy: operator.policy } : {}),
     ...(operator.agents ? { agents: operator.agents } : {}),
@@ -144,6 +155,7 @@ export function referenceCandidate(options: ReferenceOptions = {}): Candidate {
       adapterProtocol: ADAPTER_PROTOCOL,
       claims: Object.keys(FEATURES) as Feature[],
       upstreams: ['command', 'url'],
+      servers: 'many',
       configFlaws: true,
       agentTransports: ['stdio', 'http'],
     },

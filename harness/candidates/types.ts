@@ -1,4 +1,4 @@
-import type { AdapterFlaw, OperatorConfig } from '../scenario/types.js';
+import type { AdapterFlaw, OperatorConfig, ServerOperator } from '../scenario/types.js';
 
 /**
  * The adapter protocol between the harness and a broker under test. It is deliberately small
@@ -50,6 +50,7 @@ export const FEATURES = {
   'config-file-modes': 'reads its rules and manifest only from regular files the user owns and nobody else can write',
   'server-env': "starts the server with the environment the operator set for it, and keeps those values from the agent",
   'http-upstreams': 'reaches a server by URL over Streamable HTTP, refusing non-public addresses and redirects and capping bodies',
+  'multi-server': "serves several servers at once, each tool under its own server's name, each call, token and change kept to its own server",
   'http-front-door': "serves the agent over Streamable HTTP on loopback, refusing foreign Origins and Hosts, with unguessable session ids bound to their credential, never passing the agent's credential on",
   sampling: "refuses a server's sampling requests unless the operator allows them, and bounds, inspects and never tool-enables them unless the agent declared it",
   elicitation: "refuses a server's elicitation unless the operator allows it, refuses forms asking for credentials, shows a URL whole and never fetches it",
@@ -66,6 +67,11 @@ export interface CandidateInfo {
   claims: readonly Feature[];
   /** How the broker can reach a server: started from a command line, or dialled at a URL (default: command). */
   upstreams?: ReadonlyArray<'command' | 'url'>;
+  /**
+   * `many`: the candidate serves several servers at once, from `SessionSpec.servers` (the
+   * `multi-server` hook). Default `one`: a scenario naming several servers is `unsupported`.
+   */
+  servers?: 'one' | 'many';
   /** The adapter writes `SessionSpec.flaw` into the broker's own configuration (docs/scenario-format.md). */
   configFlaws?: boolean;
   /** Parts of the neutral operator configuration the broker cannot express, noted on every case. */
@@ -91,10 +97,25 @@ export interface UpstreamUrl {
   url: string;
 }
 
+/** One of several servers: the scenario's name for it, how it is reached, and its part of the operator's configuration. */
+export interface NamedUpstream {
+  name: string;
+  upstream: UpstreamCommand | UpstreamUrl;
+  /** With `server_url` and `allow_private_origin` filled in, as for a single server. */
+  operator: ServerOperator;
+}
+
 export interface SessionSpec {
   /** A private directory for the candidate's files; removed after the scenario. */
   workdir: string;
+  /** The server; with `servers`, the first of them. */
   upstream: UpstreamCommand | UpstreamUrl;
+  /**
+   * Every server, in the scenario's order, when it names several: only for a candidate declaring
+   * `servers: 'many'`. `operator` then holds what they share (grants, policy, agents, limits,
+   * credentials) and an empty `tools`.
+   */
+  servers?: NamedUpstream[];
   operator: OperatorConfig;
   /**
    * For one start only: a defect the adapter writes into its own configuration file, for the

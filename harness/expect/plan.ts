@@ -43,7 +43,9 @@ const RECORD_CLAIMS: Readonly<Record<string, Hook>> = { audit: 'audit', 'audit-c
 
 /** The hooks and transports the scenario cannot run without: for its steps, and for the record it is about. */
 export function requiredHooks(scenario: Scenario): Hook[] {
-  const hooks = new Set<Hook>([scenario.server.transport === 'http' ? 'url-upstream' : 'command-upstream']);
+  const servers = Object.values(scenario.servers ?? { server: scenario.server });
+  const hooks = new Set<Hook>(servers.map((server) => (server.transport === 'http' ? 'url-upstream' : 'command-upstream')));
+  if (scenario.servers !== undefined) hooks.add('multi-server');
   for (const claim of scenario.claims) if (RECORD_CLAIMS[claim] !== undefined) hooks.add(RECORD_CLAIMS[claim]);
   if (scenario.agent?.transport === 'http') hooks.add('http-agent');
   for (const step of scenario.steps) {

@@ -35,6 +35,8 @@ import ledger from './scenario/ledger.js';
 import loadReport from './scenario/load-report.js';
 import serverEnv from './scenario/server-env.js';
 import serverHeaders from './scenario/server-headers.js';
+import serverLedgers from './servers/ledgers.js';
+import serversReceived from './servers/received.js';
 import outcome from './start/outcome.js';
 import serverGroup from './start/server-group.js';
 import listens from './start/listens.js';
@@ -74,6 +76,7 @@ export const EXPECTATIONS: readonly Expectation[] = [
   agent,
   code,
   serverReceived,
+  serversReceived,
   serverArguments,
   serverArgumentsAbsent,
   answersLikeUnknown,
@@ -104,6 +107,7 @@ export const EXPECTATIONS: readonly Expectation[] = [
   canary,
   serverEnv,
   serverHeaders,
+  serverLedgers,
   loadReport,
   auditTrail,
   auditChain,

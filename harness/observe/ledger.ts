@@ -57,3 +57,13 @@ export function listingReplies(records: readonly LedgerRecord[]): Array<{ reques
     return reply === undefined ? [] : [{ request, reply }];
   });
 }
+
+/** The processes of the server the scenario names `name` among several: their launch records carry that name (`--as`). */
+export const pidsOf = (records: readonly LedgerRecord[], name: string): ReadonlySet<number> =>
+  new Set(launches(records).filter((launch) => launch.as === name).map((launch) => launch.pid));
+
+/** That server's own ledger, within the scenario's one file: the records its processes wrote, in order. */
+export function recordsOf(records: readonly LedgerRecord[], name: string): LedgerRecord[] {
+  const pids = pidsOf(records, name);
+  return records.filter((record) => pids.has(record.pid));
+}

@@ -8,10 +8,11 @@ import { Ledger, serverPids } from '../observe/ledger.js';
 import { Canary } from '../observe/canary.js';
 import { Enclosure, type EnclosureSpec } from '../observe/enclosure.js';
 import { killAll, survivorsAfter } from '../observe/processes.js';
-import { kitCaFile, serverEntry } from '../paths.js';
+import { kitCaFile } from '../paths.js';
 import type { OperatorConfig, Scenario } from '../scenario/types.js';
 import { HttpServer } from './http-server.js';
 import { judge } from './judge.js';
+import { DEFAULT_SERVER_URL, fillPorts, kitCommand, startMembers, type Members } from './members.js';
 import { CandidateUnresponsive, failureOf, UnsupportedEnvironment, type CaseResult } from './outcome.js';
 import { ScenarioSession } from './steps.js';
 import { noTranscript } from './transcript.js';
@@ -39,29 +40,19 @@ export const OPERATOR_ENV = {
 } as const;
 
 /**
- * The command line that starts a hostile server, with the scenario's ledger and phase file. The
- * scenario's knobs belong to its own server; another catalogue server (a pin step's) runs as
- * its preset.
+ * The command line that starts a hostile server. The scenario's knobs belong to its own server;
+ * another catalogue server (a pin step's) runs as its preset.
  */
 function upstreamFor(scenario: Scenario, catalogue: string, ledger: string, control: string, canary: Canary): UpstreamCommand {
-  const own = catalogue === scenario.server.catalogue ? (scenario.server.knobs ?? {}) : {};
-  const knobs = Object.entries(own).map(([knob, value]) => `${knob}=${String(value)}`);
-  return {
-    id: catalogue.replace(/[^a-z0-9_]/g, '_'),
-    command: process.execPath,
-    args: [serverEntry, catalogue, '--ledger', ledger, '--control', control, `canary_port=${canary.port}`, ...knobs],
-  };
+  return kitCommand(catalogue, catalogue === scenario.server.catalogue ? (scenario.server.knobs ?? {}) : {}, ledger, control, canary);
 }
-
-/** Where an HTTP server is named when the operator does not say: the harness's own listener. */
-const DEFAULT_SERVER_URL = 'http://127.0.0.1:{port}/mcp';
 
 /**
  * The operator's URL and opt-in with their placeholders filled in: `{port}` is the scenario's
  * HTTP server, `{canary_port}` the canary (docs/scenario-format.md).
  */
 function reachedByUrl(operator: OperatorConfig, id: string, server: HttpServer, canary: Canary): { upstream: UpstreamUrl; operator: OperatorConfig } {
-  const fill = (text: string): string => text.replaceAll('{port}', String(server.port)).replaceAll('{canary_port}', String(canary.port));
+  const fill = (text: string): string => fillPorts(text, server.port, canary);
   const origin = operator.allow_private_origin;
   return {
     upstream: { id, url: fill(operator.server_url ?? DEFAULT_SERVER_URL) },
@@ -105,6 +96,10 @@ async function serverNetwork(scenario: Scenario, command: UpstreamCommand, ledge
   }
 }
 
+/** Whether some server of the scenario the harness runs over HTTP serves HTTPS. */
+const servesTls = (scenario: Scenario): boolean =>
+  Object.values(scenario.servers ?? { server: scenario.server }).some((server) => server.transport === 'http' && server.knobs?.http_tls !== undefined);
+
 /** Copies a scenario's directory for debugging: its regular files and folders, never a socket or pipe. */
 async function keep(from: string, to: string): Promise<void> {
   const plain = async (source: string): Promise<boolean> => {
@@ -143,9 +138,12 @@ export async function runScenario(scenario: Scenario, candidate: Candidate, opti
   const control = join(workdir.path, 'phase');
   const canary = await Canary.start();
   const command = upstreamFor(scenario, scenario.server.catalogue, ledger.path, control, canary);
-  let network: ServerNetwork;
+  let network: ServerNetwork = {};
+  // Several servers are each started as their own (members.ts); one is started here.
+  let members: Members | undefined;
   try {
-    network = await serverNetwork(scenario, command, ledger, workdir.path, options.stepTimeoutMs);
+    if (scenario.servers === undefined) network = await serverNetwork(scenario, command, ledger, workdir.path, options.stepTimeoutMs);
+    else members = await startMembers(scenario, ledger, control, canary, options.stepTimeoutMs);
   } catch (error) {
     await canary.stop();
     await workdir.cleanup();
@@ -153,7 +151,16 @@ export async function runScenario(scenario: Scenario, candidate: Candidate, opti
     return { ...base, outcome: 'unsupported-environment', duration_ms: Date.now() - started, findings: [], unchecked: [], notes: [], transcript: noTranscript(), reason: error.message };
   }
   const { http, enclosure } = network;
-  const reached = http === undefined ? { upstream: command, operator: scenario.operator } : reachedByUrl(scenario.operator, command.id, http, canary);
+  const reached =
+    members !== undefined
+      ? { upstream: members.servers[0]!.upstream, servers: members.servers, operator: scenario.operator }
+      : http === undefined
+        ? { upstream: command, operator: scenario.operator }
+        : reachedByUrl(scenario.operator, command.id, http, canary);
+  const stopServers = async () => {
+    await http?.stop();
+    await Promise.all(members?.http.map((running) => running.stop()) ?? []);
+  };
   const spec: SessionSpec = {
     workdir: workdir.path,
     ...reached,
@@ -161,7 +168,7 @@ export async function runScenario(scenario: Scenario, candidate: Candidate, opti
     env: { ...process.env, ...OPERATOR_ENV },
     ...(enclosure === undefined ? {} : { launchPrefix: enclosure.prefix }),
     // The operator of an HTTPS server trusts whoever issued its certificate.
-    ...(http !== undefined && scenario.server.knobs?.http_tls !== undefined ? { trustedCa: kitCaFile } : {}),
+    ...(servesTls(scenario) ? { trustedCa: kitCaFile } : {}),
     // The agent's own credential to the broker travels with every request it makes (docs/front-door.md).
     ...(scenario.agent === undefined ? {} : { agentHttp: { headers: scenario.agent.token === undefined ? {} : { authorization: `Bearer ${scenario.agent.token}` } } }),
   };
@@ -188,7 +195,7 @@ export async function runScenario(scenario: Scenario, candidate: Candidate, opti
   }
   try {
     await session.channel?.close();
-    await http?.stop();
+    await stopServers();
     // The scenario's own expectations once the candidate has closed; a step that errored leaves
     // the steps before it to be judged, and those whose observations were taken.
     if (reason === undefined) await session.recordEnd(scenario.expect, { requests: canary.requests, records: canary.records }).catch(failed);
@@ -215,7 +222,7 @@ export async function runScenario(scenario: Scenario, candidate: Candidate, opti
       ...(outcome === 'fail' || outcome === 'error' ? { stderr_tail: session.lastChannel?.stderrTail?.() ?? '' } : {}),
     };
   } finally {
-    await http?.stop();
+    await stopServers();
     await enclosure?.close();
     await canary.stop();
     if (options.keepWorkdir !== undefined) await keep(workdir.path, join(options.keepWorkdir, scenario.id));

@@ -63,12 +63,41 @@ function compileSchema() {
 function contractProblem(scenario: Omit<Scenario, 'file'>, validateContract: ValidateFunction): string | undefined {
   const refusing = scenario.steps.some((step) => 'start' in step && step.start.expect.outcome === 'refused-before-launch');
   if (refusing) return undefined;
-  for (const [tool, rule] of Object.entries(scenario.operator.tools)) {
+  const members = Object.values(scenario.operator.servers ?? {});
+  for (const [tool, rule] of [scenario.operator, ...members].flatMap((part) => Object.entries(part.tools))) {
     if (rule.contract === undefined || validateContract(rule.contract)) continue;
     const why = (validateContract.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? ''}`).join('; ');
     return `the contract of ${tool} does not have the shape of an effect contract (${why}); only a scenario expecting refused-before-launch may give another`;
   }
   return undefined;
+}
+
+/** What a scenario naming several servers must not also say at the top level of `operator`. */
+const PER_SERVER_OPERATOR = ['tools', 'prefix', 'env', 'source_version', 'server_url', 'allow_private_origin'] as const;
+
+/**
+ * A scenario naming several servers, checked for what the schema cannot say (the operator
+ * configures exactly the servers the scenario names, each in its own block) and given the shape
+ * the runner reads: `server` is the first of them and the shared `tools` is empty. Any other
+ * scenario comes back as it is.
+ */
+function withServers(scenario: Omit<Scenario, 'file'>): Omit<Scenario, 'file'> | string {
+  const { servers, operator } = scenario;
+  if ((scenario.server === undefined) === (servers === undefined)) return 'a scenario names exactly one of server and servers';
+  if (servers === undefined) {
+    if (operator.servers !== undefined) return 'operator.servers needs servers';
+    return operator.tools === undefined ? 'operator.tools is required' : scenario;
+  }
+  const named = Object.keys(servers);
+  const configured = Object.keys(operator.servers ?? {});
+  if (named.join() !== configured.join()) return `operator.servers must configure exactly the servers named, in their order (${named.join(', ')}), not ${configured.join(', ') || 'none'}`;
+  const shared = PER_SERVER_OPERATOR.filter((key) => operator[key] !== undefined);
+  if (shared.length > 0) return `with several servers, ${shared.join(', ')} belong in each server's block of operator.servers`;
+  // A pin of another catalogue server, and a flaw in "the first rule", each assume one server.
+  if (scenario.steps.some((step) => ('pin' in step && step.pin?.server !== undefined) || ('start' in step && step.start.flaw !== undefined))) {
+    return 'with several servers, no pin step names a server and no start has a flaw';
+  }
+  return { ...scenario, server: servers[named[0]!]!, operator: { ...operator, tools: {} } };
 }
 
 /**
@@ -93,7 +122,9 @@ export function loadScenarios(options: LoadOptions): Scenario[] {
       const why = (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? ''}`).join('; ');
       throw new ScenarioError(file, `does not match the scenario schema: ${why}`);
     }
-    const scenario = { ...(data as Omit<Scenario, 'file'>), file };
+    const shaped = withServers(data as Omit<Scenario, 'file'>);
+    if (typeof shaped === 'string') throw new ScenarioError(file, shaped);
+    const scenario = { ...shaped, file };
     const misshapen = contractProblem(scenario, validateContract);
     if (misshapen !== undefined) throw new ScenarioError(file, misshapen);
     // An attack proven only by the broker's own words, or a control that checks no benign use,
@@ -112,7 +143,8 @@ export function loadScenarios(options: LoadOptions): Scenario[] {
       if (!options.requirementIds.has(id)) throw new ScenarioError(file, `cites unknown requirement ${id}`);
     }
     const pinned = scenario.steps.flatMap((step) => ('pin' in step && step.pin?.server !== undefined ? [step.pin.server] : []));
-    for (const server of [scenario.server.catalogue, ...pinned]) {
+    const catalogues = Object.values(scenario.servers ?? { server: scenario.server }).map((server) => server.catalogue);
+    for (const server of [...catalogues, ...pinned]) {
       if (!options.serverIds.has(server)) throw new ScenarioError(file, `names unknown hostile server ${server}`);
     }
     byId.set(scenario.id, scenario);

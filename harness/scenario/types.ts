@@ -90,6 +90,13 @@ export interface OperatorConfig {
    */
   config_token_env?: string;
   /**
+   * In a scenario naming several `servers`, each one's part of the configuration, by the
+   * scenario's name for it (the top-level `tools` is then empty, and `prefix`, `env`,
+   * `source_version`, `server_url` and `allow_private_origin` are written here instead).
+   * `credentials` stays top-level: it maps hosts, whichever server they serve.
+   */
+  servers?: Record<string, ServerOperator>;
+  /**
    * The origins a browser page may reach the candidate's HTTP front door from (docs/front-door.md);
    * a request with any other Origin must be refused. Only for an agent reached over HTTP.
    */
@@ -134,6 +141,9 @@ export interface ServerRequestsConfig {
   /** Bounds on what the server may notify the agent of, per session. */
   notifications?: { max_log_messages?: number; max_list_changed?: number };
 }
+
+/** One server's part of the operator's configuration, when a scenario names several. */
+export type ServerOperator = Pick<OperatorConfig, 'prefix' | 'source_version' | 'tools' | 'env' | 'server_url' | 'allow_private_origin'>;
 
 export interface ServerSpec {
   /** A catalogue id from servers/catalogue.ts. */
@@ -201,6 +211,11 @@ export interface CallExpectation {
   code?: string;
   /** How many `tools/call` requests for this tool the server received because of this step. */
   server_received?: number;
+  /**
+   * With several servers: how many `tools/call` requests (of any tool) each named server received
+   * because of this step, from its own ledger records.
+   */
+  servers_received?: Record<string, number>;
   /** Arguments the server must have received with these values (the first call of the step). */
   server_arguments?: Record<string, unknown>;
   /** Arguments the server must not have received. */
@@ -506,6 +521,17 @@ export interface ScenarioExpectation {
   audit_contract?: 'pinned';
   /** Checked only for candidates that declare the `load-report` feature. */
   load_report?: LoadReportExpectation;
+  /**
+   * With several servers: `ledger` and `server_headers` judged over each named server's own
+   * ledger records, as the scenario-wide ones are over all of them.
+   */
+  servers?: Record<string, ServerLedgerExpectation>;
+}
+
+/** What one of several servers' own ledger records must show. */
+export interface ServerLedgerExpectation {
+  ledger?: LedgerExpectation;
+  server_headers?: ScenarioExpectation['server_headers'];
 }
 
 export interface Scenario {
@@ -521,7 +547,13 @@ export interface Scenario {
   description: string;
   /** Absent: the agent speaks to the candidate over stdio. */
   agent?: AgentSpec;
+  /** The scenario's server; with `servers`, the first of them (the loader sets it). */
   server: ServerSpec;
+  /**
+   * Several servers behind one candidate, by the scenario's name for each (in file order): each
+   * reached only on loopback (no `listen`, `hosts` or `resolves`), each its own ledger records.
+   */
+  servers?: Record<string, ServerSpec>;
   operator: OperatorConfig;
   /** The agent's side of server-initiated requests; absent, it declares nothing and declines them. */
   client?: ClientSide;

@@ -5,6 +5,7 @@
  */
 import {
   CANARY,
+  CROSS_SERVER_DESCRIPTION,
   JAPANESE_DESCRIPTION,
   SIBLING_MENTION_DESCRIPTION,
   withBidi,
@@ -21,6 +22,7 @@ const FIXED = {
   bidi: withBidi,
   'sibling-mention': () => SIBLING_MENTION_DESCRIPTION,
   japanese: () => JAPANESE_DESCRIPTION,
+  'cross-server': () => CROSS_SERVER_DESCRIPTION,
 } satisfies Record<string, (own: string) => string>;
 
 export type DescriptionPresetName = keyof typeof FIXED;

@@ -29,6 +29,8 @@ export interface LaunchRecord extends RecordBase {
   sid: number | null;
   /** The effective knobs: the preset's, overridden by the command line's. */
   knobs: Record<string, string>;
+  /** The scenario's name for this server when it runs several (`--as`); absent for a single one. */
+  as?: string;
 }
 
 export interface RecvRecord extends RecordBase {

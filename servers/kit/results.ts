@@ -26,6 +26,7 @@ import {
   PLAIN,
   PRIVATE_KEY,
   SIBLING_MENTION_RESULT,
+  CROSS_SERVER_RESULT,
   TAG_CHARS,
   withBidi,
   withZeroWidth,
@@ -113,6 +114,7 @@ const TEXTS = {
   arabic: ARABIC,
   emoji: EMOJI,
   'sibling-mention': SIBLING_MENTION_RESULT,
+  'cross-server': CROSS_SERVER_RESULT,
   plain: PLAIN,
 };
 

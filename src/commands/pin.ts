@@ -1,18 +1,23 @@
-// `gauntlet-broker pin`: record what the server presents, for the operator to review. The
-// listing guards apply here as in serve: a listing that could not be served cannot be pinned.
-// `--disable-guard` reaches them too, so the suite can show a listing guard is needed even when
-// the bad listing is already there at pin time.
+// `gauntlet-broker pin`: record what the server presents, for the operator to review; with
+// several servers, what each presents, each its own manifest in one file. The listing guards
+// apply here as in serve: a listing that could not be served cannot be pinned. `--disable-guard`
+// reaches them too, so the suite can show a listing guard is needed even when the bad listing is
+// already there at pin time.
 
-import { loadConfig } from '../operator/config.js';
+import { loadConfigs } from '../operator/config.js';
 import { writeTextFile } from '../operator/files.js';
 import { selectGuards } from '../guards/registry.js';
-import { manifestText } from '../operator/manifest.js';
+import { manifestsText, type PinnedServer } from '../operator/manifest.js';
 import { startAndList } from '../load/startup.js';
 
 export async function pin(configPath: string, outPath: string, disabledGuards: readonly string[]): Promise<void> {
   const guards = selectGuards(disabledGuards);
-  const config = loadConfig(configPath, guards.file);
-  const { upstream, listed } = await startAndList(config, guards);
-  await upstream.close();
-  writeTextFile(outPath, manifestText(config.server.id, new Date(), listed), 'manifest');
+  const pinned: PinnedServer[] = [];
+  // One at a time: each server is started, listed and stopped before the next is reached.
+  for (const config of loadConfigs(configPath, guards.file)) {
+    const { upstream, listed } = await startAndList(config, guards);
+    await upstream.close();
+    pinned.push({ id: config.server.id, tools: listed });
+  }
+  writeTextFile(outPath, manifestsText(pinned, new Date()), 'manifest');
 }

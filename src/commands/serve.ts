@@ -1,6 +1,7 @@
 // `gauntlet-broker serve`: Load (listing, guards, load report), then the MCP session with the
-// agent. Every input the operator gave is checked, and every file the broker keeps is opened,
-// before the server is started; the server's group is stopped on every way out.
+// agent; with several servers, each is started, listed and decided on its own, then all together.
+// Every input the operator gave is checked, and every file the broker keeps is opened, before
+// the server is started; the server's group is stopped on every way out.
 
 import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -8,13 +9,14 @@ import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { ApprovalStore } from '../session/approvals.js';
 import { AuditLog, reviewedContract } from '../session/audit.js';
-import { loadConfig } from '../operator/config.js';
+import { loadConfigs } from '../operator/config.js';
 import { ConfigError, EXIT } from '../errors.js';
 import { writeTextFile } from '../operator/files.js';
 import { selectGuards } from '../guards/registry.js';
 import { rediscover } from '../load/drift.js';
+import { decideFleet } from '../load/fleet.js';
 import { decideTools, type LoadOutcome } from '../load/load.js';
-import { loadManifest } from '../operator/manifest.js';
+import { loadManifests } from '../operator/manifest.js';
 import { Quarantine } from '../load/quarantine.js';
 import { reportText } from '../load/report.js';
 import { SharedNotices } from '../front-door/notices.js';
@@ -22,9 +24,10 @@ import { FrontDoor } from '../front-door/server.js';
 import type { ListenAddress } from '../front-door/address.js';
 import { naiveFrontDoor } from '../guards/front-door.js';
 import { runSession, Session, type SessionOptions } from '../session/session.js';
-import { startAndList } from '../load/startup.js';
+import { startAndList, type Started } from '../load/startup.js';
 import { systemClock } from '../operator/time.js';
 import { tokenEnv } from '../upstream/tokens.js';
+import type { ServerEnv } from '../guards/types.js';
 import { EFFECTS, type Config, type Manifest } from '../types.js';
 
 export interface ServeOptions {
@@ -52,17 +55,30 @@ export interface ServeIo {
   readonly log: (line: string) => void;
 }
 
+/** One server the broker serves: its configuration, and the manifest its review gave. */
+interface Member {
+  readonly config: Config;
+  readonly manifest: Manifest;
+}
+
 /** Returns the exit code; throws a BrokerError for the failures that have their own code. */
 export async function serve(options: ServeOptions, io: ServeIo): Promise<number> {
   const clock = systemClock;
   const guards = selectGuards(options.disabledGuards);
-  const config = loadConfig(options.configPath, guards.file);
-  const given = options.manifestPath === undefined ? undefined : loadManifest(options.manifestPath, guards.file);
-  for (const guard of guards.config) {
-    const problem = guard.check({ config, manifest: given, unpinned: options.unpinned });
-    if (problem !== null) throw new ConfigError(`guard ${guard.name} refused the configuration: ${problem}`);
-  }
-  const manifest: Manifest = given ?? { server: config.server.id, tools: new Map() };
+  const configs = loadConfigs(options.configPath, guards.file);
+  const given = options.manifestPath === undefined ? undefined : loadManifests(options.manifestPath, guards.file);
+  const members = configs.map((config): Member => {
+    // One server's manifest is judged as given (a foreign one is manifest-server's to refuse);
+    // with several, each server's is the set's manifest of that server, if there is one.
+    const manifest = given === undefined ? undefined : configs.length === 1 ? given[0] : given.find((pinned) => pinned.server === config.server.id);
+    for (const guard of guards.config) {
+      const problem = guard.check({ config, manifest, unpinned: options.unpinned });
+      if (problem !== null) throw new ConfigError(`guard ${guard.name} refused the configuration: ${problem}`);
+    }
+    return { config, manifest: manifest ?? { server: config.server.id, tools: new Map() } };
+  });
+  // Grants, policy, agents and limits are the operator's for every server alike.
+  const config = configs[0]!;
   checkAgent(config, options.agent);
   const approving = EFFECTS.some((effect) => config.policy[effect] === 'approve');
   const stateDir = stateDirectory(options.stateDir, approving, io.log);
@@ -70,62 +86,90 @@ export async function serve(options: ServeOptions, io: ServeIo): Promise<number>
   const auditPath = options.auditPath ?? (options.stateDir === undefined ? undefined : join(options.stateDir, 'audit.jsonl'));
   const audit = auditPath === undefined ? undefined : await AuditLog.open(auditPath, clock, config.server.sourceVersion);
 
+  const started: Started[] = [];
   try {
-    const { upstream, listed } = await startAndList(config, guards);
-    try {
-      const outcome = decideTools(listed, manifest, config, guards);
-      if (options.reportPath !== undefined) {
-        writeTextFile(options.reportPath, reportText(config.server.id, outcome), 'load report');
-      }
-      if (audit !== undefined) auditLoad(audit, outcome, options.agent);
-      for (const guard of guards.serve) {
-        const reason = guard.check(outcome.registered.length);
-        if (reason === null) continue;
-        io.log(`guard ${guard.name} stopped the broker: ${reason}`);
-        return EXIT.nothingRegistered; // the finally below stops the server's group first
-      }
-      const session: Omit<SessionOptions, 'send'> = {
-        tools: outcome.registered,
-        guards,
-        context: { agent: options.agent, agents: config.agents, grants: config.grants, policy: config.policy, approvals, clock, quarantine: new Quarantine() },
-        limits: config.limits,
-        // A server reached by URL was given no environment, but it may hold its host's token,
-        // which it must not hand on to the agent either (CRD-1).
-        serverEnv: config.server.url === undefined ? config.server.env : tokenEnv(config.server.url),
-        upstream,
-        audit,
-        serverRequests: config.serverRequests,
-        rediscovery: {
-          rediscover: () => rediscover(upstream, config, manifest, guards, outcome.registered),
-          closeUpstream: (why) => upstream.close(why),
-        },
-      };
-      if (options.frontDoor !== undefined) {
-        const notices = new SharedNotices(upstream);
-        const door = new FrontDoor({
-          ...options.frontDoor,
-          plan: guards.frontDoor.reduce((plan, guard) => guard.plan(plan), naiveFrontDoor()),
-          maxBodyBytes: config.limits.maxMessageBytes,
-          session: (send) => {
-            const view = notices.view();
-            return { session: new Session({ ...session, upstream: view.upstream, send }), end: view.end };
-          },
-        });
-        const url = await door.listen();
-        io.log(`serving ${outcome.registered.length} tool(s) from server "${config.server.id}" at ${url}`);
-        // Until the broker is signalled: the signal handlers stop the server's group and exit.
-        return await new Promise<never>(() => {});
-      }
-      io.log(`serving ${outcome.registered.length} tool(s) from server "${config.server.id}"`);
-      await runSession(io.input, io.output, { ...session, stopServer: () => upstream.close() });
-      return EXIT.ok;
-    } finally {
-      await upstream.close();
+    // One at a time, each started and listed as if it were the only one.
+    for (const { config: own } of members) started.push(await startAndList(own, guards));
+    const outcome = decideFleet(
+      members.map(({ config: own, manifest }, i) => decideTools(started[i]!.listed, manifest, own, guards)),
+      guards,
+    );
+    const serverIds = configs.map((own) => own.server.id);
+    if (options.reportPath !== undefined) {
+      writeTextFile(options.reportPath, reportText(serverIds.join(', '), outcome), 'load report');
     }
+    if (audit !== undefined) auditLoad(audit, outcome, options.agent);
+    for (const guard of guards.serve) {
+      const reason = guard.check(outcome.registered.length);
+      if (reason === null) continue;
+      io.log(`guard ${guard.name} stopped the broker: ${reason}`);
+      return EXIT.nothingRegistered; // the finally below stops the servers' groups first
+    }
+    const served = `${outcome.registered.length} tool(s) from server${serverIds.length === 1 ? '' : 's'} ${serverIds.map((id) => `"${id}"`).join(', ')}`;
+    const servers = new Map(
+      members.map(({ config: own, manifest }, i) => {
+        const { upstream } = started[i]!;
+        const rediscovery = {
+          rediscover: () => rediscover(upstream, own, manifest, guards, outcome.registered.filter((tool) => tool.server === own.server.id)),
+          closeUpstream: (why: string) => upstream.close(why),
+        };
+        return [own.server.id, { upstream, rediscovery }] as const;
+      }),
+    );
+    const first = servers.get(config.server.id)!;
+    const session: Omit<SessionOptions, 'send'> = {
+      tools: outcome.registered,
+      guards,
+      context: { agent: options.agent, agents: config.agents, grants: config.grants, policy: config.policy, approvals, clock, quarantine: new Quarantine() },
+      limits: config.limits,
+      serverEnv: lentValues(configs),
+      upstream: first.upstream,
+      rediscovery: first.rediscovery,
+      ...(members.length > 1 ? { servers } : {}),
+      audit,
+      serverRequests: config.serverRequests,
+    };
+    if (options.frontDoor !== undefined) {
+      // Each HTTP session sees the server's notices through a view of its own connection.
+      if (members.length > 1) throw new ConfigError('the front door serves one server; the configuration names several');
+      const notices = new SharedNotices(first.upstream);
+      const door = new FrontDoor({
+        ...options.frontDoor,
+        plan: guards.frontDoor.reduce((plan, guard) => guard.plan(plan), naiveFrontDoor()),
+        maxBodyBytes: config.limits.maxMessageBytes,
+        session: (send) => {
+          const view = notices.view();
+          return { session: new Session({ ...session, upstream: view.upstream, send }), end: view.end };
+        },
+      });
+      const url = await door.listen();
+      io.log(`serving ${served} at ${url}`);
+      // Until the broker is signalled: the signal handlers stop the server's group and exit.
+      return await new Promise<never>(() => {});
+    }
+    io.log(`serving ${served}`);
+    await runSession(io.input, io.output, { ...session, stopServer: () => closeAll(started) });
+    return EXIT.ok;
   } finally {
+    await closeAll(started);
     audit?.close();
   }
 }
+
+/**
+ * What the operator lent the servers, never the agent's to read: each started server's
+ * environment, and the token of each server's host. A server that quotes back what another was
+ * lent is redacted too; with several servers each value is named by its server.
+ */
+function lentValues(configs: readonly Config[]): ServerEnv {
+  const lent = (own: Config): ReadonlyMap<string, string> => (own.server.url === undefined ? own.server.env : tokenEnv(own.server.url));
+  if (configs.length === 1) return lent(configs[0]!);
+  return new Map(configs.flatMap((own) => [...lent(own)].map(([name, value]) => [`${own.server.id}.${name}`, value] as const)));
+}
+
+const closeAll = async (started: readonly Started[]): Promise<void> => {
+  await Promise.all(started.map(({ upstream }) => upstream.close()));
+};
 
 /** With agents configured, a session must name one of them. */
 function checkAgent(config: Config, agent: string | undefined): void {

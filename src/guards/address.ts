@@ -7,22 +7,22 @@ import { resolvingOnce, systemResolver, type Resolver } from '../net/resolve.js'
 import type { AddressGuard } from './types.js';
 
 /**
- * The operator's opt-in for one private origin (a development server on loopback, say). It is
- * read from the broker's environment only: a configuration file can be written by whoever
- * controls the URL it names, the environment only by whoever starts the broker (NET-6).
+ * The operator's opt-in for private origins (a development server on loopback, say), separated
+ * by spaces: one per server that needs it. It is read from the broker's environment only: a
+ * configuration file can be written by whoever controls the URL it names, the environment only
+ * by whoever starts the broker (NET-6).
  */
 export const PRIVATE_ORIGIN_OPT_IN = 'GAUNTLET_BROKER_ALLOW_PRIVATE_ORIGIN';
 
-/** The origin the opt-in names, compared as WHATWG serialises it; an unparseable one names nothing. */
-function optedInOrigin(env: NodeJS.ProcessEnv): string | undefined {
-  const text = env[PRIVATE_ORIGIN_OPT_IN];
-  if (text === undefined || !URL.canParse(text)) return undefined;
-  return new URL(text).origin;
+/** The origins the opt-in names, compared as WHATWG serialises them; an unparseable one names nothing. */
+function optedInOrigins(env: NodeJS.ProcessEnv): string[] {
+  const words = (env[PRIVATE_ORIGIN_OPT_IN] ?? '').split(' ').filter((word) => word !== '');
+  return words.filter((word) => URL.canParse(word)).map((word) => new URL(word).origin);
 }
 
 /** Whether the operator opted in to exactly this URL's origin. */
 function optedIn(url: URL, env: NodeJS.ProcessEnv): boolean {
-  return url.origin === optedInOrigin(env);
+  return optedInOrigins(env).includes(url.origin);
 }
 
 /** Every address a name resolves to, or the reason there are none. */

@@ -11,7 +11,7 @@ const DRIFT_QUARANTINE = 'drift-quarantine';
 export const quarantineDrifted: DriftGuard = {
   name: DRIFT_QUARANTINE,
   react(drifted, { quarantine }) {
-    for (const { tool, guard } of drifted) quarantine.hold(tool.tool, guard);
+    for (const { tool, guard } of drifted) quarantine.hold(tool.name, guard);
   },
 };
 
@@ -19,7 +19,7 @@ export const quarantineDrifted: DriftGuard = {
 export const quarantinedRefused: CallGuard = {
   name: DRIFT_QUARANTINE,
   check({ name, tool }, { quarantine }) {
-    const heldBy = tool === undefined ? undefined : quarantine.heldBy(tool.tool);
+    const heldBy = tool === undefined ? undefined : quarantine.heldBy(tool.name);
     if (heldBy === undefined) return { kind: 'pass' };
     // The guard's name, never the server's words: the sentence reaches the model.
     const sentence = `${name} is quarantined: during this session the server presented it differently from what was reviewed (${heldBy}), and it stays refused until the operator reviews it again.`;

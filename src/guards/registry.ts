@@ -7,6 +7,7 @@ import { agentChain, grants, hiddenParamsRefused, inputValid, policy } from './c
 import { driftClosesSession, quarantineDrifted, quarantinedRefused } from './drift.js';
 import { manifestRequired, manifestServer, rulesPinned } from './config.js';
 import { privateOperatorFiles } from './files.js';
+import { foreignMentions, foreignMentionsResult, serverNamesUnique } from './fleet.js';
 import { frontDoorLoopback, hostCheck, originCheck, sessionBinding, sessionIdsUnguessable, type FrontDoorGuard } from './front-door.js';
 import { resultSizeBound } from './frame.js';
 import { inspectArguments, inspectDescriptors } from './inspection.js';
@@ -32,6 +33,7 @@ import type {
   ConfigGuard,
   DriftGuard,
   FileGuard,
+  FleetGuard,
   FrameGuard,
   HttpGuard,
   ListingGuard,
@@ -54,6 +56,7 @@ export interface Guards {
   readonly listing: readonly ListingGuard[];
   readonly tool: readonly ToolGuard[];
   readonly presentation: readonly PresentationGuard[];
+  readonly fleet: readonly FleetGuard[];
   readonly visibility: readonly VisibilityGuard[];
   readonly call: readonly CallGuard[];
   readonly result: readonly ResultGuard[];
@@ -95,6 +98,9 @@ export const ALL_GUARDS: Guards = {
   ],
   // The operator's decisions first: the outbound stage then inspects what the agent would be shown.
   presentation: [operatorAnnotations, operatorDescription],
+  // With several servers, on every server's decided tools: a shared name refused before what
+  // one server says of another's tools is looked for, so only names that stay are looked for.
+  fleet: [serverNamesUnique, foreignMentions],
   visibility: [registeredCallsOnly, agentVisibility],
   // A quarantined tool is refused before anything else is judged (docs/call-path.md).
   // Then the order docs/call-path.md fixes: chain, hidden parameters, input schema, grant, policy.
@@ -104,7 +110,7 @@ export const ALL_GUARDS: Guards = {
   // server's own error report next, so that a failed call is judged as one; output and
   // effect on what the server sent; then what the agent may see of it. The outbound stage then
   // takes the whole result (inspection, redaction, the cap).
-  result: [brokerMarkersOnly, serverErrorIsToolError, outputValid, effectContract, withholdUninspectable],
+  result: [brokerMarkersOnly, serverErrorIsToolError, outputValid, effectContract, withholdUninspectable, foreignMentionsResult],
   // The steps of the outbound stage; the stage runs them in its own order (inspect/stage.ts), so
   // their order here decides nothing.
   outbound: [inspectDescriptorsStep, inspectResults, redactServerEnv, serverErrorEscaped, descriptionCap, resultCap],
@@ -132,8 +138,8 @@ export const ALL_GUARDS: Guards = {
   frontDoor: [frontDoorLoopback, originCheck, hostCheck, sessionBinding, sessionIdsUnguessable],
 };
 
-// A guard acting at two points (inspect-descriptors, effect-contract, drift-quarantine) is one
-// name: disabling it removes it from both.
+// A guard acting at two points (inspect-descriptors, effect-contract, drift-quarantine,
+// foreign-mentions) is one name: disabling it removes it from both.
 export const GUARD_NAMES: readonly string[] = [
   ...new Set(Object.values(ALL_GUARDS).flatMap((list: readonly { name: string }[]) => list.map((guard) => guard.name))),
 ];
@@ -157,6 +163,7 @@ export function selectGuards(disabled: readonly string[]): Guards {
     listing: keep(ALL_GUARDS.listing),
     tool: keep(ALL_GUARDS.tool),
     presentation: keep(ALL_GUARDS.presentation),
+    fleet: keep(ALL_GUARDS.fleet),
     visibility: keep(ALL_GUARDS.visibility),
     call: keep(ALL_GUARDS.call),
     result: keep(ALL_GUARDS.result),

@@ -7,7 +7,7 @@ import type { Resolver } from '../net/resolve.js';
 import type { Quarantine } from '../load/quarantine.js';
 import type { Clock } from '../operator/time.js';
 import type { StageStepConfig } from '../inspect/stage.js';
-import type { AuditDecision, CallFacts, Agents, Config, ServerRequests, Effect, Grant, Limits, Policy, Rule, JsonObject, JsonValue, ListedTool, ListingPage, RegisteredTool, Manifest, PinnedTool, ToolRefusal, Drift, Compiled, Presentation } from '../types.js';
+import type { AuditDecision, CallFacts, Agents, Config, ServerRequests, Effect, Grant, Limits, Policy, Rule, JsonObject, JsonValue, ListedTool, ListingPage, RegisteredTool, Refusal, Manifest, PinnedTool, ToolRefusal, Drift, Compiled, Presentation } from '../types.js';
 
 /** Refuses the whole listing: sees every page in turn and returns a reason, or null. */
 export interface ListingGuard {
@@ -54,6 +54,21 @@ export type ToolVerdict =
 export interface ToolGuard {
   readonly name: string;
   check(subject: ToolSubject): ToolVerdict;
+}
+
+/** What the fleet guards decide: the tools the agent may be offered, as it is to see them, and those refused. */
+export interface FleetVerdict {
+  readonly registered: readonly RegisteredTool[];
+  readonly refused: readonly Refusal[];
+}
+
+/**
+ * With several servers, decides on every server's registered tools together, once each server's
+ * own were decided; in order. With one server there is nothing between servers to decide.
+ */
+export interface FleetGuard {
+  readonly name: string;
+  judge(registered: readonly RegisteredTool[]): FleetVerdict;
 }
 
 /** Replaces part of what the agent sees with what the operator decided. */

@@ -11,14 +11,7 @@ import { configureStage, inspectOutbound } from '../inspect/stage.js';
 import { member, object, plain, stringValue } from '../json/tree.js';
 import { compileSchema } from '../schema/compile.js';
 import { externalReference } from '../schema/references.js';
-import type { Config, Effect, Rule, Presentation, ListedTool, Manifest, PinnedTool, JsonObject, Compiled, Validator, RegisteredTool } from '../types.js';
-
-export interface Refusal {
-  /** The server's name for the tool. */
-  readonly tool: string;
-  readonly guard: string;
-  readonly reason: string;
-}
+import type { Config, Effect, Rule, Presentation, ListedTool, Manifest, PinnedTool, JsonObject, Compiled, Validator, RegisteredTool, Refusal } from '../types.js';
 
 export interface LoadOutcome {
   readonly registered: readonly RegisteredTool[];
@@ -141,6 +134,7 @@ function register(subject: ToolSubject, config: Config, hintMismatchOverridden: 
   // The pinned output schema, when the tool is pinned: what the operator reviewed.
   const outputSchema = pin === undefined ? live?.outputSchema : pin.outputSchema;
   return {
+    server: config.server.id,
     tool: subject.name,
     name: subject.offered,
     effect: rule?.effect,

@@ -3,7 +3,11 @@
 // eligible again, never the server presenting the old contract once more.
 
 export class Quarantine {
-  /** Server tool name → the guard whose check the tool failed at rediscovery. */
+  /**
+   * Offered name → the guard whose check the tool failed at rediscovery. By the name the agent
+   * calls, which is one tool's alone: with several servers, one server's tool drifting never holds
+   * another server's tool of the same server name.
+   */
   private readonly held = new Map<string, string>();
 
   hold(tool: string, guard: string): void {

@@ -9,8 +9,9 @@ import { readJsonFile } from './files.js';
 import type { FileGuard } from '../guards/types.js';
 import { parsePointer } from '../json/pointer.js';
 import { TOKENS_VARIABLE } from '../upstream/tokens.js';
+import { member } from '../json/tree.js';
 import { parseServerRequests } from './server-requests.js';
-import { type JsonValue, EFFECTS, type Effect, POLICY_ACTIONS, type PolicyAction, type Policy, type Rule, type Selector, CHECK_OPS, type Check, type Contract, type ProcessServerSpec, type ServerSpec, type Limits, type Grant, type Agents, type Config } from '../types.js';
+import { type JsonObject, type JsonValue, EFFECTS, type Effect, POLICY_ACTIONS, type PolicyAction, type Policy, type Rule, type Selector, CHECK_OPS, type Check, type Contract, type ProcessServerSpec, type ServerSpec, type Limits, type Grant, type Agents, type Config } from '../types.js';
 
 export const DEFAULT_DATA_CLASSIFICATION = 'workspace';
 
@@ -44,17 +45,48 @@ export function loadConfig(path: string, guards: readonly FileGuard[]): Config {
   return parseConfig(readJsonFile(path, 'configuration', guards));
 }
 
+/** Every server's configuration, in the file's order: one for `server`, one per entry of `servers`. */
+export function loadConfigs(path: string, guards: readonly FileGuard[]): Config[] {
+  return parseConfigs(readJsonFile(path, 'configuration', guards));
+}
+
+/** A configuration naming one `server` and its `rules`. */
 export function parseConfig(value: JsonValue): Config {
-  const top: Fields = new Fields(value, 'config', ['server', 'rules', 'limits', 'grants', 'policy', 'agents', 'server_requests']);
-  return {
-    server: parseServer(top.get('server')),
-    rules: parseRules(top.required('rules', (f, k) => f.entries(k))),
+  const configs = parseConfigs(value);
+  if (configs.length !== 1) throw new ConfigError('config names several servers where one is expected');
+  return configs[0]!;
+}
+
+/**
+ * One server and its `rules`, or several `servers`, each entry a server with its own `rules`.
+ * Grants, policy, agents, limits and server_requests are the operator's for every server; each server's rules
+ * are its own, by its own tool names, so one server's rule never applies to another's tool.
+ */
+export function parseConfigs(value: JsonValue): Config[] {
+  const top: Fields = new Fields(value, 'config', ['server', 'rules', 'servers', 'limits', 'grants', 'policy', 'agents', 'server_requests']);
+  const shared = {
     limits: parseLimits(top.get('limits')),
     grants: parseGrants(top.array('grants') ?? []),
     policy: parsePolicy(top.get('policy')),
     agents: parseAgents(top.entries('agents')),
     serverRequests: parseServerRequests(top.get('server_requests')),
   };
+  const servers = top.array('servers');
+  if (servers === undefined) return [{ server: parseServer(top.get('server')), rules: parseRules(top.required('rules', (f, k) => f.entries(k))), ...shared }];
+  for (const key of ['server', 'rules']) if (top.get(key) !== undefined) top.fail(key, 'is for one server; with servers, each entry names its own');
+  if (servers.length === 0) top.fail('servers', 'must name at least one server');
+  const configs = servers.map((entry, i): Config => {
+    if (entry.kind !== 'object') throw new ConfigError(`config.servers[${i}] must be an object`);
+    const rules = member(entry, 'rules');
+    if (rules?.kind !== 'object') throw new ConfigError(`config.servers[${i}].rules ${rules === undefined ? 'is required' : 'must be an object'}`);
+    const server: JsonObject = { kind: 'object', entries: entry.entries.filter(([key]) => key !== 'rules') };
+    return { server: parseServer(server, `config.servers[${i}]`), rules: parseRules(rules.entries), ...shared };
+  });
+  const ids = configs.map((config) => config.server.id);
+  const repeated = ids.find((id, i) => ids.indexOf(id) !== i);
+  // A server's id is what its tools, manifest and records are known by.
+  if (repeated !== undefined) throw new ConfigError(`config.servers: the id ${JSON.stringify(repeated)} names two servers`);
+  return configs;
 }
 
 /**
@@ -64,15 +96,15 @@ export function parseConfig(value: JsonValue): Config {
  */
 const CREDENTIAL_FIELD = /token|bearer|header|authori[sz]ation|credential|secret|password|api_?key/i;
 
-function parseServer(value: JsonValue | undefined): ServerSpec {
+function parseServer(value: JsonValue | undefined, where = 'config.server'): ServerSpec {
   if (value?.kind === 'object') {
     const named = value.entries.find(([key]) => CREDENTIAL_FIELD.test(key));
     // The file can be written by whoever controls the URL it names (CRD-1); the value is not quoted.
     if (named !== undefined) {
-      throw new ConfigError(`config.server.${named[0]} is refused: tokens come only from the broker's environment, ${TOKENS_VARIABLE}`);
+      throw new ConfigError(`${where}.${named[0]} is refused: tokens come only from the broker's environment, ${TOKENS_VARIABLE}`);
     }
   }
-  const f: Fields = new Fields(value, 'config.server', ['id', 'command', 'args', 'env', 'url', 'prefix', 'source_version']);
+  const f: Fields = new Fields(value, where, ['id', 'command', 'args', 'env', 'url', 'prefix', 'source_version']);
   const id = f.required('id', (g, k) => g.string(k));
   if (!SERVER_ID.test(id)) f.fail('id', `must match ${SERVER_ID.source}`);
   const common = { id, prefix: f.string('prefix'), sourceVersion: f.string('source_version') };
@@ -99,7 +131,7 @@ function parseCommand(f: Fields): Pick<ProcessServerSpec, 'command' | 'args' | '
   }
   // A NUL cannot be passed to exec; refusing it here gives a clear message instead of a spawn error.
   for (const text of [command, ...args, ...env.values()]) {
-    if (text.includes('\0')) throw new ConfigError('config.server: a command, argument or env value contains NUL');
+    if (text.includes('\0')) throw new ConfigError(`${f.where}: a command, argument or env value contains NUL`);
   }
   return { command, args, env };
 }

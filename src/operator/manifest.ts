@@ -8,14 +8,39 @@ import { readJsonFile } from './files.js';
 import type { FileGuard } from '../guards/types.js';
 import { schemaFingerprint, descriptionHash } from '../load/fingerprint.js';
 import { readJson } from '../json/reader.js';
-import { object, plain } from '../json/tree.js';
+import { member, object, plain, stringValue } from '../json/tree.js';
 import { writeJson } from '../json/writer.js';
 import type { JsonObject, JsonValue, ListedTool, PinnedTool, Manifest } from '../types.js';
 
 const MANIFEST_FORMAT = 'gauntlet-pin/1';
+/** Several servers' manifests in one file, one per server, each as `gauntlet-pin/1` has it. */
+const MANIFEST_SET_FORMAT = 'gauntlet-pin-set/1';
+
+/** What one server presented when it was pinned. */
+export interface PinnedServer {
+  readonly id: string;
+  readonly tools: readonly ListedTool[];
+}
 
 /** The manifest text for a listing; tools keep the server's order. */
 export function manifestText(serverId: string, pinnedAt: Date, tools: readonly ListedTool[]): string {
+  return `${writeJson(manifestValue(serverId, pinnedAt, tools))}\n`;
+}
+
+/**
+ * The manifest for one server, or for several the set of each one's manifest, in the
+ * configuration's order: each server is reviewed, and pinned, as its own.
+ */
+export function manifestsText(servers: readonly PinnedServer[], pinnedAt: Date): string {
+  if (servers.length === 1) return manifestText(servers[0]!.id, pinnedAt, servers[0]!.tools);
+  const set = object([
+    ['format', plain(MANIFEST_SET_FORMAT)],
+    ['manifests', { kind: 'array', items: servers.map(({ id, tools }) => manifestValue(id, pinnedAt, tools)) }],
+  ]);
+  return `${writeJson(set)}\n`;
+}
+
+function manifestValue(serverId: string, pinnedAt: Date, tools: readonly ListedTool[]): JsonObject {
   const entries = tools.map((tool) => {
     const schema = schemaFingerprint(tool.inputSchema);
     const entry = object([
@@ -33,11 +58,19 @@ export function manifestText(serverId: string, pinnedAt: Date, tools: readonly L
     ['pinned_at', plain(pinnedAt.toISOString())],
     ['tools', object(entries)],
   ]);
-  return `${writeJson(manifest)}\n`;
+  return manifest;
 }
 
 export function loadManifest(path: string, guards: readonly FileGuard[]): Manifest {
   return parseManifest(readJsonFile(path, 'manifest', guards));
+}
+
+/** Every manifest the file holds: one, or each of a set's, in its order. */
+export function loadManifests(path: string, guards: readonly FileGuard[]): Manifest[] {
+  const value = readJsonFile(path, 'manifest', guards);
+  if (value.kind !== 'object' || stringValue(member(value, 'format')) !== MANIFEST_SET_FORMAT) return [parseManifest(value)];
+  const top: Fields = new Fields(value, 'manifest', ['format', 'manifests']);
+  return top.required('manifests', (f, k) => f.array(k)).map(parseManifest);
 }
 
 /** Whether it pins the server the configuration names is the `manifest-server` guard's to judge. */

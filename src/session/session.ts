@@ -37,6 +37,12 @@ export interface Rediscovery {
   readonly closeUpstream: DriftResponse['closeUpstream'];
 }
 
+/** One of several servers behind the session: its connection, and how its own tools are decided again. */
+export interface SessionServer {
+  readonly upstream: Requester;
+  readonly rediscovery?: Rediscovery;
+}
+
 /** Where a call names the upstream agents it is made for (docs/call-path.md). */
 export const AGENT_CHAIN_META_KEY = 'io.mcp-gauntlet/agent-chain';
 
@@ -50,6 +56,12 @@ export interface SessionOptions {
   /** What the operator placed in the server's environment: never the agent's to read. */
   readonly serverEnv: ServerEnv;
   readonly upstream: Requester;
+  /**
+   * With several servers: each by id. A tool's calls go to its own server's connection, and a
+   * server that says its tools changed has only its own decided again; `upstream` and
+   * `rediscovery` are then the first server's.
+   */
+  readonly servers?: ReadonlyMap<string, SessionServer>;
   /** Undefined when the operator keeps no audit trail. */
   readonly audit: AuditSink | undefined;
   readonly send: (line: string) => void;
@@ -77,7 +89,6 @@ export class Session {
   private readonly stage: Stage;
 
   constructor(private readonly options: SessionOptions) {
-    const { rediscovery } = options;
     this.stage = configureStage(options.guards.outbound, { serverEnv: options.serverEnv, limits: options.limits });
     const { serverRequest, serverReply, notification } = options.guards;
     this.relay = new Relay({
@@ -87,13 +98,14 @@ export class Session {
       send: (line) => options.send(line),
       timeoutMs: options.limits.callTimeoutMs,
     });
-    options.upstream.onRequest((method, params) => this.relay.request(method, params));
-    for (const method of RELAYED_NOTIFICATIONS) options.upstream.onNotification(method, (params) => this.relay.notification(method, params));
-    if (rediscovery !== undefined && options.guards.drift.length > 0) {
-      options.upstream.onNotification(TOOLS_CHANGED, () => this.toolsChanged(rediscovery));
+    const servers = options.servers ?? new Map([['', { upstream: options.upstream, rediscovery: options.rediscovery }]]);
+    for (const { upstream, rediscovery } of servers.values()) {
+      upstream.onRequest((method, params) => this.relay.request(method, params));
+      for (const method of RELAYED_NOTIFICATIONS) upstream.onNotification(method, (params) => this.relay.notification(method, params));
+      if (rediscovery !== undefined && options.guards.drift.length > 0) upstream.onNotification(TOOLS_CHANGED, () => this.toolsChanged(rediscovery));
     }
     this.byName = new Map(options.tools.map((tool) => [tool.name, tool]));
-    this.byServerName = new Map(options.tools.map((tool) => [tool.tool, tool]));
+    this.byServerName = new Map(options.tools.map((tool) => [serverKey(tool.server, tool.tool), tool]));
     this.toolList = object([
       [
         'tools',
@@ -177,7 +189,7 @@ export class Session {
       const response: DriftResponse = { quarantine: this.options.context.quarantine, closeUpstream: rediscovery.closeUpstream };
       for (const guard of this.options.guards.drift) await guard.react(drifted, response);
       for (const { tool, guard, reason } of drifted) {
-        if (response.quarantine.heldBy(tool.tool) === undefined) continue;
+        if (response.quarantine.heldBy(tool.name) === undefined) continue;
         this.options.audit?.record({
           decision: 'quarantined',
           tool: tool.tool,
@@ -307,11 +319,13 @@ export class Session {
     return inspectOutbound(message, channel, this.stage);
   }
 
-  /** One tools/call to the server, bounded by the tool's timeout; with the broker's progress token, if any. */
+  /** One tools/call to the tool's own server, bounded by the tool's timeout; with the broker's progress token, if any. */
   private forward(serverName: string, tool: RegisteredTool | undefined, args: JsonValue | undefined, progressToken?: JsonValue): Promise<Reply> {
     const timeoutMs = tool?.callTimeoutMs ?? this.options.limits.callTimeoutMs;
     const meta = progressToken === undefined ? undefined : object([['progressToken', progressToken]]);
-    return this.options.upstream.request('tools/call', object([['name', plain(serverName)], ['arguments', args], ['_meta', meta]]), timeoutMs, `tools/call "${serverName}"`);
+    // A tool no server registered (registered-calls-only disabled) goes to the first server.
+    const upstream = (tool?.server === undefined ? undefined : this.options.servers?.get(tool.server)?.upstream) ?? this.options.upstream;
+    return upstream.request('tools/call', object([['name', plain(serverName)], ['arguments', args], ['_meta', meta]]), timeoutMs, `tools/call "${serverName}"`);
   }
 
   /** Runs the result guards in order, the first rejection deciding, then the outbound stage. */
@@ -321,7 +335,8 @@ export class Session {
       args,
       limits: this.options.limits,
       serverError: false,
-      registered: (serverName) => this.byServerName.get(serverName),
+      // A read-back names a tool of the same server: another server's tool of that name is not it.
+      registered: (serverName) => this.byServerName.get(serverKey(tool?.server, serverName)),
       forward: async (reader, readArgs) => {
         const reply = await this.forward(reader.tool, reader, readArgs);
         // The refusal quotes the server's message to the agent: as the outbound stage leaves it.
@@ -405,6 +420,9 @@ class CallTrail {
     });
   }
 }
+
+/** A tool's key among several servers' tools: the same server name on two servers is two tools. */
+const serverKey = (server: string | undefined, tool: string): string => `${server ?? ''}\0${tool}`;
 
 /** An error's message as the agent is shown it; empty when it has none. */
 function messageOf(error: JsonValue): string {

@@ -345,6 +345,8 @@ describe('the guard registry', () => {
         'schema-compiles',
         'name-rules',
         'name-unique',
+        'server-names-unique',
+        'foreign-mentions',
         'agent-visibility',
         'agent-chain',
         'hidden-params-refused',
@@ -429,7 +431,9 @@ describe('the guard registry', () => {
       'output-valid',
       'effect-contract',
       'withhold-uninspectable',
+      'foreign-mentions',
     ]);
+    expect(ALL_GUARDS.fleet.map((g) => g.name)).toEqual(['server-names-unique', 'foreign-mentions']);
     expect(ALL_GUARDS.drift.map((g) => g.name)).toEqual(['drift-quarantine', 'drift-closes-session']);
     expect(ALL_GUARDS.outbound.map((g) => g.name)).toEqual(['inspect-descriptors', 'inspect-results', 'redact-server-env', 'server-error-escaped', 'description-cap', 'result-cap']);
   });

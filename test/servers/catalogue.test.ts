@@ -84,6 +84,7 @@ describe('parseInvocation', () => {
       serverId: 'tool-flood',
       ledgerPath: 'L',
       controlPath: 'C',
+      as: null,
       listen: null,
       knobs: { filler: '997', page_size: '100' },
     });
@@ -100,7 +101,12 @@ describe('parseInvocation', () => {
   });
 
   it('has no ledger or control file unless given', () => {
-    expect(parseInvocation(['notes'])).toEqual({ serverId: 'notes', ledgerPath: null, controlPath: null, listen: null, knobs: {} });
+    expect(parseInvocation(['notes'])).toEqual({ serverId: 'notes', ledgerPath: null, controlPath: null, as: null, listen: null, knobs: {} });
+  });
+
+  it('takes the scenario\'s name for one of several servers from --as', () => {
+    expect(parseInvocation(['notes', '--as', 'alpha']).as).toBe('alpha');
+    expect(() => parseInvocation(['notes', '--as'])).toThrow(/--as needs a name/);
   });
 
   it('refuses an unknown id, listing the known ones', () => {

@@ -1,0 +1,79 @@
+// Guards between several servers behind one broker (docs/reference-broker.md, "Several servers").
+// Each server's tools are decided on their own first; these then decide on all of them together.
+// A name is the agent's only way to say which server it means, so no two servers may share one,
+// and no server's words may point the agent at another server's tool.
+
+import { redactValue } from '../result/redact.js';
+import type { FleetGuard, ResultGuard } from './types.js';
+
+/**
+ * An offered name two servers would both claim is refused for every one of them: given to the
+ * first listed, a server could take a trusted server's name by being started earlier; to the
+ * last, by being started later. Within one server, name-unique decides as before.
+ */
+export const serverNamesUnique: FleetGuard = {
+  name: 'server-names-unique',
+  judge(registered) {
+    const servers = new Map<string, Set<string | undefined>>();
+    for (const tool of registered) servers.set(tool.name, (servers.get(tool.name) ?? new Set()).add(tool.server));
+    const claimed = (name: string) => servers.get(name)!.size > 1;
+    return {
+      registered: registered.filter((tool) => !claimed(tool.name)),
+      refused: registered
+        .filter((tool) => claimed(tool.name))
+        .map((tool) => ({
+          ...(tool.server === undefined ? {} : { server: tool.server }),
+          tool: tool.tool,
+          guard: 'server-names-unique',
+          reason: `its offered name ${JSON.stringify(tool.name)} is claimed by the servers ${[...servers.get(tool.name)!].join(' and ')}, so no call to it could be routed to one of them for certain`,
+        })),
+    };
+  },
+};
+
+const FOREIGN_MENTIONS = 'foreign-mentions';
+
+/** What stands in for another server's tool in one server's words. */
+export const FOREIGN_MARKER = '[a tool of another server]';
+
+/** Each whole-word occurrence of a name, as a tool name is written (letters, digits, `_`, `-`). */
+function mentions(names: readonly string[]): ((text: string) => string) | undefined {
+  if (names.length === 0) return undefined;
+  // Longest first, so a name inside a longer one is never half replaced.
+  // Offered names keep to the name rule, so none holds a character a pattern would read.
+  const alternatives = [...names].sort((a, b) => b.length - a.length);
+  const pattern = new RegExp(`(?<![A-Za-z0-9_-])(?:${alternatives.join('|')})(?![A-Za-z0-9_-])`, 'g');
+  return (text) => text.replace(pattern, FOREIGN_MARKER);
+}
+
+/**
+ * A server's description of its tool, and later its results, may name its own tools (that is
+ * routing guidance) but not another server's: a server cannot vouch for, or order, a call it
+ * would not receive (tool shadowing). The names the agent is offered other servers' tools by
+ * are removed from the description shown, and kept on the tool for its results; a name that is
+ * also one of the server's own (its tool names or offered names) is its own to use.
+ */
+export const foreignMentions: FleetGuard = {
+  name: FOREIGN_MENTIONS,
+  judge(registered) {
+    return {
+      registered: registered.map((tool) => {
+        const own = new Set(registered.filter((other) => other.server === tool.server).flatMap((other) => [other.tool, other.name]));
+        const foreign = [...new Set(registered.filter((other) => other.server !== tool.server).map((other) => other.name))].filter((name) => !own.has(name));
+        const remove = mentions(foreign);
+        const description = tool.shown.description;
+        return remove === undefined ? tool : { ...tool, foreign, shown: { ...tool.shown, description: description === undefined ? undefined : remove(description) } };
+      }),
+      refused: [],
+    };
+  },
+};
+
+/** ...and from every string of the tool's results, as inspection left them. */
+export const foreignMentionsResult: ResultGuard = {
+  name: FOREIGN_MENTIONS,
+  check(result, { tool }) {
+    const remove = mentions(tool?.foreign ?? []);
+    return { kind: 'pass', result: remove === undefined ? result : redactValue(result, remove) };
+  },
+};

@@ -1,0 +1,20 @@
+// Several servers behind one broker: each server's tools are decided on their own, against its
+// own manifest and rules, exactly as one server's are (load.ts); the fleet guards then decide on
+// all of them together, in order. What one server's Load refused stays refused.
+
+import type { Guards } from '../guards/registry.js';
+import type { LoadOutcome } from './load.js';
+import type { Refusal, RegisteredTool } from '../types.js';
+
+export function decideFleet(outcomes: readonly LoadOutcome[], guards: Pick<Guards, 'fleet'>): LoadOutcome {
+  let registered: readonly RegisteredTool[] = outcomes.flatMap((outcome) => outcome.registered);
+  const refused: Refusal[] = outcomes.flatMap((outcome) => outcome.refused);
+  // One server has no other to be told apart from.
+  if (outcomes.length < 2) return { registered, refused };
+  for (const guard of guards.fleet) {
+    const verdict = guard.judge(registered);
+    registered = verdict.registered;
+    refused.push(...verdict.refused);
+  }
+  return { registered, refused };
+}
