@@ -117,8 +117,22 @@ export interface Grant {
 /** Each agent id with the server tool names it may see and call. */
 export type Agents = ReadonlyMap<string, ReadonlySet<string>>;
 
+/**
+ * Which resources the agent may be offered and read: URI prefixes (`file:///notes/`) and URI
+ * templates (`file:///notes/{id}.txt`), compared after the broker normalises a URI. Nothing
+ * listed offers nothing.
+ */
+export interface ResourceAccess {
+  readonly allow: readonly string[];
+}
+
 export interface Config {
   readonly server: ServerSpec;
+  /** Undefined: the agent is offered no resources, and the server is never asked for any. */
+  readonly resources: ResourceAccess | undefined;
+  /** The prompts the operator allows, by the server's name. Undefined: the agent is offered no
+   * prompts, and the server is never asked for any. */
+  readonly prompts: ReadonlySet<string> | undefined;
   readonly rules: ReadonlyMap<string, Rule>;
   readonly limits: Limits;
   readonly grants: readonly Grant[];
@@ -158,9 +172,11 @@ export function loadConfig(path: string, guards: readonly FileGuard[]): Config {
 }
 
 export function parseConfig(value: JsonValue): Config {
-  const top: Fields = new Fields(value, 'config', ['server', 'rules', 'limits', 'grants', 'policy', 'agents']);
+  const top: Fields = new Fields(value, 'config', ['server', 'rules', 'limits', 'grants', 'policy', 'agents', 'resources', 'prompts']);
   return {
     server: parseServer(top.get('server')),
+    resources: top.get('resources') === undefined ? undefined : parseResources(top.get('resources')),
+    prompts: parsePrompts(top.entries('prompts')),
     rules: parseRules(top.required('rules', (f, k) => f.entries(k))),
     limits: parseLimits(top.get('limits')),
     grants: parseGrants(top.array('grants') ?? []),
@@ -360,6 +376,21 @@ function parsePolicy(value: JsonValue | undefined): Policy {
     remote_change: action('remote_change'),
     destructive: action('destructive'),
   };
+}
+
+function parseResources(value: JsonValue | undefined): ResourceAccess {
+  const f: Fields = new Fields(value, 'config.resources', ['allow']);
+  const allow = f.required('allow', (g, k) => g.stringArray(k));
+  // A prefix or template that is no absolute URI could never be matched as the operator meant.
+  for (const entry of allow) if (!URL.canParse(entry.replaceAll(/\{[^}]*\}/g, 'x'))) f.fail('allow', `names ${JSON.stringify(entry)}, which is not an absolute URI or URI template`);
+  return { allow };
+}
+
+/** Each allowed prompt is an object with no settings yet: a field there would be one the broker ignores. */
+function parsePrompts(entries: readonly (readonly [string, JsonValue])[] | undefined): Set<string> | undefined {
+  if (entries === undefined) return undefined;
+  for (const [name, value] of entries) new Fields(value, `config.prompts[${JSON.stringify(name)}]`, []);
+  return new Set(entries.map(([name]) => name));
 }
 
 function parseAgents(entries: readonly (readonly [string, JsonValue])[] | undefined): Agents | undefined {

@@ -11,6 +11,8 @@ import { readJson } from './json/reader.js';
 import { object, plain, type JsonObject, type JsonValue } from './json/tree.js';
 import { writeJson } from './json/writer.js';
 import type { ListedTool } from './listing.js';
+import { PIN_SECTIONS, parsePins, pinEntries } from './features/pins.js';
+import type { Descriptor, FeaturePins } from './features/types.js';
 
 const MANIFEST_FORMAT = 'gauntlet-pin/1';
 
@@ -28,10 +30,12 @@ export interface PinnedTool {
 export interface Manifest {
   readonly server: string;
   readonly tools: ReadonlyMap<string, PinnedTool>;
+  /** The resources, templates and prompts pinned; undefined for a manifest made in no pin (serve --unpinned). */
+  readonly features?: FeaturePins;
 }
 
 /** The manifest text for a listing; tools keep the server's order. */
-export function manifestText(serverId: string, pinnedAt: Date, tools: readonly ListedTool[]): string {
+export function manifestText(serverId: string, pinnedAt: Date, tools: readonly ListedTool[], features: readonly Descriptor[] = []): string {
   const entries = tools.map((tool) => {
     const schema = schemaFingerprint(tool.inputSchema);
     const entry = object([
@@ -48,6 +52,7 @@ export function manifestText(serverId: string, pinnedAt: Date, tools: readonly L
     ['server', plain(serverId)],
     ['pinned_at', plain(pinnedAt.toISOString())],
     ['tools', object(entries)],
+    ...pinEntries(features),
   ]);
   return `${writeJson(manifest)}\n`;
 }
@@ -58,7 +63,7 @@ export function loadManifest(path: string, guards: readonly FileGuard[]): Manife
 
 /** Whether it pins the server the configuration names is the `manifest-server` guard's to judge. */
 export function parseManifest(value: JsonValue): Manifest {
-  const top: Fields = new Fields(value, 'manifest', ['format', 'server', 'pinned_at', 'tools']);
+  const top: Fields = new Fields(value, 'manifest', ['format', 'server', 'pinned_at', 'tools', ...Object.values(PIN_SECTIONS)]);
   if (top.string('format') !== MANIFEST_FORMAT) top.fail('format', `must be "${MANIFEST_FORMAT}"`);
   const server = top.required('server', (f, k) => f.string(k));
   top.required('pinned_at', (f, k) => f.string(k));
@@ -72,7 +77,7 @@ export function parseManifest(value: JsonValue): Manifest {
       'output_schema',
     ])));
   }
-  return { server, tools };
+  return { server, tools, features: parsePins(top) };
 }
 
 const SHA256_HEX = /^[0-9a-f]{64}$/;

@@ -7,12 +7,18 @@ import { loadConfig } from './config.js';
 import { writeTextFile } from './files.js';
 import { selectGuards } from './guards/registry.js';
 import { manifestText } from './manifest.js';
+import { listFeatures } from './features/listing.js';
 import { startAndList } from './startup.js';
 
 export async function pin(configPath: string, outPath: string, disabledGuards: readonly string[]): Promise<void> {
   const guards = selectGuards(disabledGuards);
   const config = loadConfig(configPath, guards.file);
   const { upstream, listed } = await startAndList(config, guards);
-  await upstream.close();
-  writeTextFile(outPath, manifestText(config.server.id, new Date(), listed), 'manifest');
+  let features;
+  try {
+    features = await listFeatures(upstream, config);
+  } finally {
+    await upstream.close();
+  }
+  writeTextFile(outPath, manifestText(config.server.id, new Date(), listed, features), 'manifest');
 }

@@ -12,8 +12,12 @@ import { EFFECTS, loadConfig, type Config } from './config.js';
 import { ConfigError, EXIT } from './errors.js';
 import { writeTextFile } from './files.js';
 import { selectGuards } from './guards/registry.js';
+import { escapeServerText } from './sanitize.js';
 import { rediscover } from './drift.js';
 import { decideTools, type LoadOutcome } from './load.js';
+import { decideFeatures } from './features/decide.js';
+import { listFeatures } from './features/listing.js';
+import { FeatureSession } from './features/session.js';
 import { loadManifest, type Manifest } from './manifest.js';
 import { Quarantine } from './quarantine.js';
 import { reportText } from './report.js';
@@ -78,6 +82,9 @@ export async function serve(options: ServeOptions, io: ServeIo): Promise<number>
         return EXIT.nothingRegistered; // the finally below stops the server's group first
       }
       io.log(`serving ${outcome.registered.length} tool(s) from server "${config.server.id}"`);
+      const registered = new Set(outcome.registered.map((tool) => tool.tool));
+      const features = decideFeatures(await listFeatures(upstream, config), manifest.features, config, guards.feature, listed.map((tool) => tool.name).filter((name) => !registered.has(name)));
+      for (const { kind, key, guard, reason } of features.withheld) io.log(`withheld ${kind} ${escapeServerText(key)}: ${guard}: ${reason}`);
       await runSession(io.input, io.output, {
         tools: outcome.registered,
         guards,
@@ -93,6 +100,7 @@ export async function serve(options: ServeOptions, io: ServeIo): Promise<number>
           rediscover: () => rediscover(upstream, config, manifest, guards, outcome.registered),
           closeUpstream: (why) => upstream.close(why),
         },
+        features: new FeatureSession({ offered: features.offered, guards: guards.feature, limits: config.limits, upstream }),
       });
       return EXIT.ok;
     } finally {

@@ -7,6 +7,19 @@ import { agentChain, grants, hiddenParamsRefused, inputValid, policy } from './c
 import { driftClosesSession, quarantineDrifted, quarantinedRefused } from './drift.js';
 import { manifestRequired, manifestServer, rulesPinned } from './config.js';
 import { privateOperatorFiles } from './files.js';
+import {
+  completionBounded,
+  completionNoHiddenNames,
+  featureContentCap,
+  featurePin,
+  inspectFeatureContents,
+  inspectFeatureDescriptors,
+  promptAllowed,
+  promptArgumentsValid,
+  resourceUriAllowed,
+  withholdFeatureBlobs,
+} from './features.js';
+import type { FeatureGuard } from '../features/types.js';
 import { serverErrorEscaped } from './error.js';
 import { resultSizeBound } from './frame.js';
 import { inspectArguments, inspectDescriptors, normaliseDescription } from './inspection.js';
@@ -54,6 +67,7 @@ export interface Guards {
   readonly drift: readonly DriftGuard[];
   readonly error: readonly ErrorGuard[];
   readonly serve: readonly ServeGuard[];
+  readonly feature: readonly FeatureGuard[];
 }
 
 export const ALL_GUARDS: Guards = {
@@ -101,6 +115,23 @@ export const ALL_GUARDS: Guards = {
   // Calls wait until every drift guard has acted, so their order here decides nothing.
   drift: [quarantineDrifted, driftClosesSession],
   serve: [nothingRegistered],
+  // Resources, prompts and completion, each hook in this order: at Load the pin, then what the
+  // operator allows, then inspection of what would be shown; before the server is asked, what the
+  // operator allows, then the prompt's arguments; on the answer, what cannot be inspected is
+  // withheld and completions bounded and cleared of hidden names before inspection, and the cap
+  // is last, on what is actually sent.
+  feature: [
+    featurePin,
+    resourceUriAllowed,
+    promptAllowed,
+    inspectFeatureDescriptors,
+    promptArgumentsValid,
+    withholdFeatureBlobs,
+    completionBounded,
+    completionNoHiddenNames,
+    inspectFeatureContents,
+    featureContentCap,
+  ],
 };
 
 // A guard acting at two points (inspect-descriptors, effect-contract, drift-quarantine,
@@ -135,5 +166,6 @@ export function selectGuards(disabled: readonly string[]): Guards {
     drift: keep(ALL_GUARDS.drift),
     error: keep(ALL_GUARDS.error),
     serve: keep(ALL_GUARDS.serve),
+    feature: keep(ALL_GUARDS.feature),
   };
 }
