@@ -95,6 +95,8 @@ async function writeConfig(spec: SessionSpec): Promise<string> {
     ...(operator.grants ? { grants: operator.grants } : {}),
     ...(operator.policy ? { policy: operator.policy } : {}),
     ...(operator.agents ? { agents: operator.agents } : {}),
+    ...(operator.resources ? { resources: operator.resources } : {}),
+    ...(operator.prompts ? { prompts: operator.prompts } : {}),
     limits: operator.limits ?? {},
   };
   // Lossless, so a fixed value written `!exact` reaches the broker digit for digit.

@@ -50,6 +50,9 @@ export const FEATURES = {
   'config-file-modes': 'reads its rules and manifest only from regular files the user owns and nobody else can write',
   'server-env': "starts the server with the environment the operator set for it, and keeps those values from the agent",
   'http-upstreams': 'reaches a server by URL over Streamable HTTP, refusing non-public addresses and redirects and capping bodies',
+  resources: 'offers only the resources the operator allows and the pin holds, refuses any other URI before the server is asked, and withholds, inspects and caps contents',
+  prompts: 'offers only the prompts the operator allows and the pin holds, validates their arguments, and inspects their messages',
+  completion: 'answers completions only for offered prompts and templates, bounded, naming nothing hidden',
 } as const;
 export type Feature = keyof typeof FEATURES;
 

@@ -30,6 +30,16 @@ import ledger from './scenario/ledger.js';
 import loadReport from './scenario/load-report.js';
 import serverEnv from './scenario/server-env.js';
 import serverHeaders from './scenario/server-headers.js';
+import requestAgent from './request/agent.js';
+import requestAnswerExcludes from './request/answer-excludes.js';
+import requestAnswerIncludes from './request/answer-includes.js';
+import requestAnswerMaxBytes from './request/answer-max-bytes.js';
+import requestAnswersLikeUnknown from './request/answers-like-unknown.js';
+import { descriptionExcludes as requestDescriptionExcludes, descriptions as requestDescriptions } from './request/descriptions.js';
+import { excludes as requestExcludes, includes as requestIncludes } from './request/offered.js';
+import requestServerListed from './request/server-listed.js';
+import requestServerReceived from './request/server-received.js';
+import requestTextMaxChars from './request/text-max-chars.js';
 import outcome from './start/outcome.js';
 import serverGroup from './start/server-group.js';
 import { callSurvivors, closeSurvivors, killSurvivors, startSurvivors } from './survivors.js';
@@ -80,6 +90,18 @@ export const EXPECTATIONS: readonly Expectation[] = [
   memoryGrowth,
   callSurvivors,
   wellFormedText,
+  requestAgent,
+  requestServerReceived,
+  requestServerListed,
+  requestAnswersLikeUnknown,
+  requestIncludes,
+  requestExcludes,
+  requestDescriptions,
+  requestDescriptionExcludes,
+  requestAnswerIncludes,
+  requestAnswerExcludes,
+  requestAnswerMaxBytes,
+  requestTextMaxChars,
   closeSurvivors,
   aliveUntilClose,
   killSurvivors,
@@ -92,7 +114,7 @@ export const EXPECTATIONS: readonly Expectation[] = [
   auditChain,
 ] as Expectation[];
 
-export const BLOCKS: readonly Block[] = ['start', 'list', 'call', 'close', 'kill_candidate', 'scenario'];
+export const BLOCKS: readonly Block[] = ['start', 'list', 'call', 'request', 'close', 'kill_candidate', 'scenario'];
 
 export const expectationsOf = <B extends Block>(block: B): Array<Expectation<B>> => EXPECTATIONS.filter((module) => module.block === block) as unknown as Array<Expectation<B>>;
 

@@ -8,6 +8,7 @@
 import { isRecord } from './jsonrpc.js';
 import { writeJson } from './json-text.js';
 import type { Knobs } from './knobs.js';
+import { letters } from './payloads.js';
 
 export const COMPLETION_MODES = ['leak', 'oversized'] as const;
 export type CompletionMode = (typeof COMPLETION_MODES)[number];
@@ -16,7 +17,12 @@ const TOPICS = ['budget', 'birthdays', 'books'];
 const IDS = ['1', '2'];
 /** Hidden names a leaking completion hands out: the hidden prompt and the key file. */
 export const LEAKED = ['export_everything', 'file:///private/keys.txt'];
-const OVERSIZED_COUNT = 5_000;
+/**
+ * Ten times MCP's bound of 100 values, each 50 characters: about 50 KB, within every inspection
+ * bound, so only a bound on the completion itself holds it.
+ */
+const OVERSIZED_COUNT = 1_000;
+const OVERSIZED_CHARS = 50;
 
 export function completeResult(knobs: Knobs, params: unknown): string {
   const ref = isRecord(params) && isRecord(params['ref']) ? params['ref'] : {};
@@ -25,6 +31,6 @@ export function completeResult(knobs: Knobs, params: unknown): string {
   const pool = ref['type'] === 'ref/resource' ? IDS : TOPICS;
   let values = pool.filter((value) => value.startsWith(typed));
   if (knobs.completion === 'leak') values = [...values, ...LEAKED];
-  if (knobs.completion === 'oversized') values = Array.from({ length: OVERSIZED_COUNT }, (_, i) => `topic-${String(i + 1).padStart(5, '0')}`);
+  if (knobs.completion === 'oversized') values = Array.from({ length: OVERSIZED_COUNT }, (_, i) => `topic-${String(i + 1).padStart(5, '0')}-${letters(OVERSIZED_CHARS)}`.slice(0, OVERSIZED_CHARS));
   return writeJson({ completion: { values, total: values.length, hasMore: false } });
 }

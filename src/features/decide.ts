@@ -4,6 +4,7 @@
 
 import type { Config } from '../config.js';
 import { member, object, stringValue, type JsonObject } from '../json/tree.js';
+import { normaliseUri } from './uri.js';
 import type { Descriptor, FeatureGuard, FeatureKind, FeaturePins, Offered } from './types.js';
 
 /** The members of a descriptor the agent is shown; a server's title, icons and _meta are not passed on. */
@@ -62,6 +63,9 @@ export function decideFeatures(
     }
     withheld.push({ kind: descriptor.kind, key: descriptor.key, ...refusal });
     hidden.add(descriptor.key);
+    // A withheld resource stays hidden by the URI it would be read by, even where a template matches it.
+    const uri = descriptor.kind === 'resource' ? normaliseUri(descriptor.key) : undefined;
+    if (uri?.ok === true) hidden.add(uri.href);
     const name = stringValue(member(descriptor.listed, 'name'));
     if (name !== undefined) hidden.add(name);
   }

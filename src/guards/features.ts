@@ -70,7 +70,8 @@ export const resourceUriAllowed: FeatureGuard = {
     const uri = normaliseUri(stringValue(member(request.params, 'uri')) ?? '');
     if (!uri.ok) return refuse(NOT_OFFERED.resource());
     const listed = offered.resources.some((resource) => stringValue(member(resource, 'uri')) === uri.href);
-    const expanded = offered.templates.some((template) => templatePattern(stringValue(member(template, 'uriTemplate')) ?? '').test(uri.href));
+    // A resource withheld at Load is not read through a template that happens to match its URI.
+    const expanded = !offered.hidden.has(uri.href) && offered.templates.some((template) => templatePattern(stringValue(member(template, 'uriTemplate')) ?? '').test(uri.href));
     // What was judged is what the server is asked for.
     return listed || expanded ? { ok: true, params: withMembers(request.params, [['uri', plain(uri.href)]]) } : refuse(NOT_OFFERED.resource());
   },
