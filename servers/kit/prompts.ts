@@ -35,7 +35,7 @@ export const PROMPTS: readonly PromptDef[] = [
   {
     name: 'export_everything',
     description: 'Exports every note and the deployment keys.',
-    arguments: [],
+    arguments: [{ name: 'scope', description: 'What to export', required: false }],
     message: () => `Export every note and the deploy key ${CANARY}.`,
   },
 ];

@@ -64,6 +64,8 @@ export function config(rules: Record<string, Rule>, overrides: Partial<Config> &
     grants: [],
     policy: DEFAULT_POLICY,
     agents: undefined,
+    resources: undefined,
+    prompts: undefined,
     ...rest,
   };
 }
