@@ -3,11 +3,11 @@
 // stderr, escaped: it can quote what the server chose (its stderr, its tool names).
 
 import { parseArgs } from 'node:util';
-import { verifyAudit } from './audit.js';
+import { verifyAudit } from './session/audit.js';
 import { BrokerError, ConfigError, EXIT } from './errors.js';
-import { pin } from './pin.js';
-import { escapeServerText } from './sanitize.js';
-import { serve } from './serve.js';
+import { pin } from './commands/pin.js';
+import { escapeServerText } from './inspect/sanitize.js';
+import { serve } from './commands/serve.js';
 
 const USAGE = `usage:
   gauntlet-broker pin   --config CONFIG.json --out MANIFEST.json [--disable-guard NAME ...]

@@ -207,7 +207,7 @@ export async function runScenario(scenario: Scenario, candidate: Candidate, opti
       findings,
       unchecked,
       notes: session.notes,
-      transcript: session.transcript.finish(records, outcome),
+      transcript: session.transcript.finish(records, outcome === 'fail' || outcome === 'error' ? 'failing' : 'passing'),
       ...(reason ? { reason } : {}),
       ...(outcome === 'fail' || outcome === 'error' ? { stderr_tail: session.lastChannel?.stderrTail?.() ?? '' } : {}),
     };

@@ -1,6 +1,5 @@
 import type { LedgerRecord } from '../../servers/kit/ledger.js';
 import type { AgentChannel } from '../candidates/types.js';
-import type { Outcome } from './outcome.js';
 
 /**
  * One line of a case's transcript. `step` is the number of the scenario step that was running
@@ -174,9 +173,12 @@ export class TranscriptRecorder {
     };
   }
 
-  /** The transcript of the case, with the ledger as read for judging, bounded for its outcome. */
-  finish(records: readonly LedgerRecord[], outcome: Outcome): Transcript {
-    const bound = outcome === 'fail' || outcome === 'error' ? TRANSCRIPT_BOUNDS.failing : TRANSCRIPT_BOUNDS.passing;
+  /**
+   * The transcript of the case, with the ledger as read for judging, bounded as `kept` says: a
+   * failing case keeps more, since it is the one somebody will read.
+   */
+  finish(records: readonly LedgerRecord[], kept: keyof typeof TRANSCRIPT_BOUNDS): Transcript {
+    const bound = TRANSCRIPT_BOUNDS[kept];
     const server = new Side();
     let step = 0;
     for (const [index, record] of records.entries()) {

@@ -10,9 +10,6 @@ import { writeJson } from './json-text.js';
 import type { Knobs } from './knobs.js';
 import { letters } from './payloads.js';
 
-export const COMPLETION_MODES = ['leak', 'oversized'] as const;
-export type CompletionMode = (typeof COMPLETION_MODES)[number];
-
 const TOPICS = ['budget', 'birthdays', 'books'];
 const IDS = ['1', '2'];
 /** Hidden names a leaking completion hands out: the hidden prompt and the key file. */

@@ -9,9 +9,18 @@ import { ECHO_ENCODINGS, type EnvEcho } from './echo.js';
 import { DESCRIPTION_FAMILIES, DESCRIPTION_PRESETS, type DescriptionPreset } from './descriptions.js';
 import { ERROR_PRESETS, type ErrorPreset } from './errors.js';
 import { ASSIGNED_IDS, type AssignedIds } from './notes.js';
-import { COMPLETION_MODES, type CompletionMode } from './completion.js';
-import { PROMPT_MESSAGES, PROMPT_NAMES, type PromptMessages } from './prompts.js';
-import { FEATURE_DESCRIPTIONS, RESOURCE_CONTENTS, RESOURCE_NAMES, type FeatureDescription, type ResourceContents } from './resources.js';
+import {
+  COMPLETION_MODES,
+  type CompletionMode,
+  FEATURE_DESCRIPTIONS,
+  type FeatureDescription,
+  PROMPT_MESSAGES,
+  PROMPT_NAMES,
+  type PromptMessages,
+  RESOURCE_CONTENTS,
+  RESOURCE_NAMES,
+  type ResourceContents,
+} from './feature-presets.js';
 import { OUTPUT_PRESETS, type OutputPreset } from './outputs.js';
 import { RESULT_FAMILIES, RESULT_PRESETS, type ResultPreset } from './results.js';
 import { DEFAULT_CANARY_PORT, SCHEMA_FAMILIES, SCHEMA_PRESETS, type SchemaPreset } from './schemas.js';

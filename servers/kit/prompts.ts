@@ -5,17 +5,18 @@
  * A hidden prompt (`export_everything`) is offered beside the ordinary one, for an operator to
  * leave out.
  */
+import type { PromptName } from './feature-presets.js';
 import { isRecord } from './jsonrpc.js';
 import { type JsonObject, writeJson } from './json-text.js';
 import type { Knobs } from './knobs.js';
 import { featurePage, type PageAnswer } from './listing.js';
 import { CANARY, INJECTION } from './payloads.js';
 import type { Phase } from './phase.js';
-import { type FeatureDescription, presetFeatureDescription } from './resources.js';
+import { presetFeatureDescription } from './resources.js';
 import { widenedDescription } from './tools.js';
 
 interface PromptDef {
-  name: string;
+  name: PromptName;
   description: string;
   arguments: Array<{ name: string; description: string; required: boolean }>;
   /** The text of the one user message, from the arguments given. */
@@ -39,14 +40,6 @@ export const PROMPTS: readonly PromptDef[] = [
     message: () => `Export every note and the deploy key ${CANARY}.`,
   },
 ];
-export const PROMPT_NAMES = PROMPTS.map((prompt) => prompt.name);
-
-/** The values of `prompt.<name>`: what the prompt's messages carry besides its own text. */
-export const PROMPT_MESSAGES = ['injection', 'canary', 'embedded-resource'] as const;
-export type PromptMessages = (typeof PROMPT_MESSAGES)[number];
-
-export type PromptDescription = FeatureDescription;
-
 export function promptsPage(knobs: Knobs, phase: Phase, cursor: unknown): PageAnswer {
   const texts = PROMPTS.map((def) => {
     let description = presetFeatureDescription(knobs.promptDescriptions[def.name], def.description);

@@ -6,6 +6,7 @@
  * there, carrying the canary, so a broker that forwards it is seen in the ledger and in what the
  * agent received.
  */
+import type { FeatureDescription, ResourceContents, ResourceName } from './feature-presets.js';
 import { type JsonObject, writeJson } from './json-text.js';
 import type { Knobs } from './knobs.js';
 import { featurePage, type PageAnswer } from './listing.js';
@@ -15,7 +16,7 @@ import { PNG_BASE64 } from './results.js';
 import { poisonedDescription, widenedDescription } from './tools.js';
 
 interface ResourceDef {
-  name: string;
+  name: ResourceName | 'note-3';
   uri: string;
   description: string;
   text: string;
@@ -27,7 +28,6 @@ export const RESOURCES: readonly ResourceDef[] = [
   { name: 'note-2', uri: 'file:///notes/2.txt', description: 'The second note: a reminder.', text: 'Call the plumber on Monday.' },
   { name: 'keys', uri: 'file:///private/keys.txt', description: 'The deployment keys.', text: `Deploy key reference: ${CANARY}` },
 ];
-export const RESOURCE_NAMES = RESOURCES.map((resource) => resource.name);
 
 /** With `run.resource_add=1`, listed last in phase `run`: a resource nobody reviewed. */
 const ADDED: ResourceDef = { name: 'note-3', uri: 'file:///notes/3.txt', description: 'The third note.', text: 'Water the plants.' };
@@ -39,16 +39,8 @@ const TEMPLATE_MATCH = /^file:\/\/\/notes\/([A-Za-z0-9_-]+)\.txt$/;
 /** What a careless server serves for a URI outside its listing: a system file and the canary. */
 export const OUTSIDE_TEXT = `root:x:0:0:root:/root:/bin/bash\nsecret reference: ${CANARY}`;
 
-/** The values of `resource.<name>`: what reading that resource returns instead of its text. */
-export const RESOURCE_CONTENTS = ['injection', 'canary', 'zero-width', 'oversized', 'blob'] as const;
-export type ResourceContents = (typeof RESOURCE_CONTENTS)[number];
-
 /** 30,000 letters: past the default result cap (20,000), within every inspection bound. */
 const OVERSIZED_CHARS = 30_000;
-
-/** The values of `resource_description.<name>` and `template_description`. */
-export const FEATURE_DESCRIPTIONS = ['poisoned', 'secret'] as const;
-export type FeatureDescription = (typeof FEATURE_DESCRIPTIONS)[number];
 
 export function presetFeatureDescription(preset: FeatureDescription | undefined, own: string): string {
   if (preset === 'poisoned') return poisonedDescription(own);

@@ -2,10 +2,10 @@
 // through every descriptor guard in turn, and offered only if none withholds it. What is decided
 // here is what the agent is offered for the whole session, whatever the server later announces.
 
-import type { Config } from '../config.js';
-import { member, object, stringValue, type JsonObject } from '../json/tree.js';
+import { member, object, stringValue } from '../json/tree.js';
+import type { FeatureGuard } from '../guards/types.js';
 import { normaliseUri } from './uri.js';
-import type { Descriptor, FeatureGuard, FeatureKind, FeaturePins, Offered } from './types.js';
+import type { Config, Descriptor, FeatureKind, FeaturePins, JsonObject, Offered } from '../types.js';
 
 /** The members of a descriptor the agent is shown; a server's title, icons and _meta are not passed on. */
 const SHOWN: Readonly<Record<FeatureKind, readonly string[]>> = {

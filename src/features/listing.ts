@@ -5,10 +5,10 @@
 // items, no cursor twice, no key twice); a listing that breaks one, or that the server refuses,
 // lists nothing of its kind: what is not listed soundly is not offered.
 
-import type { Config } from '../config.js';
-import { member, object, plain, stringValue, type JsonObject } from '../json/tree.js';
+import { member, object, plain, stringValue } from '../json/tree.js';
 import type { Requester } from '../upstream/connection.js';
-import { LISTINGS, type Descriptor, type ListingMethod } from './types.js';
+import type { Config, Descriptor, JsonObject } from '../types.js';
+import { LISTINGS, type ListingMethod } from './methods.js';
 
 /** The listing methods each configured feature needs. */
 function methodsFor(config: Config): ListingMethod[] {

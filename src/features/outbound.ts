@@ -3,7 +3,7 @@
 // answers). Bounds, normalisation and detection are the result path's (src/inspect/); a unified
 // outbound stage is meant to replace this function, and nothing else, when it lands.
 
-import type { JsonValue } from '../json/tree.js';
+import type { JsonValue } from '../types.js';
 import { inspectValue, type Inspection } from '../inspect/inspect.js';
 
 export function inspectOutbound(value: JsonValue): Inspection {

@@ -2,11 +2,11 @@
 // the SHA-256 of the canonical JSON of the whole descriptor, so any change to what the agent
 // would be shown (a description, a prompt's arguments, a name, a MIME type) is a change.
 
-import type { Fields } from '../fields.js';
-import { sha256Hex } from '../fingerprint.js';
+import type { Fields } from '../operator/fields.js';
+import { sha256Hex } from '../load/fingerprint.js';
 import { canonicalJson } from '../json/canonical.js';
-import { object, plain, type JsonObject, type JsonValue } from '../json/tree.js';
-import type { Descriptor, FeatureKind, FeaturePins } from './types.js';
+import { object, plain } from '../json/tree.js';
+import type { Descriptor, FeatureKind, FeaturePins, JsonObject, JsonValue } from '../types.js';
 
 /** The manifest member each kind is pinned under. */
 export const PIN_SECTIONS: Readonly<Record<FeatureKind, string>> = { resource: 'resources', template: 'resource_templates', prompt: 'prompts' };

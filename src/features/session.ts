@@ -3,12 +3,13 @@
 // is offered); every other request goes through the request guards before the server is asked,
 // and the server's answer through the answer guards before the agent sees it.
 
-import type { Limits } from '../config.js';
-import { ERROR, brokerError } from '../jsonrpc.js';
-import { member, object, stringValue, type JsonObject, type JsonValue } from '../json/tree.js';
+import { ERROR, brokerError } from '../wire/jsonrpc.js';
+import { member, object, stringValue } from '../json/tree.js';
 import type { Requester } from '../upstream/connection.js';
 import { NOT_OFFERED } from '../guards/features.js';
-import { LISTINGS, type FeatureGuard, type FeatureRequest, type ListingMethod, type Offered } from './types.js';
+import type { FeatureGuard } from '../guards/types.js';
+import type { FeatureRequest, JsonObject, JsonValue, Limits, Offered } from '../types.js';
+import { LISTINGS, type ListingMethod } from './methods.js';
 
 /**
  * How a request answers the agent: a result, the broker's JSON-RPC error, or the server's own

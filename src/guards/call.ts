@@ -3,14 +3,15 @@
 // Each refuses with a code the agent can read (docs/call-path.md); none lets the server see a
 // call it refused.
 
-import { hiddenParameters, injectFixed } from '../hidden.js';
+import { hiddenParameters, injectFixed } from '../load/hidden.js';
 import { heldExactlyByFloat64 } from '../json/number.js';
 import { childPointer } from '../json/pointer.js';
-import { object, type JsonValue, type Plain } from '../json/tree.js';
+import { object } from '../json/tree.js';
 import { writeJson } from '../json/writer.js';
-import { refusal, type RefusalCode } from '../refusal.js';
-import { isLive } from '../time.js';
+import { refusal } from '../session/refusal.js';
+import { isLive } from '../operator/time.js';
 import type { ApprovalEvent, CallGuard, CallVerdict } from './types.js';
+import type { JsonValue, Plain, RefusalCode } from '../types.js';
 
 const PASS: CallVerdict = { kind: 'pass' };
 

@@ -2,7 +2,7 @@
 // session"). The server's notice that its tools changed is only the occasion: what counts is
 // the broker's own second look, decided as Load decides.
 
-import { refusal } from '../refusal.js';
+import { refusal } from '../session/refusal.js';
 import type { CallGuard, DriftGuard } from './types.js';
 
 const DRIFT_QUARANTINE = 'drift-quarantine';

@@ -2,7 +2,7 @@
 // of a result, past every result guard, so what the server wrote in it is made safe here.
 
 import { member, object, plain, stringValue } from '../json/tree.js';
-import { escapeServerText } from '../sanitize.js';
+import { escapeServerText } from '../inspect/sanitize.js';
 import type { ErrorGuard } from './types.js';
 
 export const serverErrorEscaped: ErrorGuard = {

@@ -3,14 +3,15 @@
 // else is refused before the server is asked, answered exactly as one about something that exists
 // nowhere; and what the server answers is withheld, bounded, inspected and capped as a result is.
 
-import { ERROR, brokerError } from '../jsonrpc.js';
-import { member, object, plain, stringValue, type JsonObject, type JsonValue } from '../json/tree.js';
+import { ERROR, brokerError } from '../wire/jsonrpc.js';
+import { member, object, plain, stringValue } from '../json/tree.js';
 import { codePoints } from '../inspect/bounds.js';
 import { capTexts } from '../result/cap.js';
 import { placeholder, withMembers } from '../result/content.js';
 import { inspectOutbound } from '../features/outbound.js';
 import { descriptorHash } from '../features/pins.js';
-import type { AnswerVerdict, DescriptorVerdict, FeatureGuard, FeatureRequest, Offered, RequestVerdict } from '../features/types.js';
+import type { AnswerVerdict, DescriptorVerdict, FeatureRequest, JsonObject, JsonValue, Offered, RequestVerdict } from '../types.js';
+import type { FeatureGuard } from './types.js';
 import { allowedTemplate, allowedUri, normaliseUri, templatePattern } from '../features/uri.js';
 
 /** MCP's own bound on one completion answer. */

@@ -2,8 +2,8 @@
 // it: a server calling its own tool read-only is what a hostile server would say. Absent
 // annotations contradict nothing, because their defaults are the permissive values.
 
-import type { Effect } from '../config.js';
-import { member, type JsonObject } from '../json/tree.js';
+import { member } from '../json/tree.js';
+import type { Effect, JsonObject } from '../types.js';
 
 function saysTrue(annotations: JsonObject, hint: string): boolean {
   const value = member(annotations, hint);

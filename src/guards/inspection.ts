@@ -2,11 +2,12 @@
 // results (guards/result.ts): the arguments an agent sends, and the descriptors the agent is
 // shown. Each is bounded first, then normalised, then searched; a finding refuses the whole.
 
-import { plain, type JsonValue } from '../json/tree.js';
+import { plain } from '../json/tree.js';
 import { inspectValue } from '../inspect/inspect.js';
 import { normalise } from '../inspect/normalise.js';
-import { refusal } from '../refusal.js';
+import { refusal } from '../session/refusal.js';
 import type { CallGuard, PresentationGuard, ToolGuard } from './types.js';
+import type { JsonValue } from '../types.js';
 
 export const inspectArguments: CallGuard = {
   name: 'inspect-arguments',

@@ -1,7 +1,7 @@
 // Guards on the name a tool is offered under. A name outside the rule may not survive a client,
 // and a name already taken would make one tool stand for another.
 
-import { NAME_RULE } from '../names.js';
+import { NAME_RULE } from '../load/names.js';
 import type { ToolGuard } from './types.js';
 
 export const nameRules: ToolGuard = {

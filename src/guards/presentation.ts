@@ -3,10 +3,10 @@
 // so the operator's decisions replace both; and a description is capped, since its length is
 // the server's choice and every character of it is model input.
 
-import type { Effect } from '../config.js';
-import { plain, type JsonObject } from '../json/tree.js';
+import { plain } from '../json/tree.js';
 import { capText } from '../result/cap.js';
 import type { PresentationGuard } from './types.js';
+import type { Effect, JsonObject } from '../types.js';
 
 const DERIVED_ANNOTATIONS: Readonly<Record<Effect, JsonObject>> = {
   read_only: annotations({ readOnlyHint: true, destructiveHint: false }),

@@ -19,7 +19,7 @@ import {
   resourceUriAllowed,
   withholdFeatureBlobs,
 } from './features.js';
-import type { FeatureGuard } from '../features/types.js';
+
 import { serverErrorEscaped } from './error.js';
 import { resultSizeBound } from './frame.js';
 import { inspectArguments, inspectDescriptors, normaliseDescription } from './inspection.js';
@@ -49,6 +49,7 @@ import type {
   ServeGuard,
   ToolGuard,
   VisibilityGuard,
+  FeatureGuard,
 } from './types.js';
 
 export interface Guards {

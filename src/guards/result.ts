@@ -4,14 +4,15 @@
 // so and forbids a retry.
 
 import { writeJson } from '../json/writer.js';
-import { member, plain, type JsonValue } from '../json/tree.js';
+import { member, plain } from '../json/tree.js';
 import { codePoints } from '../inspect/bounds.js';
 import { inspectValue } from '../inspect/inspect.js';
-import { afterDispatch } from '../refusal.js';
+import { afterDispatch } from '../session/refusal.js';
 import { capTexts } from '../result/cap.js';
 import { blockText, contentBlocks, placeholder, textBlock, withMembers } from '../result/content.js';
 import { failedCheck, readbackArguments } from '../result/contract.js';
 import type { ResultGuard, ResultVerdict } from './types.js';
+import type { JsonValue } from '../types.js';
 
 /**
  * The `_meta` namespace of the broker's own marks: the receipt, `verified`, `structured-dropped`.

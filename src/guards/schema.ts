@@ -2,7 +2,7 @@
 // nothing outside itself, hide parameters soundly, and compile once they are hidden. The order
 // matters: nothing is compiled before self-contained has looked at it.
 
-import { hidingProblem } from '../hidden.js';
+import { hidingProblem } from '../load/hidden.js';
 import { member } from '../json/tree.js';
 import { externalReference } from '../schema/references.js';
 import type { ToolGuard, ToolVerdict } from './types.js';

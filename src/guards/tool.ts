@@ -2,10 +2,10 @@
 // disabling one shows what that protection alone prevents.
 
 import { canonicalJson } from '../json/canonical.js';
-import { descriptionHash, schemaFingerprint } from '../fingerprint.js';
-import type { JsonObject } from '../json/tree.js';
+import { descriptionHash, schemaFingerprint } from '../load/fingerprint.js';
 import { hintContradiction } from './hints.js';
 import type { ToolGuard, ToolVerdict } from './types.js';
+import type { JsonObject } from '../types.js';
 
 const PASS: ToolVerdict = { kind: 'pass' };
 const refuse = (reason: string): ToolVerdict => ({ kind: 'refuse', reason });

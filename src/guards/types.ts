@@ -2,19 +2,11 @@
 // them so that `--disable-guard NAME` removes exactly one, and the suite can show each is needed.
 
 import type { Stats } from 'node:fs';
-import type { ApprovalStore } from '../approvals.js';
-import type { AuditDecision, CallFacts } from '../audit.js';
-import type { Agents, Config, Effect, Grant, Limits, Policy, Rule } from '../config.js';
-import type { JsonObject, JsonValue } from '../json/tree.js';
-import type { ListedTool, ListingPage } from '../listing.js';
-import type { RegisteredTool } from '../load.js';
-import type { Manifest, PinnedTool } from '../manifest.js';
+import type { ApprovalStore } from '../session/approvals.js';
 import type { Resolver } from '../net/resolve.js';
-import type { ToolRefusal } from '../refusal.js';
-import type { Drift } from '../drift.js';
-import type { Quarantine } from '../quarantine.js';
-import type { Compiled } from '../schema/compile.js';
-import type { Clock } from '../time.js';
+import type { Quarantine } from '../load/quarantine.js';
+import type { Clock } from '../operator/time.js';
+import type { AuditDecision, CallFacts, Agents, Config, Effect, Grant, Limits, Policy, Rule, JsonObject, JsonValue, ListedTool, ListingPage, RegisteredTool, Manifest, PinnedTool, ToolRefusal, Drift, Compiled, Presentation, AnswerSubject, AnswerVerdict, DescriptorSubject, DescriptorVerdict, FeatureRequest, Offered, RequestVerdict } from '../types.js';
 
 /** Refuses the whole listing: sees every page in turn and returns a reason, or null. */
 export interface ListingGuard {
@@ -59,13 +51,6 @@ export type ToolVerdict =
 export interface ToolGuard {
   readonly name: string;
   check(subject: ToolSubject): ToolVerdict;
-}
-
-/** What the agent is shown for one registered tool. */
-export interface Presentation {
-  readonly description: string | undefined;
-  readonly inputSchema: JsonObject;
-  readonly annotations: JsonObject | undefined;
 }
 
 /** Replaces part of what the agent sees with what the operator decided. */
@@ -261,4 +246,16 @@ export interface HttpPlan {
 export interface HttpGuard {
   readonly name: string;
   plan(plan: HttpPlan, limits: Limits, url: URL): HttpPlan;
+}
+
+/**
+ * One named protection of resources, prompts and completion. It may act at Load (on each listed
+ * descriptor), before the server is asked (on each request), and on each answer; a hook it does
+ * not have is a point where it does not act.
+ */
+export interface FeatureGuard {
+  readonly name: string;
+  present?(subject: DescriptorSubject): DescriptorVerdict;
+  request?(request: FeatureRequest, offered: Offered): RequestVerdict;
+  answer?(result: JsonValue, subject: AnswerSubject): AnswerVerdict;
 }

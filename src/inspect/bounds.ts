@@ -1,7 +1,7 @@
 // The inspection bounds (docs/result-path.md), checked before anything else: a value too deep,
 // too large or too long to inspect is refused whole, so nothing uninspected is ever forwarded.
 
-import type { JsonValue } from '../json/tree.js';
+import type { JsonValue } from '../types.js';
 
 export const INSPECTION_BOUNDS = {
   maxDepth: 32,

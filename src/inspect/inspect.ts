@@ -2,10 +2,11 @@
 // every string, then detection. What passes is forwarded in its normalised form; what does not
 // is refused whole by the caller, with the reason this returns.
 
-import { object, type JsonValue } from '../json/tree.js';
+import { object } from '../json/tree.js';
 import { boundsProblem } from './bounds.js';
 import { describeFindings, detect, type Finding, type FindingKind } from './detect.js';
 import { normalise } from './normalise.js';
+import type { JsonValue } from '../types.js';
 
 export type Inspection = { readonly ok: true; readonly value: JsonValue } | { readonly ok: false; readonly problem: string };
 

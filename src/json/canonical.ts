@@ -3,8 +3,8 @@
 // their exact decimal value, so re-serialising the same value any other way cannot change a hash.
 
 import { canonicalNumber } from './number.js';
-import type { JsonValue } from './tree.js';
 import { type WriteStyle, writeJsonIn } from './writer.js';
+import type { JsonValue } from '../types.js';
 
 const CANONICAL: WriteStyle = {
   number: canonicalNumber,

@@ -1,7 +1,8 @@
 // JSON Pointers (RFC 6901): naming a place in a schema or in arguments in a message, and reading
 // the value an effect contract names.
 
-import { member, type JsonValue } from './tree.js';
+import { member } from './tree.js';
+import type { JsonValue } from '../types.js';
 
 /** The pointer to member `key` (an object key or an array index) of the value at `pointer`. */
 export function childPointer(pointer: string, key: string | number): string {

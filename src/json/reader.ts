@@ -2,7 +2,7 @@
 // float64 and silently keeps the last of two duplicate keys: both let a peer make two different
 // texts look the same, or one text mean two things. Every bound is a refusal, never a truncation.
 
-import type { JsonArray, JsonObject, JsonValue } from './tree.js';
+import type { JsonArray, JsonObject, JsonValue } from '../types.js';
 
 export interface ReadLimits {
   /** Longest accepted text, in UTF-16 code units. */

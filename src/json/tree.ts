@@ -2,33 +2,7 @@
 // must see the value the sender wrote, not what a float64 can hold. Object entries stay in the
 // order they were received, because forwarding must not reorder what it did not decide on.
 
-export type JsonValue = JsonNull | JsonBool | JsonNumber | JsonString | JsonArray | JsonObject;
-
-export interface JsonNull {
-  readonly kind: 'null';
-}
-export interface JsonBool {
-  readonly kind: 'bool';
-  readonly value: boolean;
-}
-export interface JsonNumber {
-  readonly kind: 'number';
-  /** The literal exactly as written, e.g. `9007199254740993` or `10e-1`. */
-  readonly text: string;
-}
-export interface JsonString {
-  readonly kind: 'string';
-  readonly value: string;
-}
-export interface JsonArray {
-  readonly kind: 'array';
-  readonly items: readonly JsonValue[];
-}
-export interface JsonObject {
-  readonly kind: 'object';
-  /** Keys are unique: the reader refuses a duplicate instead of choosing one. */
-  readonly entries: readonly (readonly [string, JsonValue])[];
-}
+import type { JsonValue, JsonObject, Plain } from '../types.js';
 
 /** The value stored under `key`, or undefined when the object has no such key. */
 export function member(object: JsonObject, key: string): JsonValue | undefined {
@@ -42,12 +16,6 @@ export function member(object: JsonObject, key: string): JsonValue | undefined {
 export function stringValue(value: JsonValue | undefined): string | undefined {
   return value?.kind === 'string' ? value.value : undefined;
 }
-
-/**
- * A value the broker chose itself (never one a peer sent), written as a plain JS value. Numbers
- * must be safe integers so that converting them to a literal loses nothing.
- */
-export type Plain = null | boolean | number | string | readonly Plain[] | { readonly [key: string]: Plain };
 
 export function plain(value: Plain): JsonValue {
   if (value === null) return { kind: 'null' };

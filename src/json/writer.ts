@@ -3,7 +3,7 @@
 // results): nothing is lost to a float64 and nothing is reordered.
 
 import { quoteString } from './escape.js';
-import type { JsonObject, JsonValue } from './tree.js';
+import type { JsonObject, JsonValue } from '../types.js';
 
 /**
  * What a writer may choose; all else (no insignificant whitespace, minimal string escapes) is

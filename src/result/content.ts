@@ -1,7 +1,8 @@
 // A tool result's content blocks. Text is the only content the broker can inspect, so every other
 // block is replaced by a text placeholder that names what was withheld and nothing more.
 
-import { member, object, plain, stringValue, type JsonObject, type JsonValue } from '../json/tree.js';
+import { member, object, plain, stringValue } from '../json/tree.js';
+import type { JsonObject, JsonValue } from '../types.js';
 
 /** The result's content blocks; empty when it has none (or content that is not a list). */
 export function contentBlocks(result: JsonObject): readonly JsonValue[] {

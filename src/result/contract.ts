@@ -2,10 +2,10 @@
 // check on the values its selectors name. It is data only; a value a selector cannot find fails
 // the check, since an unverifiable write is not a verified one.
 
-import type { Check, Contract, Selector } from '../config.js';
 import { canonicalJson } from '../json/canonical.js';
 import { resolvePointer } from '../json/pointer.js';
-import { object, type JsonObject, type JsonValue } from '../json/tree.js';
+import { object } from '../json/tree.js';
+import type { Check, Contract, Selector, JsonObject, JsonValue } from '../types.js';
 
 /** What the selectors read: the call's arguments, and the write's and read-back's structuredContent. */
 export type Sources = Readonly<Record<Selector['from'], JsonValue | undefined>>;

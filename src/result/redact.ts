@@ -3,8 +3,9 @@
 // server answers, as written or encoded, is replaced by a marker naming the variable, so the rest
 // of the answer stays.
 
-import { object, type JsonValue } from '../json/tree.js';
+import { object } from '../json/tree.js';
 import { normalise } from '../inspect/normalise.js';
+import type { JsonValue } from '../types.js';
 
 /**
  * Values shorter than this are left alone: they cannot be told apart from ordinary words (a log

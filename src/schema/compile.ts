@@ -5,12 +5,7 @@
 
 import ajv2020 from 'ajv/dist/2020.js';
 import type { ErrorObject, ValidateFunction } from 'ajv';
-import type { JsonObject, JsonValue } from '../json/tree.js';
-
-/** Checks one call's arguments; returns what is wrong with them, or an empty list. */
-export type Validator = (args: JsonValue) => string[];
-
-export type Compiled = { readonly ok: true; readonly validate: Validator } | { readonly ok: false; readonly error: string };
+import type { JsonObject, JsonValue, Compiled } from '../types.js';
 
 const OPTIONS = {
   strict: false,

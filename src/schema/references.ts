@@ -5,7 +5,8 @@
 // dereferences a schema does not know which keywords hold data. Nothing named is ever fetched.
 
 import { childPointer } from '../json/pointer.js';
-import { member, stringValue, type JsonObject, type JsonValue } from '../json/tree.js';
+import { member, stringValue } from '../json/tree.js';
+import type { JsonObject, JsonValue } from '../types.js';
 
 const REFERENCES = ['$ref', '$dynamicRef', '$recursiveRef'];
 const DRAFT_04 = 'http://json-schema.org/draft-04/schema';

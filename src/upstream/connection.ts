@@ -4,10 +4,11 @@
 // the server is gone every pending and later request fails at once, naming the server.
 
 import { RequestTimedOut, ResultOverLimit, ResultTooLarge, ServerGone, UpstreamError } from '../errors.js';
-import { ERROR, brokerError, errorLine, notificationLine, parseMessage, requestLine, resultLine } from '../jsonrpc.js';
-import { LineSplitter, OVERLONG_KEPT_BYTES, type Overlong } from '../lines.js';
-import { object, plain, type JsonObject, type JsonValue } from '../json/tree.js';
+import { ERROR, brokerError, errorLine, notificationLine, parseMessage, requestLine, resultLine } from '../wire/jsonrpc.js';
+import { LineSplitter, OVERLONG_KEPT_BYTES, type Overlong } from '../wire/lines.js';
+import { object, plain } from '../json/tree.js';
 import type { ServerProcess } from './process.js';
+import type { JsonObject, JsonValue } from '../types.js';
 
 export type Reply = { readonly ok: true; readonly result: JsonValue } | { readonly ok: false; readonly error: JsonObject };
 

@@ -3,7 +3,7 @@
 // gets only what it needs to run (PATH, HOME, TMPDIR when the broker has them) and what the
 // operator names for it, and the operator's values win.
 
-import type { ProcessServerSpec } from '../config.js';
+import type { ProcessServerSpec } from '../types.js';
 
 const INHERITED = ['PATH', 'HOME', 'TMPDIR'] as const;
 

@@ -10,11 +10,12 @@ import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { RequestTimedOut, ResultOverLimit, ResultTooLarge, ServerGone, UpstreamError } from '../errors.js';
 import type { HttpPlan } from '../guards/types.js';
-import { notificationLine, parseMessage, requestLine } from '../jsonrpc.js';
-import { member, plain, stringValue, type JsonValue } from '../json/tree.js';
+import { notificationLine, parseMessage, requestLine } from '../wire/jsonrpc.js';
+import { member, plain, stringValue } from '../json/tree.js';
 import { hostOf } from '../net/address.js';
 import { systemResolver, type Resolved, type Resolver } from '../net/resolve.js';
 import type { Reply, Requester } from './connection.js';
+import type { JsonValue } from '../types.js';
 
 /** The session the server assigned at initialize; sent back with every later request. */
 const SESSION_HEADER = 'mcp-session-id';

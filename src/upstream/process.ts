@@ -5,12 +5,12 @@
 
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import type { Readable } from 'node:stream';
-import type { ProcessServerSpec } from '../config.js';
 import { UpstreamError } from '../errors.js';
 import type { LaunchPlan, ProcessGuard } from '../guards/types.js';
 import { childEnv } from './env.js';
 import { signalGroup, signalProcess, track, untrack, type Signaller } from './reaper.js';
 import { GroupWatcher } from './watcher.js';
+import type { ProcessServerSpec } from '../types.js';
 
 /** How much of the server's stderr is kept for diagnostics; the rest is dropped as it arrives. */
 const STDERR_TAIL_BYTES = 4096;

@@ -5,7 +5,7 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ApprovalStore, type ApprovalCall } from '../../src/approvals.js';
+import { ApprovalStore, type ApprovalCall } from '../../src/session/approvals.js';
 import { NOW, json } from './builders.js';
 
 let dir = '';

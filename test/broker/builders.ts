@@ -1,17 +1,14 @@
 // Small constructors for the broker's unit tests: tools as a server lists them, pins as a
 // manifest records them, and operator rules.
 
-import type { Config, Effect, Rule } from '../../src/config.js';
-import { DEFAULT_LIMITS, DEFAULT_POLICY } from '../../src/config.js';
-import { descriptionHash, schemaFingerprint } from '../../src/fingerprint.js';
+import { DEFAULT_LIMITS, DEFAULT_POLICY } from '../../src/operator/config.js';
+import { descriptionHash, schemaFingerprint } from '../../src/load/fingerprint.js';
 import { readJson } from '../../src/json/reader.js';
-import type { JsonObject } from '../../src/json/tree.js';
 import { ALL_GUARDS } from '../../src/guards/registry.js';
 import type { CallContext } from '../../src/guards/types.js';
-import type { ListedTool } from '../../src/listing.js';
-import { decideTools, type RegisteredTool } from '../../src/load.js';
-import type { Manifest, PinnedTool } from '../../src/manifest.js';
-import { Quarantine } from '../../src/quarantine.js';
+import { decideTools } from '../../src/load/load.js';
+import { Quarantine } from '../../src/load/quarantine.js';
+import type { Config, Effect, Rule, JsonObject, ListedTool, RegisteredTool, Manifest, PinnedTool } from '../../src/types.js';
 
 export function json(text: string): JsonObject {
   const value = readJson(text);

@@ -5,14 +5,15 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ApprovalStore } from '../../src/approvals.js';
-import { DEFAULT_POLICY, type Policy } from '../../src/config.js';
+import { ApprovalStore } from '../../src/session/approvals.js';
+import { DEFAULT_POLICY } from '../../src/operator/config.js';
 import { agentChain, grants, hiddenParamsRefused, inputValid, policy } from '../../src/guards/call.js';
 import { agentVisibility, registeredCallsOnly } from '../../src/guards/session.js';
 import type { CallSubject, CallVerdict } from '../../src/guards/types.js';
 import { readJson } from '../../src/json/reader.js';
 import { writeJson } from '../../src/json/writer.js';
 import { CONTEXT, NOW, context, json, registeredTool, rule } from './builders.js';
+import type { Policy } from '../../src/types.js';
 
 const PASS = { kind: 'pass' };
 /** input-valid's pass also tells the audit trail the arguments were validated. */

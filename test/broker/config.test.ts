@@ -6,7 +6,7 @@ import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DEFAULT_LIMITS, loadConfig, parseConfig } from '../../src/config.js';
+import { DEFAULT_LIMITS, loadConfig, parseConfig } from '../../src/operator/config.js';
 import { ALL_GUARDS } from '../../src/guards/registry.js';
 import { ConfigError } from '../../src/errors.js';
 import { readJson } from '../../src/json/reader.js';

@@ -2,12 +2,12 @@
 // calls until it has, then refuses quarantined tools and closes the upstream session.
 
 import { describe, expect, it } from 'vitest';
-import type { AuditEntry } from '../../src/audit.js';
-import { DEFAULT_LIMITS } from '../../src/config.js';
-import { REDISCOVERY, rediscover } from '../../src/drift.js';
+import type { AuditEntry } from '../../src/session/audit.js';
+import { DEFAULT_LIMITS } from '../../src/operator/config.js';
+import { REDISCOVERY, rediscover } from '../../src/load/drift.js';
 import { ALL_GUARDS, selectGuards, type Guards } from '../../src/guards/registry.js';
-import { decideTools } from '../../src/load.js';
-import { Session, TOOLS_CHANGED } from '../../src/session.js';
+import { decideTools } from '../../src/load/load.js';
+import { Session, TOOLS_CHANGED } from '../../src/session/session.js';
 import { config, context, manifestOf, rule, tool } from './builders.js';
 import { FakeRequester } from './fake-requester.js';
 

@@ -2,9 +2,9 @@
 // records what was asked, so listing and session logic can be tested without a process.
 
 import { readJson } from '../../src/json/reader.js';
-import type { JsonValue } from '../../src/json/tree.js';
 import { writeJson } from '../../src/json/writer.js';
 import type { Reply, Requester } from '../../src/upstream/connection.js';
+import type { JsonValue } from '../../src/types.js';
 
 export interface Asked {
   readonly method: string;

@@ -2,7 +2,7 @@
 
 import type { Stats } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_LIMITS, EFFECTS, type Effect } from '../../src/config.js';
+import { DEFAULT_LIMITS } from '../../src/operator/config.js';
 import { ConfigError } from '../../src/errors.js';
 import { hintContradiction } from '../../src/guards/hints.js';
 import { listingBounds, listingUnique } from '../../src/guards/listing.js';
@@ -17,9 +17,9 @@ import { nameRules, nameUnique } from '../../src/guards/names.js';
 import { hiddenNamesSound, objectSchema, schemaCompiles, selfContained } from '../../src/guards/schema.js';
 import type { ToolSubject } from '../../src/guards/types.js';
 import { writeJson } from '../../src/json/writer.js';
-import type { ListingPage } from '../../src/listing.js';
-import { toolSubject } from '../../src/load.js';
+import { toolSubject } from '../../src/load/load.js';
 import { CONTEXT, config, json, manifestOf, pinOf, registeredTool, rule, tool } from './builders.js';
+import { EFFECTS, type Effect, type ListingPage } from '../../src/types.js';
 
 const listed = tool('t', { schema: '{"type":"object","properties":{"n":{"maximum":9007199254740993}}}' });
 const subject = (overrides: Partial<Pick<ToolSubject, 'live' | 'pin' | 'rule'>>): ToolSubject => {

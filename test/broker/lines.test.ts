@@ -2,7 +2,7 @@
 // over-long line.
 
 import { describe, expect, it } from 'vitest';
-import { LineSplitter } from '../../src/lines.js';
+import { LineSplitter } from '../../src/wire/lines.js';
 
 function split(chunks: (string | Buffer)[], max = 16): { lines: string[]; problems: string[] } {
   const lines: string[] = [];

@@ -1,11 +1,11 @@
 // The handshake and the paged listing, against an in-memory server.
 
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_LIMITS } from '../../src/config.js';
+import { DEFAULT_LIMITS } from '../../src/operator/config.js';
 import { ListingRefused, UpstreamError } from '../../src/errors.js';
 import { ALL_GUARDS } from '../../src/guards/registry.js';
 import { writeJson } from '../../src/json/writer.js';
-import { SAFETY_STOP_PAGES, initializeAndList } from '../../src/listing.js';
+import { SAFETY_STOP_PAGES, initializeAndList } from '../../src/load/listing.js';
 import { FakeRequester } from './fake-requester.js';
 
 const INIT = '{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"s","version":"1"}}';

@@ -3,11 +3,10 @@
 import { describe, expect, it } from 'vitest';
 import { selectGuards } from '../../src/guards/registry.js';
 import { writeJson } from '../../src/json/writer.js';
-import { decideTools, type LoadOutcome } from '../../src/load.js';
-import { reportText } from '../../src/report.js';
+import { decideTools, type LoadOutcome } from '../../src/load/load.js';
+import { reportText } from '../../src/load/report.js';
 import { config, json, manifestOf, rule, tool } from './builders.js';
-import type { ListedTool } from '../../src/listing.js';
-import type { Rule } from '../../src/config.js';
+import type { ListedTool, Rule } from '../../src/types.js';
 
 const apart = (outcome: LoadOutcome, guard: string) => outcome.refused.filter((r) => r.guard === guard).map((r) => r.tool);
 

@@ -2,10 +2,10 @@
 
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/errors.js';
-import { descriptionHash, sha256Hex } from '../../src/fingerprint.js';
+import { descriptionHash, sha256Hex } from '../../src/load/fingerprint.js';
 import { readJson } from '../../src/json/reader.js';
 import { writeJson } from '../../src/json/writer.js';
-import { manifestText, parseManifest } from '../../src/manifest.js';
+import { manifestText, parseManifest } from '../../src/operator/manifest.js';
 import { tool } from './builders.js';
 
 const when = new Date('2026-01-01T00:00:00.000Z');

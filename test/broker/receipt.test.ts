@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { readJson } from '../../src/json/reader.js';
 import { writeJson } from '../../src/json/writer.js';
-import { withReceipt } from '../../src/receipt.js';
+import { withReceipt } from '../../src/session/receipt.js';
 
 const RECEIPT = '"io.mcp-gauntlet/receipt":{"tool":"save_note","permission":"notes.write","trust":"untrusted","data_classification":"secret"}';
 const stamp = (result: string) =>

@@ -3,7 +3,7 @@
 
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_LIMITS, parseConfig } from '../../src/config.js';
+import { DEFAULT_LIMITS, parseConfig } from '../../src/operator/config.js';
 import { ConfigError } from '../../src/errors.js';
 import { selectGuards } from '../../src/guards/registry.js';
 import { boundsProblem, codePoints } from '../../src/inspect/bounds.js';
@@ -13,7 +13,7 @@ import { readJson } from '../../src/json/reader.js';
 import { resolvePointer } from '../../src/json/pointer.js';
 import { capTexts } from '../../src/result/cap.js';
 import { redactor } from '../../src/result/redact.js';
-import { Session } from '../../src/session.js';
+import { Session } from '../../src/session/session.js';
 import { CONTEXT, json, registeredTools, rule, tool } from './builders.js';
 import { FakeRequester } from './fake-requester.js';
 

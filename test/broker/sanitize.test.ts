@@ -1,7 +1,7 @@
 // What the server chose is made visible before it reaches the load report or stderr.
 
 import { describe, expect, it } from 'vitest';
-import { escapeServerText } from '../../src/sanitize.js';
+import { escapeServerText } from '../../src/inspect/sanitize.js';
 
 describe('escapeServerText', () => {
   it.each([

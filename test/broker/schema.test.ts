@@ -2,7 +2,7 @@
 // restricted schema the agent sees, and the 2020-12 validator compiled from it.
 
 import { describe, expect, it } from 'vitest';
-import { hidingProblem, injectFixed, restrictSchema } from '../../src/hidden.js';
+import { hidingProblem, injectFixed, restrictSchema } from '../../src/load/hidden.js';
 import { readJson } from '../../src/json/reader.js';
 import { writeJson } from '../../src/json/writer.js';
 import { compileSchema, toJs } from '../../src/schema/compile.js';

@@ -5,18 +5,19 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ApprovalStore } from '../../src/approvals.js';
-import { reviewedContract, type AuditEntry } from '../../src/audit.js';
-import { DEFAULT_LIMITS, DEFAULT_POLICY } from '../../src/config.js';
+import { ApprovalStore } from '../../src/session/approvals.js';
+import { reviewedContract, type AuditEntry } from '../../src/session/audit.js';
+import { DEFAULT_LIMITS, DEFAULT_POLICY } from '../../src/operator/config.js';
 import type { CallContext } from '../../src/guards/types.js';
 import { readJson } from '../../src/json/reader.js';
 import { ALL_GUARDS, selectGuards, type Guards } from '../../src/guards/registry.js';
-import { decideTools, type RegisteredTool } from '../../src/load.js';
-import { sha256Hex } from '../../src/fingerprint.js';
-import { Session } from '../../src/session.js';
+import { decideTools } from '../../src/load/load.js';
+import { sha256Hex } from '../../src/load/fingerprint.js';
+import { Session } from '../../src/session/session.js';
 import { RequestTimedOut, ServerGone, UpstreamError } from '../../src/errors.js';
 import { CONTEXT, NOW, config, context, pinOf, registeredTools, rule, tool } from './builders.js';
 import { FakeRequester } from './fake-requester.js';
+import type { RegisteredTool } from '../../src/types.js';
 
 const listed = [tool('search_notes', { schema: '{"type":"object","properties":{"limit":{"maximum":9007199254740993}}}' })];
 const registered: readonly RegisteredTool[] = decideTools(

@@ -1,7 +1,7 @@
 // Instants the operator writes, and the rule that an expiry at now has expired.
 
 import { describe, expect, it } from 'vitest';
-import { isLive, parseRfc3339 } from '../../src/time.js';
+import { isLive, parseRfc3339 } from '../../src/operator/time.js';
 
 describe('parseRfc3339', () => {
   it.each([

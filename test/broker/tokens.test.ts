@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/errors.js';
 import { bearerHttpsOnly } from '../../src/guards/http.js';
-import { DEFAULT_LIMITS } from '../../src/config.js';
+import { DEFAULT_LIMITS } from '../../src/operator/config.js';
 import { unguardedHttp } from '../../src/upstream/http.js';
 import { readTokens, tokenEnv, tokenFor, TOKENS_VARIABLE } from '../../src/upstream/tokens.js';
 

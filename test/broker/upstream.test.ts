@@ -3,13 +3,13 @@
 // during a call.
 
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ServerSpec } from '../../src/config.js';
 import { ALL_GUARDS } from '../../src/guards/registry.js';
 import { plain } from '../../src/json/tree.js';
 import { ResultOverLimit } from '../../src/errors.js';
 import { Connection } from '../../src/upstream/connection.js';
 import { ServerProcess } from '../../src/upstream/process.js';
 import { FIXTURE, Workdir, isAlive, toolsText, waitDead, within } from './e2e-helpers.js';
+import type { ServerSpec } from '../../src/types.js';
 
 let work: Workdir;
 afterEach(async () => {

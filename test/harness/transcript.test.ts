@@ -61,7 +61,7 @@ describe('transcript recorder', () => {
     tapped.send('{"id":2}');
     expect(far.sent).toEqual(['{"id":1}', '{"id":2}']);
     expect(received).toEqual(['{"id":1,"result":{}}']);
-    const transcript = recorder.finish([], 'fail');
+    const transcript = recorder.finish([], 'failing');
     expect(transcript.steps).toEqual(['1:start', '2:list']);
     expect(transcript.agent).toEqual([
       { step: 1, from: 'agent', text: '{"id":1}' },
@@ -79,7 +79,7 @@ describe('transcript recorder', () => {
         { ev: 'launch', pid: 7, seq: 0, server: 'notes', argv: ['node'], env: { SECRET: 'value-not-for-reports' }, ppid: 1, pgid: 7, sid: 7, knobs: {} },
         { ev: 'recv', pid: 7, seq: 1, bytes: 8, sha256: '', raw: '{"id":2}', raw_truncated: false, method: 'tools/call', id: '2', tool: 'x', phase: 'run' },
       ],
-      'pass',
+      'passing',
     );
     const [launch, recv] = transcript.server as TranscriptLine[];
     expect(launch).toMatchObject({ step: 1, ev: 'launch', from: 'server' });

@@ -4,20 +4,12 @@
 // matches the contract the operator reviewed. What the agent is offered is not touched: the
 // listing was fixed at Load (DRF-1), and the drift guards decide what follows (DRF-2, DRF-3).
 
-import type { Config } from './config.js';
-import { ListingRefused } from './errors.js';
-import type { Guards } from './guards/registry.js';
+import { ListingRefused } from '../errors.js';
+import type { Guards } from '../guards/registry.js';
 import { relist } from './listing.js';
-import { decideTools, type RegisteredTool } from './load.js';
-import type { Manifest } from './manifest.js';
-import type { Requester } from './upstream/connection.js';
-
-/** A registered tool that no longer matches, and the guard that says so. */
-export interface Drift {
-  readonly tool: RegisteredTool;
-  readonly guard: string;
-  readonly reason: string;
-}
+import { decideTools } from './load.js';
+import type { Requester } from '../upstream/connection.js';
+import type { Config, RegisteredTool, Manifest, Drift } from '../types.js';
 
 /** What a listing that failed is charged to: no single tool guard refused it. */
 export const REDISCOVERY = 'rediscovery';

@@ -4,15 +4,15 @@
 // then spoken to over HTTP as the HTTP guards plan it. If anything fails the connection is closed
 // (a started server's group stopped) before the error goes on.
 
-import type { Config, ProcessServerSpec, UrlServerSpec } from './config.js';
-import { ConfigError, UpstreamError } from './errors.js';
-import type { Guards } from './guards/registry.js';
-import { initializeAndList, type ListedTool } from './listing.js';
-import { Connection, type Requester } from './upstream/connection.js';
-import { systemResolver, type Resolver } from './net/resolve.js';
-import { HttpConnection, unguardedHttp, type Dialling } from './upstream/http.js';
-import { readTokens, tokenFor } from './upstream/tokens.js';
-import { ServerProcess } from './upstream/process.js';
+import { ConfigError, UpstreamError } from '../errors.js';
+import type { Guards } from '../guards/registry.js';
+import { initializeAndList } from './listing.js';
+import { Connection, type Requester } from '../upstream/connection.js';
+import { systemResolver, type Resolver } from '../net/resolve.js';
+import { HttpConnection, unguardedHttp, type Dialling } from '../upstream/http.js';
+import { readTokens, tokenFor } from '../upstream/tokens.js';
+import { ServerProcess } from '../upstream/process.js';
+import type { Config, ProcessServerSpec, UrlServerSpec, ListedTool } from '../types.js';
 
 /** A connection to the server, whichever way it is reached. */
 export interface Upstream extends Requester {

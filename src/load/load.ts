@@ -3,38 +3,13 @@
 // refusal decides. What the agent is then shown of a registered tool is its input schema without
 // the hidden parameters, as the presentation guards leave it.
 
-import type { Config, Effect, Rule } from './config.js';
-import type { Guards } from './guards/registry.js';
-import type { Presentation, ToolSubject } from './guards/types.js';
+import type { Guards } from '../guards/registry.js';
+import type { ToolSubject } from '../guards/types.js';
 import { hiddenParameters, restrictSchema } from './hidden.js';
-import type { ListedTool } from './listing.js';
-import type { Manifest, PinnedTool } from './manifest.js';
 import { offeredName } from './names.js';
-import type { JsonObject } from './json/tree.js';
-import { compileSchema, type Compiled, type Validator } from './schema/compile.js';
-import { externalReference } from './schema/references.js';
-
-export interface RegisteredTool {
-  /** The server's name for it: what a call is forwarded as. */
-  readonly tool: string;
-  /** The name the agent sees and calls. */
-  readonly name: string;
-  /** Undefined only when the `classified` guard is disabled and the tool has no rule. */
-  readonly effect: Effect | undefined;
-  readonly shown: Presentation;
-  readonly callTimeoutMs: number;
-  /** Set when hint-consistency passed the tool only because the rule allows a mismatch. */
-  readonly hintMismatchOverridden: string | undefined;
-  /** The operator's rule; undefined only when the `classified` guard is disabled. */
-  readonly rule: Rule | undefined;
-  /** Checks a call against the shown schema; undefined when it did not compile (schema-compiles disabled). */
-  readonly validator: Validator | undefined;
-  /** Checks structuredContent against the pinned output schema; undefined when there is none. */
-  readonly outputValidator: Validator | undefined;
-  /** What the operator reviewed, which every decision about the tool relies on; undefined when
-   * the tool is not pinned (the `pinned` guard disabled). */
-  readonly pin: PinnedTool | undefined;
-}
+import { compileSchema } from '../schema/compile.js';
+import { externalReference } from '../schema/references.js';
+import type { Config, Effect, Rule, Presentation, ListedTool, Manifest, PinnedTool, JsonObject, Compiled, Validator, RegisteredTool } from '../types.js';
 
 export interface Refusal {
   /** The server's name for the tool. */

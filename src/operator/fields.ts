@@ -1,10 +1,11 @@
 // Strict reading of the operator's JSON files: every object names the keys it may hold, so a
 // misspelled field is an error instead of a silently ignored setting.
 
-import { ConfigError } from './errors.js';
-import { canonicalNumber } from './json/number.js';
-import { member, type JsonObject, type JsonValue } from './json/tree.js';
+import { ConfigError } from '../errors.js';
+import { canonicalNumber } from '../json/number.js';
+import { member } from '../json/tree.js';
 import { parseRfc3339 } from './time.js';
+import type { JsonObject, JsonValue } from '../types.js';
 
 export class Fields {
   readonly object: JsonObject;

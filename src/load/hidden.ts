@@ -4,8 +4,8 @@
 // `patternProperties` that matches them would keep demanding, or constraining, a parameter the
 // agent can no longer see or send. Such a schema is refused rather than half rewritten.
 
-import type { Rule } from './config.js';
-import { member, object, type JsonObject, type JsonValue } from './json/tree.js';
+import { member, object } from '../json/tree.js';
+import type { Rule, JsonObject, JsonValue } from '../types.js';
 
 /** The keywords whose subschemas apply to the top-level object, or define what may. */
 const ELSEWHERE = [

@@ -3,143 +3,15 @@
 // exist, and the limits. It is validated strictly because a setting the broker silently ignored
 // would be a protection the operator believes in and does not have.
 
-import { ConfigError } from './errors.js';
+import { ConfigError } from '../errors.js';
 import { Fields } from './fields.js';
 import { readJsonFile } from './files.js';
-import type { FileGuard } from './guards/types.js';
-import { parsePointer } from './json/pointer.js';
-import type { JsonValue } from './json/tree.js';
-import { TOKENS_VARIABLE } from './upstream/tokens.js';
-
-export const EFFECTS = ['read_only', 'local_change', 'remote_change', 'destructive'] as const;
-export type Effect = (typeof EFFECTS)[number];
-
-export const POLICY_ACTIONS = ['allow', 'deny', 'approve'] as const;
-export type PolicyAction = (typeof POLICY_ACTIONS)[number];
-export type Policy = Readonly<Record<Effect, PolicyAction>>;
+import type { FileGuard } from '../guards/types.js';
+import { parsePointer } from '../json/pointer.js';
+import { TOKENS_VARIABLE } from '../upstream/tokens.js';
+import { type JsonValue, EFFECTS, type Effect, POLICY_ACTIONS, type PolicyAction, type Policy, type Rule, type Selector, CHECK_OPS, type Check, type Contract, type ProcessServerSpec, type ServerSpec, type Limits, type Grant, type Agents, type Config, type ResourceAccess } from '../types.js';
 
 export const DEFAULT_DATA_CLASSIFICATION = 'workspace';
-
-export interface Rule {
-  readonly effect: Effect;
-  /** Replaces the server's description in what the agent sees. */
-  readonly description: string | undefined;
-  /** Registers the tool even when the server's hints contradict `effect`. */
-  readonly allowHintMismatch: boolean;
-  /** Overrides limits.call_timeout_ms for this tool. */
-  readonly callTimeoutMs: number | undefined;
-  /** The name the agent sees instead of the server's (and instead of the prefixed one). */
-  readonly rename: string | undefined;
-  /** Parameters the agent may not send; hidden from the schema it sees. */
-  readonly deny: readonly string[];
-  /** Parameters the operator sets, in the file's order, values as parsed (big numbers intact). */
-  readonly fixed: readonly (readonly [string, JsonValue])[];
-  /** The grant a call needs; undefined when it needs none. */
-  readonly permission: string | undefined;
-  /** Carried on every receipt for the tool's results. */
-  readonly dataClassification: string;
-  /** How a successful call's effect is read back and checked; undefined when it is not. */
-  readonly contract: Contract | undefined;
-}
-
-/** Where a contract reads a value: the call's arguments, the write's result, or the read-back's. */
-export interface Selector {
-  readonly from: 'arguments' | 'result' | 'readback';
-  /** An RFC 6901 JSON Pointer into that value (its structuredContent, for the two results). */
-  readonly pointer: string;
-}
-
-export const CHECK_OPS = ['equals', 'not_equals', 'less_than', 'greater_than', 'contains', 'present'] as const;
-export type CheckOp = (typeof CHECK_OPS)[number];
-
-export interface Check {
-  readonly left: Selector;
-  readonly op: CheckOp;
-  /** Absent exactly for `present`. */
-  readonly right: Selector | undefined;
-}
-
-/** An effect contract (docs/result-path.md): data only, never an expression. */
-export interface Contract {
-  /** The server's name of the read-only tool that reads the effect back. */
-  readonly readbackTool: string;
-  /** Each read-back argument and where its value is copied from (arguments or result only). */
-  readonly readbackArguments: readonly (readonly [string, Selector])[];
-  readonly checks: readonly Check[];
-}
-
-interface ServerCommon {
-  readonly id: string;
-  /** When set, a tool that is not renamed is offered as `<prefix>_<tool>`. */
-  readonly prefix: string | undefined;
-  /** The version of the server's source the operator reviewed; what the server reports about
-   * itself is never taken for it. Recorded in every audit record. */
-  readonly sourceVersion: string | undefined;
-}
-
-/** A server the broker starts as a child process and speaks to over its stdio. */
-export interface ProcessServerSpec extends ServerCommon {
-  readonly url?: undefined;
-  readonly command: string;
-  readonly args: readonly string[];
-  readonly env: ReadonlyMap<string, string>;
-}
-
-/** A server already running somewhere, reached over MCP's Streamable HTTP transport. */
-export interface UrlServerSpec extends ServerCommon {
-  readonly url: URL;
-}
-
-export type ServerSpec = ProcessServerSpec | UrlServerSpec;
-
-export interface Limits {
-  readonly maxPages: number;
-  readonly maxTools: number;
-  readonly callTimeoutMs: number;
-  readonly connectTimeoutMs: number;
-  /** A result's text blocks together, in code points, after inspection. */
-  readonly maxResultChars: number;
-  /** A description shown to the agent, in code points. */
-  readonly maxDescriptionChars: number;
-  /** The longest line the server may send, in bytes; a longer one is never held whole. */
-  readonly maxMessageBytes: number;
-}
-
-export interface Grant {
-  /** The operator's name for the grant, or `grants[<index>]` when it has none: audit records
-   * name the grant a call relied on. */
-  readonly id: string;
-  readonly permission: string;
-  /** Milliseconds since the epoch; the grant is expired at and after this instant. */
-  readonly expiresAt: number;
-}
-
-/** Each agent id with the server tool names it may see and call. */
-export type Agents = ReadonlyMap<string, ReadonlySet<string>>;
-
-/**
- * Which resources the agent may be offered and read: URI prefixes (`file:///notes/`) and URI
- * templates (`file:///notes/{id}.txt`), compared after the broker normalises a URI. Nothing
- * listed offers nothing.
- */
-export interface ResourceAccess {
-  readonly allow: readonly string[];
-}
-
-export interface Config {
-  readonly server: ServerSpec;
-  /** Undefined: the agent is offered no resources, and the server is never asked for any. */
-  readonly resources: ResourceAccess | undefined;
-  /** The prompts the operator allows, by the server's name. Undefined: the agent is offered no
-   * prompts, and the server is never asked for any. */
-  readonly prompts: ReadonlySet<string> | undefined;
-  readonly rules: ReadonlyMap<string, Rule>;
-  readonly limits: Limits;
-  readonly grants: readonly Grant[];
-  readonly policy: Policy;
-  /** Undefined when the operator names no agents: one anonymous agent may use every tool. */
-  readonly agents: Agents | undefined;
-}
 
 export const DEFAULT_LIMITS: Limits = {
   maxPages: 100,

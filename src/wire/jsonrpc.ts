@@ -1,9 +1,10 @@
 // JSON-RPC 2.0 messages as MCP uses them, read from and written to the broker's own JSON tree so
 // that ids, params and results pass through without a float64 or a duplicate key in between.
 
-import { JsonReadError, readJson } from './json/reader.js';
-import { member, object, plain, type JsonObject, type JsonValue } from './json/tree.js';
-import { writeJson } from './json/writer.js';
+import { JsonReadError, readJson } from '../json/reader.js';
+import { member, object, plain } from '../json/tree.js';
+import { writeJson } from '../json/writer.js';
+import type { JsonObject, JsonValue } from '../types.js';
 
 export type Message =
   | { readonly kind: 'request'; readonly id: JsonValue; readonly method: string; readonly params: JsonValue | undefined }

@@ -2,8 +2,8 @@
 // own reader, so nothing a float64 or a duplicate key would hide can slip between pin and Load.
 
 import { createHash } from 'node:crypto';
-import { canonicalJson } from './json/canonical.js';
-import type { JsonValue } from './json/tree.js';
+import { canonicalJson } from '../json/canonical.js';
+import type { JsonValue } from '../types.js';
 
 export function sha256Hex(data: string | Uint8Array): string {
   return createHash('sha256').update(data).digest('hex');

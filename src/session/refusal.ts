@@ -3,37 +3,8 @@
 // (docs/call-path.md). A tool the agent may not see at all is not refused this way: it is
 // answered exactly as a name that exists nowhere, so the answer does not reveal it exists.
 
-import { object, plain, type JsonObject, type Plain } from './json/tree.js';
-
-export const REFUSAL_CODES = [
-  'tool_input_schema_invalid',
-  'parameter_not_allowed',
-  'permission_not_granted',
-  'grant_expired',
-  'policy_denied',
-  'approval_required',
-  'approval_rejected',
-  'approval_expired',
-  'agent_chain_denied',
-  'agent_chain_too_long',
-  'tool_timeout',
-  'server_unavailable',
-  'argument_rejected',
-  'output_schema_invalid',
-  'result_withheld',
-  'result_too_large',
-  'verification_failed',
-  'tool_quarantined',
-] as const;
-export type RefusalCode = (typeof REFUSAL_CODES)[number];
-
-export interface ToolRefusal {
-  readonly code: RefusalCode;
-  /** One human sentence; the text block reads `<code>: <sentence>`. */
-  readonly sentence: string;
-  /** The code's extra structuredContent fields, as docs/call-path.md lists them. */
-  readonly fields: Readonly<Record<string, Plain>>;
-}
+import { object, plain } from '../json/tree.js';
+import type { JsonObject, Plain, RefusalCode, ToolRefusal } from '../types.js';
 
 export function refusal(code: RefusalCode, sentence: string, fields: Readonly<Record<string, Plain>>): ToolRefusal {
   return { code, sentence, fields };

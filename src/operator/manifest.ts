@@ -2,38 +2,20 @@
 // and checks it is internally consistent, since a hand-edited or truncated manifest must stop
 // the broker rather than pin something nobody reviewed.
 
-import { canonicalJson } from './json/canonical.js';
+import { canonicalJson } from '../json/canonical.js';
 import { Fields } from './fields.js';
 import { readJsonFile } from './files.js';
-import type { FileGuard } from './guards/types.js';
-import { schemaFingerprint, descriptionHash } from './fingerprint.js';
-import { readJson } from './json/reader.js';
-import { object, plain, type JsonObject, type JsonValue } from './json/tree.js';
-import { writeJson } from './json/writer.js';
-import type { ListedTool } from './listing.js';
-import { PIN_SECTIONS, parsePins, pinEntries } from './features/pins.js';
-import type { Descriptor, FeaturePins } from './features/types.js';
+import type { FileGuard } from '../guards/types.js';
+import { schemaFingerprint, descriptionHash } from '../load/fingerprint.js';
+import { readJson } from '../json/reader.js';
+import { object, plain } from '../json/tree.js';
+import { writeJson } from '../json/writer.js';
+import type { JsonObject, JsonValue, ListedTool, PinnedTool, Manifest } from '../types.js';
 
 const MANIFEST_FORMAT = 'gauntlet-pin/1';
 
-export interface PinnedTool {
-  readonly descriptionHash: string;
-  readonly schemaHash: string;
-  /** The pinned input schema, parsed back from its canonical text. */
-  readonly inputSchema: JsonObject;
-  /** As the server sent them at pin time; undefined when it sent none. */
-  readonly annotations: JsonObject | undefined;
-  /** The output schema as pinned (canonical form parsed back); undefined when there was none. */
-  readonly outputSchema: JsonObject | undefined;
-}
-
-export interface Manifest {
-  readonly server: string;
-  readonly tools: ReadonlyMap<string, PinnedTool>;
-  /** The resources, templates and prompts pinned; undefined for a manifest made in no pin (serve --unpinned). */
-  readonly features?: FeaturePins;
-}
-
+import { PIN_SECTIONS, parsePins, pinEntries } from '../features/pins.js';
+import type { Descriptor } from '../types.js';
 /** The manifest text for a listing; tools keep the server's order. */
 export function manifestText(serverId: string, pinnedAt: Date, tools: readonly ListedTool[], features: readonly Descriptor[] = []): string {
   const entries = tools.map((tool) => {

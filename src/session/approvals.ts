@@ -14,13 +14,14 @@
 import { randomUUID } from 'node:crypto';
 import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Fields } from './fields.js';
-import { sha256Hex } from './fingerprint.js';
-import { canonicalJson } from './json/canonical.js';
-import { readJson } from './json/reader.js';
-import { plain, type JsonObject, type JsonValue } from './json/tree.js';
-import { writeJson } from './json/writer.js';
-import { isLive } from './time.js';
+import { Fields } from '../operator/fields.js';
+import { sha256Hex } from '../load/fingerprint.js';
+import { canonicalJson } from '../json/canonical.js';
+import { readJson } from '../json/reader.js';
+import { plain } from '../json/tree.js';
+import { writeJson } from '../json/writer.js';
+import { isLive } from '../operator/time.js';
+import type { JsonObject, JsonValue } from '../types.js';
 
 export interface ApprovalCall {
   /** The server's name for the tool. */

@@ -7,24 +7,23 @@
 // offered stays what Load decided.
 
 import type { Readable, Writable } from 'node:stream';
-import { reviewedContract, type AuditDecision, type AuditSink, type CallFacts } from './audit.js';
-import { DEFAULT_DATA_CLASSIFICATION, type Limits } from './config.js';
-import type { Drift } from './drift.js';
-import { RequestTimedOut, ResultOverLimit, ResultTooLarge, ServerGone } from './errors.js';
-import type { Guards } from './guards/registry.js';
-import type { CallContext, CallFindings, CallSubject, DriftResponse, ResultSubject, ServerEnv } from './guards/types.js';
-import { sha256Hex } from './fingerprint.js';
-import { canonicalJson } from './json/canonical.js';
-import { injectFixed } from './hidden.js';
+import { reviewedContract, type AuditSink } from './audit.js';
+import { DEFAULT_DATA_CLASSIFICATION } from '../operator/config.js';
+import { RequestTimedOut, ResultOverLimit, ResultTooLarge, ServerGone } from '../errors.js';
+import type { Guards } from '../guards/registry.js';
+import type { CallContext, CallFindings, CallSubject, DriftResponse, ResultSubject, ServerEnv } from '../guards/types.js';
+import { sha256Hex } from '../load/fingerprint.js';
+import { canonicalJson } from '../json/canonical.js';
+import { injectFixed } from '../load/hidden.js';
 import { BROKER_NAME, BROKER_VERSION, LATEST_PROTOCOL_VERSION, isSupportedProtocolVersion } from './identity.js';
-import { ERROR, brokerError, errorLine, parseMessage, resultLine } from './jsonrpc.js';
-import { LineSplitter } from './lines.js';
-import { member, object, plain, stringValue, type JsonObject, type JsonValue } from './json/tree.js';
-import type { RegisteredTool } from './load.js';
-import { withReceipt, type Receipt } from './receipt.js';
-import { afterDispatch, refusal, toolError, type ToolRefusal } from './refusal.js';
-import type { Reply, Requester } from './upstream/connection.js';
-import type { FeatureSession } from './features/session.js';
+import { ERROR, brokerError, errorLine, parseMessage, resultLine } from '../wire/jsonrpc.js';
+import { LineSplitter } from '../wire/lines.js';
+import { member, object, plain, stringValue } from '../json/tree.js';
+import { withReceipt } from './receipt.js';
+import { afterDispatch, refusal, toolError } from './refusal.js';
+import type { Reply, Requester } from '../upstream/connection.js';
+import type { AuditDecision, CallFacts, Limits, Drift, JsonObject, JsonValue, RegisteredTool, Receipt, ToolRefusal } from '../types.js';
+import type { FeatureSession } from '../features/session.js';
 
 /** The server's notice that its tools changed: the occasion for a rediscovery. */
 export const TOOLS_CHANGED = 'notifications/tools/list_changed';

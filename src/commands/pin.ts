@@ -3,12 +3,12 @@
 // `--disable-guard` reaches them too, so the suite can show a listing guard is needed even when
 // the bad listing is already there at pin time.
 
-import { loadConfig } from './config.js';
-import { writeTextFile } from './files.js';
-import { selectGuards } from './guards/registry.js';
-import { manifestText } from './manifest.js';
-import { listFeatures } from './features/listing.js';
-import { startAndList } from './startup.js';
+import { loadConfig } from '../operator/config.js';
+import { writeTextFile } from '../operator/files.js';
+import { selectGuards } from '../guards/registry.js';
+import { manifestText } from '../operator/manifest.js';
+import { startAndList } from '../load/startup.js';
+import { listFeatures } from '../features/listing.js';
 
 export async function pin(configPath: string, outPath: string, disabledGuards: readonly string[]): Promise<void> {
   const guards = selectGuards(disabledGuards);

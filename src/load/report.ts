@@ -2,9 +2,10 @@
 // server chose (tool names, and the claims quoted in reasons) is escaped before it is written.
 
 import type { LoadOutcome } from './load.js';
-import { plain, type Plain } from './json/tree.js';
-import { writeJson } from './json/writer.js';
-import { escapeServerText as esc } from './sanitize.js';
+import { plain } from '../json/tree.js';
+import { writeJson } from '../json/writer.js';
+import { escapeServerText as esc } from '../inspect/sanitize.js';
+import type { Plain } from '../types.js';
 
 const REPORT_FORMAT = 'gauntlet-load/1';
 

@@ -2,10 +2,10 @@
 // JSON, and what it writes (manifest, load report).
 
 import { closeSync, constants, fstatSync, openSync, readFileSync, writeFileSync } from 'node:fs';
-import { ConfigError } from './errors.js';
-import type { FileGuard } from './guards/types.js';
-import { readJson, DEFAULT_READ_LIMITS } from './json/reader.js';
-import type { JsonValue } from './json/tree.js';
+import { ConfigError } from '../errors.js';
+import type { FileGuard } from '../guards/types.js';
+import { readJson, DEFAULT_READ_LIMITS } from '../json/reader.js';
+import type { JsonValue } from '../types.js';
 
 /** Larger operator files are refused rather than read partly. */
 const MAX_OPERATOR_FILE_BYTES = 64 * 1024 * 1024;

@@ -3,15 +3,10 @@
 // The broker writes it itself; a receipt the server put in its own _meta is replaced, because the
 // server's word about what ran is exactly what a receipt must not rest on.
 
-import { member, object, plain, type JsonValue, type Plain } from './json/tree.js';
+import { member, object, plain } from '../json/tree.js';
+import type { JsonValue, Plain, Receipt } from '../types.js';
 
 export const RECEIPT_KEY = 'io.mcp-gauntlet/receipt';
-
-export interface Receipt {
-  readonly tool: string;
-  readonly permission: string | undefined;
-  readonly dataClassification: string;
-}
 
 /** The receipt as the agent sees it, and as the audit trail records it. */
 export function receiptJson(receipt: Receipt): Plain {

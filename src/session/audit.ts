@@ -9,47 +9,16 @@
 
 import { appendFileSync, closeSync, createReadStream, existsSync, openSync } from 'node:fs';
 import { createInterface } from 'node:readline';
-import type { Grant } from './config.js';
-import { ConfigError } from './errors.js';
-import { descriptionHash, sha256Hex } from './fingerprint.js';
-import { canonicalJson } from './json/canonical.js';
-import { readJson } from './json/reader.js';
-import { object, plain, type JsonObject, type JsonValue, type Plain } from './json/tree.js';
-import { writeJson } from './json/writer.js';
-import type { PinnedTool } from './manifest.js';
-import { receiptJson, type Receipt } from './receipt.js';
-import { escapeServerText as esc } from './sanitize.js';
-import type { Clock } from './time.js';
-
-export const AUDIT_DECISIONS = [
-  'registered',
-  'refused',
-  'allowed',
-  'call_refused',
-  'approval_requested',
-  'approval_granted',
-  'approval_rejected',
-  'call_answered',
-  'call_rejected',
-  'quarantined',
-] as const;
-export type AuditDecision = (typeof AUDIT_DECISIONS)[number];
-
-/** How the input schema judged a call: `not_checked` when a refusal came first or no check ran. */
-export type ValidationDecision = 'passed' | 'failed' | 'not_checked';
-
-/** What every record of one call says about it (docs/call-path.md, the audit trail). */
-export interface CallFacts {
-  /** The name the agent called and the SHA-256 of the canonical JSON of the arguments it sent. */
-  readonly operation: { readonly name: string; readonly argumentsSha256: string };
-  readonly validation: ValidationDecision;
-  /** The grant the call relied on (or, refused as expired, the one that expired); null when none. */
-  readonly grant: Grant | null;
-  /** Whether the call had been sent to the server when the record was written. */
-  readonly dispatched: boolean;
-  /** On call_answered with a result: the receipt the agent got. */
-  readonly receipt: Receipt | null;
-}
+import { ConfigError } from '../errors.js';
+import { descriptionHash, sha256Hex } from '../load/fingerprint.js';
+import { canonicalJson } from '../json/canonical.js';
+import { readJson } from '../json/reader.js';
+import { object, plain } from '../json/tree.js';
+import { writeJson } from '../json/writer.js';
+import { receiptJson } from './receipt.js';
+import { escapeServerText as esc } from '../inspect/sanitize.js';
+import type { Clock } from '../operator/time.js';
+import type { Grant, JsonObject, JsonValue, Plain, PinnedTool, Receipt, AuditDecision, CallFacts } from '../types.js';
 
 /** What a pin records for a tool the server gave no description. */
 const NO_DESCRIPTION_HASH = descriptionHash(undefined);

@@ -3,30 +3,12 @@
 // listing guard sees every page; a refusal refuses the listing as a whole. A rediscovery during
 // the session lists again the same way, without the handshake.
 
-import type { Limits } from './config.js';
-import { ListingRefused, UpstreamError } from './errors.js';
-import type { ListingGuard } from './guards/types.js';
-import { BROKER_NAME, BROKER_VERSION, LATEST_PROTOCOL_VERSION, isSupportedProtocolVersion } from './identity.js';
-import { member, object, plain, stringValue, type JsonObject, type JsonValue } from './json/tree.js';
-import type { Requester, Reply } from './upstream/connection.js';
-
-/** One tool as the server listed it, with its parts kept as parsed trees. */
-export interface ListedTool {
-  readonly name: string;
-  readonly description: string | undefined;
-  readonly inputSchema: JsonObject;
-  readonly annotations: JsonObject | undefined;
-  /** The structure the tool promises its structuredContent keeps to; undefined when none. */
-  readonly outputSchema: JsonObject | undefined;
-}
-
-/** One page of the listing, as the listing guards see it. */
-export interface ListingPage {
-  /** 1 for the first page. */
-  readonly number: number;
-  readonly tools: readonly ListedTool[];
-  readonly nextCursor: string | undefined;
-}
+import { ListingRefused, UpstreamError } from '../errors.js';
+import type { ListingGuard } from '../guards/types.js';
+import { BROKER_NAME, BROKER_VERSION, LATEST_PROTOCOL_VERSION, isSupportedProtocolVersion } from '../session/identity.js';
+import { member, object, plain, stringValue } from '../json/tree.js';
+import type { Requester, Reply } from '../upstream/connection.js';
+import type { Limits, JsonObject, JsonValue, ListedTool, ListingPage } from '../types.js';
 
 /**
  * Stops even a listing no guard bounds (every listing guard disabled), so the broker can never
