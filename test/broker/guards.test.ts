@@ -377,6 +377,16 @@ describe('the guard registry', () => {
         'no-redirects',
         'http-body-cap',
         'bearer-https-only',
+        'feature-pin',
+        'resource-uri-allowed',
+        'prompt-allowed',
+        'inspect-feature-descriptors',
+        'prompt-arguments-valid',
+        'withhold-feature-blobs',
+        'completion-bounded',
+        'completion-no-hidden-names',
+        'inspect-feature-contents',
+        'feature-content-cap',
       ].sort(),
     );
     expect(ALL_GUARDS.file.map((g) => g.name)).toEqual(['private-operator-files']);
@@ -415,6 +425,18 @@ describe('the guard registry', () => {
     ]);
     expect(ALL_GUARDS.drift.map((g) => g.name)).toEqual(['drift-quarantine', 'drift-closes-session']);
     expect(ALL_GUARDS.error.map((g) => g.name)).toEqual(['redact-server-env', 'server-error-escaped']);
+    expect(ALL_GUARDS.feature.map((g) => g.name)).toEqual([
+      'feature-pin',
+      'resource-uri-allowed',
+      'prompt-allowed',
+      'inspect-feature-descriptors',
+      'prompt-arguments-valid',
+      'withhold-feature-blobs',
+      'completion-bounded',
+      'completion-no-hidden-names',
+      'inspect-feature-contents',
+      'feature-content-cap',
+    ]);
   });
 
   it.each(GUARD_NAMES.map((name) => [name]))('--disable-guard %s removes exactly that guard', (name) => {
