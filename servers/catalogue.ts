@@ -273,6 +273,30 @@ export const catalogue: readonly CatalogueEntry[] = [
     description: 'At its first request the note server kills every process its parent started that names its pid, and it stays alive when its input closes.',
     knobs: { kill_watchdog: '1', linger: '1' },
   },
+  {
+    id: 'sampler',
+    attack: "server that asks the agent's model to write for it (SMP-1 to SMP-5)",
+    description: 'While it handles search_notes the note server asks the client for sampling, and answers the call once the client has replied.',
+    knobs: { 'ask.search_notes': 'sampling' },
+  },
+  {
+    id: 'eliciter',
+    attack: "server that asks the agent's user for input (ELI-1 to ELI-5)",
+    description: 'While it handles search_notes the note server asks the client, in a form, which folder the note goes in.',
+    knobs: { 'ask.search_notes': 'elicit-form' },
+  },
+  {
+    id: 'roots-reader',
+    attack: "server that asks for the agent's roots (RTS-1)",
+    description: "While it handles search_notes the note server asks for the client's roots, and records those it is told of.",
+    knobs: { 'ask.search_notes': 'roots' },
+  },
+  {
+    id: 'notifier',
+    attack: 'server that notifies the agent of its own accord (NTF-1 to NTF-5)',
+    description: 'While it handles search_notes the note server sends the client a log message.',
+    knobs: { 'notify.search_notes': 'log' },
+  },
 ];
 
 export function findServer(id: string): CatalogueEntry | undefined {

@@ -172,6 +172,43 @@ export interface Config {
   /** The prompts the operator allows, by the server's name. Undefined: the agent is offered no
    * prompts, and the server is never asked for any. */
   readonly prompts: ReadonlySet<string> | undefined;
+  /** What the server may ask of the agent and notify it of. */
+  readonly serverRequests: ServerRequests;
+}
+
+/** What the operator lets a server start on its own towards the agent (docs/reference-broker.md). */
+export interface SamplingPolicy {
+  readonly allow: boolean;
+  /** Sampling requests per session. */
+  readonly maxRequests: number;
+  /** The largest `maxTokens` a request may ask for. */
+  readonly maxTokens: number;
+  /** Code points of a request's messages and system prompt together. */
+  readonly maxMessageChars: number;
+  /** Whether a request may offer the agent's model tools (and then only to an agent that declared `sampling.tools`). */
+  readonly allowTools: boolean;
+}
+
+export interface ElicitationPolicy {
+  readonly allow: boolean;
+  readonly maxRequests: number;
+  /** Code points of a request's message and requested schema's strings together. */
+  readonly maxMessageChars: number;
+}
+
+export interface NotificationBounds {
+  /** `notifications/message` per session. */
+  readonly maxLogMessages: number;
+  /** resources and prompts `list_changed` notices per session, together. */
+  readonly maxListChanged: number;
+}
+
+export interface ServerRequests {
+  readonly sampling: SamplingPolicy;
+  readonly elicitation: ElicitationPolicy;
+  /** The root URIs the server may be told of, of those the agent has. */
+  readonly roots: readonly string[];
+  readonly notifications: NotificationBounds;
 }
 
 /** One tool as the server listed it, with its parts kept as parsed trees. */
@@ -363,7 +400,7 @@ export interface FeatureRequest {
 }
 
 /** A refusal the agent gets as a JSON-RPC error; the server was never asked. */
-export type RequestVerdict = { readonly ok: true; readonly params: JsonObject } | { readonly ok: false; readonly error: JsonObject };
+export type FeatureRequestVerdict = { readonly ok: true; readonly params: JsonObject } | { readonly ok: false; readonly error: JsonObject };
 
 /** What an answer guard sees of the server's answer. */
 export interface AnswerSubject {

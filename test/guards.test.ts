@@ -318,6 +318,58 @@ const NEEDED_BY: Record<string, Record<string, string[]>> = {
   'no-redirects': {
     'net.redirect-to-public-not-followed': ['ledger.connections_to', 'call.server_received'],
   },
+  'sampling-allowed': {
+    'smp.refused-by-default': ['call.agent_requests_max', 'call.server_refused'],
+  },
+  'sampling-bounds': {
+    'smp.huge-max-tokens': ['call.agent_requests_max', 'call.server_refused'],
+    'smp.request-flood': ['call.agent_requests_max'],
+  },
+  'sampling-tools-declared': {
+    'smp.tools-undeclared': ['call.agent_requests_max', 'call.server_refused'],
+    'smp.tools-not-allowed': ['call.agent_requests_max', 'call.server_refused'],
+  },
+  'request-text-inspected': {
+    'smp.injected-message': ['call.agent_requests_max', 'call.answer_excludes'],
+  },
+  'elicitation-allowed': {
+    'eli.refused-by-default': ['call.agent_requests_max', 'call.server_refused'],
+  },
+  'elicitation-mode-declared': {
+    'eli.url-undeclared': ['call.agent_requests_max', 'call.server_refused'],
+  },
+  'elicitation-url-whole': {
+    'eli.url-reordered': ['call.agent_requests_max', 'call.server_refused'],
+  },
+  'elicitation-no-credentials': {
+    'eli.credential-form': ['call.agent_requests_max', 'call.server_refused'],
+  },
+  'elicitation-bounds': {
+    'eli.oversized-form': ['call.agent_requests_max', 'call.server_refused'],
+  },
+  'roots-permitted': {
+    'rts.other-roots-withheld': ['call.roots_exclude'],
+    'rts.none-by-default': ['call.roots_exclude'],
+  },
+  'notice-redacted': {
+    'ntf.log-canary': ['call.answer_excludes'],
+    'ntf.log-server-env': ['call.answer_excludes'],
+  },
+  // Inspection normalises away the escapes and the override on its own; the forged line break
+  // is what only escaping catches.
+  'notice-escaped': {
+    'ntf.log-control-characters': ['call.notifications_escaped'],
+  },
+  'log-flood-bound': {
+    'ntf.log-flood': ['call.notifications_max'],
+  },
+  'progress-own-token': {
+    'ntf.progress-forged-token': ['call.progress_own_only'],
+  },
+  'list-changed-bound': {
+    'ntf.resources-changed-flood': ['call.notifications_max'],
+    'ntf.prompts-changed-flood': ['call.notifications_max'],
+  },
   // The server kills the group watcher first, so only the kernel's parent-death signal is left.
   'parent-death-signal': {
     'prc.broker-death-kills-watchdog-killer': ['kill_candidate.servers_alive'],

@@ -1,5 +1,6 @@
 import { parse as parseLossless, isLosslessNumber, stringify as stringifyLossless } from 'lossless-json';
 import type { AgentChannel } from '../candidates/types.js';
+import type { ClientSide } from '../scenario/types.js';
 
 /**
  * What the agent observed in answer to one request. A closed channel and a timeout are their own
@@ -39,9 +40,11 @@ export class AgentClient {
    */
   readonly unsolicited: string[] = [];
 
+  /** `side` is what the agent declares and how it answers the broker's requests; none offers nothing. */
   constructor(
     private readonly channel: AgentChannel,
     private readonly timeoutMs: number,
+    private readonly side: ClientSide = {},
   ) {
     channel.onLine((line) => this.receive(line));
     void channel.exited.then(() => {
@@ -93,13 +96,17 @@ export class AgentClient {
     return true;
   }
 
-  /** The agent offers no client capabilities; it answers ping and declines everything else. */
+  /**
+   * Answers ping, and each request of a capability the scenario's agent declares with the answer
+   * the scenario gives it; declines everything else. The request itself stays in `unsolicited`.
+   */
   private answerServerRequest(message: Record<string, unknown>): void {
     if (message.id === undefined) return;
+    const result = clientAnswer(this.side, String(message.method));
     const reply =
-      message.method === 'ping'
-        ? { jsonrpc: '2.0', id: message.id, result: {} }
-        : { jsonrpc: '2.0', id: message.id, error: { code: -32601, message: 'the agent offers no such capability' } };
+      result === undefined
+        ? { jsonrpc: '2.0', id: message.id, error: { code: -32601, message: 'the agent offers no such capability' } }
+        : { jsonrpc: '2.0', id: message.id, result };
     this.channel.send(stringifyLossless(reply) ?? '');
   }
 
@@ -131,7 +138,7 @@ export class AgentClient {
   async initialize(timeoutMs = this.timeoutMs): Promise<Answer> {
     const answer = await this.request(
       'initialize',
-      { protocolVersion: PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'mcp-gauntlet-agent', version: '0.1.0' } },
+      { protocolVersion: PROTOCOL_VERSION, capabilities: clientCapabilities(this.side), clientInfo: { name: 'mcp-gauntlet-agent', version: '0.1.0' } },
       timeoutMs,
     );
     if (answer.kind === 'result') this.notify('notifications/initialized');
@@ -158,6 +165,35 @@ export class AgentClient {
   callTool(name: string, args: Record<string, unknown>, options: { meta?: Record<string, unknown>; timeoutMs?: number } = {}): Promise<Answer> {
     const params = { name, arguments: args, ...(options.meta ? { _meta: options.meta } : {}) };
     return this.request('tools/call', params, options.timeoutMs);
+  }
+}
+
+/** The capabilities an agent with this side declares (MCP 2025-11-25 `ClientCapabilities`). */
+export function clientCapabilities({ sampling, elicitation, roots }: ClientSide): Record<string, unknown> {
+  return {
+    ...(sampling === undefined ? {} : { sampling: sampling.tools === true ? { tools: {} } : {} }),
+    ...(elicitation === undefined
+      ? {}
+      : { elicitation: { ...(elicitation.form !== false ? { form: {} } : {}), ...(elicitation.url === true ? { url: {} } : {}) } }),
+    ...(roots === undefined ? {} : { roots: {} }),
+  };
+}
+
+/** The agent's answer to a request of `method`; undefined for one it declines. */
+function clientAnswer({ sampling, elicitation, roots }: ClientSide, method: string): Record<string, unknown> | undefined {
+  switch (method) {
+    case 'ping':
+      return {};
+    case 'sampling/createMessage':
+      return sampling === undefined
+        ? undefined
+        : { role: 'assistant', content: { type: 'text', text: sampling.reply ?? 'A short summary.' }, model: 'gauntlet-agent', stopReason: 'endTurn' };
+    case 'elicitation/create':
+      return elicitation === undefined ? undefined : (elicitation.answer ?? { action: 'decline' });
+    case 'roots/list':
+      return roots === undefined ? undefined : { roots };
+    default:
+      return undefined;
   }
 }
 

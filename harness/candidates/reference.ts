@@ -98,12 +98,20 @@ async function writeConfig(spec: SessionSpec): Promise<string> {
     ...(operator.resources ? { resources: operator.resources } : {}),
     ...(operator.prompts ? { prompts: operator.prompts } : {}),
     limits: operator.limits ?? {},
+    ...serverRequestsOf(operator),
   };
   // Lossless, so a fixed value written `!exact` reaches the broker digit for digit.
   await writeFile(path, stringifyLossless(config, undefined, 2) ?? '');
   // Set each time: the mode of an existing file survives writeFile, and a flaw is for one start.
   await chmod(path, spec.flaw === 'rules-file-writable' ? SHARED_MODE : PRIVATE_MODE);
   return path;
+}
+
+/** The operator's say over what the server starts on its own, as the broker's `server_requests`. */
+function serverRequestsOf({ sampling, elicitation, roots, notifications }: SessionSpec['operator']): { server_requests?: Record<string, unknown> } {
+  const given = { sampling, elicitation, roots, notifications };
+  const set = Object.entries(given).filter(([, value]) => value !== undefined);
+  return set.length === 0 ? {} : { server_requests: Object.fromEntries(set) };
 }
 
 interface ReferenceLoadReport {

@@ -53,6 +53,10 @@ export const FEATURES = {
   resources: 'offers only the resources the operator allows and the pin holds, refuses any other URI before the server is asked, and withholds, inspects and caps contents',
   prompts: 'offers only the prompts the operator allows and the pin holds, validates their arguments, and inspects their messages',
   completion: 'answers completions only for offered prompts and templates, bounded, naming nothing hidden',
+  sampling: "refuses a server's sampling requests unless the operator allows them, and bounds, inspects and never tool-enables them unless the agent declared it",
+  elicitation: "refuses a server's elicitation unless the operator allows it, refuses forms asking for credentials, shows a URL whole and never fetches it",
+  roots: 'tells a server only the roots the operator permits it',
+  notifications: "redacts, escapes and bounds a server's log messages and list_changed notices, and forwards progress only for the agent's own tokens",
 } as const;
 export type Feature = keyof typeof FEATURES;
 

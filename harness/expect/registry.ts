@@ -1,5 +1,6 @@
 import alreadyRan from './call/already-ran.js';
 import agent from './call/agent.js';
+import agentRequests from './call/agent-requests.js';
 import answerExcludes from './call/answer-excludes.js';
 import answerMaxBytes from './call/answer-max-bytes.js';
 import answersLikeUnknown from './call/answers-like-unknown.js';
@@ -8,8 +9,11 @@ import code from './call/code.js';
 import contentTypesAbsent from './call/content-types-absent.js';
 import memoryGrowth from './call/memory-growth.js';
 import { metaExcludes, metaIncludes } from './call/meta.js';
+import notifications from './call/notifications.js';
+import progressOwnOnly from './call/progress.js';
 import receipt from './call/receipt.js';
 import { serverArguments, serverArgumentsAbsent } from './call/server-arguments.js';
+import serverReplies from './call/server-replies.js';
 import serverReceived from './call/server-received.js';
 import structured from './call/structured.js';
 import textEscaped from './call/text-escaped.js';
@@ -88,6 +92,10 @@ export const EXPECTATIONS: readonly Expectation[] = [
   approvalRequest,
   receipt,
   memoryGrowth,
+  agentRequests,
+  serverReplies,
+  notifications,
+  progressOwnOnly,
   callSurvivors,
   wellFormedText,
   requestAgent,

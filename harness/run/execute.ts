@@ -166,6 +166,7 @@ export async function runScenario(scenario: Scenario, candidate: Candidate, opti
   // An HTTP server is one the harness runs: a pin step names the same one.
   const upstreamOf = (catalogue: string) => (http === undefined ? upstreamFor(scenario, catalogue, ledger.path, control, canary) : reached.upstream);
   const session = new ScenarioSession(candidate, hooks, spec, ledger, control, options.stepTimeoutMs, upstreamOf);
+  session.clientSide = scenario.client;
   if (candidate.info.unapplied?.length) session.notes.push(`the adapter cannot apply: ${candidate.info.unapplied.join('; ')}`);
   let reason: string | undefined;
   let environmentLacks = false;

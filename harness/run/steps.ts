@@ -9,7 +9,7 @@ import type { Block, CallFacts, CloseFacts, ExpectOf, FactsOf, Hook, ListFacts, 
 import { losslessText } from '../observe/arguments.js';
 import { callsTo, type Ledger } from '../observe/ledger.js';
 import { residentGrowthMib } from '../observe/memory.js';
-import type { ApproveStep, CallStep, CloseExpectation, ConfigFlaw, ListExpectation, RequestStep, StartExpectation, Step } from '../scenario/types.js';
+import type { ApproveStep, CallStep, ClientSide, CloseExpectation, ConfigFlaw, ListExpectation, RequestStep, StartExpectation, Step } from '../scenario/types.js';
 import { sendRequest } from './request-step.js';
 import { withFlaw } from './flaws.js';
 import { CandidateUnresponsive, UnsupportedEnvironment } from './outcome.js';
@@ -70,6 +70,8 @@ export class ScenarioSession {
   private sessionMark = 0;
   /** The latest approval request id the agent was told about, per tool. */
   private readonly pendingApprovals = new Map<string, string>();
+  /** The agent's side of server-initiated requests: the scenario's `client`. */
+  clientSide: ClientSide | undefined;
 
   constructor(
     readonly candidate: Candidate,
@@ -163,7 +165,7 @@ export class ScenarioSession {
     void channel.exited.then(() => {
       this.brokerExited = true;
     });
-    this.agent = new AgentClient(channel, this.stepTimeoutMs);
+    this.agent = new AgentClient(channel, this.stepTimeoutMs, this.clientSide);
     const answer = await this.agent.initialize(expect.within_ms);
     // As for calls: a step about answering in time fails on silence; elsewhere silence is an error.
     if (answer.kind === 'timeout' && expect.within_ms === undefined) {
@@ -260,7 +262,10 @@ export class ScenarioSession {
     const serverTool = step.server_tool ?? step.tool;
     const mark = this.ledger.mark();
     const unsolicited = agent.unsolicited.length;
-    const meta = step.chain ? { [AGENT_CHAIN_META]: step.chain } : undefined;
+    const meta =
+      step.chain || step.progress_token
+        ? { ...(step.chain ? { [AGENT_CHAIN_META]: step.chain } : {}), ...(step.progress_token ? { progressToken: step.progress_token } : {}) }
+        : undefined;
     const timeoutMs = expect.within_ms ?? this.stepTimeoutMs;
     const calledAs = this.candidate.names?.offered(step.tool) ?? step.tool;
     const answering = agent.callTool(calledAs, args, { ...(meta ? { meta } : {}), timeoutMs: expect.agent === 'none' ? this.stepTimeoutMs : timeoutMs });

@@ -96,6 +96,45 @@ export interface OperatorConfig {
   resources?: { allow: string[] };
   /** The prompts the agent may be offered and get, by the server's name. Absent: none. */
   prompts?: Record<string, Record<string, never>>;
+  sampling?: ServerRequestsConfig['sampling'];
+  elicitation?: ServerRequestsConfig['elicitation'];
+  roots?: ServerRequestsConfig['roots'];
+  notifications?: ServerRequestsConfig['notifications'];
+}
+
+/**
+ * The agent's side of server-initiated requests: the client capabilities it declares and what it
+ * answers. Each present member declares its capability; absent, the agent declines the request.
+ */
+export interface ClientSide {
+  /** Declares `sampling` (with `sampling.tools` when `tools`), and answers with a text message. */
+  sampling?: { tools?: boolean; reply?: string };
+  /** Declares `elicitation` (form mode unless `form: false`, URL mode with `url`); `answer` is its reply (default: decline). */
+  elicitation?: { form?: boolean; url?: boolean; answer?: { action: 'accept' | 'decline' | 'cancel'; content?: Record<string, string | number | boolean> } };
+  /** Declares `roots`, and answers roots/list with these. */
+  roots?: Array<{ uri: string; name?: string }>;
+}
+
+/** What the operator lets a server ask of the agent and notify it of, and the bounds (broker-neutral). */
+export interface ServerRequestsConfig {
+  /** Default: refused. */
+  sampling?: {
+    allow: boolean;
+    /** Sampling requests per session. */
+    max_requests?: number;
+    /** The largest `maxTokens` a request may ask for. */
+    max_tokens?: number;
+    /** The most characters a request's messages and system prompt may hold together. */
+    max_message_chars?: number;
+    /** Whether a request may offer tools (only ever to an agent that declared `sampling.tools`). */
+    allow_tools?: boolean;
+  };
+  /** Default: refused. */
+  elicitation?: { allow: boolean; max_requests?: number; max_message_chars?: number };
+  /** Roots the server may see (URIs): of the agent's roots, only these. Absent: none. */
+  roots?: string[];
+  /** Bounds on what the server may notify the agent of, per session. */
+  notifications?: { max_log_messages?: number; max_list_changed?: number };
 }
 
 export interface ServerSpec {
@@ -204,7 +243,18 @@ export interface CallExpectation {
   memory_growth_max_mib?: number;
   /** How many hostile-server processes may still be alive once the agent has this call's answer. */
   servers_alive?: number;
+  /** The requests the broker sent the agent during the call, by method, and strings they carried whole. */
+  agent_requests?: { max?: Record<string, number>; min?: Record<string, number>; includes?: string[] };
+  /** What the server got back for the requests it started during the call (its ledger's `reply` records). */
+  server_replies?: { answered?: ServerRequestMethod[]; refused?: ServerRequestMethod[]; roots_include?: string[]; roots_exclude?: string[] };
+  /** The notifications the broker sent the agent during the call, by method, and whether they were escaped. */
+  notifications?: { max?: Record<string, number>; min?: Record<string, number>; escaped?: true };
+  /** Every progress notification the agent received names the token the step issued. */
+  progress_own_only?: true;
 }
+
+/** The requests a server can start that a scenario judges the replies to. */
+export type ServerRequestMethod = 'sampling/createMessage' | 'elicitation/create' | 'roots/list';
 
 /** Arguments made from the schema the agent was shown, instead of written out. */
 export type GeneratedArguments = { valid: true; seed?: number } | { break: BreakableKeyword; seed?: number };
@@ -240,6 +290,8 @@ export interface CallStep {
   generate?: GeneratedArguments;
   /** Upstream agents on whose behalf the call is made, outermost first. */
   chain?: string[];
+  /** The progress token the agent asks progress notifications for (`_meta.progressToken`). */
+  progress_token?: string;
   expect: CallExpectation;
 }
 
@@ -455,6 +507,8 @@ export interface Scenario {
   description: string;
   server: ServerSpec;
   operator: OperatorConfig;
+  /** The agent's side of server-initiated requests; absent, it declares nothing and declines them. */
+  client?: ClientSide;
   steps: Step[];
   expect?: ScenarioExpectation;
   /** Where the file was loaded from, relative to the package root. */

@@ -8,6 +8,7 @@ import { isIP } from 'node:net';
 import { ECHO_ENCODINGS, type EnvEcho } from './echo.js';
 import { DESCRIPTION_FAMILIES, DESCRIPTION_PRESETS, type DescriptionPreset } from './descriptions.js';
 import { ERROR_PRESETS, type ErrorPreset } from './errors.js';
+import { ASK_PRESET_NAMES, type AskPreset, NOTIFY_PRESET_NAMES, type NotifyPreset } from './initiated.js';
 import { ASSIGNED_IDS, type AssignedIds } from './notes.js';
 import {
   COMPLETION_MODES,
@@ -122,6 +123,10 @@ export interface Knobs {
   completion: CompletionMode | null;
   /** When a line arrives in another phase than the line before it, the server first says its resources and prompts changed. */
   notifyFeaturesChanged: boolean;
+  /** Per tool of the tool set: the requests to the client a call of it starts before it is answered. */
+  asks: Record<string, AskPreset>;
+  /** Per tool of the tool set: the notifications a call of it makes the server send before its answer. */
+  notifies: Record<string, NotifyPreset>;
 }
 
 /** How an oversized HTTP body is sent: with a Content-Length that says so, or chunked. */
@@ -170,6 +175,8 @@ const KNOB_KEYS = [
   'result.<tool>',
   'error.<tool>',
   'echo_env.<tool>',
+  'ask.<tool>',
+  'notify.<tool>',
   'lie_on_write',
   'assign_ids',
   'linger',
@@ -298,6 +305,8 @@ export function resolveKnobs(assigned: Readonly<Record<string, string>>): Knobs 
     runPromptDescription: null,
     completion: null,
     notifyFeaturesChanged: false,
+    asks: {},
+    notifies: {},
   };
   for (const [key, value] of Object.entries(assigned)) {
     if (featureKnob(knobs, key, value)) continue;
@@ -331,6 +340,12 @@ export function resolveKnobs(assigned: Readonly<Record<string, string>>): Knobs 
           break;
         case 'name':
           knobs.names[name] = validListedName(key, value);
+          break;
+        case 'ask':
+          knobs.asks[name] = oneOf(key, value, ASK_PRESET_NAMES);
+          break;
+        case 'notify':
+          knobs.notifies[name] = oneOf(key, value, NOTIFY_PRESET_NAMES);
           break;
       }
       continue;
@@ -440,6 +455,9 @@ function featureKnob(knobs: Knobs, key: string, value: string): boolean {
  * leaves the addresses the harness gave it.
  */
 export function refuseUnlistened(knobs: Knobs, listen: readonly string[] | null): void {
+  // Over HTTP a request of the server's own needs a stream to the client the kit does not keep.
+  const initiated = [...Object.keys(knobs.asks).map((tool) => `ask.${tool}`), ...Object.keys(knobs.notifies).map((tool) => `notify.${tool}`)];
+  if (listen !== null && initiated.length > 0) throw new KnobError(`knob ${initiated[0]} is served over stdio only`);
   const target = knobs.httpRedirectTo;
   if (target !== null && !(listen ?? []).includes(target)) {
     throw new KnobError(`knob http_redirect_to=${target} needs --http and ${target} among the addresses the server listens on`);
@@ -514,11 +532,11 @@ function isFillerName(name: string, count: number): boolean {
   return n >= 1 && n <= count && fillerTool(n).name === name;
 }
 
-type ToolKnob = 'annotations' | 'run.annotations' | 'description' | 'schema' | 'name' | 'output' | 'result' | 'error' | 'echo_env';
+type ToolKnob = 'annotations' | 'run.annotations' | 'description' | 'schema' | 'name' | 'output' | 'result' | 'error' | 'echo_env' | 'ask' | 'notify';
 
 /** `annotations.write_note` → annotations of write_note; any other key → null. */
 function splitToolKey(key: string): { prefix: ToolKnob; tool: string } | null {
-  const match = /^(run\.annotations|annotations|description|schema|name|output|result|error|echo_env)\.(.+)$/.exec(key);
+  const match = /^(run\.annotations|annotations|description|schema|name|output|result|error|echo_env|ask|notify)\.(.+)$/.exec(key);
   return match ? { prefix: match[1] as ToolKnob, tool: match[2]! } : null;
 }
 

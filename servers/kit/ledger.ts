@@ -54,8 +54,26 @@ export interface SentRecord extends RecordBase {
   raw: string;
   raw_truncated: boolean;
   in_reply_to: string | null;
-  /** The method of a notification the server sent of its own accord; null for a reply. */
+  /** The method of a notification or request the server sent of its own accord; null for a reply. */
   method: string | null;
+  /** For a request of the server's own (`ask.<tool>`): its id's raw text; absent otherwise. */
+  request_id?: string;
+}
+
+/**
+ * `ask.<tool>`: the client's reply to a request the server started, as decoded: what reached the
+ * server (the roots it was given, the message a sampling request produced, the elicitation's answer).
+ */
+export interface ReplyRecord extends RecordBase {
+  ev: 'reply';
+  /** The method of the server's request it answers. */
+  method: string;
+  /** The id's raw text. */
+  request_id: string;
+  /** The reply's result, or null for an error reply. */
+  result: unknown;
+  /** The reply's error, or null for a result. */
+  error: unknown;
 }
 
 export interface SpawnRecord extends RecordBase {
@@ -102,7 +120,7 @@ export interface RequestRecord extends RecordBase {
   headers: Record<string, string>;
 }
 
-export type LedgerRecord = LaunchRecord | RecvRecord | SentRecord | SpawnRecord | KilledRecord | ExitRecord | ListeningRecord | ConnectionRecord | RequestRecord;
+export type LedgerRecord = LaunchRecord | RecvRecord | SentRecord | ReplyRecord | SpawnRecord | KilledRecord | ExitRecord | ListeningRecord | ConnectionRecord | RequestRecord;
 
 /** A record as the caller supplies it: the ledger adds pid and seq (distributed over the union). */
 type WithoutBase<R> = R extends RecordBase ? Omit<R, keyof RecordBase> : never;

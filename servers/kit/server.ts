@@ -20,6 +20,7 @@ import {
   resultText,
 } from './jsonrpc.js';
 import { type RawText, writeString } from './json-text.js';
+import { askLines, notifyLines, replyOf } from './initiated.js';
 import type { Knobs } from './knobs.js';
 import { cutRaw, RAW_LIMIT, type ExitReason, type Ledger } from './ledger.js';
 import { completeResult } from './completion.js';
@@ -68,6 +69,15 @@ interface Serving extends ServerSetup {
   output: Streams['output'];
   notes: Notes;
   lastPhase: Phase | null;
+  /** Each request the server started (`ask.<tool>`), by its id's raw text, and the call waiting on it. */
+  awaiting: Map<string, { method: string; call: HeldAnswer }>;
+}
+
+/** A call's answer held until every request its handling started has its reply. */
+interface HeldAnswer {
+  reply: RawText;
+  id: string | null;
+  outstanding: number;
 }
 
 /** What `notify_list_changed` sends when the phase has switched. */
@@ -89,7 +99,7 @@ export type StopReason = Extract<ExitReason, 'stdin-closed' | 'bad-control-file'
  * caller records the exit.
  */
 export function serve(setup: ServerSetup, streams: Streams): Promise<StopReason> {
-  const serving: Serving = { ...setup, output: streams.output, notes: new Notes(setup.knobs), lastPhase: null };
+  const serving: Serving = { ...setup, output: streams.output, notes: new Notes(setup.knobs), lastPhase: null, awaiting: new Map() };
   return new Promise((resolve, reject) => {
     let stopped = false;
     const onLine = (line: Line): void | Promise<void> => {
@@ -143,19 +153,51 @@ function handleLine(setup: Serving, line: Line): Outcome {
   if (switched && setup.knobs.notifyListChanged) send(setup, notificationText(LIST_CHANGED), null, LIST_CHANGED);
   if (switched && setup.knobs.notifyFeaturesChanged) for (const notice of FEATURES_CHANGED) send(setup, notificationText(notice), null, notice);
 
+  if (message.kind === 'other' && id !== null && setup.awaiting.has(id)) return replied(setup, id, line.text);
   const fate = call === null ? (method !== null && method === setup.knobs.hangOn ? 'hang' : 'answer') : callFate(setup.knobs, call);
   if (fate === 'die') return 'die-on-call';
   const reply = fate === 'hang' ? null : answer(setup, message, line, phase, call);
   if (reply === null) return null;
+  if (call?.tool != null && message.kind === 'request') return startOwn(setup, call.tool, message.params, reply, id) ?? null;
   return send(setup, reply, id, null) ?? null;
+}
+
+/**
+ * While handling a call of `tool`: the notifications `notify.<tool>` names go out, then the
+ * requests `ask.<tool>` names, and the call's answer waits for their replies; with neither, the
+ * answer goes out at once.
+ */
+function startOwn(setup: Serving, tool: string, params: unknown, reply: RawText, id: string | null): Promise<void> | undefined {
+  const notifying = setup.knobs.notifies[tool];
+  for (const own of notifying === undefined ? [] : notifyLines(notifying, params)) send(setup, own.line, null, own.method);
+  const asking = setup.knobs.asks[tool];
+  const requests = asking === undefined ? [] : askLines(asking);
+  if (requests.length === 0) return send(setup, reply, id, null);
+  const held: HeldAnswer = { reply, id, outstanding: requests.length };
+  for (const own of requests) {
+    setup.awaiting.set(own.id!, { method: own.method, call: held });
+    send(setup, own.line, null, own.method, own.id!);
+  }
+  return undefined;
+}
+
+/** Records the client's reply to a request the server started; the last one releases the call's answer. */
+function replied(setup: Serving, requestId: string, text: string): Outcome {
+  const { method, call } = setup.awaiting.get(requestId)!;
+  setup.awaiting.delete(requestId);
+  const said = replyOf(text) ?? { result: null, error: null };
+  setup.ledger.append({ ev: 'reply', method, request_id: requestId, result: said.result, error: said.error });
+  call.outstanding -= 1;
+  return call.outstanding === 0 ? (send(setup, call.reply, call.id, null) ?? null) : null;
 }
 
 /**
  * Records one line, then writes it: a reply (`inReplyTo`) or a notification (`method`). A line in
  * pieces written to a stream is streamed, and the promise settles once it is out.
  */
-function send(setup: Serving, line: RawText, inReplyTo: string | null, method: string | null): Promise<void> | undefined {
+function send(setup: Serving, line: RawText, inReplyTo: string | null, method: string | null, requestId?: string): Promise<void> | undefined {
   const { output } = setup;
+  const own = requestId === undefined ? {} : { request_id: requestId };
   if (typeof line !== 'string') {
     const { bytes, sha256, text, chars } = describePieces(line, RAW_LIMIT);
     setup.ledger.append({ ev: 'sent', bytes, sha256, ...cutRaw(text, chars <= RAW_LIMIT), in_reply_to: inReplyTo, method });
@@ -164,7 +206,7 @@ function send(setup: Serving, line: RawText, inReplyTo: string | null, method: s
     return undefined;
   }
   const { frame, bytes, sha256 } = frameLine(line);
-  setup.ledger.append({ ev: 'sent', bytes, sha256, ...cutRaw(line, true), in_reply_to: inReplyTo, method });
+  setup.ledger.append({ ev: 'sent', bytes, sha256, ...cutRaw(line, true), in_reply_to: inReplyTo, method, ...own });
   if (typeof output !== 'function') output.write(frame);
   else output({ line, bytes, inReplyTo, method });
   return undefined;

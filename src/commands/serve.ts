@@ -96,6 +96,7 @@ export async function serve(options: ServeOptions, io: ServeIo): Promise<number>
         serverEnv: config.server.url === undefined ? config.server.env : tokenEnv(config.server.url),
         upstream,
         audit,
+        serverRequests: config.serverRequests,
         stopServer: () => upstream.close(),
         rediscovery: {
           rediscover: () => rediscover(upstream, config, manifest, guards, outcome.registered),

@@ -10,7 +10,7 @@ import { capTexts } from '../result/cap.js';
 import { placeholder, withMembers } from '../result/content.js';
 import { inspectOutbound } from '../features/outbound.js';
 import { descriptorHash } from '../features/pins.js';
-import type { AnswerVerdict, DescriptorVerdict, FeatureRequest, JsonObject, JsonValue, Offered, RequestVerdict } from '../types.js';
+import type { AnswerVerdict, DescriptorVerdict, FeatureRequest, JsonObject, JsonValue, Offered, FeatureRequestVerdict } from '../types.js';
 import type { FeatureGuard } from './types.js';
 import { allowedTemplate, allowedUri, normaliseUri, templatePattern } from '../features/uri.js';
 
@@ -26,8 +26,8 @@ export const NOT_OFFERED = {
   reference: () => brokerError(ERROR.invalidParams, 'Unknown reference'),
 };
 
-const pass = (request: FeatureRequest): RequestVerdict => ({ ok: true, params: request.params });
-const refuse = (error: JsonObject): RequestVerdict => ({ ok: false, error });
+const pass = (request: FeatureRequest): FeatureRequestVerdict => ({ ok: true, params: request.params });
+const refuse = (error: JsonObject): FeatureRequestVerdict => ({ ok: false, error });
 const withhold = (reason: string): DescriptorVerdict => ({ ok: false, reason });
 
 /** The reference of a completion request, when it has one of the kind given. */

@@ -31,6 +31,12 @@ import { descriptionCap, operatorAnnotations, operatorDescription } from './pres
 import { brokerMarkersOnly, effectContract, inspectResults, outputValid, resultCap, serverErrorIsToolError, withholdUninspectable } from './result.js';
 import { hiddenNamesSound, objectSchema, schemaCompiles, selfContained } from './schema.js';
 import { redactServerEnvError, redactServerEnvResult } from './server-env.js';
+import { elicitationAllowed, elicitationBounds, elicitationModeDeclared, elicitationNoCredentials, elicitationUrlWhole } from './elicitation.js';
+import { listChangedBound, logFloodBound, noticeEscaped, noticeRedacted, progressOwnToken } from './notices.js';
+import { requestTextInspected } from './request-text.js';
+import { rootsPermitted } from './roots.js';
+import { samplingAllowed, samplingBounds, samplingToolsDeclared } from './sampling.js';
+import type { NotificationGuard, ServerReplyGuard, ServerRequestGuard } from './types.js';
 import { agentVisibility, nothingRegistered, registeredCallsOnly } from './session.js';
 import { classified, descriptionPin, effectContractSound, hintConsistency, outputSchemaPin, pinned, schemaPin, stillOffered } from './tool.js';
 import type {
@@ -69,6 +75,9 @@ export interface Guards {
   readonly error: readonly ErrorGuard[];
   readonly serve: readonly ServeGuard[];
   readonly feature: readonly FeatureGuard[];
+  readonly serverRequest: readonly ServerRequestGuard[];
+  readonly serverReply: readonly ServerReplyGuard[];
+  readonly notification: readonly NotificationGuard[];
 }
 
 export const ALL_GUARDS: Guards = {
@@ -133,6 +142,24 @@ export const ALL_GUARDS: Guards = {
     inspectFeatureContents,
     featureContentCap,
   ],
+  // Whether the operator allows the kind at all, and whether the agent declared the mode, before
+  // what the request holds; the URL judged as sent, before inspection normalises the text; the
+  // bounds on the text as the server sent it.
+  serverRequest: [
+    samplingAllowed,
+    samplingToolsDeclared,
+    samplingBounds,
+    elicitationAllowed,
+    elicitationModeDeclared,
+    elicitationUrlWhole,
+    elicitationNoCredentials,
+    elicitationBounds,
+    requestTextInspected,
+  ],
+  serverReply: [rootsPermitted],
+  // Bounds first, so a flood costs no inspection; redacted and inspected before escaped, which
+  // would change how a value is written.
+  notification: [logFloodBound, listChangedBound, progressOwnToken, noticeRedacted, noticeEscaped],
 };
 
 // A guard acting at two points (inspect-descriptors, effect-contract, drift-quarantine,
@@ -168,5 +195,8 @@ export function selectGuards(disabled: readonly string[]): Guards {
     error: keep(ALL_GUARDS.error),
     serve: keep(ALL_GUARDS.serve),
     feature: keep(ALL_GUARDS.feature),
+    serverRequest: keep(ALL_GUARDS.serverRequest),
+    serverReply: keep(ALL_GUARDS.serverReply),
+    notification: keep(ALL_GUARDS.notification),
   };
 }

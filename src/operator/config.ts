@@ -9,6 +9,7 @@ import { readJsonFile } from './files.js';
 import type { FileGuard } from '../guards/types.js';
 import { parsePointer } from '../json/pointer.js';
 import { TOKENS_VARIABLE } from '../upstream/tokens.js';
+import { parseServerRequests } from './server-requests.js';
 import { type JsonValue, EFFECTS, type Effect, POLICY_ACTIONS, type PolicyAction, type Policy, type Rule, type Selector, CHECK_OPS, type Check, type Contract, type ProcessServerSpec, type ServerSpec, type Limits, type Grant, type Agents, type Config, type ResourceAccess } from '../types.js';
 
 export const DEFAULT_DATA_CLASSIFICATION = 'workspace';
@@ -44,7 +45,7 @@ export function loadConfig(path: string, guards: readonly FileGuard[]): Config {
 }
 
 export function parseConfig(value: JsonValue): Config {
-  const top: Fields = new Fields(value, 'config', ['server', 'rules', 'limits', 'grants', 'policy', 'agents', 'resources', 'prompts']);
+  const top: Fields = new Fields(value, 'config', ['server', 'rules', 'limits', 'grants', 'policy', 'agents', 'server_requests', 'resources', 'prompts']);
   return {
     server: parseServer(top.get('server')),
     resources: top.get('resources') === undefined ? undefined : parseResources(top.get('resources')),
@@ -54,6 +55,7 @@ export function parseConfig(value: JsonValue): Config {
     grants: parseGrants(top.array('grants') ?? []),
     policy: parsePolicy(top.get('policy')),
     agents: parseAgents(top.entries('agents')),
+    serverRequests: parseServerRequests(top.get('server_requests')),
   };
 }
 

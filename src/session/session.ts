@@ -22,7 +22,9 @@ import { member, object, plain, stringValue } from '../json/tree.js';
 import { withReceipt } from './receipt.js';
 import { afterDispatch, refusal, toolError } from './refusal.js';
 import type { Reply, Requester } from '../upstream/connection.js';
-import type { AuditDecision, CallFacts, Limits, Drift, JsonObject, JsonValue, RegisteredTool, Receipt, ToolRefusal } from '../types.js';
+import type { AuditDecision, CallFacts, Limits, Drift, JsonObject, JsonValue, RegisteredTool, Receipt, ServerRequests, ToolRefusal } from '../types.js';
+import { DEFAULT_SERVER_REQUESTS } from '../operator/server-requests.js';
+import { Relay } from './relay.js';
 import type { FeatureSession } from '../features/session.js';
 
 /** The server's notice that its tools changed: the occasion for a rediscovery. */
@@ -40,7 +42,7 @@ export const AGENT_CHAIN_META_KEY = 'io.mcp-gauntlet/agent-chain';
 
 export interface SessionOptions {
   readonly tools: readonly RegisteredTool[];
-  readonly guards: Pick<Guards, 'visibility' | 'call' | 'result' | 'error' | 'drift'>;
+  readonly guards: Pick<Guards, 'visibility' | 'call' | 'result' | 'error' | 'drift' | 'serverRequest' | 'serverReply' | 'notification'>;
   readonly context: CallContext;
   /** `callTimeoutMs` is the timeout for a call no registered tool names (registered-calls-only
    * disabled); the caps and bounds apply to every result. */
@@ -55,7 +57,12 @@ export interface SessionOptions {
   readonly rediscovery?: Rediscovery;
   /** Resources, prompts and completion; undefined offers none of them. */
   readonly features?: FeatureSession;
+  /** What the server may ask of the agent and notify it of; absent, the defaults (none of it). */
+  readonly serverRequests?: ServerRequests;
 }
+
+/** What the server starts on its own that the relay judges: its requests and these notifications. */
+const RELAYED_NOTIFICATIONS = ['notifications/message', 'notifications/progress', 'notifications/resources/list_changed', 'notifications/prompts/list_changed'];
 
 export class Session {
   private readonly byName: ReadonlyMap<string, RegisteredTool>;
@@ -66,9 +73,21 @@ export class Session {
   private readonly inFlight = new Set<Promise<void>>();
   /** Set while the tools are being decided again; a call received meanwhile waits for it. */
   private rediscovering: Promise<void> | undefined;
+  /** What the server starts on its own: its requests to the agent, its notifications. */
+  private readonly relay: Relay;
 
   constructor(private readonly options: SessionOptions) {
     const { rediscovery } = options;
+    const { serverRequest, serverReply, notification } = options.guards;
+    this.relay = new Relay({
+      guards: { serverRequest, serverReply, notification },
+      policy: options.serverRequests ?? DEFAULT_SERVER_REQUESTS,
+      serverEnv: options.serverEnv,
+      send: (line) => options.send(line),
+      timeoutMs: options.limits.callTimeoutMs,
+    });
+    options.upstream.onRequest((method, params) => this.relay.request(method, params));
+    for (const method of RELAYED_NOTIFICATIONS) options.upstream.onNotification(method, (params) => this.relay.notification(method, params));
     if (rediscovery !== undefined && options.guards.drift.length > 0) {
       options.upstream.onNotification(TOOLS_CHANGED, () => this.toolsChanged(rediscovery));
     }
@@ -100,11 +119,16 @@ export class Session {
       this.refuseUnreadable(message.code, message.problem);
       return;
     }
-    // Notifications need no answer, and the broker never sends the agent a request to answer.
+    // Notifications need no answer; an answer settles the broker's own request it answers.
+    if (message.kind === 'result' || message.kind === 'error') {
+      this.relay.answered(message.id, message.kind === 'result' ? { ok: true, result: message.result } : { ok: false, error: message.error });
+      return;
+    }
     if (message.kind !== 'request') return;
     const { id, method, params } = message;
     switch (method) {
       case 'initialize':
+        this.relay.learnClient(params);
         this.options.send(resultLine(id, initializeResult(params, this.options.features?.capabilities() ?? [])));
         return;
       case 'ping':
@@ -236,16 +260,21 @@ export class Session {
 
     const fixed = tool?.rule?.fixed ?? [];
     trail.record('allowed', { detail: notes.length === 0 ? null : notes.join('; ') });
-    await this.dispatch(id, trail, sent === undefined && fixed.length === 0 ? undefined : injectFixed(args, fixed));
+    const progressToken = meta?.kind === 'object' ? member(meta, 'progressToken') : undefined;
+    await this.dispatch(id, trail, sent === undefined && fixed.length === 0 ? undefined : injectFixed(args, fixed), progressToken);
   }
 
-  /** Forwards an allowed call under the server's name and answers the agent with the outcome. */
-  private async dispatch(id: JsonValue, trail: CallTrail, args: JsonValue | undefined): Promise<void> {
+  /**
+   * Forwards an allowed call under the server's name and answers the agent with the outcome. When
+   * the agent asked for progress, the call carries a token of the broker's own while it runs.
+   */
+  private async dispatch(id: JsonValue, trail: CallTrail, args: JsonValue | undefined, progressToken: JsonValue | undefined): Promise<void> {
     const { send } = this.options;
     const { name, tool } = trail;
     let reply: Reply;
+    const progress = progressToken === undefined ? undefined : this.relay.issueProgress(progressToken);
     try {
-      reply = await this.forward(tool?.tool ?? name, tool, args);
+      reply = await this.forward(tool?.tool ?? name, tool, args, progress?.token);
     } catch (err) {
       // The late answer to a timed-out call is dropped by the connection; it never reaches here.
       if (err instanceof RequestTimedOut) {
@@ -264,6 +293,8 @@ export class Session {
         send(errorLine(id, brokerError(ERROR.upstream, (err as Error).message)));
       }
       return;
+    } finally {
+      progress?.retire();
     }
     if (!reply.ok) {
       trail.record('call_answered', { dispatched: true, detail: 'the server answered with a JSON-RPC error, passed on' });
@@ -289,10 +320,11 @@ export class Session {
     return this.options.guards.error.reduce((reshaped, guard) => guard.reshape(reshaped, this.options.serverEnv), error);
   }
 
-  /** One tools/call to the server, bounded by the tool's timeout. */
-  private forward(serverName: string, tool: RegisteredTool | undefined, args: JsonValue | undefined): Promise<Reply> {
+  /** One tools/call to the server, bounded by the tool's timeout; with the broker's progress token, if any. */
+  private forward(serverName: string, tool: RegisteredTool | undefined, args: JsonValue | undefined, progressToken?: JsonValue): Promise<Reply> {
     const timeoutMs = tool?.callTimeoutMs ?? this.options.limits.callTimeoutMs;
-    return this.options.upstream.request('tools/call', object([['name', plain(serverName)], ['arguments', args]]), timeoutMs, `tools/call "${serverName}"`);
+    const meta = progressToken === undefined ? undefined : object([['progressToken', progressToken]]);
+    return this.options.upstream.request('tools/call', object([['name', plain(serverName)], ['arguments', args], ['_meta', meta]]), timeoutMs, `tools/call "${serverName}"`);
   }
 
   /** Runs the result guards in order; the first rejection decides. */

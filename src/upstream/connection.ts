@@ -18,8 +18,13 @@ export interface Requester {
   request(method: string, params: JsonValue | undefined, timeoutMs: number, what: string): Promise<Reply>;
   notify(method: string, params: JsonValue | undefined): void;
   /** Calls `listener` for each notification of `method` the server sends from now on. */
-  onNotification(method: string, listener: () => void): void;
+  onNotification(method: string, listener: (params: JsonValue | undefined) => void): void;
+  /** From now on, answers each request the server sends (but ping) with what `handler` settles to. */
+  onRequest(handler: ServerRequestHandler): void;
 }
+
+/** Answers a request the server started; it must settle, within a bound of its own. */
+export type ServerRequestHandler = (method: string, params: JsonValue | undefined) => Promise<Reply>;
 
 /** More requests in flight than this are refused rather than queued without bound. */
 const MAX_PENDING = 256;
@@ -33,7 +38,8 @@ interface Pending {
 export class Connection implements Requester {
   private nextId = 1;
   private readonly pending = new Map<string, Pending>();
-  private readonly listeners = new Map<string, Array<() => void>>();
+  private readonly listeners = new Map<string, Array<(params: JsonValue | undefined) => void>>();
+  private requestHandler: ServerRequestHandler | undefined;
   /** Set once the server can no longer be spoken to; says why. */
   private failure: string | undefined;
 
@@ -77,8 +83,12 @@ export class Connection implements Requester {
     if (this.failure === undefined) this.server.write(notificationLine(method, params));
   }
 
-  onNotification(method: string, listener: () => void): void {
+  onNotification(method: string, listener: (params: JsonValue | undefined) => void): void {
     this.listeners.set(method, [...(this.listeners.get(method) ?? []), listener]);
+  }
+
+  onRequest(handler: ServerRequestHandler): void {
+    this.requestHandler = handler;
   }
 
   /** `why` completes "server X was closed by the broker ..." for every later request. */
@@ -159,19 +169,26 @@ export class Connection implements Requester {
         // meant is how two readers come to disagree.
         this.broken(`sent a line that is not a valid JSON-RPC message: ${message.problem}`);
         return;
-      case 'request':
-        // Server-to-client requests (sampling, elicitation, roots) are not offered; ping is
-        // answered so that a server checking liveness does not give up on the broker.
-        this.server.write(
-          message.method === 'ping'
-            ? resultLine(message.id, object([]))
-            : errorLine(message.id, brokerError(ERROR.methodNotFound, `Method not found: ${message.method}`)),
-        );
+      case 'request': {
+        // Ping is answered so that a server checking liveness does not give up on the broker;
+        // anything else only once the session handles the server's requests (not during Load).
+        const { id, method, params } = message;
+        if (method === 'ping' || this.requestHandler === undefined) {
+          this.server.write(method === 'ping' ? resultLine(id, object([])) : errorLine(id, brokerError(ERROR.methodNotFound, `Method not found: ${method}`)));
+          return;
+        }
+        void this.requestHandler(method, params)
+          // A failure of the broker's own answers the server; it never ends the session.
+          .catch((): Reply => ({ ok: false, error: brokerError(ERROR.internal, 'Internal error') }))
+          .then((reply) => {
+            if (this.failure === undefined) this.server.write(reply.ok ? resultLine(id, reply.result) : errorLine(id, reply.error));
+          });
         return;
+      }
       case 'notification':
-        // Only what someone listens for (the session, for notifications/tools/list_changed)
-        // has any effect; the tool set offered to the agent is fixed at Load either way.
-        for (const listener of this.listeners.get(message.method) ?? []) listener();
+        // Only what someone listens for has any effect; the tool set offered to the agent is
+        // fixed at Load either way.
+        for (const listener of this.listeners.get(message.method) ?? []) listener(message.params);
         return;
       case 'result':
       case 'error': {

@@ -93,6 +93,9 @@ export class HttpConnection implements Requester {
   /** Servers can only send notifications on a stream this client does not open, so none arrive. */
   onNotification(): void {}
 
+  // Over HTTP the broker keeps no stream on which the server could send it a request.
+  onRequest(): void {}
+
   close(why?: string): Promise<void> {
     this.failure ??= why === undefined ? 'was closed by the broker' : `was closed by the broker ${why}`;
     this.closing.abort();

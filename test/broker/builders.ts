@@ -3,6 +3,7 @@
 
 import { DEFAULT_LIMITS, DEFAULT_POLICY } from '../../src/operator/config.js';
 import { descriptionHash, schemaFingerprint } from '../../src/load/fingerprint.js';
+import { DEFAULT_SERVER_REQUESTS } from '../../src/operator/server-requests.js';
 import { readJson } from '../../src/json/reader.js';
 import { ALL_GUARDS } from '../../src/guards/registry.js';
 import type { CallContext } from '../../src/guards/types.js';
@@ -60,6 +61,7 @@ export function config(rules: Record<string, Rule>, overrides: Partial<Config> &
     limits: DEFAULT_LIMITS,
     grants: [],
     policy: DEFAULT_POLICY,
+    serverRequests: DEFAULT_SERVER_REQUESTS,
     agents: undefined,
     resources: undefined,
     prompts: undefined,

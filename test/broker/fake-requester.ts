@@ -3,7 +3,7 @@
 
 import { readJson } from '../../src/json/reader.js';
 import { writeJson } from '../../src/json/writer.js';
-import type { Reply, Requester } from '../../src/upstream/connection.js';
+import type { Reply, Requester, ServerRequestHandler } from '../../src/upstream/connection.js';
 import type { JsonValue } from '../../src/types.js';
 
 export interface Asked {
@@ -17,7 +17,9 @@ export interface Asked {
 export class FakeRequester implements Requester {
   readonly asked: Asked[] = [];
   readonly notified: string[] = [];
-  private readonly listeners = new Map<string, Array<() => void>>();
+  private readonly listeners = new Map<string, Array<(params: JsonValue | undefined) => void>>();
+  /** What answers the requests the server starts, once the session has said. */
+  handler: ServerRequestHandler | undefined;
 
   constructor(private readonly answer: (method: string, params: string | undefined) => string | Error | { error: string }) {}
 
@@ -36,12 +38,22 @@ export class FakeRequester implements Requester {
     this.notified.push(method);
   }
 
-  onNotification(method: string, listener: () => void): void {
+  onNotification(method: string, listener: (params: JsonValue | undefined) => void): void {
     this.listeners.set(method, [...(this.listeners.get(method) ?? []), listener]);
   }
 
-  /** Plays the server sending a notification of `method`. */
-  serverNotifies(method: string): void {
-    for (const listener of this.listeners.get(method) ?? []) listener();
+  onRequest(handler: ServerRequestHandler): void {
+    this.handler = handler;
+  }
+
+  /** Plays the server sending a notification of `method`, with params as JSON text. */
+  serverNotifies(method: string, params?: string): void {
+    for (const listener of this.listeners.get(method) ?? []) listener(params === undefined ? undefined : readJson(params));
+  }
+
+  /** Plays the server sending a request of `method`, with params as JSON text: the answer it gets. */
+  serverRequests(method: string, params?: string): Promise<Reply> {
+    if (this.handler === undefined) throw new Error('no session handles the server’s requests');
+    return this.handler(method, params === undefined ? undefined : readJson(params));
   }
 }

@@ -49,6 +49,10 @@ const SHIPPED_IDS = [
   'leaky-env',
   'descendant-spawner',
   'watchdog-killer',
+  'sampler',
+  'eliciter',
+  'roots-reader',
+  'notifier',
 ];
 
 describe('catalogue', () => {

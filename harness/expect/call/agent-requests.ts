@@ -1,0 +1,42 @@
+import { countByMethod, initiatedIn } from '../../observe/initiated.js';
+import { everyString } from '../../observe/strings.js';
+import { expectation } from '../types.js';
+import { judgeMethodCounts, PER_METHOD } from './method-counts.js';
+
+/**
+ * The requests the broker sent the agent while the call was open (sampling, elicitation, roots):
+ * one the operator refused that still reaches the agent is harm; one it allowed that never
+ * arrives is the benign use broken. `includes` holds strings the requests must carry as sent (a
+ * URL shown whole).
+ */
+export default expectation({
+  block: 'call',
+  name: 'agent_requests',
+  doc: 'the requests the broker sent the agent during the call, by method: `max` (at most so many of each), `min` (at least so many), `includes` (strings some request carried whole)',
+  properties: {
+    agent_requests: {
+      type: 'object',
+      additionalProperties: false,
+      minProperties: 1,
+      properties: { max: PER_METHOD, min: PER_METHOD, includes: { $ref: '#/$defs/fragments' } },
+    },
+  },
+  checks: {
+    'call.agent_requests_max': { class: 'harm', doc: 'no more requests of each method reached the agent than the step allows' },
+    'call.agent_requests_min': { class: 'benign', doc: 'the requests the operator allows reached the agent' },
+    'call.agent_requests_include': { class: 'benign', doc: 'the requests reached the agent with these strings whole' },
+  },
+  checksFor: ({ agent_requests: given = {} }) => [
+    ...(given.max ? ['call.agent_requests_max'] : []),
+    ...(given.min ? ['call.agent_requests_min'] : []),
+    ...(given.includes ? ['call.agent_requests_include'] : []),
+  ],
+  judge({ agent_requests: given = {} }, { others }, _judged, fail) {
+    const requests = initiatedIn(others).filter((message) => message.request);
+    judgeMethodCounts(countByMethod(requests), given, { max: 'call.agent_requests_max', min: 'call.agent_requests_min' }, fail);
+    const strings = requests.flatMap((request) => everyString(request.params));
+    for (const fragment of given.includes ?? []) {
+      if (!strings.some((text) => text.includes(fragment))) fail('call.agent_requests_include', `a request carries ${JSON.stringify(fragment)}`, 'present', 'absent');
+    }
+  },
+});

@@ -1,0 +1,45 @@
+// The guards on a server's sampling requests (sampling/createMessage): the server asks the
+// agent's model to write something, which costs the user tokens and puts the server's words in
+// front of the model. Refused unless the operator allows sampling for the server; then bounded,
+// and never tool-enabled unless the operator allows it and the agent declared `sampling.tools`.
+
+import { member } from '../json/tree.js';
+import type { ServerRequestGuard } from './types.js';
+import { codePoints, stringsIn } from '../json/members.js';
+
+const SAMPLING = ['sampling/createMessage'];
+
+export const samplingAllowed: ServerRequestGuard = {
+  name: 'sampling-allowed',
+  methods: SAMPLING,
+  check: (request, { policy }) => (policy.sampling.allow ? { kind: 'pass', params: request.params } : { kind: 'refuse', reason: 'the operator does not allow this server to request sampling' }),
+};
+
+export const samplingBounds: ServerRequestGuard = {
+  name: 'sampling-bounds',
+  methods: SAMPLING,
+  check(request, { policy: { sampling }, count }) {
+    if (count > sampling.maxRequests) return { kind: 'refuse', reason: `the server has already made the ${sampling.maxRequests} sampling requests a session allows` };
+    const maxTokens = member(request.params, 'maxTokens');
+    const asked = maxTokens?.kind === 'number' ? Number(maxTokens.text) : Number.NaN;
+    if (!Number.isInteger(asked) || asked < 1 || asked > sampling.maxTokens) {
+      return { kind: 'refuse', reason: `a sampling request must ask for 1 to ${sampling.maxTokens} tokens` };
+    }
+    const chars = codePoints([...stringsIn(member(request.params, 'messages')), ...stringsIn(member(request.params, 'systemPrompt'))]);
+    if (chars > sampling.maxMessageChars) return { kind: 'refuse', reason: `its messages hold ${chars} characters, over the bound of ${sampling.maxMessageChars}` };
+    return { kind: 'pass', params: request.params };
+  },
+};
+
+export const samplingToolsDeclared: ServerRequestGuard = {
+  name: 'sampling-tools-declared',
+  methods: SAMPLING,
+  check(request, { policy, client }) {
+    const offersTools = member(request.params, 'tools') !== undefined || member(request.params, 'toolChoice') !== undefined;
+    if (!offersTools || (policy.sampling.allowTools && client.samplingTools)) return { kind: 'pass', params: request.params };
+    return {
+      kind: 'refuse',
+      reason: client.samplingTools ? 'the operator does not allow this server tool-enabled sampling' : 'the agent did not declare sampling with tools',
+    };
+  },
+};

@@ -1,0 +1,160 @@
+// The broker's side of what a server starts on its own, in one session. A server's request to
+// the agent (sampling, elicitation, roots) is judged by the server-request guards, sent to the
+// agent under an id of the broker's own (the agent's and the server's id spaces are separate, and
+// neither may answer for the other), and the agent's answer goes back to the server under the
+// server's id, as the reply guards leave it; a request the agent declared no capability for is
+// never sent. A server's notification is judged by the notification guards and forwarded or
+// dropped. Progress is mapped: a call the agent asks progress for is forwarded with a token the
+// broker issued, and progress for that token reaches the agent under the agent's own token.
+
+import { ERROR, brokerError, notificationLine, requestLine } from '../wire/jsonrpc.js';
+import { member, object, plain } from '../json/tree.js';
+import type { ServerEnv } from '../guards/types.js';
+import type { Reply } from '../upstream/connection.js';
+import type { ClientFacts, InitiatedContext, NotificationGuard, ServerReplyGuard, ServerRequestGuard } from '../guards/types.js';
+import type { JsonObject, JsonValue, ServerRequests } from '../types.js';
+import { withMembers } from '../json/members.js';
+
+export interface InitiatedGuards {
+  readonly serverRequest: readonly ServerRequestGuard[];
+  readonly serverReply: readonly ServerReplyGuard[];
+  readonly notification: readonly NotificationGuard[];
+}
+
+/** Each request a server may start, and whether the agent declared the capability it needs. */
+const CAPABILITY: Readonly<Record<string, (client: ClientFacts) => boolean>> = {
+  'sampling/createMessage': (client) => client.sampling,
+  'elicitation/create': (client) => client.elicitationForm || client.elicitationUrl,
+  'roots/list': (client) => client.roots,
+};
+
+/** The notifications a server may send the agent through the broker; others are not passed on. */
+const FORWARDED = new Set(['notifications/message', 'notifications/progress', 'notifications/resources/list_changed', 'notifications/prompts/list_changed']);
+
+const NO_CLIENT: ClientFacts = { sampling: false, samplingTools: false, elicitationForm: false, elicitationUrl: false, roots: false };
+
+export interface RelayOptions {
+  readonly guards: InitiatedGuards;
+  readonly policy: ServerRequests;
+  readonly serverEnv: ServerEnv;
+  readonly send: (line: string) => void;
+  /** How long the agent has to answer a request. */
+  readonly timeoutMs: number;
+}
+
+export class Relay {
+  private client: ClientFacts = NO_CLIENT;
+  private nextId = 1;
+  /** The broker's requests to the agent still waiting, by the id's literal. */
+  private readonly waiting = new Map<string, (reply: Reply) => void>();
+  private readonly counts = new Map<string, number>();
+  /** The tokens issued for calls in flight: the broker's token, and the agent's it stands for. */
+  private readonly progress = new Map<string, JsonValue>();
+  private nextToken = 1;
+
+  constructor(private readonly options: RelayOptions) {}
+
+  /** What the agent declared in its initialize request. */
+  learnClient(params: JsonValue | undefined): void {
+    const capabilities = params?.kind === 'object' ? member(params, 'capabilities') : undefined;
+    const declared = (key: string): JsonObject | undefined => {
+      const value = capabilities?.kind === 'object' ? member(capabilities, key) : undefined;
+      return value?.kind === 'object' ? value : undefined;
+    };
+    const sampling = declared('sampling');
+    const elicitation = declared('elicitation');
+    // An empty elicitation capability is the form mode of 2025-06-18.
+    const modes = elicitation === undefined ? [] : elicitation.entries.map(([key]) => key);
+    this.client = {
+      sampling: sampling !== undefined,
+      samplingTools: sampling !== undefined && member(sampling, 'tools')?.kind === 'object',
+      elicitationForm: elicitation !== undefined && (modes.length === 0 || modes.includes('form')),
+      elicitationUrl: modes.includes('url'),
+      roots: declared('roots') !== undefined,
+    };
+  }
+
+  /** The answer the server gets to its request of `method`. */
+  async request(method: string, params: JsonValue | undefined): Promise<Reply> {
+    const needs = CAPABILITY[method];
+    if (needs === undefined) return refused(ERROR.methodNotFound, `Method not found: ${method}`);
+    if (params !== undefined && params.kind !== 'object') return refused(ERROR.invalidParams, 'Invalid params: params must be an object');
+    const context = this.context(method);
+    if (!needs(this.client)) return refused(ERROR.methodNotFound, `the agent offers no capability for ${method}`);
+    let judged: JsonObject = params ?? object([]);
+    for (const guard of this.options.guards.serverRequest) {
+      if (!guard.methods.includes(method)) continue;
+      const verdict = guard.check({ method, params: judged }, context);
+      if (verdict.kind === 'refuse') return refused(ERROR.invalidRequest, `refused by the broker (${guard.name}): ${verdict.reason}`);
+      judged = verdict.params;
+    }
+    const reply = await this.ask(method, params === undefined && judged.entries.length === 0 ? undefined : judged);
+    if (!reply.ok) return reply;
+    const result = this.options.guards.serverReply.filter((guard) => guard.methods.includes(method)).reduce((shaped, guard) => guard.reshape(shaped, context), reply.result);
+    return { ok: true, result };
+  }
+
+  /** Settles the broker's request a line from the agent answers; false when it answers none. */
+  answered(id: JsonValue, reply: Reply): boolean {
+    const key = id.kind === 'number' ? id.text : undefined;
+    const settle = key === undefined ? undefined : this.waiting.get(key);
+    if (key === undefined || settle === undefined) return false;
+    this.waiting.delete(key);
+    settle(reply);
+    return true;
+  }
+
+  /** A notification from the server: forwarded to the agent as the guards leave it, or dropped. */
+  notification(method: string, params: JsonValue | undefined): void {
+    if (!FORWARDED.has(method) || (params !== undefined && params.kind !== 'object')) return;
+    const token = method === 'notifications/progress' && params !== undefined ? this.agentToken(member(params, 'progressToken')) : undefined;
+    const context = { ...this.context(method), ownProgress: token !== undefined };
+    let judged: JsonObject = params ?? object([]);
+    for (const guard of this.options.guards.notification) {
+      if (!guard.methods.includes(method)) continue;
+      const verdict = guard.check({ method, params: judged }, context);
+      if (verdict.kind === 'drop') return;
+      judged = verdict.params;
+    }
+    if (token !== undefined) judged = withMembers(judged, { progressToken: token });
+    this.options.send(notificationLine(method, params === undefined && judged.entries.length === 0 ? undefined : judged));
+  }
+
+  /** A token of the broker's own for a call the agent asked progress for; retire it when the call ends. */
+  issueProgress(agentToken: JsonValue): { token: JsonValue; retire: () => void } {
+    const key = `progress-${this.nextToken++}`;
+    this.progress.set(key, agentToken);
+    return { token: plain(key), retire: () => this.progress.delete(key) };
+  }
+
+  private agentToken(token: JsonValue | undefined): JsonValue | undefined {
+    return token?.kind === 'string' ? this.progress.get(token.value) : undefined;
+  }
+
+  private context(method: string): InitiatedContext {
+    const count = (this.counts.get(method) ?? 0) + 1;
+    this.counts.set(method, count);
+    return { policy: this.options.policy, client: this.client, serverEnv: this.options.serverEnv, count };
+  }
+
+  /** Sends the agent the request under an id of the broker's own and waits, bounded, for its answer. */
+  private ask(method: string, params: JsonValue | undefined): Promise<Reply> {
+    const id = this.nextId++;
+    const key = String(id);
+    return new Promise<Reply>((resolve) => {
+      const timer = setTimeout(() => {
+        this.waiting.delete(key);
+        resolve(refused(ERROR.upstream, `the agent did not answer ${method} within ${this.options.timeoutMs} ms`));
+      }, this.options.timeoutMs);
+      this.waiting.set(key, (reply) => {
+        clearTimeout(timer);
+        resolve(reply);
+      });
+      this.options.send(requestLine(plain(id), method, params));
+    });
+  }
+}
+
+function refused(code: number, message: string): Reply {
+  return { ok: false, error: brokerError(code, message) };
+}
