@@ -7,12 +7,14 @@ import { verifyAudit } from './session/audit.js';
 import { BrokerError, ConfigError, EXIT } from './errors.js';
 import { pin } from './commands/pin.js';
 import { escapeServerText } from './inspect/sanitize.js';
+import { parseListen } from './front-door/address.js';
 import { serve } from './commands/serve.js';
 
 const USAGE = `usage:
   gauntlet-broker pin   --config CONFIG.json --out MANIFEST.json [--disable-guard NAME ...]
   gauntlet-broker serve --config CONFIG.json (--manifest MANIFEST.json | --unpinned) [--report LOAD.json]
                         [--state-dir DIR] [--agent ID] [--audit FILE] [--disable-guard NAME ...]
+                        [--listen [HOST:]PORT [--allow-origin ORIGIN ...]]
   gauntlet-broker audit-verify FILE`;
 
 function log(line: string): void {
@@ -35,6 +37,8 @@ function parse(argv: readonly string[]) {
         agent: { type: 'string' },
         audit: { type: 'string' },
         'disable-guard': { type: 'string', multiple: true },
+        listen: { type: 'string' },
+        'allow-origin': { type: 'string', multiple: true },
       },
     });
   } catch (err) {
@@ -66,8 +70,9 @@ async function main(argv: readonly string[]): Promise<number> {
       await pin(need(values.config, 'config'), need(values.out, 'out'), values['disable-guard'] ?? []);
       return EXIT.ok;
     case 'serve':
-      allowOnly(['config', 'manifest', 'unpinned', 'report', 'state-dir', 'agent', 'audit', 'disable-guard']);
+      allowOnly(['config', 'manifest', 'unpinned', 'report', 'state-dir', 'agent', 'audit', 'disable-guard', 'listen', 'allow-origin']);
       if (values.unpinned === true && values.manifest !== undefined) throw new ConfigError('--manifest and --unpinned exclude each other');
+      if (values.listen === undefined && values['allow-origin'] !== undefined) throw new ConfigError('--allow-origin needs --listen');
       return serve(
         {
           configPath: need(values.config, 'config'),
@@ -78,12 +83,20 @@ async function main(argv: readonly string[]): Promise<number> {
           stateDir: values['state-dir'],
           agent: values.agent,
           auditPath: values.audit,
+          ...(values.listen === undefined ? {} : { frontDoor: { listen: parseListen(values.listen), allowedOrigins: (values['allow-origin'] ?? []).map(originOf) } }),
         },
         { input: process.stdin, output: process.stdout, log },
       );
     default:
       throw new ConfigError(command === undefined ? 'no command given' : `unknown command ${command}`);
   }
+}
+
+/** An origin the operator allows, as a browser serialises it; anything else is a command-line error. */
+function originOf(text: string): string {
+  const origin = URL.canParse(text) ? new URL(text).origin : 'null';
+  if (origin === 'null') throw new ConfigError(`--allow-origin ${text} is not an http(s) origin`);
+  return origin;
 }
 
 /** Exit 0 when the trail verifies, 1 naming the first bad record when it does not. */

@@ -318,6 +318,25 @@ const NEEDED_BY: Record<string, Record<string, string[]>> = {
   'no-redirects': {
     'net.redirect-to-public-not-followed': ['ledger.connections_to', 'call.server_received'],
   },
+  // Without it the front door binds every interface, which the harness reads from /proc only.
+  'front-door-loopback': {
+    'fdr.binds-loopback': ['start.listens_loopback'],
+  },
+  'origin-check': {
+    'fdr.hostile-origin-refused': ['http.unanswered', 'http.server_received'],
+  },
+  'host-check': {
+    'fdr.foreign-host-refused': ['http.unanswered', 'http.server_received'],
+  },
+  'session-binding': {
+    'fdr.other-session-id-refused': ['http.unanswered', 'http.server_received', 'http.received_excludes'],
+    'fdr.delete-other-session-refused': ['http.agent_session_alive'],
+  },
+  // Sequential ids: the guessed one is the agent's, and with no credential on either side the
+  // binding cannot tell the two clients apart.
+  'session-ids-unguessable': {
+    'fdr.guessed-session-id-refused': ['http.unanswered', 'http.server_received'],
+  },
   'sampling-allowed': {
     'smp.refused-by-default': ['call.agent_requests_max', 'call.server_refused'],
   },

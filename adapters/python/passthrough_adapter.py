@@ -39,6 +39,7 @@ def hello(params):
         # Every hook, honestly empty, so that every scenario runs against the baseline.
         "hooks": ["approve", "audit", "audit-lines", "load-report"],
         "upstreams": ["command", "url"],
+        "agent_transports": ["stdio", "http"],
         # It reads no operator file, so every flaw is as good as written: it serves regardless.
         "config_flaws": True,
         "unapplied": [],
@@ -67,6 +68,10 @@ def start(params):
     env = {name: expand_references(value, own) for name, value in operator.get("env", {}).items()}
     if "trusted_ca" in session:
         env["NODE_EXTRA_CA_CERTS"] = session["trusted_ca"]
+    if "agent_http" in session:
+        # Its naive front door on the port the harness reserved: every interface, no checks.
+        port = params["port"]
+        return {"transport": "http", "url": f"http://127.0.0.1:{port}/mcp", "command": NODE, "args": [PROXY, "--front-door", str(port), *target], "env": env}
     return {"transport": "stdio", "command": NODE, "args": [PROXY, *target], "env": env}
 
 

@@ -26,6 +26,8 @@ export interface HttpChannelOptions extends SpawnOptions {
   readyTimeoutMs?: number;
   maxBodyBytes?: number;
   requestTimeoutMs?: number;
+  /** Sent with every request the agent makes: its own credential to the broker, say. */
+  headers?: Record<string, string>;
 }
 
 
@@ -77,6 +79,7 @@ function httpLines(url: string, gone: Promise<unknown>, options: Omit<HttpChanne
     onFailure: failed,
     ...(options.maxBodyBytes === undefined ? {} : { maxBodyBytes: options.maxBodyBytes }),
     ...(options.requestTimeoutMs === undefined ? {} : { requestTimeoutMs: options.requestTimeoutMs }),
+    ...(options.headers === undefined ? {} : { headers: options.headers }),
   });
   const ready = waitListening(url, options.readyTimeoutMs ?? READY_TIMEOUT_MS, gone).then(
     () => true,
@@ -94,6 +97,7 @@ function httpLines(url: string, gone: Promise<unknown>, options: Omit<HttpChanne
       handlers.push(handler);
     },
     end: () => session.end(),
+    sessionId: () => session.id,
   };
 }
 
@@ -120,7 +124,8 @@ export function spawnHttpChannel(command: string, args: string[], options: HttpC
   const group = spawnGroup(...throughPrefix(options.launchPrefix, command, args), { ...options, stdoutToLog: true });
   let failure: string | undefined;
   const relay = options.launchPrefix === undefined ? undefined : startRelay(options);
-  const lines = relay ?? httpLines(options.url, group.exited, options, group.note, (reason) => fail(reason));
+  const direct = relay === undefined ? httpLines(options.url, group.exited, options, group.note, (reason) => fail(reason)) : undefined;
+  const lines = relay ?? direct!;
   let hangingUp: Promise<void> | undefined;
   // The agent hangs up: its session is DELETEd and the broker asked to stop (SIGTERM), as an
   // operator stops a service. Nothing is killed, so what the broker leaves running is its own doing.
@@ -153,6 +158,8 @@ export function spawnHttpChannel(command: string, args: string[], options: HttpC
       const own = group.stderrTail(maxBytes);
       return relay ? `${own}${relay.stderrTail(maxBytes)}`.slice(-(maxBytes ?? 4_096)) : own;
     },
+    // Inside an enclosure the relay holds the session, out of the harness's reach.
+    ...(direct === undefined ? {} : { frontDoor: { url: options.url, sessionId: direct.sessionId, headers: options.headers ?? {} } }),
   };
 }
 
@@ -164,6 +171,7 @@ function startRelay(options: HttpChannelOptions) {
     String(options.readyTimeoutMs ?? READY_TIMEOUT_MS),
     String(options.maxBodyBytes ?? ''),
     String(options.requestTimeoutMs ?? ''),
+    JSON.stringify(options.headers ?? {}),
   ];
   const channel = spawnChannel(...throughPrefix(options.launchPrefix, process.execPath, relayArgs), {
     cwd: options.cwd,
@@ -196,13 +204,13 @@ function startRelay(options: HttpChannelOptions) {
 }
 
 /**
- * The relay's process: `node http-channel.js URL READY_MS [MAX_BODY] [REQUEST_MS]`. Lines on stdin
+ * The relay's process: `node http-channel.js URL READY_MS [MAX_BODY] [REQUEST_MS] [HEADERS_JSON]`. Lines on stdin
  * are the agent's, answers go to stdout, notes to stderr; at the end of stdin it ends the session.
  */
 async function relayMain(argv: string[]): Promise<void> {
-  const [url, readyMs, maxBody, requestMs] = argv;
+  const [url, readyMs, maxBody, requestMs, headers] = argv;
   if (url === undefined) {
-    process.stderr.write('usage: http-channel.js URL READY_MS [MAX_BODY_BYTES] [REQUEST_TIMEOUT_MS]\n');
+    process.stderr.write('usage: http-channel.js URL READY_MS [MAX_BODY_BYTES] [REQUEST_TIMEOUT_MS] [HEADERS_JSON]\n');
     process.exit(2);
   }
   const note = (text: string) => process.stderr.write(`[gauntlet relay] ${text}\n`);
@@ -213,6 +221,7 @@ async function relayMain(argv: string[]): Promise<void> {
       readyTimeoutMs: Number(readyMs) || READY_TIMEOUT_MS,
       ...(maxBody ? { maxBodyBytes: Number(maxBody) } : {}),
       ...(requestMs ? { requestTimeoutMs: Number(requestMs) } : {}),
+      ...(headers ? { headers: JSON.parse(headers) as Record<string, string> } : {}),
     },
     note,
     (reason) => {

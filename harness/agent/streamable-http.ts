@@ -29,6 +29,8 @@ export interface StreamableHttpOptions {
   onFailure(reason: string): void;
   maxBodyBytes?: number;
   requestTimeoutMs?: number;
+  /** Sent with every request besides the transport's own: the agent's credential to the broker, say. */
+  headers?: Record<string, string>;
 }
 
 class BodyTooLarge extends Error {}
@@ -126,8 +128,14 @@ export class StreamableHttpSession {
     this.requestTimeoutMs = options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
   }
 
+  /** The session id the broker gave at initialize, once it has. */
+  get id(): string | undefined {
+    return this.sessionId;
+  }
+
   private headers(accept: string): Record<string, string> {
     return {
+      ...this.options.headers,
       accept,
       ...(this.sessionId === undefined ? {} : { 'mcp-session-id': this.sessionId }),
       ...(this.protocolVersion === undefined ? {} : { 'mcp-protocol-version': this.protocolVersion }),

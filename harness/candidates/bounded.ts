@@ -67,6 +67,7 @@ function boundedChannel(channel: AgentChannel, ms: number): AgentChannel {
     close,
     ...(channel.endInput ? { endInput: () => channel.endInput?.() } : {}),
     ...(channel.stderrTail ? { stderrTail: (maxBytes?: number) => channel.stderrTail?.(maxBytes) ?? '' } : {}),
+    ...(channel.frontDoor ? { frontDoor: channel.frontDoor } : {}),
   };
 }
 

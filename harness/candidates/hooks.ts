@@ -11,6 +11,7 @@ export function hooksOf(candidate: Candidate): Set<Hook> {
   if (candidate.startRefusal) hooks.add('start-refusal');
   if (candidate.info.configFlaws) hooks.add('config-flaws');
   for (const upstream of candidate.info.upstreams ?? ['command']) hooks.add(upstream === 'url' ? 'url-upstream' : 'command-upstream');
+  if (candidate.info.agentTransports?.includes('http')) hooks.add('http-agent');
   return hooks;
 }
 
@@ -23,4 +24,5 @@ export const HOOK_OF_CLAIM: Partial<Record<Feature, Hook>> = {
   'config-checks': 'config-flaws',
   'config-file-modes': 'config-flaws',
   'http-upstreams': 'url-upstream',
+  'http-front-door': 'http-agent',
 };

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { LabelStamp } from './label-stamp.js';
+import { NaiveFrontDoor } from './naive-front-door.js';
 import { naiveToken } from './naive-token.js';
 
 /**
@@ -13,29 +14,38 @@ import { naiveToken } from './naive-token.js';
  * `--stamp-truncation`, given first, make it a liar: every tools/call result it forwards carries
  * every refusal label (label-stamp.ts) and still all of its content. Everything else it copies as
  * it came.
+ *
+ * `--front-door PORT`, given first, has it serve the agent over Streamable HTTP on that port
+ * instead of its stdio, as naively as naive-front-door.ts says.
  */
 function main(argv: string[]): void {
-  const { stamp, rest } = stampOptions(argv);
+  const { port, rest: unfronted } = frontDoorOption(argv);
+  const { stamp, rest } = stampOptions(unfronted);
+  const agent = port === undefined ? stdioAgent() : httpAgent(port);
   if (rest[0] === '--url' && rest[1] !== undefined) {
     const option = (name: string) => {
       const at = rest.indexOf(name, 2);
       return at < 0 ? undefined : rest[at + 1];
     };
     const tokens = option('--tokens');
-    proxyToUrl(rest[1], tokens === undefined ? {} : (JSON.parse(tokens) as Record<string, string>), option('--token'), stamp);
+    proxyToUrl(agent, rest[1], tokens === undefined ? {} : (JSON.parse(tokens) as Record<string, string>), option('--token'), stamp);
     return;
   }
   const separator = rest.indexOf('--');
   const [command, ...args] = separator >= 0 ? rest.slice(separator + 1) : [];
   if (!command) {
-    process.stderr.write('usage: passthrough-proxy [--stamp-code CODE [--stamp-truncation]] (-- COMMAND [ARG ...] | --url URL)\n');
+    process.stderr.write('usage: passthrough-proxy [--front-door PORT] [--stamp-code CODE [--stamp-truncation]] (-- COMMAND [ARG ...] | --url URL)\n');
     process.exit(2);
   }
   const server = spawn(command, args, { stdio: ['pipe', 'pipe', 'inherit'] });
-  process.stdin.pipe(server.stdin);
-  if (stamp === undefined) {
+  if (agent.http) {
+    agent.onLine((line) => server.stdin.write(`${line}\n`));
+    eachLine(server.stdout, (line) => agent.write(line.toString('utf8')));
+  } else if (stamp === undefined) {
+    process.stdin.pipe(server.stdin);
     server.stdout.pipe(process.stdout);
   } else {
+    process.stdin.pipe(server.stdin);
     eachLine(process.stdin, (line) => stamp.noteRequest(line.toString('utf8')));
     eachLine(server.stdout, (line) => {
       const stamped = stamp.stamp(line.toString('utf8'));
@@ -45,6 +55,38 @@ function main(argv: string[]): void {
   server.stdin.on('error', () => undefined);
   server.on('exit', (code) => process.exit(code ?? 1));
   server.on('error', () => process.exit(1));
+}
+
+/** `--front-door PORT` at the front of the command line, if given, and the rest of it. */
+function frontDoorOption(argv: string[]): { port: number | undefined; rest: string[] } {
+  return argv[0] === '--front-door' ? { port: Number(argv[1]), rest: argv.slice(2) } : { port: undefined, rest: argv };
+}
+
+/** Where the agent's messages come from and its answers go: lines, each with the Authorization it came with. */
+interface AgentSide {
+  readonly http: boolean;
+  onLine(handler: (line: string, authorization: string | undefined) => void): void;
+  write(line: string): void;
+}
+
+function stdioAgent(): AgentSide {
+  return {
+    http: false,
+    onLine(handler) {
+      const lines = createInterface({ input: process.stdin, crlfDelay: Number.POSITIVE_INFINITY });
+      lines.on('line', (line) => handler(line, undefined));
+      lines.on('close', () => process.exit(0));
+    },
+    write: (line) => process.stdout.write(`${line.trimEnd()}\n`),
+  };
+}
+
+/** The agent over HTTP: it serves until it is signalled. */
+function httpAgent(port: number): AgentSide {
+  const handlers: Array<(line: string, authorization: string | undefined) => void> = [];
+  const door = new NaiveFrontDoor((line, authorization) => handlers.forEach((handler) => handler(line, authorization)));
+  void door.listen(port);
+  return { http: true, onLine: (handler) => void handlers.push(handler), write: (line) => door.deliver(line) };
 }
 
 /** `--stamp-code CODE [--stamp-truncation]` at the front of the command line, if given, and the rest of it. */
@@ -79,40 +121,40 @@ function eachLine(input: Readable, onLine: (line: Buffer) => void): void {
 /**
  * As naive as an HTTP client gets: whatever the scheme but https, it dials the host and port as
  * plain HTTP; it follows every redirect; it reads every body whole; it sends a bearer token as
- * naiveToken picks one. A request it could not get an answer to is answered with a JSON-RPC
- * error, so the agent is never left waiting.
+ * naiveToken picks one, unless the agent sent an Authorization header of its own, which it
+ * passes on instead (token passthrough). A request it could not get an answer to is answered
+ * with a JSON-RPC error, so the agent is never left waiting.
  */
-function proxyToUrl(target: string, tokens: Record<string, string>, configured: string | undefined, stamp: LabelStamp | undefined): void {
+function proxyToUrl(agent: AgentSide, target: string, tokens: Record<string, string>, configured: string | undefined, stamp: LabelStamp | undefined): void {
   const url = new URL(target);
   const bearer = naiveToken(url.hostname, tokens, configured);
   if (url.protocol !== 'https:') url.protocol = 'http:';
-  const lines = createInterface({ input: process.stdin, crlfDelay: Number.POSITIVE_INFINITY });
-  lines.on('line', (line) => {
+  agent.onLine((line, agentAuthorization) => {
     stamp?.noteRequest(line);
+    const authorization = agentAuthorization ?? (bearer === undefined ? undefined : `Bearer ${bearer}`);
     const headers = {
       'content-type': 'application/json',
       accept: 'application/json, text/event-stream',
-      ...(bearer === undefined ? {} : { authorization: `Bearer ${bearer}` }),
+      ...(authorization === undefined ? {} : { authorization }),
     };
     void fetch(url, { method: 'POST', headers, body: line })
       .then(async (response) => {
         const body = (await response.text()).trim();
-        if (body !== '' && response.ok) process.stdout.write(`${stamp?.stamp(body) ?? body}\n`);
-        else if (!response.ok) answerFailure(line, `HTTP ${response.status}`);
+        if (body !== '' && response.ok) agent.write(stamp?.stamp(body) ?? body);
+        else if (!response.ok) answerFailure(agent, line, `HTTP ${response.status}`);
       })
-      .catch((error: Error) => answerFailure(line, error.message));
+      .catch((error: Error) => answerFailure(agent, line, error.message));
   });
-  lines.on('close', () => process.exit(0));
 }
 
-function answerFailure(line: string, problem: string): void {
+function answerFailure(agent: AgentSide, line: string, problem: string): void {
   let id: unknown;
   try {
     id = (JSON.parse(line) as { id?: unknown }).id;
   } catch {
     return;
   }
-  if (id !== undefined) process.stdout.write(`${JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32000, message: problem } })}\n`);
+  if (id !== undefined) agent.write(JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32000, message: problem } }));
 }
 
 main(process.argv.slice(2));

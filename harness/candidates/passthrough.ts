@@ -1,6 +1,8 @@
 import { join } from 'node:path';
+import { spawnHttpChannel } from '../agent/http-channel.js';
 import { passthroughEntry } from '../paths.js';
 import { spawnChannel, throughPrefix } from './child.js';
+import { freeLoopbackPort } from './free-port.js';
 import { ADAPTER_PROTOCOL, type AgentChannel, type Candidate, type SessionSpec } from './types.js';
 
 /**
@@ -13,8 +15,11 @@ export function expandReferences(value: string, own: NodeJS.ProcessEnv): string 
   return value.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)/g, (_, braced?: string, bare?: string) => own[(braced ?? bare) as string] ?? '');
 }
 
-/** Starts the no-protection proxy in front of the session's server, told `proxyOptions` first. */
-function startProxy(spec: SessionSpec, name: string, proxyOptions: readonly string[]): AgentChannel {
+/**
+ * Starts the no-protection proxy in front of the session's server, told `proxyOptions` first;
+ * for an agent reached over HTTP, serving it on a free loopback port with its naive front door.
+ */
+async function startProxy(spec: SessionSpec, name: string, proxyOptions: readonly string[]): Promise<AgentChannel> {
   const { credentials, config_token: configToken, config_token_env: configTokenEnv } = spec.operator;
   const target =
     'url' in spec.upstream
@@ -27,7 +32,7 @@ function startProxy(spec: SessionSpec, name: string, proxyOptions: readonly stri
           ...(configTokenEnv === undefined ? [] : ['--token', spec.env[configTokenEnv] ?? '']),
         ]
       : ['--', spec.upstream.command, ...spec.upstream.args];
-  return spawnChannel(...throughPrefix(spec.launchPrefix, process.execPath, [passthroughEntry, ...proxyOptions, ...target]), {
+  const options = {
     cwd: spec.workdir,
     // The server starts as the operator configured it, its variables on top of everything the
     // proxy has: starting a server is no protection, and guarding what it was given is none.
@@ -38,7 +43,18 @@ function startProxy(spec: SessionSpec, name: string, proxyOptions: readonly stri
       ...(spec.trustedCa === undefined ? {} : { NODE_EXTRA_CA_CERTS: spec.trustedCa }),
     },
     stderrFile: join(spec.workdir, `${name}.stderr`),
+  };
+  if (spec.agentHttp === undefined) return spawnChannel(...throughPrefix(spec.launchPrefix, process.execPath, [passthroughEntry, ...proxyOptions, ...target]), options);
+  const port = await freeLoopbackPort();
+  const channel = spawnHttpChannel(process.execPath, [passthroughEntry, '--front-door', String(port), ...proxyOptions, ...target], {
+    ...options,
+    // It listens on every interface; the agent, like every client of the harness, dials loopback only.
+    url: `http://127.0.0.1:${port}/mcp`,
+    headers: spec.agentHttp.headers,
+    ...(spec.launchPrefix ? { launchPrefix: spec.launchPrefix } : {}),
   });
+  await channel.ready;
+  return channel;
 }
 
 /**
@@ -66,6 +82,7 @@ export function proxyCandidate(name: string, proxyOptions: readonly string[]): C
       upstreams: ['command', 'url'],
       // It reads no operator file, so every flaw is as good as written: it serves regardless.
       configFlaws: true,
+      agentTransports: ['stdio', 'http'],
     },
     async pin() {
       return { ok: true, detail: `${name} pins nothing` };
@@ -104,6 +121,7 @@ export function plainProxyCandidate(): Candidate {
       adapterProtocol: ADAPTER_PROTOCOL,
       claims: ['listing', 'calls'],
       upstreams: ['command', 'url'],
+      agentTransports: ['stdio', 'http'],
       unapplied: ['every operator rule: the proxy has no configuration of its own'],
     },
   };

@@ -28,6 +28,7 @@ interface Hello {
   claims: string[];
   hooks: Hook[];
   upstreams: Array<'command' | 'url'>;
+  agent_transports?: Array<'stdio' | 'http'>;
   config_flaws: boolean;
   unapplied: string[];
 }
@@ -60,6 +61,7 @@ function sessionJson(spec: SessionSpec, id: string): Record<string, unknown> {
     timeout_ms: spec.timeoutMs,
     ...(spec.launchPrefix?.length ? { launch_prefix: spec.launchPrefix } : {}),
     ...(spec.trustedCa === undefined ? {} : { trusted_ca: spec.trustedCa }),
+    ...(spec.agentHttp === undefined ? {} : { agent_http: spec.agentHttp }),
   };
 }
 
@@ -72,7 +74,12 @@ async function brokerChannel(reach: Reach, spec: SessionSpec): Promise<AgentChan
   if (reach.transport === 'stdio') return spawnChannel(...throughPrefix(spec.launchPrefix, reach.command, reach.args), options);
   // The HTTP channel applies the launch prefix itself (and relays into an enclosure); the agent's
   // bound on initialize starts once the broker accepts connections.
-  const channel = spawnHttpChannel(reach.command, reach.args, { ...options, url: reach.url!, ...(spec.launchPrefix ? { launchPrefix: spec.launchPrefix } : {}) });
+  const channel = spawnHttpChannel(reach.command, reach.args, {
+    ...options,
+    url: reach.url!,
+    ...(spec.launchPrefix ? { launchPrefix: spec.launchPrefix } : {}),
+    ...(spec.agentHttp ? { headers: spec.agentHttp.headers } : {}),
+  });
   await channel.ready;
   return channel;
 }
@@ -88,6 +95,7 @@ function withStop(channel: AgentChannel, stop: () => Promise<void>): AgentChanne
     close: () => (closing ??= channel.close().then(stop)),
     ...(channel.endInput ? { endInput: () => channel.endInput?.() } : {}),
     ...(channel.stderrTail ? { stderrTail: (maxBytes?: number) => channel.stderrTail?.(maxBytes) ?? '' } : {}),
+    ...(channel.frontDoor ? { frontDoor: channel.frontDoor } : {}),
   };
 }
 
@@ -126,6 +134,7 @@ export async function openProtocolAdapter(path: string, helloTimeoutMs = HELLO_T
     adapterProtocol: ADAPTER_PROTOCOL,
     claims: hello.claims as Feature[],
     upstreams: hello.upstreams,
+    ...(hello.agent_transports === undefined ? {} : { agentTransports: hello.agent_transports }),
     configFlaws: hello.config_flaws,
     unapplied: hello.unapplied,
   };

@@ -53,6 +53,7 @@ export const FEATURES = {
   resources: 'offers only the resources the operator allows and the pin holds, refuses any other URI before the server is asked, and withholds, inspects and caps contents',
   prompts: 'offers only the prompts the operator allows and the pin holds, validates their arguments, and inspects their messages',
   completion: 'answers completions only for offered prompts and templates, bounded, naming nothing hidden',
+  'http-front-door': "serves the agent over Streamable HTTP on loopback, refusing foreign Origins and Hosts, with unguessable session ids bound to their credential, never passing the agent's credential on",
   sampling: "refuses a server's sampling requests unless the operator allows them, and bounds, inspects and never tool-enables them unless the agent declared it",
   elicitation: "refuses a server's elicitation unless the operator allows it, refuses forms asking for credentials, shows a URL whole and never fetches it",
   roots: 'tells a server only the roots the operator permits it',
@@ -72,6 +73,8 @@ export interface CandidateInfo {
   configFlaws?: boolean;
   /** Parts of the neutral operator configuration the broker cannot express, noted on every case. */
   unapplied?: readonly string[];
+  /** How the agent can reach the broker: over its stdio, or over Streamable HTTP (default: stdio). */
+  agentTransports?: ReadonlyArray<'stdio' | 'http'>;
 }
 
 /** How to start the hostile server; the candidate launches it as its upstream. */
@@ -122,6 +125,22 @@ export interface SessionSpec {
    * adapter makes its candidate trust it by the candidate's own means.
    */
   trustedCa?: string;
+  /**
+   * When set, the agent reaches the broker over Streamable HTTP, sending `headers` with every
+   * request (its own credential to the broker, when it has one): the adapter starts its broker
+   * serving HTTP on a loopback port and returns the HTTP channel (`spawnHttpChannel` with these
+   * headers). Only for a candidate whose `agentTransports` include `http`.
+   */
+  agentHttp?: { headers: Record<string, string> };
+}
+
+/** The HTTP front door an HTTP channel speaks to: where, and the session the agent holds there. */
+export interface FrontDoorSession {
+  url: string;
+  /** The Mcp-Session-Id the broker gave the agent at initialize; undefined before, or when it gave none. */
+  sessionId(): string | undefined;
+  /** The headers the agent sends with every request besides the transport's own. */
+  headers: Record<string, string>;
 }
 
 export interface ExitStatus {
@@ -153,6 +172,8 @@ export interface AgentChannel {
    * in memory so it outlives the scenario's folder: a report can say why a candidate went away.
    */
   stderrTail?(maxBytes?: number): string;
+  /** For a channel over Streamable HTTP: the front door and the agent's session there. */
+  readonly frontDoor?: FrontDoorSession;
 }
 
 /**

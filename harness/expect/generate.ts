@@ -38,6 +38,7 @@ const BLOCK_TITLE: Record<Block, string> = {
   request: '`request: { method, params, expect }`',
   close: '`close: { expect }`',
   kill_candidate: '`kill_candidate: { expect }`',
+  http: '`http: { expect }`',
   scenario: 'the scenario\'s own `expect:` (judged at the end)',
 };
 

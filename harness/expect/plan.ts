@@ -20,6 +20,7 @@ function expectations(scenario: Scenario): Array<{ block: Block; expect: ExpectO
     else if ('request' in step) found.push({ block: 'request', expect: step.request.expect });
     else if ('close' in step) found.push({ block: 'close', expect: step.close?.expect ?? {} });
     else if ('kill_candidate' in step) found.push({ block: 'kill_candidate', expect: step.kill_candidate.expect });
+    else if ('http' in step) found.push({ block: 'http', expect: step.http.expect });
   }
   found.push({ block: 'scenario', expect: scenario.expect ?? {} });
   return found;
@@ -45,6 +46,7 @@ const RECORD_CLAIMS: Readonly<Record<string, Hook>> = { audit: 'audit', 'audit-c
 export function requiredHooks(scenario: Scenario): Hook[] {
   const hooks = new Set<Hook>([scenario.server.transport === 'http' ? 'url-upstream' : 'command-upstream']);
   for (const claim of scenario.claims) if (RECORD_CLAIMS[claim] !== undefined) hooks.add(RECORD_CLAIMS[claim]);
+  if (scenario.agent?.transport === 'http') hooks.add('http-agent');
   for (const step of scenario.steps) {
     if ('approve' in step) hooks.add('approve');
     if ('start' in step && step.start.flaw !== undefined && !CONFIG_FLAWS_NEUTRAL.includes(step.start.flaw)) hooks.add('config-flaws');

@@ -46,6 +46,12 @@ import requestServerReceived from './request/server-received.js';
 import requestTextMaxChars from './request/text-max-chars.js';
 import outcome from './start/outcome.js';
 import serverGroup from './start/server-group.js';
+import listens from './start/listens.js';
+import httpAgentSession from './http/agent-session.js';
+import httpAnswered from './http/answered.js';
+import httpReceivedExcludes from './http/received-excludes.js';
+import httpServerReceived from './http/server-received.js';
+import httpStatus from './http/status.js';
 import { callSurvivors, closeSurvivors, killSurvivors, startSurvivors } from './survivors.js';
 import type { Block, CheckClass, Expectation, ExpectOf } from './types.js';
 
@@ -58,6 +64,7 @@ export const EXPECTATIONS: readonly Expectation[] = [
   outcome,
   startSurvivors,
   serverGroup,
+  listens,
   answered,
   serverListed,
   includes,
@@ -120,9 +127,14 @@ export const EXPECTATIONS: readonly Expectation[] = [
   loadReport,
   auditTrail,
   auditChain,
+  httpAnswered,
+  httpServerReceived,
+  httpReceivedExcludes,
+  httpAgentSession,
+  httpStatus,
 ] as Expectation[];
 
-export const BLOCKS: readonly Block[] = ['start', 'list', 'call', 'request', 'close', 'kill_candidate', 'scenario'];
+export const BLOCKS: readonly Block[] = ['start', 'list', 'call', 'request', 'close', 'kill_candidate', 'http', 'scenario'];
 
 export const expectationsOf = <B extends Block>(block: B): Array<Expectation<B>> => EXPECTATIONS.filter((module) => module.block === block) as unknown as Array<Expectation<B>>;
 

@@ -2,7 +2,8 @@ import type { Answer } from '../agent/client.js';
 import type { Candidate, ExitStatus, NeutralAuditRecord, NeutralLoadReport, SessionSpec } from '../candidates/types.js';
 import type { CanaryRequest } from '../observe/canary.js';
 import type { LedgerRecord } from '../../servers/kit/ledger.js';
-import type { CallExpectation, CallStep, CloseExpectation, Kind, ListExpectation, RequestExpectation, RequestStep, ScenarioExpectation, StartExpectation } from '../scenario/types.js';
+import type { CallExpectation, CallStep, CloseExpectation, HttpExpectation, HttpStep, Kind, ListExpectation, RequestExpectation, RequestStep, ScenarioExpectation, StartExpectation } from '../scenario/types.js';
+import type { Listener } from '../observe/listeners.js';
 
 /**
  * What a check is evidence of (docs/expectations.md):
@@ -17,7 +18,7 @@ export type CheckClass = 'harm' | 'benign' | 'record' | 'contract';
 export const CHECK_CLASSES: readonly CheckClass[] = ['harm', 'benign', 'record', 'contract'];
 
 /** Where in a scenario file an expectation is written. */
-export type Block = 'start' | 'list' | 'call' | 'request' | 'close' | 'kill_candidate' | 'scenario';
+export type Block = 'start' | 'list' | 'call' | 'request' | 'close' | 'kill_candidate' | 'scenario' | 'http';
 
 /** One expectation that was not met: which check, of what class, where, expected and observed. */
 export interface Finding {
@@ -50,6 +51,8 @@ export interface StartFacts extends StepSpan {
   pgid: number | undefined;
   /** What the harness read from /proc of each launched server's group; null where /proc lacks it. */
   survivors?: number[];
+  /** The sockets the candidate's process group listens on, read from /proc (`listens`). */
+  listeners?: Listener[];
 }
 
 export interface ListFacts extends StepSpan {
@@ -106,6 +109,27 @@ export interface CloseFacts extends StepSpan {
   survivors?: number[];
 }
 
+/** One HTTP request an `http` step made, and what came back. */
+export interface HttpExchange {
+  /** What was asked: `POST initialize`, `GET stream`... */
+  what: string;
+  /** Null when no response came (the connection was refused or reset). */
+  status: number | null;
+  contentType: string;
+  /** The body as received (bounded), or for a stream only what came with its headers. */
+  body: string;
+  /** The JSON-RPC messages the body carried (JSON, or each SSE event's data). */
+  messages: unknown[];
+}
+
+export interface HttpFacts extends StepSpan {
+  step: HttpStep;
+  /** Every exchange of the step; the step's own request last (an initialize's `initialized` before it). */
+  exchanges: HttpExchange[];
+  /** Whether the agent's own session answered a ping after the step (`agent_session`). */
+  agentSession?: 'alive' | 'ended';
+}
+
 export interface ScenarioFacts {
   label: 'end';
   /** Every call step, in order, for checks that span the scenario. */
@@ -126,6 +150,7 @@ export interface FactsOf {
   close: CloseFacts;
   kill_candidate: CloseFacts;
   scenario: ScenarioFacts;
+  http: HttpFacts;
 }
 
 /** What every judge may read besides its step's facts: the final ledger, read once all stopped. */
@@ -144,6 +169,8 @@ export interface Live {
   callTool(name: string): Promise<Answer>;
   /** Sends one request through the agent. */
   request(method: string, params: unknown): Promise<Answer>;
+  /** Whether the agent's own HTTP session still answers a ping (undefined: the agent is not on HTTP). */
+  agentSessionAlive?(): Promise<boolean>;
 }
 
 /** Reports an unmet check; `step` names another step than the one judged (an end check about a call). */
@@ -175,7 +202,7 @@ export interface Expectation<B extends Block = Block> {
 }
 
 /** The adapter hooks a check can depend on (harness/candidates/types.ts). */
-export type Hook = 'approve' | 'audit' | 'audit-lines' | 'load-report' | 'start-refusal' | 'config-flaws' | 'url-upstream' | 'command-upstream';
+export type Hook = 'approve' | 'audit' | 'audit-lines' | 'load-report' | 'start-refusal' | 'config-flaws' | 'url-upstream' | 'command-upstream' | 'http-agent';
 
 /** Each block's `expect` object, as the loader validated it. */
 interface ExpectOfBlock {
@@ -187,6 +214,7 @@ interface ExpectOfBlock {
   close: Partial<CloseExpectation>;
   kill_candidate: CloseExpectation;
   scenario: ScenarioExpectation;
+  http: HttpExpectation;
 }
 export type ExpectOf<B extends Block> = ExpectOfBlock[B];
 

@@ -162,6 +162,8 @@ export async function runScenario(scenario: Scenario, candidate: Candidate, opti
     ...(enclosure === undefined ? {} : { launchPrefix: enclosure.prefix }),
     // The operator of an HTTPS server trusts whoever issued its certificate.
     ...(http !== undefined && scenario.server.knobs?.http_tls !== undefined ? { trustedCa: kitCaFile } : {}),
+    // The agent's own credential to the broker travels with every request it makes (docs/front-door.md).
+    ...(scenario.agent === undefined ? {} : { agentHttp: { headers: scenario.agent.token === undefined ? {} : { authorization: `Bearer ${scenario.agent.token}` } } }),
   };
   // An HTTP server is one the harness runs: a pin step names the same one.
   const upstreamOf = (catalogue: string) => (http === undefined ? upstreamFor(scenario, catalogue, ledger.path, control, canary) : reached.upstream);

@@ -9,7 +9,8 @@ import type { Block, CallFacts, CloseFacts, ExpectOf, FactsOf, Hook, ListFacts, 
 import { losslessText } from '../observe/arguments.js';
 import { callsTo, type Ledger } from '../observe/ledger.js';
 import { residentGrowthMib } from '../observe/memory.js';
-import type { ApproveStep, CallStep, ClientSide, CloseExpectation, ConfigFlaw, ListExpectation, RequestStep, StartExpectation, Step } from '../scenario/types.js';
+import type { ApproveStep, CallStep, ClientSide, CloseExpectation, ConfigFlaw, HttpStep, ListExpectation, RequestStep, StartExpectation, Step } from '../scenario/types.js';
+import { FrontDoorClients } from '../agent/front-door-clients.js';
 import { sendRequest } from './request-step.js';
 import { withFlaw } from './flaws.js';
 import { CandidateUnresponsive, UnsupportedEnvironment } from './outcome.js';
@@ -72,6 +73,8 @@ export class ScenarioSession {
   private readonly pendingApprovals = new Map<string, string>();
   /** The agent's side of server-initiated requests: the scenario's `client`. */
   clientSide: ClientSide | undefined;
+  /** The clients of `http` steps, for the front door of the latest start. */
+  private frontDoorClients: FrontDoorClients | undefined;
 
   constructor(
     readonly candidate: Candidate,
@@ -96,6 +99,7 @@ export class ScenarioSession {
     else if ('call' in step) await this.call(label, step.call);
     else if ('request' in step) await this.request(label, step.request);
     else if ('approve' in step) await this.approve(label, step.approve);
+    else if ('http' in step) await this.http(label, step.http);
     else await this.close(label, step.close?.expect);
   }
 
@@ -107,7 +111,20 @@ export class ScenarioSession {
       records: () => this.ledger.read(),
       callTool: (name) => this.requireAgent('observation').callTool(name, {}),
       request: (method, params) => this.requireAgent('observation').request(method, params),
+      ...(this.frontDoorClients === undefined ? {} : { agentSessionAlive: () => this.frontDoorClients!.agentAlive() }),
     };
+  }
+
+  /** One raw exchange with the candidate's front door, by a client of the step's naming (harness/agent/front-door-clients.ts). */
+  private async http(label: string, step: HttpStep): Promise<void> {
+    this.requireAgent(label);
+    const door = this.channel?.frontDoor;
+    if (door === undefined) throw new Error(`${label}: the candidate's channel is not an HTTP front door the harness can reach`);
+    if (this.frontDoorClients?.door !== door) this.frontDoorClients = new FrontDoorClients(door, this.stepTimeoutMs);
+    const mark = this.ledger.mark();
+    const exchanges = await this.frontDoorClients.run(step);
+    this.notes.push(`${label}: ${step.client}: ${exchanges.map((exchange) => `${exchange.what} → ${exchange.status ?? 'no response'}`).join(', ')}`);
+    await this.record('http', step.expect, { label, mark, end: mark, step, exchanges });
   }
 
   /** Takes the live observations the step's expectations ask for, then keeps the step for judging. */

@@ -170,6 +170,7 @@ export class TranscriptRecorder {
       close: () => channel.close(),
       ...(channel.endInput ? { endInput: () => channel.endInput?.() } : {}),
       ...(channel.stderrTail ? { stderrTail: (maxBytes?: number) => channel.stderrTail?.(maxBytes) ?? '' } : {}),
+      ...(channel.frontDoor ? { frontDoor: channel.frontDoor } : {}),
     };
   }
 

@@ -96,6 +96,11 @@ export interface OperatorConfig {
   resources?: { allow: string[] };
   /** The prompts the agent may be offered and get, by the server's name. Absent: none. */
   prompts?: Record<string, Record<string, never>>;
+  /**
+   * The origins a browser page may reach the candidate's HTTP front door from (docs/front-door.md);
+   * a request with any other Origin must be refused. Only for an agent reached over HTTP.
+   */
+  allowed_origins?: string[];
   sampling?: ServerRequestsConfig['sampling'];
   elicitation?: ServerRequestsConfig['elicitation'];
   roots?: ServerRequestsConfig['roots'];
@@ -357,6 +362,8 @@ export interface StartExpectation {
   after?: 'initialize' | 'tools/list';
   /** Every server started for this session runs in a process group other than the candidate's. */
   server_group?: 'separate';
+  /** Every socket the candidate's process group listens on is bound to a loopback address (read from /proc). */
+  listens?: 'loopback';
 }
 
 /**
@@ -393,7 +400,55 @@ export type Step =
   | { approve: ApproveStep }
   | { close: { expect?: CloseExpectation } | null }
   /** SIGKILL to the candidate's own process only (not its group), then count the survivors. */
-  | { kill_candidate: { expect: CloseExpectation } };
+  | { kill_candidate: { expect: CloseExpectation } }
+  /** One raw HTTP exchange with the candidate's front door, as a client other than the agent may make it. */
+  | { http: HttpStep };
+
+/**
+ * How the agent reaches the candidate: `http` has it serve Streamable HTTP on a loopback port,
+ * the agent sending `Authorization: Bearer <token>` with every request when a token is given.
+ */
+export interface AgentSpec {
+  transport: 'http';
+  token?: string;
+}
+
+/** What an `http` step sends: a request of its own making, as an attacker or a browser page would. */
+export interface HttpStep {
+  /**
+   * The client making the request: its own session id is kept from one step to the next. `agent`
+   * is the agent's own session and credential.
+   */
+  client: string;
+  request: 'initialize' | 'list' | 'call' | 'ping' | 'stream' | 'delete';
+  /**
+   * Which Mcp-Session-Id to present: the client's own (default), the agent's, one guessed from
+   * the client's own (its last run of digits less one), or none.
+   */
+  session?: 'own' | 'agent' | 'guessed' | 'none';
+  /** For `call`. */
+  tool?: string;
+  arguments?: Record<string, unknown>;
+  /**
+   * Headers to send besides the transport's own (names in lower case): `origin`, `host`,
+   * `authorization`. `{port}` in a value stands for the front door's port.
+   */
+  headers?: Record<string, string>;
+  expect: HttpExpectation;
+}
+
+export interface HttpExpectation {
+  /** The HTTP status of the step's request (the last one, after an initialize's own). */
+  status?: number | number[];
+  /** Whether the request was served: a JSON-RPC result to a POST, an open stream to a GET, a 2xx to a DELETE. */
+  answered?: boolean;
+  /** Texts in no body the client received during the step. */
+  received_excludes?: string[];
+  /** How many tools/call requests the server received during the step. */
+  server_received?: number;
+  /** Whether the agent's own session still answers after the step. */
+  agent_session?: 'alive' | 'ended';
+}
 
 export interface CloseExpectation {
   /** How many server processes may still be alive `within_ms` after the agent closed (or the candidate was killed). */
@@ -505,6 +560,8 @@ export interface Scenario {
   /** The protections the scenario tests: a candidate declaring them all claims to hold the attack. */
   claims: string[];
   description: string;
+  /** Absent: the agent speaks to the candidate over stdio. */
+  agent?: AgentSpec;
   server: ServerSpec;
   operator: OperatorConfig;
   /** The agent's side of server-initiated requests; absent, it declares nothing and declines them. */

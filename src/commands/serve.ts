@@ -17,7 +17,11 @@ import { decideTools, type LoadOutcome } from '../load/load.js';
 import { loadManifest } from '../operator/manifest.js';
 import { Quarantine } from '../load/quarantine.js';
 import { reportText } from '../load/report.js';
-import { runSession } from '../session/session.js';
+import { SharedNotices } from '../front-door/notices.js';
+import { FrontDoor } from '../front-door/server.js';
+import type { ListenAddress } from '../front-door/address.js';
+import { naiveFrontDoor } from '../guards/front-door.js';
+import { runSession, Session, type SessionOptions } from '../session/session.js';
 import { startAndList } from '../load/startup.js';
 import { systemClock } from '../operator/time.js';
 import { tokenEnv } from '../upstream/tokens.js';
@@ -41,6 +45,8 @@ export interface ServeOptions {
   /** The session's agent; required when the configuration names agents. */
   readonly agent: string | undefined;
   readonly auditPath: string | undefined;
+  /** Serve the agent over Streamable HTTP here instead of on stdio (docs/front-door.md). */
+  readonly frontDoor?: { readonly listen: ListenAddress; readonly allowedOrigins: readonly string[] };
 }
 
 export interface ServeIo {
@@ -82,11 +88,10 @@ export async function serve(options: ServeOptions, io: ServeIo): Promise<number>
         io.log(`guard ${guard.name} stopped the broker: ${reason}`);
         return EXIT.nothingRegistered; // the finally below stops the server's group first
       }
-      io.log(`serving ${outcome.registered.length} tool(s) from server "${config.server.id}"`);
       const registered = new Set(outcome.registered.map((tool) => tool.tool));
       const features = decideFeatures(await listFeatures(upstream, config), manifest.features, config, guards.feature, listed.map((tool) => tool.name).filter((name) => !registered.has(name)));
       for (const { kind, key, guard, reason } of features.withheld) io.log(`withheld ${kind} ${escapeServerText(key)}: ${guard}: ${reason}`);
-      await runSession(io.input, io.output, {
+      const session: Omit<SessionOptions, 'send'> = {
         tools: outcome.registered,
         guards,
         context: { agent: options.agent, agents: config.agents, grants: config.grants, policy: config.policy, approvals, clock, quarantine: new Quarantine() },
@@ -97,13 +102,30 @@ export async function serve(options: ServeOptions, io: ServeIo): Promise<number>
         upstream,
         audit,
         serverRequests: config.serverRequests,
-        stopServer: () => upstream.close(),
         rediscovery: {
           rediscover: () => rediscover(upstream, config, manifest, guards, outcome.registered),
           closeUpstream: (why) => upstream.close(why),
         },
         features: new FeatureSession({ offered: features.offered, guards: guards.feature, limits: config.limits, upstream }),
-      });
+      };
+      if (options.frontDoor !== undefined) {
+        const notices = new SharedNotices(upstream);
+        const door = new FrontDoor({
+          ...options.frontDoor,
+          plan: guards.frontDoor.reduce((plan, guard) => guard.plan(plan), naiveFrontDoor()),
+          maxBodyBytes: config.limits.maxMessageBytes,
+          session: (send) => {
+            const view = notices.view();
+            return { session: new Session({ ...session, upstream: view.upstream, send }), end: view.end };
+          },
+        });
+        const url = await door.listen();
+        io.log(`serving ${outcome.registered.length} tool(s) from server "${config.server.id}" at ${url}`);
+        // Until the broker is signalled: the signal handlers stop the server's group and exit.
+        return await new Promise<never>(() => {});
+      }
+      io.log(`serving ${outcome.registered.length} tool(s) from server "${config.server.id}"`);
+      await runSession(io.input, io.output, { ...session, stopServer: () => upstream.close() });
       return EXIT.ok;
     } finally {
       await upstream.close();

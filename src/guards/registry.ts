@@ -19,7 +19,7 @@ import {
   resourceUriAllowed,
   withholdFeatureBlobs,
 } from './features.js';
-
+import { frontDoorLoopback, hostCheck, originCheck, sessionBinding, sessionIdsUnguessable, type FrontDoorGuard } from './front-door.js';
 import { serverErrorEscaped } from './error.js';
 import { resultSizeBound } from './frame.js';
 import { inspectArguments, inspectDescriptors, normaliseDescription } from './inspection.js';
@@ -78,6 +78,7 @@ export interface Guards {
   readonly serverRequest: readonly ServerRequestGuard[];
   readonly serverReply: readonly ServerReplyGuard[];
   readonly notification: readonly NotificationGuard[];
+  readonly frontDoor: readonly FrontDoorGuard[];
 }
 
 export const ALL_GUARDS: Guards = {
@@ -160,6 +161,7 @@ export const ALL_GUARDS: Guards = {
   // Bounds first, so a flood costs no inspection; redacted and inspected before escaped, which
   // would change how a value is written.
   notification: [logFloodBound, listChangedBound, progressOwnToken, noticeRedacted, noticeEscaped],
+  frontDoor: [frontDoorLoopback, originCheck, hostCheck, sessionBinding, sessionIdsUnguessable],
 };
 
 // A guard acting at two points (inspect-descriptors, effect-contract, drift-quarantine,
@@ -198,5 +200,6 @@ export function selectGuards(disabled: readonly string[]): Guards {
     serverRequest: keep(ALL_GUARDS.serverRequest),
     serverReply: keep(ALL_GUARDS.serverReply),
     notification: keep(ALL_GUARDS.notification),
+    frontDoor: keep(ALL_GUARDS.frontDoor),
   };
 }

@@ -402,6 +402,11 @@ describe('the guard registry', () => {
         'progress-own-token',
         'notice-redacted',
         'notice-escaped',
+        'front-door-loopback',
+        'host-check',
+        'origin-check',
+        'session-binding',
+        'session-ids-unguessable',
       ].sort(),
     );
     expect(ALL_GUARDS.file.map((g) => g.name)).toEqual(['private-operator-files']);

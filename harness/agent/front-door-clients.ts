@@ -1,0 +1,180 @@
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import type { FrontDoorSession } from '../candidates/types.js';
+import type { HttpExchange } from '../expect/types.js';
+import type { HttpStep } from '../scenario/types.js';
+
+/**
+ * Clients other than the agent, speaking raw HTTP to a candidate's front door as an attacker or
+ * a browser page would: with a header of their choosing (a hostile Origin, a foreign Host,
+ * another credential), with another session's id, a guessed one or none. Each named client keeps
+ * its own session id from one step to the next; the client `agent` is the agent's own session
+ * and credential. Requests go to the front door's URL only, which must be on loopback.
+ */
+
+/** What a client keeps of a body: enough for any answer a scenario looks at. */
+const MAX_KEPT_BYTES = 256 * 1024;
+const PROTOCOL_VERSION = '2025-11-25';
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost']);
+
+/** The agent's own session and credential. */
+export const AGENT_CLIENT = 'agent';
+
+/**
+ * An id guessed from one the client was given, as sequential ids invite: its last run of digits
+ * less one (`2` → `1`, `s-10` → `s-9`); with no such run, its last character changed.
+ */
+export function guessedFrom(id: string): string {
+  const match = /(\d+)(\D*)$/.exec(id);
+  if (match !== null && /[1-9]/.test(match[1]!)) {
+    const digits = match[1]!;
+    const less = (BigInt(digits) - 1n).toString();
+    const written = digits.startsWith('0') ? less.padStart(digits.length, '0') : less;
+    return `${id.slice(0, match.index)}${written}${match[2]}`;
+  }
+  return `${id.slice(0, -1)}${id.endsWith('A') ? 'B' : 'A'}`;
+}
+
+/** The JSON-RPC messages a body carries: the JSON value, or each SSE event's data. */
+export function messagesIn(body: string, contentType: string): unknown[] {
+  const texts = contentType.includes('text/event-stream')
+    ? body
+        .split(/\r?\n\r?\n/)
+        .map((event) => event.split(/\r?\n/).filter((line) => line.startsWith('data:')).map((line) => line.slice(5).replace(/^ /, '')).join('\n'))
+        .filter((data) => data !== '')
+    : [body];
+  return texts.flatMap((text) => {
+    try {
+      return [JSON.parse(text) as unknown];
+    } catch {
+      return [];
+    }
+  });
+}
+
+interface Sent {
+  method: 'POST' | 'GET' | 'DELETE';
+  what: string;
+  headers: Record<string, string>;
+  body?: string;
+}
+
+export class FrontDoorClients {
+  private readonly sessions = new Map<string, string>();
+  private nextId = 0;
+  private readonly url: URL;
+
+  constructor(
+    readonly door: FrontDoorSession,
+    private readonly timeoutMs: number,
+  ) {
+    this.url = new URL(door.url);
+    // Containment: a candidate bound to every interface is reached on loopback, never elsewhere.
+    if (!LOOPBACK_HOSTS.has(this.url.hostname)) throw new Error(`the front door ${door.url} is not on loopback; the harness sends nothing off this machine`);
+  }
+
+  /** The session id a step presents, or undefined for none. */
+  private sessionFor(step: HttpStep): string | undefined {
+    const own = step.client === AGENT_CLIENT ? this.door.sessionId() : this.sessions.get(step.client);
+    switch (step.session ?? (step.request === 'initialize' ? 'none' : 'own')) {
+      case 'own':
+        return own;
+      case 'agent':
+        return this.door.sessionId();
+      case 'guessed':
+        return own === undefined ? undefined : guessedFrom(own);
+      case 'none':
+        return undefined;
+    }
+  }
+
+  private message(method: string, params: unknown): string {
+    this.nextId += 1;
+    return JSON.stringify({ jsonrpc: '2.0', id: `gauntlet-client-${this.nextId}`, method, params });
+  }
+
+  /** Makes the step's request (an initialize followed by its `initialized`); every exchange, in order. */
+  async run(step: HttpStep): Promise<HttpExchange[]> {
+    const sessionId = this.sessionFor(step);
+    const headers = {
+      ...(step.client === AGENT_CLIENT ? this.door.headers : {}),
+      ...(sessionId === undefined ? {} : { 'mcp-session-id': sessionId, 'mcp-protocol-version': PROTOCOL_VERSION }),
+      // `{port}` in a header stands for the front door's port: a rebound name's Host carries it.
+      ...Object.fromEntries(Object.entries(step.headers ?? {}).map(([name, value]) => [name, value.replaceAll('{port}', this.url.port)])),
+    };
+    const post = (what: string, body: string): Sent => ({ method: 'POST', what: `POST ${what}`, headers: { ...headers, 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body });
+    switch (step.request) {
+      case 'initialize': {
+        const init = await this.exchange(post('initialize', this.message('initialize', { protocolVersion: PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: `gauntlet-${step.client}`, version: '0.1.0' } })));
+        const given = init.sessionId;
+        if (given !== undefined) this.sessions.set(step.client, given);
+        const exchanges = [init.exchange];
+        if (init.exchange.status !== null && init.exchange.status < 300) {
+          const initialized: Sent = post('notifications/initialized', JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
+          if (given !== undefined) initialized.headers = { ...initialized.headers, 'mcp-session-id': given, 'mcp-protocol-version': PROTOCOL_VERSION };
+          exchanges.push((await this.exchange(initialized)).exchange);
+        }
+        // The step's own request is the initialize: its status and answer are what is judged.
+        return [...exchanges.slice(1), exchanges[0]!];
+      }
+      case 'list':
+        return [(await this.exchange(post('tools/list', this.message('tools/list', {})))).exchange];
+      case 'call':
+        return [(await this.exchange(post(`tools/call ${step.tool ?? ''}`, this.message('tools/call', { name: step.tool, arguments: step.arguments ?? {} })))).exchange];
+      case 'ping':
+        return [(await this.exchange(post('ping', this.message('ping', {})))).exchange];
+      case 'stream':
+        return [(await this.exchange({ method: 'GET', what: 'GET stream', headers: { ...headers, accept: 'text/event-stream' } })).exchange];
+      case 'delete':
+        return [(await this.exchange({ method: 'DELETE', what: 'DELETE session', headers })).exchange];
+    }
+  }
+
+  /** Whether the agent's own session answers a ping, asked with the agent's credential. */
+  async agentAlive(): Promise<boolean> {
+    const [exchange] = await this.run({ client: AGENT_CLIENT, request: 'ping', session: 'agent', expect: {} });
+    return exchange!.status === 200 && exchange!.messages.some((message) => typeof message === 'object' && message !== null && 'result' in message);
+  }
+
+  /** One request, bounded in time and in what is kept; a stream is judged by its head alone. */
+  private exchange(sent: Sent): Promise<{ exchange: HttpExchange; sessionId?: string }> {
+    return new Promise((resolve) => {
+      const done = (exchange: HttpExchange, sessionId?: string) => {
+        clearTimeout(timer);
+        resolve({ exchange, ...(sessionId === undefined ? {} : { sessionId }) });
+      };
+      const req = httpRequest(
+        { host: this.url.hostname.replace(/^\[|\]$/g, ''), port: this.url.port, path: `${this.url.pathname}${this.url.search}`, method: sent.method, headers: sent.headers },
+        (res: IncomingMessage) => {
+          const contentType = String(res.headers['content-type'] ?? '');
+          const given = res.headers['mcp-session-id'];
+          const sessionId = typeof given === 'string' ? given : undefined;
+          const status = res.statusCode ?? null;
+          if (sent.method === 'GET' && contentType.includes('text/event-stream')) {
+            // A stream stays open as long as the session: what it opened is the observation.
+            req.destroy();
+            done({ what: sent.what, status, contentType, body: '', messages: [] }, sessionId);
+            return;
+          }
+          const chunks: Buffer[] = [];
+          let kept = 0;
+          res.on('data', (chunk: Buffer) => {
+            if (kept >= MAX_KEPT_BYTES) return;
+            chunks.push(chunk.subarray(0, MAX_KEPT_BYTES - kept));
+            kept += chunk.length;
+          });
+          res.on('end', () => {
+            const body = Buffer.concat(chunks).toString('utf8');
+            done({ what: sent.what, status, contentType, body, messages: messagesIn(body, contentType) }, sessionId);
+          });
+          res.on('error', () => done({ what: sent.what, status, contentType, body: Buffer.concat(chunks).toString('utf8'), messages: [] }, sessionId));
+        },
+      );
+      const timer = setTimeout(() => {
+        req.destroy();
+        done({ what: sent.what, status: null, contentType: '', body: `no response within ${this.timeoutMs} ms`, messages: [] });
+      }, this.timeoutMs);
+      req.on('error', (error) => done({ what: sent.what, status: null, contentType: '', body: `no response: ${error.message}`, messages: [] }));
+      req.end(sent.body);
+    });
+  }
+}

@@ -1,0 +1,97 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+
+/**
+ * The passthrough's HTTP front door, as naive as a Streamable HTTP server gets: it listens on
+ * every interface (a plain `listen(port)`), answers any Origin and any Host, numbers its sessions
+ * 1, 2, 3..., serves a request whatever session id it carries (or none), opens a stream to any
+ * GET, ends whichever session a DELETE names, and hands each message on with the Authorization header it came with. It exists
+ * to prove that the front-door scenarios can fail; the harness reaches it on 127.0.0.1 only.
+ */
+
+/** Receives each message the agent posted, with the Authorization header it came with. */
+export type Forward = (line: string, authorization: string | undefined) => void;
+
+interface Waiting {
+  res: ServerResponse;
+  id: unknown;
+  headers: Record<string, string>;
+}
+
+function readAll(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+export class NaiveFrontDoor {
+  private sessions = 0;
+  private readonly ended = new Set<string>();
+  private nextId = 0;
+  /** Requests on their way to the server, by the id they were forwarded under. */
+  private readonly waiting = new Map<number, Waiting>();
+
+  constructor(private readonly forward: Forward) {}
+
+  listen(port: number): Promise<void> {
+    const server = createServer((req, res) => void this.handle(req, res).catch(() => res.destroy()));
+    return new Promise((resolve) => server.listen(port, resolve));
+  }
+
+  /** One line from the server: the answer to a request is the body of its POST; anything else is dropped. */
+  deliver(line: string): void {
+    let message: { id?: unknown };
+    try {
+      message = JSON.parse(line) as { id?: unknown };
+    } catch {
+      return;
+    }
+    const waiting = typeof message.id === 'number' ? this.waiting.get(message.id) : undefined;
+    if (waiting === undefined) return;
+    this.waiting.delete(message.id as number);
+    waiting.res.writeHead(200, { 'content-type': 'application/json', ...waiting.headers }).end(JSON.stringify({ ...message, id: waiting.id }));
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const session = req.headers['mcp-session-id'];
+    if (typeof session === 'string' && this.ended.has(session)) {
+      res.writeHead(404).end();
+      return;
+    }
+    if (req.method === 'DELETE') {
+      if (typeof session === 'string') this.ended.add(session);
+      res.writeHead(200).end();
+      return;
+    }
+    if (req.method === 'GET') {
+      // A stream for whoever asks; it carries nothing, as the proxy forwards nothing unasked.
+      res.writeHead(200, { 'content-type': 'text/event-stream' }).write(': open\n\n');
+      return;
+    }
+    if (req.method !== 'POST') {
+      res.writeHead(405).end();
+      return;
+    }
+    const body = await readAll(req);
+    let message: { id?: unknown; method?: unknown };
+    try {
+      message = JSON.parse(body) as { id?: unknown; method?: unknown };
+    } catch {
+      res.writeHead(400).end();
+      return;
+    }
+    const authorization = req.headers.authorization;
+    if (message.id === undefined || typeof message.method !== 'string') {
+      this.forward(body, authorization);
+      res.writeHead(202).end();
+      return;
+    }
+    // Ids are renumbered so that two clients' requests cannot collide on the one server connection.
+    this.nextId += 1;
+    const headers: Record<string, string> = message.method === 'initialize' ? { 'mcp-session-id': String((this.sessions += 1)) } : {};
+    this.waiting.set(this.nextId, { res, id: message.id, headers });
+    this.forward(JSON.stringify({ ...message, id: this.nextId }), authorization);
+  }
+}

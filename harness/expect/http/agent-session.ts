@@ -1,0 +1,26 @@
+import { expectation } from '../types.js';
+
+/**
+ * Whether the agent's own session still answers once the step is over, asked with a ping in that
+ * session, with the agent's credential: a client ending or taking over a session not its own
+ * leaves the agent's session dead.
+ */
+export default expectation({
+  block: 'http',
+  name: 'agent_session',
+  doc: "`alive`: the agent's own session still answers a ping after the step; `ended`: it does not (the agent ended it itself)",
+  properties: { agent_session: { enum: ['alive', 'ended'] } },
+  checks: {
+    'http.agent_session_alive': { class: 'harm', doc: "another client could not end the agent's session" },
+    'http.agent_session_ended': { class: 'benign', doc: 'the agent could end its own session' },
+  },
+  checksFor: (expect) => [expect.agent_session === 'alive' ? 'http.agent_session_alive' : 'http.agent_session_ended'],
+  async observe(_expect, facts, live) {
+    if (live.agentSessionAlive === undefined) throw new Error(`${facts.label}: the agent does not reach the candidate over HTTP`);
+    facts.agentSession = (await live.agentSessionAlive()) ? 'alive' : 'ended';
+  },
+  judge(expect, facts, _judged, fail) {
+    if (facts.agentSession === expect.agent_session) return;
+    fail(expect.agent_session === 'alive' ? 'http.agent_session_alive' : 'http.agent_session_ended', `agent's session ${expect.agent_session}`, expect.agent_session, facts.agentSession ?? 'not observed');
+  },
+});

@@ -1,0 +1,288 @@
+// The broker's own HTTP front door: MCP's Streamable HTTP transport (revision 2025-11-25), server
+// side, at one endpoint. Each POST carries one JSON-RPC message; a request is answered in the
+// response's body (JSON, or one SSE event for a client that accepts only that), anything else with
+// 202. initialize opens a session of its own, a Session like the stdio one, named by the
+// Mcp-Session-Id header on every later request; GET opens a stream of that session, which carries
+// what the Session sends of its own accord (a server's requests and notices, as it relays them),
+// and DELETE ends it. Before anything is
+// read, the front-door guards judge where the request comes from (Host, Origin); bodies, sessions
+// and streams are bounded. Nothing of a request's headers reaches the Session, so the agent's
+// credential to the broker cannot reach a server.
+
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { ConfigError } from '../errors.js';
+import type { FrontDoorPlan } from '../guards/front-door.js';
+import { isSupportedProtocolVersion } from '../session/identity.js';
+import { ERROR, brokerError, errorLine, parseMessage } from '../wire/jsonrpc.js';
+import { plain } from '../json/tree.js';
+import { writeJson } from '../json/writer.js';
+import type { Session } from '../session/session.js';
+import { namesListener, type ListenAddress } from './address.js';
+import { SessionTable } from './sessions.js';
+
+/** The one path the front door serves. */
+export const ENDPOINT = '/mcp';
+/** Bound on receiving a request's headers and body. */
+const REQUEST_TIMEOUT_MS = 30_000;
+const MAX_HEADERS = 64;
+/** A client may hold several streams of a session open (MCP's transport); each holds a socket. */
+const MAX_STREAMS_PER_SESSION = 4;
+
+export interface FrontDoorOptions {
+  readonly listen: ListenAddress;
+  /** The origins the operator lets a browser page reach the broker from, as URL serialises them. */
+  readonly allowedOrigins: readonly string[];
+  readonly plan: FrontDoorPlan;
+  /** Bound on a POST body: the same as on a line over stdio. */
+  readonly maxBodyBytes: number;
+  /** A Session for a new agent connection, answering through `send`, and what ends it. */
+  readonly session: (send: (line: string) => void) => { readonly session: AgentSession; readonly end: () => void };
+}
+
+/** One agent connection: its Session, the POSTs waiting for an answer by request id, its GET streams. */
+interface Connection {
+  readonly session: AgentSession;
+  /** Lets go of what the Session holds beyond the connection (its listeners on the server). */
+  readonly end: () => void;
+  readonly waiting: Map<string, (line: string) => void>;
+  readonly streams: Set<ServerResponse>;
+}
+
+const SESSION_HEADER = 'mcp-session-id';
+
+/** What the front door needs of a Session: a message in; its answers come out through `send`. */
+export type AgentSession = Pick<Session, 'handleLine'>;
+
+function refuse(res: ServerResponse, status: number, why: string, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', ...headers }).end(`${why}\n`);
+}
+
+/** A JSON-RPC error for a body that held no readable message; its id is null. */
+function refuseMessage(res: ServerResponse, code: number, problem: string): void {
+  res.writeHead(400, { 'content-type': 'application/json' }).end(errorLine(plain(null), brokerError(code, `Invalid message: ${problem}`)));
+}
+
+/** The body, or undefined once more than `cap` bytes came (the request is then answered 413). */
+function readBody(req: IncomingMessage, cap: number): Promise<string | undefined> {
+  return new Promise((resolve, reject) => {
+    const declared = Number(req.headers['content-length']);
+    if (Number.isFinite(declared) && declared > cap) return resolve(undefined);
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > cap) {
+        resolve(undefined);
+        req.destroy();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+/** The request id an answer line is for, as its JSON text: the key its POST waits under. */
+function answerKey(line: string): string | undefined {
+  const message = parseMessage(line);
+  return message.kind === 'result' || message.kind === 'error' ? writeJson(message.id) : undefined;
+}
+
+/** Writes one answer as JSON, or as one SSE event to a client that accepts only a stream. */
+function answer(req: IncomingMessage, res: ServerResponse, line: string, headers: Record<string, string>): void {
+  const accept = req.headers.accept ?? '';
+  if (!accept.includes('application/json') && accept.includes('text/event-stream')) {
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', ...headers }).end(`event: message\ndata: ${line}\n\n`);
+    return;
+  }
+  res.writeHead(200, { 'content-type': 'application/json', ...headers }).end(line);
+}
+
+export class FrontDoor {
+  private readonly sessions: SessionTable<Connection>;
+  private readonly origins: ReadonlySet<string>;
+  private port = 0;
+  private server: Server | undefined;
+
+  constructor(private readonly options: FrontDoorOptions) {
+    this.sessions = new SessionTable(options.plan.sessionId, options.plan.bindSessions);
+    this.origins = new Set(options.allowedOrigins);
+  }
+
+  /** Listens, and settles once the listener is up with the URL it serves; throws a ConfigError when it cannot listen. */
+  async listen(): Promise<string> {
+    const { listen, plan } = this.options;
+    const host = listen.host ?? plan.defaultHost;
+    const server = createServer({ requestTimeout: REQUEST_TIMEOUT_MS, headersTimeout: REQUEST_TIMEOUT_MS }, (req, res) => {
+      this.handle(req, res).catch(() => {
+        if (!res.headersSent) refuse(res, 500, 'internal error');
+        else res.destroy();
+      });
+    });
+    server.maxHeadersCount = MAX_HEADERS;
+    this.server = server;
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', (err: NodeJS.ErrnoException) => reject(new ConfigError(`cannot listen on ${host ?? 'every interface'} port ${listen.port}: ${err.code ?? err.message}`)));
+      server.listen({ port: listen.port, ...(host === undefined ? {} : { host }) }, resolve);
+    });
+    this.port = (server.address() as AddressInfo).port;
+    const shown = host === undefined ? 'every interface' : host.includes(':') ? `[${host}]` : host;
+    return `http://${shown}:${this.port}${ENDPOINT}`;
+  }
+
+  /** Stops listening and drops every connection, streams included. */
+  close(): void {
+    this.server?.closeAllConnections();
+    this.server?.close();
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const { plan } = this.options;
+    // Judged before anything is read: a request from the wrong place learns nothing, not even
+    // whether the path exists.
+    if (plan.checkHost && !namesListener(req.headers.host, this.options.listen.host ?? plan.defaultHost, this.port)) {
+      refuse(res, 403, 'Forbidden: the Host header does not name this broker');
+      return;
+    }
+    const origin = req.headers.origin;
+    // No Origin is a client that is not a browser page (MCP's transport: servers MUST validate Origin when present).
+    if (plan.checkOrigin && origin !== undefined && !this.origins.has(origin)) {
+      refuse(res, 403, 'Forbidden: this Origin is not allowed');
+      return;
+    }
+    if ((req.url ?? '').split('?')[0] !== ENDPOINT) {
+      refuse(res, 404, 'Not Found');
+      return;
+    }
+    const version = req.headers['mcp-protocol-version'];
+    if (typeof version === 'string' && !isSupportedProtocolVersion(version)) {
+      refuse(res, 400, `Bad Request: unsupported MCP-Protocol-Version ${JSON.stringify(version)}`);
+      return;
+    }
+    if (req.method === 'POST') return this.post(req, res);
+    if (req.method === 'GET') return this.stream(req, res);
+    if (req.method === 'DELETE') return this.end(req, res);
+    refuse(res, 405, 'Method Not Allowed', { allow: 'GET, POST, DELETE' });
+  }
+
+  /**
+   * The connection a request names by its session id and credential; undefined when it was
+   * answered: 400 without an id, 404 for an id that names no live session of this credential,
+   * the same answer whether the id was never given, has ended or is another credential's.
+   */
+  private connection(req: IncomingMessage, res: ServerResponse): { id: string; connection: Connection } | undefined {
+    const id = req.headers[SESSION_HEADER];
+    if (typeof id !== 'string' || id === '') {
+      refuse(res, 400, 'Bad Request: Mcp-Session-Id header is required');
+      return undefined;
+    }
+    const connection = this.sessions.find(id, req.headers.authorization);
+    if (connection === undefined) {
+      refuse(res, 404, 'Not Found: no such session');
+      return undefined;
+    }
+    return { id, connection };
+  }
+
+  private async post(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (!(req.headers['content-type'] ?? '').includes('application/json')) {
+      refuse(res, 415, 'Unsupported Media Type: a POST carries application/json');
+      return;
+    }
+    const body = await readBody(req, this.options.maxBodyBytes);
+    if (body === undefined) {
+      refuse(res, 413, `Payload Too Large: over ${this.options.maxBodyBytes} bytes`);
+      return;
+    }
+    const message = parseMessage(body);
+    if (message.kind === 'unreadable') {
+      refuseMessage(res, message.code, message.problem);
+      return;
+    }
+    if (message.kind === 'request' && message.method === 'initialize') {
+      if (req.headers[SESSION_HEADER] !== undefined) {
+        refuse(res, 400, 'Bad Request: initialize opens a session, it is not sent in one');
+        return;
+      }
+      const opened = this.sessions.open(req.headers.authorization, () => this.connect());
+      if (opened === undefined) {
+        refuse(res, 503, 'Service Unavailable: too many sessions');
+        return;
+      }
+      this.request(req, res, opened.state, writeJson(message.id), body, { [SESSION_HEADER]: opened.id });
+      return;
+    }
+    const named = this.connection(req, res);
+    if (named === undefined) return;
+    if (message.kind !== 'request') {
+      named.connection.session.handleLine(body);
+      res.writeHead(202).end();
+      return;
+    }
+    this.request(req, res, named.connection, writeJson(message.id), body, {});
+  }
+
+  /** Hands a request to its Session; the POST is answered with the answer to that id. */
+  private request(req: IncomingMessage, res: ServerResponse, connection: Connection, key: string, body: string, headers: Record<string, string>): void {
+    if (connection.waiting.has(key)) {
+      refuseMessage(res, ERROR.invalidRequest, `the id ${key} is already in use by a request of this session`);
+      return;
+    }
+    connection.waiting.set(key, (line) => answer(req, res, line, headers));
+    // A client that went away gets nothing: its answer, when it comes, is dropped.
+    res.once('close', () => connection.waiting.delete(key));
+    connection.session.handleLine(body);
+  }
+
+  /**
+   * A new connection. What its Session sends is an answer to a waiting POST, or a message of the
+   * Session's own (a server's request or notice relayed to the agent), which goes out on the
+   * session's first open stream, or nowhere while none is open.
+   */
+  private connect(): Connection {
+    const waiting = new Map<string, (line: string) => void>();
+    const streams = new Set<ServerResponse>();
+    const { session, end } = this.options.session((line) => {
+      const key = answerKey(line);
+      const deliver = key === undefined ? undefined : waiting.get(key);
+      if (deliver !== undefined) {
+        waiting.delete(key!);
+        deliver(line);
+        return;
+      }
+      const [stream] = streams;
+      stream?.write(`event: message\ndata: ${line}\n\n`);
+    });
+    return { session, end, waiting, streams };
+  }
+
+  /** A GET stream of the session: held open, and ended with the session. A few at a time. */
+  private stream(req: IncomingMessage, res: ServerResponse): void {
+    if (!(req.headers.accept ?? '').includes('text/event-stream')) {
+      refuse(res, 406, 'Not Acceptable: the stream is text/event-stream');
+      return;
+    }
+    const named = this.connection(req, res);
+    if (named === undefined) return;
+    const { connection } = named;
+    if (connection.streams.size >= MAX_STREAMS_PER_SESSION) {
+      refuse(res, 409, `Conflict: this session already has ${MAX_STREAMS_PER_SESSION} streams open`);
+      return;
+    }
+    connection.streams.add(res);
+    res.once('close', () => connection.streams.delete(res));
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store' });
+    res.write(': open\n\n');
+  }
+
+  private end(req: IncomingMessage, res: ServerResponse): void {
+    const named = this.connection(req, res);
+    if (named === undefined) return;
+    this.sessions.end(named.id);
+    named.connection.end();
+    for (const stream of named.connection.streams) stream.end();
+    res.writeHead(204).end();
+  }
+}

@@ -1,0 +1,247 @@
+// The broker's HTTP front door (docs/front-door.md): where it listens, which Host and Origin it
+// serves, how session ids are made and bound, and what each guard removed gives back. The front
+// door is driven over real loopback HTTP, in front of a stub session that answers every request.
+
+import { request } from 'node:http';
+import { afterEach, describe, expect, it } from 'vitest';
+import { namesListener, parseListen } from '../../src/front-door/address.js';
+import { FrontDoor, type AgentSession } from '../../src/front-door/server.js';
+import { MAX_SESSIONS, SessionTable } from '../../src/front-door/sessions.js';
+import { SharedNotices } from '../../src/front-door/notices.js';
+import type { Requester } from '../../src/upstream/connection.js';
+import { frontDoorLoopback, hostCheck, naiveFrontDoor, originCheck, sessionBinding, sessionIdsUnguessable, type FrontDoorPlan } from '../../src/guards/front-door.js';
+import { ConfigError } from '../../src/errors.js';
+
+const ALL = [frontDoorLoopback, originCheck, hostCheck, sessionBinding, sessionIdsUnguessable];
+const planWithout = (...names: string[]): FrontDoorPlan => ALL.filter((guard) => !names.includes(guard.name)).reduce((plan, guard) => guard.plan(plan), naiveFrontDoor());
+
+/** A session that answers every request with a result naming the session's number. */
+function stubSessions() {
+  let made = 0;
+  return (send: (line: string) => void): { session: AgentSession; end: () => void } => {
+    const own = (made += 1);
+    const session = {
+      handleLine(line: string) {
+        const message = JSON.parse(line) as { id?: unknown; method?: string };
+        if (message.id !== undefined) send(JSON.stringify({ jsonrpc: '2.0', id: message.id, result: { session: own, method: message.method } }));
+      },
+    };
+    return { session, end: () => {} };
+  };
+}
+
+interface Reply {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+const doors: Array<{ stop: () => void }> = [];
+afterEach(() => doors.splice(0).forEach((door) => door.stop()));
+
+async function open(plan: FrontDoorPlan, allowedOrigins: string[] = []) {
+  const door = new FrontDoor({ listen: { host: undefined, port: 0 }, allowedOrigins, plan, maxBodyBytes: 1024, session: stubSessions() });
+  const url = new URL(await door.listen());
+  const port = Number(url.port);
+  doors.push({ stop: () => door.close() });
+  const send = (method: string, headers: Record<string, string>, body?: string): Promise<Reply> =>
+    new Promise((resolve, reject) => {
+      const req = request({ host: '127.0.0.1', port, path: '/mcp', method, headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers } }, (res) => {
+        if (String(res.headers['content-type']).includes('text/event-stream')) {
+          req.destroy();
+          resolve({ status: res.statusCode!, headers: res.headers, body: '' });
+          return;
+        }
+        let text = '';
+        res.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: text }));
+      });
+      req.on('error', reject);
+      req.end(body);
+    });
+  const post = (method: string, headers: Record<string, string> = {}) => send('POST', headers, JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: {} }));
+  const initialize = async (headers: Record<string, string> = {}) => {
+    const reply = await post('initialize', headers);
+    return { reply, id: reply.headers['mcp-session-id'] as string | undefined };
+  };
+  return { url, port, send, post, initialize };
+}
+
+describe('--listen', () => {
+  it('takes a port, an address and a port, or a bracketed IPv6 address and a port', () => {
+    expect(parseListen('8080')).toEqual({ host: undefined, port: 8080 });
+    expect(parseListen('127.0.0.1:8080')).toEqual({ host: '127.0.0.1', port: 8080 });
+    expect(parseListen('[::1]:8080')).toEqual({ host: '::1', port: 8080 });
+    expect(parseListen('localhost:1')).toEqual({ host: 'localhost', port: 1 });
+  });
+
+  it('refuses anything else', () => {
+    for (const text of ['0', '70000', 'example.com:80', '::1:80', '[127.0.0.1]:80', '127.0.0.1:', '']) expect(() => parseListen(text), text).toThrow(ConfigError);
+  });
+});
+
+describe('the Host header', () => {
+  it('names the listener by a loopback name or its own address, with its port', () => {
+    expect(namesListener('127.0.0.1:4000', '127.0.0.1', 4000)).toBe(true);
+    expect(namesListener('LOCALHOST:4000', '127.0.0.1', 4000)).toBe(true);
+    expect(namesListener('[::1]:4000', '127.0.0.1', 4000)).toBe(true);
+    expect(namesListener('10.0.0.5:4000', '10.0.0.5', 4000)).toBe(true);
+  });
+
+  it('refuses another name, another port, no port and no header', () => {
+    expect(namesListener('rebind.example:4000', '127.0.0.1', 4000)).toBe(false);
+    expect(namesListener('127.0.0.1:4001', '127.0.0.1', 4000)).toBe(false);
+    expect(namesListener('127.0.0.1', '127.0.0.1', 4000)).toBe(false);
+    expect(namesListener(undefined, '127.0.0.1', 4000)).toBe(false);
+  });
+});
+
+describe('the session table', () => {
+  it('finds a bound session only with the credential that opened it', () => {
+    const table = new SessionTable(() => 'id', true);
+    const { id } = table.open('Bearer a', () => 'state')!;
+    expect(table.find(id, 'Bearer a')).toBe('state');
+    expect(table.find(id, 'Bearer b')).toBeUndefined();
+    expect(table.find(id, undefined)).toBeUndefined();
+    expect(table.find('other', 'Bearer a')).toBeUndefined();
+    table.end(id);
+    expect(table.find(id, 'Bearer a')).toBeUndefined();
+  });
+
+  it('without binding, finds a session by its id alone', () => {
+    const table = new SessionTable(() => 'id', false);
+    table.open('Bearer a', () => 'state');
+    expect(table.find('id', 'Bearer b')).toBe('state');
+  });
+
+  it('holds a bounded number of sessions', () => {
+    let next = 0;
+    const table = new SessionTable(() => String((next += 1)), true);
+    for (let i = 0; i < MAX_SESSIONS; i += 1) expect(table.open(undefined, () => i)).toBeDefined();
+    expect(table.open(undefined, () => 0)).toBeUndefined();
+  });
+});
+
+describe("the server's notices shared by the sessions", () => {
+  it('hold one listener on the server, and let go of a session\'s when it ends', () => {
+    const registered: Array<() => void> = [];
+    let askAgent: ((method: string, params: undefined) => Promise<unknown>) | undefined;
+    const upstream = {
+      request: async () => ({ ok: true, result: null }),
+      notify: () => {},
+      onNotification: (_method: string, listener: () => void) => void registered.push(listener),
+      onRequest: (handler: typeof askAgent) => void (askAgent = handler),
+    } as unknown as Requester;
+    const notices = new SharedNotices(upstream);
+    const heard: string[] = [];
+    const first = notices.view();
+    const second = notices.view();
+    first.upstream.onNotification('notifications/tools/list_changed', () => heard.push('first'));
+    second.upstream.onNotification('notifications/tools/list_changed', () => heard.push('second'));
+    expect(registered).toHaveLength(1);
+    registered[0]!();
+    first.end();
+    registered[0]!();
+    expect(heard).toEqual(['first', 'second', 'second']);
+  });
+
+  it("send the server's requests to the latest live session, and refuse them with none", async () => {
+    let askAgent: ((method: string, params: undefined) => Promise<{ ok: boolean }>) | undefined;
+    const upstream = { onNotification: () => {}, onRequest: (handler: typeof askAgent) => void (askAgent = handler) } as unknown as Requester;
+    const notices = new SharedNotices(upstream);
+    const asked: string[] = [];
+    const views = ['first', 'second'].map((name) => {
+      const view = notices.view();
+      view.upstream.onRequest(async () => {
+        asked.push(name);
+        return { ok: true, result: { kind: 'null' } };
+      });
+      return view;
+    });
+    await askAgent!('sampling/createMessage', undefined);
+    views[1]!.end();
+    await askAgent!('sampling/createMessage', undefined);
+    views[0]!.end();
+    expect(await askAgent!('sampling/createMessage', undefined)).toMatchObject({ ok: false });
+    expect(asked).toEqual(['second', 'first']);
+  });
+});
+
+describe('the front-door guards', () => {
+  it('without them, the plan is the naive server: every interface, no checks, counted ids', () => {
+    const plan = naiveFrontDoor();
+    expect(plan).toMatchObject({ defaultHost: undefined, checkOrigin: false, checkHost: false, bindSessions: false });
+    expect([plan.sessionId(), plan.sessionId()]).toEqual(['1', '2']);
+  });
+
+  it('with them, loopback, both checks, bound sessions and ids of 256 random bits', () => {
+    const plan = planWithout();
+    expect(plan).toMatchObject({ defaultHost: '127.0.0.1', checkOrigin: true, checkHost: true, bindSessions: true });
+    const ids = new Set(Array.from({ length: 100 }, () => plan.sessionId()));
+    expect(ids.size).toBe(100);
+    for (const id of ids) expect(Buffer.from(id, 'base64url')).toHaveLength(32);
+  });
+});
+
+describe('the front door over HTTP', () => {
+  it('opens a session at initialize and serves it, with its own credential only', async () => {
+    const door = await open(planWithout());
+    expect(door.url.hostname).toBe('127.0.0.1');
+    const { reply, id } = await door.initialize({ authorization: 'Bearer agent' });
+    expect(reply.status).toBe(200);
+    expect(JSON.parse(reply.body)).toMatchObject({ id: 1, result: { method: 'initialize' } });
+    const own = await door.post('tools/list', { 'mcp-session-id': id!, authorization: 'Bearer agent' });
+    expect(own.status).toBe(200);
+    const other = await door.post('tools/list', { 'mcp-session-id': id!, authorization: 'Bearer intruder' });
+    expect(other).toMatchObject({ status: 404 });
+    expect(other.body).not.toContain('tools/list');
+    expect(await door.post('tools/list', { 'mcp-session-id': `${id}x`, authorization: 'Bearer agent' })).toMatchObject({ status: 404 });
+    expect(await door.post('tools/list', { authorization: 'Bearer agent' })).toMatchObject({ status: 400 });
+  });
+
+  it('gives each connection its own session', async () => {
+    const door = await open(planWithout());
+    const first = await door.initialize();
+    const second = await door.initialize();
+    expect(first.id).not.toBe(second.id);
+    const answer = async (id: string) => (JSON.parse((await door.post('ping', { 'mcp-session-id': id })).body) as { result: { session: number } }).result.session;
+    expect(await answer(first.id!)).not.toBe(await answer(second.id!));
+  });
+
+  it('refuses a foreign Origin and a foreign Host with 403, and serves a listed Origin and none', async () => {
+    const door = await open(planWithout(), ['http://app.example']);
+    expect((await door.initialize({ origin: 'http://evil.example' })).reply.status).toBe(403);
+    expect((await door.initialize({ origin: 'null' })).reply.status).toBe(403);
+    expect((await door.initialize({ host: `rebind.example:${door.port}` })).reply.status).toBe(403);
+    expect((await door.initialize({ origin: 'http://app.example' })).reply.status).toBe(200);
+    expect((await door.initialize({ host: `localhost:${door.port}` })).reply.status).toBe(200);
+    expect((await door.initialize()).reply.status).toBe(200);
+  });
+
+  it('without origin-check and host-check, serves them', async () => {
+    const door = await open(planWithout('origin-check', 'host-check'));
+    expect((await door.initialize({ origin: 'http://evil.example', host: 'rebind.example:1' })).reply.status).toBe(200);
+  });
+
+  it('ends a session by DELETE from its own credential only, and opens its stream', async () => {
+    const door = await open(planWithout());
+    const { id } = await door.initialize({ authorization: 'Bearer agent' });
+    expect(await door.send('GET', { 'mcp-session-id': id!, authorization: 'Bearer agent', accept: 'text/event-stream' })).toMatchObject({ status: 200 });
+    expect(await door.send('GET', { 'mcp-session-id': id!, authorization: 'Bearer intruder', accept: 'text/event-stream' })).toMatchObject({ status: 404 });
+    expect(await door.send('DELETE', { 'mcp-session-id': id!, authorization: 'Bearer intruder' })).toMatchObject({ status: 404 });
+    expect(await door.post('ping', { 'mcp-session-id': id!, authorization: 'Bearer agent' })).toMatchObject({ status: 200 });
+    expect(await door.send('DELETE', { 'mcp-session-id': id!, authorization: 'Bearer agent' })).toMatchObject({ status: 204 });
+    expect(await door.post('ping', { 'mcp-session-id': id!, authorization: 'Bearer agent' })).toMatchObject({ status: 404 });
+  });
+
+  it('bounds bodies and refuses what is not one JSON-RPC message', async () => {
+    const door = await open(planWithout());
+    const { id } = await door.initialize();
+    expect(await door.send('POST', { 'mcp-session-id': id! }, 'x'.repeat(2000))).toMatchObject({ status: 413 });
+    expect(await door.send('POST', { 'mcp-session-id': id! }, '[{"jsonrpc":"2.0","id":1,"method":"ping"}]')).toMatchObject({ status: 400 });
+    expect(await door.send('POST', { 'mcp-session-id': id!, 'content-type': 'text/plain' }, '{}')).toMatchObject({ status: 415 });
+    expect(await door.send('POST', { 'mcp-session-id': id! }, '{"jsonrpc":"2.0","method":"notifications/initialized"}')).toMatchObject({ status: 202 });
+    expect(await door.send('PUT', { 'mcp-session-id': id! })).toMatchObject({ status: 405 });
+    expect(await door.post('ping', { 'mcp-session-id': id!, 'mcp-protocol-version': '1999-01-01' })).toMatchObject({ status: 400 });
+  });
+});

@@ -1,0 +1,146 @@
+// The harness's side of the front-door scenarios: reading listening sockets from /proc, the raw
+// clients' guesses and decoding, and the judges of the `http` and `listens` expectations.
+
+import { createServer } from 'node:net';
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { guessedFrom, messagesIn } from '../../harness/agent/front-door-clients.js';
+import agentSession from '../../harness/expect/http/agent-session.js';
+import answered, { served } from '../../harness/expect/http/answered.js';
+import receivedExcludes from '../../harness/expect/http/received-excludes.js';
+import serverReceived from '../../harness/expect/http/server-received.js';
+import status from '../../harness/expect/http/status.js';
+import listens from '../../harness/expect/start/listens.js';
+import type { Expectation, HttpExchange, HttpFacts, Judged, StartFacts } from '../../harness/expect/types.js';
+import type { HttpExpectation, StartExpectation } from '../../harness/scenario/types.js';
+import { decodeAddress, groupListeners, isLoopback, listeningIn } from '../../harness/observe/listeners.js';
+import type { LedgerRecord } from '../../servers/kit/ledger.js';
+
+const exchange = (what: string, status: number | null, body = '', contentType = 'application/json'): HttpExchange => ({ what, status, contentType, body, messages: messagesIn(body, contentType) });
+const RESULT = '{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"search_notes"}]}}';
+
+function httpFacts(exchanges: HttpExchange[], extra: Partial<HttpFacts> = {}): HttpFacts {
+  return { label: '3:http', mark: 0, end: 2, step: { client: 'other', request: 'list', expect: {} }, exchanges, ...extra };
+}
+
+function findings<E>(module: Expectation, expect: E, facts: unknown, records: LedgerRecord[] = []): string[] {
+  const found: string[] = [];
+  const judged = { records, kind: 'attack', spec: {} } as unknown as Judged;
+  module.judge(expect as never, facts as never, judged, (check) => found.push(check));
+  return found;
+}
+
+describe('/proc listening sockets', () => {
+  it('decodes IPv4 and IPv6 addresses as the kernel writes them', () => {
+    expect(decodeAddress('0100007F')).toBe('127.0.0.1');
+    expect(decodeAddress('00000000')).toBe('0.0.0.0');
+    expect(decodeAddress('00000000000000000000000000000000')).toBe('::');
+    expect(decodeAddress('00000000000000000000000001000000')).toBe('::1');
+    expect(decodeAddress('0000000000000000FFFF00000100007F')).toBe('::ffff:127.0.0.1');
+  });
+
+  it('tells loopback from every interface', () => {
+    for (const address of ['127.0.0.1', '127.9.9.9', '::1', '::ffff:127.0.0.1']) expect(isLoopback(address), address).toBe(true);
+    for (const address of ['0.0.0.0', '::', '10.0.0.5', '::ffff:10.0.0.5']) expect(isLoopback(address), address).toBe(false);
+  });
+
+  it('reads only LISTEN rows, by inode', () => {
+    const table = [
+      '  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode',
+      '   0: 0100007F:1F90 00000000:0000 0A 00000000:00000000 00:00000000 00000000  1000        0 111 1 0',
+      '   1: 0100007F:1F90 0100007F:C350 01 00000000:00000000 00:00000000 00000000  1000        0 222 1 0',
+    ].join('\n');
+    expect([...listeningIn(table)]).toEqual([['111', { address: '127.0.0.1', port: 8080 }]]);
+  });
+
+  it("finds this process group's own listener and its address", async () => {
+    const stat = readFileSync('/proc/self/stat', 'utf8');
+    const pgid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]);
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = (server.address() as { port: number }).port;
+    try {
+      expect(groupListeners(pgid)).toContainEqual({ address: '127.0.0.1', port, pid: process.pid });
+    } finally {
+      server.close();
+    }
+  });
+});
+
+describe('the raw clients', () => {
+  it('guess the id before their own', () => {
+    expect(guessedFrom('2')).toBe('1');
+    expect(guessedFrom('s-10')).toBe('s-9');
+    expect(guessedFrom('007x')).toBe('006x');
+    expect(guessedFrom('abc')).toBe('abA');
+    expect(guessedFrom('0')).toBe('A');
+  });
+
+  it('read the messages of a JSON body and of an event stream', () => {
+    expect(messagesIn(RESULT, 'application/json')).toHaveLength(1);
+    expect(messagesIn(`event: message\ndata: ${RESULT}\n\ndata: {"jsonrpc":"2.0","method":"x"}\n\n`, 'text/event-stream')).toHaveLength(2);
+    expect(messagesIn('Not Found', 'text/plain')).toEqual([]);
+  });
+});
+
+describe('the http expectations', () => {
+  it('served: a result to a POST, an open stream to a GET, a 2xx to a DELETE', () => {
+    expect(served(exchange('POST tools/list', 200, RESULT))).toBe(true);
+    expect(served(exchange('POST tools/list', 200, '{"jsonrpc":"2.0","id":1,"error":{"code":-1,"message":"no"}}'))).toBe(false);
+    expect(served(exchange('POST tools/list', 404, RESULT))).toBe(false);
+    expect(served(exchange('GET stream', 200, '', 'text/event-stream'))).toBe(true);
+    expect(served(exchange('GET stream', 405, ''))).toBe(false);
+    expect(served(exchange('DELETE session', 204))).toBe(true);
+    expect(served(exchange('DELETE session', null))).toBe(false);
+  });
+
+  it('answered: the harm of serving whom the broker should refuse, the benign use of serving whom it should not', () => {
+    const refused = httpFacts([exchange('POST tools/list', 404, 'Not Found', 'text/plain')]);
+    const servedFacts = httpFacts([exchange('POST tools/list', 200, RESULT)]);
+    expect(findings(answered, { answered: false }, refused)).toEqual([]);
+    expect(findings(answered, { answered: false }, servedFacts)).toEqual(['http.unanswered']);
+    expect(findings(answered, { answered: true }, servedFacts)).toEqual([]);
+    expect(findings(answered, { answered: true }, refused)).toEqual(['http.answered']);
+    expect(answered.checksFor?.({ answered: false } as HttpExpectation)).toEqual(['http.unanswered']);
+  });
+
+  it('status is judged on the step\'s own request, the last exchange', () => {
+    const facts = httpFacts([exchange('POST notifications/initialized', 202), exchange('POST initialize', 403)]);
+    expect(findings(status, { status: 403 }, facts)).toEqual([]);
+    expect(findings(status, { status: [400, 404] }, facts)).toEqual(['http.status']);
+    expect(findings(status, { status: 403 }, httpFacts([exchange('POST ping', null)]))).toEqual(['http.status']);
+  });
+
+  it('received_excludes reads every body of the step', () => {
+    const facts = httpFacts([exchange('POST initialize', 200, '{}'), exchange('POST tools/list', 200, RESULT)]);
+    expect(findings(receivedExcludes, { received_excludes: ['search_notes'] }, facts)).toEqual(['http.received_excludes']);
+    expect(findings(receivedExcludes, { received_excludes: ['write_note'] }, facts)).toEqual([]);
+  });
+
+  it("server_received counts the step's tools/call in the ledger", () => {
+    const call = { ev: 'recv', method: 'tools/call' } as LedgerRecord;
+    const list = { ev: 'recv', method: 'tools/list' } as LedgerRecord;
+    expect(findings(serverReceived, { server_received: 0 }, httpFacts([]), [list, list])).toEqual([]);
+    expect(findings(serverReceived, { server_received: 0 }, httpFacts([]), [call, list])).toEqual(['http.server_received']);
+    expect(findings(serverReceived, { server_received: 1 }, httpFacts([]), [list, list])).toEqual(['http.server_reached']);
+    // Outside the step's span, a call is another step's.
+    expect(findings(serverReceived, { server_received: 0 }, httpFacts([]), [list, list, call])).toEqual([]);
+  });
+
+  it("agent_session compares what the ping in the agent's session found", () => {
+    expect(findings(agentSession, { agent_session: 'alive' }, httpFacts([], { agentSession: 'alive' }))).toEqual([]);
+    expect(findings(agentSession, { agent_session: 'alive' }, httpFacts([], { agentSession: 'ended' }))).toEqual(['http.agent_session_alive']);
+    expect(findings(agentSession, { agent_session: 'ended' }, httpFacts([], { agentSession: 'alive' }))).toEqual(['http.agent_session_ended']);
+  });
+});
+
+describe('listens: loopback', () => {
+  const facts = (listeners: StartFacts['listeners']): StartFacts => ({ label: '2:start', mark: 0, end: 0, answer: { kind: 'closed' }, canExplain: false, pgid: 1, listeners } as StartFacts);
+  const expect_ = { outcome: 'ready', listens: 'loopback' } as StartExpectation;
+
+  it('fails on any socket bound off loopback, and needs one socket found', () => {
+    expect(findings(listens, expect_, facts([{ address: '127.0.0.1', port: 1, pid: 2 }]))).toEqual([]);
+    expect(findings(listens, expect_, facts([{ address: '127.0.0.1', port: 1, pid: 2 }, { address: '::', port: 1, pid: 2 }]))).toEqual(['start.listens_loopback']);
+    expect(findings(listens, expect_, facts([]))).toEqual(['start.listens_found']);
+  });
+});
