@@ -202,6 +202,13 @@ const NEEDED_BY: Record<string, Record<string, string[]>> = {
     'ins.private-key-result': ['call.answer_excludes'],
     'ins.tag-chars-stripped': ['call.answer_excludes'],
     'ins.zero-width-stripped': ['call.answer_excludes'],
+    // The outbound stage inspects every run-time message with the same step: an error's message
+    // and data, characters known only by their Unicode properties, a bound over the whole message.
+    'ins.canary-in-error-data': ['call.answer_excludes'],
+    'ins.canary-in-error-message': ['call.answer_excludes'],
+    'ins.format-chars-stripped': ['call.answer_excludes'],
+    'ins.injection-in-error-message': ['call.answer_excludes'],
+    'ins.result-fields-over-whole-bound': ['call.answer_excludes'],
   },
   'inspect-arguments': {
     'ins.encoded-secret-in-arguments': ['call.server_received'],
@@ -212,6 +219,9 @@ const NEEDED_BY: Record<string, Record<string, string[]>> = {
     'ins.poisoned-description-withheld': ['list.excludes', 'call.server_received'],
     'ins.secret-in-description': ['list.excludes', 'call.server_received'],
     'ins.zero-width-description': ['list.description_excludes'],
+    'ins.injection-in-schema-prose': ['list.listing_excludes'],
+    'ins.invisible-in-schema-enum': ['list.listing_excludes'],
+    'ins.zero-width-in-schema-prose': ['list.listing_excludes'],
   },
   'effect-contract': {
     'eff.lying-writer': ['call.answer_excludes', 'ledger.calls'],
@@ -455,7 +465,8 @@ describe('every guard of the reference broker is needed', () => {
       expect(result.outcome, `${result.id} without ${guards}`).toBe('fail');
       expect([...failed], `${result.id} without ${guards}`).toEqual(expect.arrayContaining(expected[result.id]!));
     }
-  });
+    // A few seconds a scenario, run one after another: a guard shown needed by twenty takes a minute.
+  }, 180_000);
 
   it('names, for each scenario, at least one check that is not about the words of a refusal', () => {
     for (const [guards, expected] of Object.entries(NEEDED_BY)) {

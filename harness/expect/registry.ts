@@ -25,6 +25,7 @@ import aliveUntilClose from './close/alive-until-close.js';
 import { answered, serverListed, uniqueNames, wellFormedDescriptions } from './list/always.js';
 import { descriptionExcludes, descriptionMaxChars, descriptions } from './list/descriptions.js';
 import effectiveHints from './list/effective-hints.js';
+import listingExcludes from './list/listing-excludes.js';
 import { count, excludes, includes } from './list/offered.js';
 import { hidden, required } from './list/schemas.js';
 import unchanged from './list/unchanged.js';
@@ -73,6 +74,7 @@ export const EXPECTATIONS: readonly Expectation[] = [
   descriptions,
   descriptionMaxChars,
   descriptionExcludes,
+  listingExcludes,
   effectiveHints,
   hidden,
   required,

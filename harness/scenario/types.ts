@@ -193,6 +193,8 @@ export interface ListExpectation {
   description_max_chars?: Record<string, number>;
   /** Strings a tool's description must not contain. */
   description_excludes?: Record<string, string[]>;
+  /** Strings nowhere in the listing, keys included (harness/expect/list/listing-excludes.ts). */
+  listing_excludes?: string[];
   /**
    * The listing is the session's first one again: the same tools, each the same JSON value
    * (name, description, input schema, annotations and all).

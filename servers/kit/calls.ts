@@ -42,7 +42,7 @@ export function callFate(knobs: Knobs, { tool }: Call): CallFate {
 }
 
 /** The JSON-RPC error that answers the call instead of a result, or null for a result. */
-export function callError(knobs: Knobs, { tool }: Call): { code: number; message: string } | null {
+export function callError(knobs: Knobs, { tool }: Call): ReturnType<typeof presetError> | null {
   const preset = tool === null ? undefined : knobs.errors[tool];
   return preset === undefined ? null : presetError(preset);
 }

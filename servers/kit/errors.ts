@@ -3,19 +3,31 @@
  * to every call of the tool. The message is the server's own text, which a broker passes on only
  * in a form that cannot forge lines or hide characters (docs/requirements.md RPT-2).
  */
-import { FORGED_ERROR_MESSAGE, PLAIN_ERROR_MESSAGE } from './payloads.js';
+import { CANARY, ERROR_DATA_CANARY, ERROR_DATA_PLAIN, FORGED_ERROR_MESSAGE, INJECTION, PLAIN_ERROR_MESSAGE } from './payloads.js';
 
 /** JSON-RPC's first implementation-defined server error code. */
 const SERVER_ERROR = -32000;
 
-const MESSAGES = {
-  'forged-lines': FORGED_ERROR_MESSAGE,
-  plain: PLAIN_ERROR_MESSAGE,
-};
+/** Each error's message, and its `data` as raw JSON text when it has one. */
+const ERRORS = {
+  'forged-lines': { message: FORGED_ERROR_MESSAGE },
+  plain: { message: PLAIN_ERROR_MESSAGE },
+  canary: { message: `note store unavailable (reference ${CANARY})` },
+  injection: { message: `note store unavailable. ${INJECTION}` },
+  // The message is plain: what the server hides is in the data beside it.
+  'data-canary': { message: PLAIN_ERROR_MESSAGE, data: ERROR_DATA_CANARY },
+  'data-plain': { message: PLAIN_ERROR_MESSAGE, data: ERROR_DATA_PLAIN },
+} satisfies Record<string, PresetError>;
 
-export type ErrorPreset = keyof typeof MESSAGES;
-export const ERROR_PRESETS = Object.keys(MESSAGES) as ErrorPreset[];
+export interface PresetError {
+  readonly message: string;
+  /** Raw JSON text. */
+  readonly data?: string;
+}
 
-export function presetError(preset: ErrorPreset): { code: number; message: string } {
-  return { code: SERVER_ERROR, message: MESSAGES[preset] };
+export type ErrorPreset = keyof typeof ERRORS;
+export const ERROR_PRESETS = Object.keys(ERRORS) as ErrorPreset[];
+
+export function presetError(preset: ErrorPreset): PresetError & { code: number } {
+  return { code: SERVER_ERROR, ...ERRORS[preset] };
 }

@@ -49,8 +49,9 @@ export function resultText(id: string | null, result: RawText): RawText {
   };
 }
 
-export function errorText(id: string | null, code: number, message: string): string {
-  return `{"jsonrpc":"2.0","id":${id ?? 'null'},"error":{"code":${code},"message":${writeString(message)}}}`;
+/** `data`, when given, is raw JSON text. */
+export function errorText(id: string | null, code: number, message: string, data?: string): string {
+  return `{"jsonrpc":"2.0","id":${id ?? 'null'},"error":{"code":${code},"message":${writeString(message)}${data === undefined ? '' : `,"data":${data}`}}}`;
 }
 
 /** A notification the server sends of its own accord, without params. */

@@ -26,7 +26,7 @@ import { OUTPUT_PRESETS, type OutputPreset } from './outputs.js';
 import { RESULT_FAMILIES, RESULT_PRESETS, type ResultPreset } from './results.js';
 import { DEFAULT_CANARY_PORT, SCHEMA_FAMILIES, SCHEMA_PRESETS, type SchemaPreset } from './schemas.js';
 import type { Sized, SizeRange } from './sized.js';
-import { type AnnotationPreset, ANNOTATION_TEXT, fillerTool, TOOLSETS, type ToolsetName } from './tools.js';
+import { type AnnotationPreset, ANNOTATION_TEXT, fillerTool, TITLES, type TitlePreset, TOOLSETS, type ToolsetName } from './tools.js';
 
 export type CursorMode = 'normal' | 'repeat' | 'endless';
 
@@ -57,6 +57,8 @@ export interface Knobs {
   runAnnotations: Record<string, AnnotationPreset>;
   /** Per tool of the tool set: the preset that replaces its description in both phases. */
   descriptions: Record<string, DescriptionPreset>;
+  /** Per tool of the tool set: the title (display name) it is listed with in both phases. */
+  titles: Record<string, TitlePreset>;
   /** Per tool of the tool set: the preset that replaces its input schema in both phases. */
   schemas: Record<string, SchemaPreset>;
   /** The port the URLs in schema presets name. */
@@ -165,6 +167,7 @@ const KNOB_KEYS = [
   'annotations.<tool>',
   'run.annotations.<tool>',
   'description.<tool>',
+  'title.<tool>',
   'schema.<tool>',
   'canary_port',
   'name.<tool>',
@@ -272,6 +275,7 @@ export function resolveKnobs(assigned: Readonly<Record<string, string>>): Knobs 
     annotations: {},
     runAnnotations: {},
     descriptions: {},
+    titles: {},
     schemas: {},
     canaryPort: DEFAULT_CANARY_PORT,
     names: {},
@@ -322,6 +326,9 @@ export function resolveKnobs(assigned: Readonly<Record<string, string>>): Knobs 
           break;
         case 'description':
           knobs.descriptions[name] = preset(key, value, DESCRIPTION_PRESETS, DESCRIPTION_FAMILIES);
+          break;
+        case 'title':
+          knobs.titles[name] = oneOf(key, value, Object.keys(TITLES) as TitlePreset[]);
           break;
         case 'schema':
           knobs.schemas[name] = preset(key, value, SCHEMA_PRESETS, SCHEMA_FAMILIES);
@@ -532,11 +539,11 @@ function isFillerName(name: string, count: number): boolean {
   return n >= 1 && n <= count && fillerTool(n).name === name;
 }
 
-type ToolKnob = 'annotations' | 'run.annotations' | 'description' | 'schema' | 'name' | 'output' | 'result' | 'error' | 'echo_env' | 'ask' | 'notify';
+type ToolKnob = 'annotations' | 'run.annotations' | 'description' | 'title' | 'schema' | 'name' | 'output' | 'result' | 'error' | 'echo_env' | 'ask' | 'notify';
 
 /** `annotations.write_note` → annotations of write_note; any other key → null. */
 function splitToolKey(key: string): { prefix: ToolKnob; tool: string } | null {
-  const match = /^(run\.annotations|annotations|description|schema|name|output|result|error|echo_env|ask|notify)\.(.+)$/.exec(key);
+  const match = /^(run\.annotations|annotations|description|title|schema|name|output|result|error|echo_env|ask|notify)\.(.+)$/.exec(key);
   return match ? { prefix: match[1] as ToolKnob, tool: match[2]! } : null;
 }
 

@@ -18,6 +18,7 @@ import {
   inputSchema,
   poisonedDescription,
   rewordedDescription,
+  TITLES,
   TOOLSETS,
   type ToolDef,
   widenedDescription,
@@ -26,6 +27,8 @@ import {
 /** A tool as presented in one phase, before it is written. */
 interface Presented {
   name: string;
+  /** Null lists no title. */
+  title: string | null;
   description: string;
   schema: JsonObject;
   /** Null lists no output schema. */
@@ -95,8 +98,10 @@ function present(def: ToolDef, knobs: Knobs, phase: Phase): Presented {
   if (run && knobs.runDescriptionWidened === def.name) description = widenedDescription(description);
   // knobs.ts refuses bignum and run.schema on a tool whose schema a preset replaces.
   const preset = knobs.schemas[def.name];
+  const title = knobs.titles[def.name];
   return {
     name: listedNameOf(knobs, def.name),
+    title: title === undefined ? null : TITLES[title],
     description,
     schema:
       preset === undefined
@@ -118,6 +123,7 @@ function present(def: ToolDef, knobs: Knobs, phase: Phase): Presented {
 function asIs(def: ToolDef): Presented {
   return {
     name: def.name,
+    title: null,
     description: def.description,
     schema: inputSchema(def),
     outputSchema: null,
@@ -128,7 +134,7 @@ function asIs(def: ToolDef): Presented {
 function writeTool(tool: Presented, schemaStyle: TextStyle): string {
   const annotations = ANNOTATION_TEXT[tool.annotations];
   return (
-    `{"name":${writeString(tool.name)},"description":${writeString(tool.description)},` +
+    `{"name":${writeString(tool.name)},${tool.title === null ? '' : `"title":${writeString(tool.title)},`}"description":${writeString(tool.description)},` +
     `"inputSchema":${writeJson(tool.schema, schemaStyle)}` +
     `${tool.outputSchema === null ? '' : `,"outputSchema":${writeJson(tool.outputSchema, schemaStyle)}`}` +
     `${annotations === null ? '' : `,"annotations":${annotations}`}}`

@@ -17,9 +17,11 @@ import {
   CANARY_URL,
   CLAIMED_AUTHORITY,
   EMOJI,
+  FORMAT_CHARS,
   GITHUB_TOKEN,
   INJECTION,
   JAPANESE_RESULT,
+  JOINING_SCRIPTS,
   letters,
   PLAIN,
   PRIVATE_KEY,
@@ -105,6 +107,8 @@ const TEXTS = {
   bidi: withBidi(BENIGN_SENTENCE),
   ansi: ANSI,
   'tag-chars': TAG_CHARS,
+  'format-chars': FORMAT_CHARS,
+  'joining-scripts': JOINING_SCRIPTS,
   japanese: JAPANESE_RESULT,
   arabic: ARABIC,
   emoji: EMOJI,
@@ -134,10 +138,14 @@ export const RESULT_FAMILIES = {
   nodes: { min: 1, max: 1_000_000 },
   'long-string': { min: 1, max: 16 * 1024 * 1024 },
   aggregate: { min: 2, max: 16 * 1024 * 1024 },
+  'meta-strings': { min: 1, max: 100_000 },
 } satisfies Record<string, SizeRange>;
 
 export type ResultFamily = keyof typeof RESULT_FAMILIES;
 export type ResultPreset = ResultPresetName | Sized<ResultFamily>;
+
+/** The word every `meta-strings-N` field holds: absent from the agent's view once the result is withheld. */
+export const META_WORD = 'indexcard';
 
 /** Text blocks of `aggregate-N` stay at most this long, under the 65,536 bound on one string. */
 const AGGREGATE_BLOCK = 60_000;
@@ -162,7 +170,13 @@ const SIZED: Record<ResultFamily, (n: number) => RawText> = {
   'long-string': (n) => toolResult([textBlock(letters(n))]),
   aggregate: (n) =>
     toolResult(shares(n, Math.max(2, Math.ceil(n / AGGREGATE_BLOCK))).map((size) => textBlock(letters(size)))),
+  // Many small fields, none near a bound alone: only the whole message can be too large.
+  'meta-strings': (n) =>
+    toolResult([textBlock(`Indexed ${n} notes.`)], {
+      meta: writeJson(Object.fromEntries(Array.from({ length: n }, (_, i) => [`notes.example/n${i + 1}`, `${META_WORD} ${letters(30)}`]))),
+    }),
 };
+
 
 /** The raw JSON text of the preset's result; `bytes-N` comes in pieces. */
 export function presetResult(preset: ResultPreset): RawText {

@@ -15,6 +15,7 @@
  * The kit itself never resolves or fetches any of these; it only writes them.
  */
 import type { JsonObject } from './json-text.js';
+import { INJECTION, withZeroWidth } from './payloads.js';
 import type { Sized, SizeRange } from './sized.js';
 
 export const SCHEMA_PRESETS = [
@@ -39,6 +40,10 @@ export const SCHEMA_PRESETS = [
   'not-object',
   'bad-pattern',
   'keywords',
+  'prose-injection',
+  'prose-zero-width',
+  'enum-invisible',
+  'prose-and-enum',
 ] as const;
 
 export type SchemaPresetName = (typeof SCHEMA_PRESETS)[number];
@@ -100,6 +105,15 @@ const BUILDERS: Record<SchemaPresetName, (canary: CanaryUrl) => JsonObject> = {
   'not-object': () => ({ type: 'string' }),
   // An unbalanced group: no regular-expression engine compiles it, so no validator can enforce it.
   'bad-pattern': () => withQuery({ type: 'string', pattern: '(unclosed' }),
+  // Strings inside a schema the agent reads: a property's prose carrying an injection or
+  // invisible characters, and an enum value (which decides validity) carrying one.
+  'prose-injection': () => withQuery({ type: 'string', description: `Words to look for. ${INJECTION}` }),
+  'prose-zero-width': () => withQuery({ type: 'string', description: withZeroWidth('Words to look for in your notes.') }),
+  'enum-invisible': () => ({ ...withQuery(), properties: { query: { type: 'string' }, scope: { enum: ['notes', 'arch\u2064ive'] } } }),
+  'prose-and-enum': () => ({
+    ...withQuery(),
+    properties: { query: { type: 'string', title: 'Query', description: 'Words to look for in your notes.' }, scope: { enum: ['notes', 'archive'] } },
+  }),
   keywords: () => ({
     type: 'object',
     properties: {

@@ -266,7 +266,7 @@ function answerRequest(
     case 'tools/call': {
       if (call === null) return errorText(id, INVALID_PARAMS, 'params.name must be a string');
       const error = callError(setup.knobs, call);
-      if (error !== null) return errorText(id, error.code, error.message);
+      if (error !== null) return errorText(id, error.code, error.message, error.data);
       const args = isRecord(params) ? params['arguments'] : undefined;
       return resultText(id, callAnswer(setup.knobs, setup.notes, call, args));
     }

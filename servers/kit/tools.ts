@@ -3,6 +3,7 @@
  * JSON values written by json-text.ts; annotations are raw JSON text fragments, sent as they are.
  */
 import { type JsonObject, NumberLiteral } from './json-text.js';
+import { PLAIN_TITLE, TITLE_INJECTION } from './payloads.js';
 
 export type AnnotationPreset =
   | 'none'
@@ -11,7 +12,9 @@ export type AnnotationPreset =
   | 'not-readonly'
   | 'destructive'
   | 'benign-write'
-  | 'readonly-destructive';
+  | 'readonly-destructive'
+  | 'titled'
+  | 'titled-injection';
 
 /** The raw text of each preset; `none` omits the annotations key altogether. */
 export const ANNOTATION_TEXT: Record<AnnotationPreset, string | null> = {
@@ -22,7 +25,14 @@ export const ANNOTATION_TEXT: Record<AnnotationPreset, string | null> = {
   destructive: '{"readOnlyHint":false,"destructiveHint":true}',
   'benign-write': '{"readOnlyHint":false,"destructiveHint":false}',
   'readonly-destructive': '{"readOnlyHint":true,"destructiveHint":true}',
+  // ToolAnnotations.title: a display name the server chose, carrying an injection or not.
+  titled: `{"readOnlyHint":true,"title":${JSON.stringify(PLAIN_TITLE)}}`,
+  'titled-injection': `{"readOnlyHint":true,"title":${JSON.stringify(TITLE_INJECTION)}}`,
 };
+
+/** Presets for the `title.<tool>` knob: the display name a tool is listed with (none by default). */
+export const TITLES = { plain: PLAIN_TITLE, injection: TITLE_INJECTION };
+export type TitlePreset = keyof typeof TITLES;
 
 export interface ToolDef {
   name: string;

@@ -1,13 +1,10 @@
-// Inspection at the points where text crosses the broker (docs/result-path.md), other than
-// results (guards/result.ts): the arguments an agent sends, and the descriptors the agent is
-// shown. Each is bounded first, then normalised, then searched; a finding refuses the whole.
+// Inspection at the points where the agent's words cross the broker, and where Load acts on what
+// the outbound stage (inspect/stage.ts) found in a descriptor: the arguments an agent sends are
+// bounded, normalised and searched here; a descriptor with a finding is refused.
 
-import { plain } from '../json/tree.js';
 import { inspectValue } from '../inspect/inspect.js';
-import { normalise } from '../inspect/normalise.js';
 import { refusal } from '../session/refusal.js';
-import type { CallGuard, PresentationGuard, ToolGuard } from './types.js';
-import type { JsonValue } from '../types.js';
+import type { CallGuard, ToolGuard } from './types.js';
 
 export const inspectArguments: CallGuard = {
   name: 'inspect-arguments',
@@ -20,28 +17,10 @@ export const inspectArguments: CallGuard = {
   },
 };
 
-const INSPECT_DESCRIPTORS = 'inspect-descriptors';
-
-/**
- * The presentation half of inspect-descriptors: the description is shown normalised, so text
- * whose only change is removed invisible characters reaches the agent without them. Schema
- * strings are not rewritten: a changed `pattern` or `enum` value would change what is valid.
- */
-export const normaliseDescription: PresentationGuard = {
-  name: INSPECT_DESCRIPTORS,
-  present: (shown) => (shown.description === undefined ? shown : { ...shown, description: normalise(shown.description) }),
-};
-
 export const inspectDescriptors: ToolGuard = {
-  name: INSPECT_DESCRIPTORS,
-  // What the agent would be shown: an operator's description replaces the server's, so the
-  // replaced text never reaches the model and is not judged here (description-pin judges it).
-  check({ offered, shown }) {
-    const descriptor: JsonValue = plain({ name: offered, ...(shown.description === undefined ? {} : { description: shown.description }) });
-    const inspected = inspectValue({ kind: 'array', items: [descriptor, shown.inputSchema] }, ['secret', 'injection'], shown.inputSchema, [
-      offered,
-      shown.description ?? '',
-    ]);
-    return inspected.ok ? { kind: 'pass' } : { kind: 'refuse', reason: `its descriptor is withheld: ${inspected.problem}` };
-  },
+  name: 'inspect-descriptors',
+  // The outbound stage judged what the agent would be shown (an operator's description replaces
+  // the server's, so the replaced text never reaches the model and is not judged: description-pin
+  // judges it); this guard refuses the tool it withheld, at its place in the order.
+  check: ({ withheld }) => (withheld === undefined ? { kind: 'pass' } : { kind: 'refuse', reason: `its descriptor is withheld: ${withheld}` }),
 };

@@ -8,7 +8,7 @@ import { member, object } from '../json/tree.js';
 import type { JsonObject } from '../types.js';
 import { redactor, redactValue } from '../result/redact.js';
 import { escapeServerText } from '../inspect/sanitize.js';
-import { inspectOutbound } from '../inspect/outbound.js';
+import { inspectMessage } from '../inspect/stage.js';
 import type { NotificationGuard } from './types.js';
 import { mapStrings, presentMembers, withMembers } from '../json/members.js';
 
@@ -33,9 +33,9 @@ export const noticeRedacted: NotificationGuard = {
     // The server's environment first, from what inspection would normalise too; then secrets and
     // injections, which withhold the whole notification: a log line is not worth a partial leak.
     const redacted = redact === undefined ? text : redactValue(text, redact);
-    const inspected = inspectOutbound(redacted);
-    if (!inspected.ok || inspected.value.kind !== 'object') return { kind: 'drop' };
-    return { kind: 'forward', params: replaced(params, inspected.value) };
+    const inspected = inspectMessage(redacted, method === LOG ? 'log' : 'notification');
+    if (!inspected.ok || inspected.message.kind !== 'object') return { kind: 'drop' };
+    return { kind: 'forward', params: replaced(params, inspected.message) };
   },
 };
 

@@ -1,10 +1,8 @@
 // What the agent is shown. The server's annotations are untrusted (the MCP spec says a client
 // must not base decisions on them), and its description is text the model reads as instructions,
-// so the operator's decisions replace both; and a description is capped, since its length is
-// the server's choice and every character of it is model input.
+// so the operator's decisions replace both. The outbound stage then inspects and caps the result.
 
 import { plain } from '../json/tree.js';
-import { capText } from '../result/cap.js';
 import type { PresentationGuard } from './types.js';
 import type { Effect, JsonObject } from '../types.js';
 
@@ -31,10 +29,4 @@ export const operatorDescription: PresentationGuard = {
   name: 'operator-description',
   present: (shown, _effect, rule) =>
     rule?.description === undefined ? shown : { ...shown, description: rule.description },
-};
-
-export const descriptionCap: PresentationGuard = {
-  name: 'description-cap',
-  present: (shown, _effect, _rule, limits) =>
-    shown.description === undefined ? shown : { ...shown, description: capText(shown.description, limits.maxDescriptionChars) },
 };

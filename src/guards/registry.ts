@@ -20,17 +20,16 @@ import {
   withholdFeatureBlobs,
 } from './features.js';
 import { frontDoorLoopback, hostCheck, originCheck, sessionBinding, sessionIdsUnguessable, type FrontDoorGuard } from './front-door.js';
-import { serverErrorEscaped } from './error.js';
 import { resultSizeBound } from './frame.js';
-import { inspectArguments, inspectDescriptors, normaliseDescription } from './inspection.js';
+import { inspectArguments, inspectDescriptors } from './inspection.js';
 import { bearerHttpsOnly, httpBodyCap, noRedirects } from './http.js';
 import { listingBounds, listingUnique } from './listing.js';
 import { nameRules, nameUnique } from './names.js';
 import { groupDiesWithBroker, ownProcessGroup, parentDeathSignal } from './process.js';
-import { descriptionCap, operatorAnnotations, operatorDescription } from './presentation.js';
-import { brokerMarkersOnly, effectContract, inspectResults, outputValid, resultCap, serverErrorIsToolError, withholdUninspectable } from './result.js';
+import { descriptionCap, inspectDescriptorsStep, inspectResults, redactServerEnv, resultCap, serverErrorEscaped } from './outbound.js';
+import { operatorAnnotations, operatorDescription } from './presentation.js';
+import { brokerMarkersOnly, effectContract, outputValid, serverErrorIsToolError, withholdUninspectable } from './result.js';
 import { hiddenNamesSound, objectSchema, schemaCompiles, selfContained } from './schema.js';
-import { redactServerEnvError, redactServerEnvResult } from './server-env.js';
 import { elicitationAllowed, elicitationBounds, elicitationModeDeclared, elicitationNoCredentials, elicitationUrlWhole } from './elicitation.js';
 import { listChangedBound, logFloodBound, noticeEscaped, noticeRedacted, progressOwnToken } from './notices.js';
 import { requestTextInspected } from './request-text.js';
@@ -44,11 +43,11 @@ import type {
   CallGuard,
   ConfigGuard,
   DriftGuard,
-  ErrorGuard,
   FileGuard,
   FrameGuard,
   HttpGuard,
   ListingGuard,
+  OutboundGuard,
   PresentationGuard,
   ProcessGuard,
   ResultGuard,
@@ -72,7 +71,7 @@ export interface Guards {
   readonly call: readonly CallGuard[];
   readonly result: readonly ResultGuard[];
   readonly drift: readonly DriftGuard[];
-  readonly error: readonly ErrorGuard[];
+  readonly outbound: readonly OutboundGuard[];
   readonly serve: readonly ServeGuard[];
   readonly feature: readonly FeatureGuard[];
   readonly serverRequest: readonly ServerRequestGuard[];
@@ -108,8 +107,8 @@ export const ALL_GUARDS: Guards = {
     nameRules,
     nameUnique,
   ],
-  // Normalised before capped, so the cap counts what is sent.
-  presentation: [operatorAnnotations, operatorDescription, normaliseDescription, descriptionCap],
+  // The operator's decisions first: the outbound stage then inspects what the agent would be shown.
+  presentation: [operatorAnnotations, operatorDescription],
   visibility: [registeredCallsOnly, agentVisibility],
   // A quarantined tool is refused before anything else is judged (docs/call-path.md).
   // Then the order docs/call-path.md fixes: chain, hidden parameters, input schema, grant, policy.
@@ -117,12 +116,12 @@ export const ALL_GUARDS: Guards = {
   call: [quarantinedRefused, agentChain, hiddenParamsRefused, inputValid, inspectArguments, grants, policy],
   // The broker's marks cleared of the server's forgeries before any guard adds its own; the
   // server's own error report next, so that a failed call is judged as one; output and
-  // effect on what the server sent; then what the agent may see of it; the caps last, on what
-  // is actually sent. The server's environment is redacted from what inspection normalised, so a
-  // value hidden behind invisible characters is found too.
-  result: [brokerMarkersOnly, serverErrorIsToolError, outputValid, effectContract, withholdUninspectable, inspectResults, redactServerEnvResult, resultCap],
-  // Redacted before escaping, which would change how a value with a backslash is written.
-  error: [redactServerEnvError, serverErrorEscaped],
+  // effect on what the server sent; then what the agent may see of it. The outbound stage then
+  // takes the whole result (inspection, redaction, the cap).
+  result: [brokerMarkersOnly, serverErrorIsToolError, outputValid, effectContract, withholdUninspectable],
+  // The steps of the outbound stage; the stage runs them in its own order (inspect/stage.ts), so
+  // their order here decides nothing.
+  outbound: [inspectDescriptorsStep, inspectResults, redactServerEnv, serverErrorEscaped, descriptionCap, resultCap],
   // Calls wait until every drift guard has acted, so their order here decides nothing.
   drift: [quarantineDrifted, driftClosesSession],
   serve: [nothingRegistered],
@@ -164,9 +163,8 @@ export const ALL_GUARDS: Guards = {
   frontDoor: [frontDoorLoopback, originCheck, hostCheck, sessionBinding, sessionIdsUnguessable],
 };
 
-// A guard acting at two points (inspect-descriptors, effect-contract, drift-quarantine,
-// redact-server-env) is one name: disabling it
-// removes it from both.
+// A guard acting at two points (inspect-descriptors, effect-contract, drift-quarantine) is one
+// name: disabling it removes it from both.
 export const GUARD_NAMES: readonly string[] = [
   ...new Set(Object.values(ALL_GUARDS).flatMap((list: readonly { name: string }[]) => list.map((guard) => guard.name))),
 ];
@@ -194,7 +192,7 @@ export function selectGuards(disabled: readonly string[]): Guards {
     call: keep(ALL_GUARDS.call),
     result: keep(ALL_GUARDS.result),
     drift: keep(ALL_GUARDS.drift),
-    error: keep(ALL_GUARDS.error),
+    outbound: keep(ALL_GUARDS.outbound),
     serve: keep(ALL_GUARDS.serve),
     feature: keep(ALL_GUARDS.feature),
     serverRequest: keep(ALL_GUARDS.serverRequest),

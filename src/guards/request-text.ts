@@ -5,7 +5,8 @@
 // elicitation-url-whole judges.
 
 import type { ServerRequestGuard } from './types.js';
-import { inspectOutbound } from '../inspect/outbound.js';
+import type { Channel } from '../inspect/channels.js';
+import { inspectMessage } from '../inspect/stage.js';
 import { presentMembers, withMembers } from '../json/members.js';
 import { object } from '../json/tree.js';
 
@@ -15,14 +16,17 @@ const TEXT_MEMBERS: Readonly<Record<string, readonly string[]>> = {
   'elicitation/create': ['message', 'requestedSchema'],
 };
 
+/** The outbound stage's channel for each method's text. */
+const CHANNEL: Readonly<Record<string, Channel>> = { 'sampling/createMessage': 'sampling', 'elicitation/create': 'elicitation' };
+
 export const requestTextInspected: ServerRequestGuard = {
   name: 'request-text-inspected',
   methods: Object.keys(TEXT_MEMBERS),
   check(request) {
     const present = presentMembers(request.params, TEXT_MEMBERS[request.method] ?? []);
-    const inspected = inspectOutbound(object(present));
+    const inspected = inspectMessage(object(present), CHANNEL[request.method] ?? 'sampling');
     if (!inspected.ok) return { kind: 'refuse', reason: `the request's text was refused: ${inspected.problem}` };
-    const normalised = inspected.value.kind === 'object' ? Object.fromEntries(inspected.value.entries) : {};
+    const normalised = inspected.message.kind === 'object' ? Object.fromEntries(inspected.message.entries) : {};
     return { kind: 'pass', params: withMembers(request.params, normalised) };
   },
 };

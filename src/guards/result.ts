@@ -1,15 +1,12 @@
 // Guards on a forwarded call's result, in the order they run: the broker's own marks cleared of
-// what the server wrote, the server's own error report, the output schema, the effect contract's read-back, content the broker cannot inspect, inspection,
-// and the caps. Every rejection here comes after the tool ran (docs/result-path.md), so each says
-// so and forbids a retry.
+// what the server wrote, the server's own error report, the output schema, the effect contract's
+// read-back, and content the broker cannot inspect. The outbound stage (inspect/stage.ts) then
+// takes the whole result. Every rejection here comes after the tool ran (docs/result-path.md), so
+// each says so and forbids a retry.
 
-import { writeJson } from '../json/writer.js';
 import { member, plain } from '../json/tree.js';
-import { codePoints } from '../inspect/bounds.js';
-import { inspectValue } from '../inspect/inspect.js';
 import { afterDispatch } from '../session/refusal.js';
-import { capTexts } from '../result/cap.js';
-import { blockText, contentBlocks, placeholder, textBlock, withMembers } from '../result/content.js';
+import { blockText, contentBlocks, placeholder, withMembers } from '../result/content.js';
 import { failedCheck, readbackArguments } from '../result/contract.js';
 import type { ResultGuard, ResultVerdict } from './types.js';
 import type { JsonValue } from '../types.js';
@@ -19,8 +16,6 @@ import type { JsonValue } from '../types.js';
  * What is under it speaks for the broker, so the server may write nothing there.
  */
 export const BROKER_META_PREFIX = 'io.mcp-gauntlet/';
-/** Marks a result whose structuredContent the result cap dropped. */
-export const STRUCTURED_DROPPED_KEY = 'io.mcp-gauntlet/structured-dropped';
 /** Marks a write whose effect contract's read-back confirmed it. */
 export const VERIFIED_KEY = 'io.mcp-gauntlet/verified';
 
@@ -98,49 +93,5 @@ export const withholdUninspectable: ResultGuard = {
     if (result.kind !== 'object' || member(result, 'content') === undefined) return pass(result);
     const content = contentBlocks(result).map((block) => (blockText(block) === undefined ? placeholder(block) : block));
     return pass(withMembers(result, [['content', { kind: 'array', items: content }]]));
-  },
-};
-
-export const inspectResults: ResultGuard = {
-  name: 'inspect-results',
-  check(result) {
-    const texts = result.kind === 'object' ? contentBlocks(result).flatMap((block) => blockText(block) ?? []) : [];
-    const structured = result.kind === 'object' ? member(result, 'structuredContent') : undefined;
-    // The depth and node bounds are the structured part's; the string bounds cover every text.
-    const inspected = inspectValue(result, ['secret', 'injection'], structured, texts);
-    if (inspected.ok) return pass(inspected.value);
-    return { kind: 'refuse', refusal: afterDispatch('result_withheld', `its result is withheld: ${inspected.problem}.`) };
-  },
-};
-
-export const resultCap: ResultGuard = {
-  name: 'result-cap',
-  check(result, { limits }) {
-    if (result.kind !== 'object') return pass(result);
-    const blocks = contentBlocks(result);
-    const texts = blocks.flatMap((block) => blockText(block) ?? []);
-    const capped = capTexts(texts, limits.maxResultChars);
-    let next = 0;
-    const content = blocks.flatMap((block) => {
-      if (blockText(block) === undefined) return [block];
-      const text = capped.texts[next++];
-      return text === null || text === undefined ? [] : [text === blockText(block) ? block : textBlock(text)];
-    });
-    const structured = member(result, 'structuredContent');
-    const drop = structured !== undefined && codePoints(writeJson(structured)) > limits.maxResultChars;
-    if (!capped.cut && !drop) return pass(result);
-    const meta = member(result, '_meta');
-    const metaEntries = meta?.kind === 'object' ? meta.entries.filter(([key]) => key !== STRUCTURED_DROPPED_KEY) : [];
-    return pass(
-      withMembers(result, [
-        ['content', { kind: 'array', items: content }],
-        ...(drop
-          ? ([
-              ['structuredContent', undefined],
-              ['_meta', { kind: 'object', entries: [...metaEntries, [STRUCTURED_DROPPED_KEY, plain(true)]] }],
-            ] as const)
-          : []),
-      ]),
-    );
   },
 };

@@ -6,6 +6,7 @@ import type { ApprovalStore } from '../session/approvals.js';
 import type { Resolver } from '../net/resolve.js';
 import type { Quarantine } from '../load/quarantine.js';
 import type { Clock } from '../operator/time.js';
+import type { StageStepConfig } from '../inspect/stage.js';
 import type { AuditDecision, CallFacts, Agents, Config, ServerRequests, Effect, Grant, Limits, Policy, Rule, JsonObject, JsonValue, ListedTool, ListingPage, RegisteredTool, Manifest, PinnedTool, ToolRefusal, Drift, Compiled, Presentation , AnswerSubject, AnswerVerdict, DescriptorSubject, DescriptorVerdict, FeatureRequest, FeatureRequestVerdict, Offered } from '../types.js';
 
 /** Refuses the whole listing: sees every page in turn and returns a reason, or null. */
@@ -33,8 +34,10 @@ export interface ToolSubject {
   readonly restricted: JsonObject;
   /** The validator for `restricted`, compiled on first use (never before the schema guards ran). */
   readonly compiled: () => Compiled;
-  /** What the agent would be shown, as the presentation guards leave it. */
+  /** What the agent would be shown, as the presentation guards and the outbound stage leave it. */
   readonly shown: Presentation;
+  /** Why the outbound stage withholds the descriptor the agent would be shown, if it does. */
+  readonly withheld: string | undefined;
   /** The operator's rules by server name, for a guard that judges a rule naming another tool. */
   readonly rules: ReadonlyMap<string, Rule>;
   /** The names the server lists now. */
@@ -128,7 +131,6 @@ export interface ResultSubject {
   /** The arguments as forwarded, fixed values included; `{}` when there were none. */
   readonly args: JsonObject;
   readonly limits: Limits;
-  readonly serverEnv: ServerEnv;
   /** Set once server-error-is-tool-error found the server reporting that the call failed. */
   readonly serverError: boolean;
   /** The registered tool with this server name, if any. */
@@ -165,10 +167,9 @@ export interface DriftGuard {
 /** What the operator placed in the server's environment, by variable name. */
 export type ServerEnv = ReadonlyMap<string, string>;
 
-/** Reshapes the JSON-RPC error the server answered a call with, before the agent sees it; in order. */
-export interface ErrorGuard {
+/** One step of the outbound stage on the channels it names (inspect/stage.ts). */
+export interface OutboundGuard extends StageStepConfig {
   readonly name: string;
-  reshape(error: JsonObject, serverEnv: ServerEnv): JsonObject;
 }
 
 /** Decides whether the broker may serve at all once Load is done; a reason to stop, or null. */

@@ -1,7 +1,12 @@
 // Detection on normalised text and on the decoded forms a payload hides in (docs/result-path.md):
 // secrets, which must not leave, and injection patterns, which a model must not read as orders.
 
-export type FindingKind = 'secret' | 'injection';
+/**
+ * `hidden`: invisible or formatting characters in text that cannot be rewritten without changing
+ * what it means (a key, a name, a schema's `pattern` or `enum` value): found by the caller, which
+ * knows which text that is (inspect/inspect.ts), never by a pattern here.
+ */
+export type FindingKind = 'secret' | 'injection' | 'hidden';
 
 export interface Finding {
   readonly kind: FindingKind;

@@ -1,27 +1,51 @@
 // Inspection of one value the broker is about to pass on: bounds first, then normalisation of
-// every string, then detection. What passes is forwarded in its normalised form; what does not
-// is refused whole by the caller, with the reason this returns.
+// every string that may be rewritten, then detection. What passes is forwarded in its normalised
+// form; what does not is refused whole by the caller, with the reason this returns. Everything a
+// server says goes through the outbound stage (inspect/stage.ts), which calls this; the agent's
+// arguments are inspected here directly.
 
 import { object } from '../json/tree.js';
 import { boundsProblem } from './bounds.js';
 import { describeFindings, detect, type Finding, type FindingKind } from './detect.js';
+import { withoutHidden } from './invisible.js';
 import { normalise } from './normalise.js';
 import type { JsonValue } from '../types.js';
 
 export type Inspection = { readonly ok: true; readonly value: JsonValue } | { readonly ok: false; readonly problem: string };
 
+const NOTHING_FIXED: ReadonlySet<JsonValue> = new Set();
+
 /**
- * Inspects `value` (strings, keys included, all detected on; string values normalised in what is
- * returned; keys are kept, since a renamed key is a different value). `measured` is the part the
- * depth and node bounds apply to, when not the whole value.
+ * Inspects `value`, bounded over `measured` (depth and nodes) and `loose` (further strings), by
+ * default the whole value. Every string and key is searched for `kinds`. String values are
+ * returned normalised but for the `fixed` nodes, which are only judged; keys are never rewritten
+ * either, since a renamed key is a different value. With `hidden` among the kinds, a fixed
+ * string or key holding invisible characters is a finding: it can neither be passed on as it is
+ * nor be rewritten.
  */
-export function inspectValue(value: JsonValue, kinds: readonly FindingKind[], measured: JsonValue | undefined = value, loose: readonly string[] = []): Inspection {
+export function inspectValue(
+  value: JsonValue,
+  kinds: readonly FindingKind[],
+  measured: JsonValue | undefined = value,
+  loose: readonly string[] = [],
+  fixed: ReadonlySet<JsonValue> = NOTHING_FIXED,
+): Inspection {
   const bound = boundsProblem(measured, loose);
   if (bound !== null) return { ok: false, problem: `it exceeds an inspection bound: ${bound}` };
   const findings: Finding[] = [];
+  const judge = (text: string): void => {
+    if (kinds.includes('hidden') && withoutHidden(text) !== text) {
+      findings.push({ kind: 'hidden', pattern: 'invisible or formatting characters where text cannot be rewritten', form: 'text' });
+    }
+    findings.push(...detect(normalise(text), kinds));
+  };
   const walk = (v: JsonValue): JsonValue => {
     switch (v.kind) {
       case 'string': {
+        if (fixed.has(v)) {
+          judge(v.value);
+          return v;
+        }
         const text = normalise(v.value);
         findings.push(...detect(text, kinds));
         return text === v.value ? v : { kind: 'string', value: text };
@@ -30,7 +54,7 @@ export function inspectValue(value: JsonValue, kinds: readonly FindingKind[], me
         return { kind: 'array', items: v.items.map(walk) };
       case 'object':
         return object(v.entries.map(([key, item]) => {
-          findings.push(...detect(normalise(key), kinds));
+          judge(key);
           return [key, walk(item)] as const;
         }));
       default:

@@ -1,12 +1,14 @@
 // Load's decision: which of the server's tools the agent may see and call, and under which name.
 // Every tool the server lists or the manifest pins passes the tool guards in order; the first
 // refusal decides. What the agent is then shown of a registered tool is its input schema without
-// the hidden parameters, as the presentation guards leave it.
+// the hidden parameters, as the presentation guards and then the outbound stage leave it.
 
 import type { Guards } from '../guards/registry.js';
 import type { ToolSubject } from '../guards/types.js';
 import { hiddenParameters, restrictSchema } from './hidden.js';
 import { offeredName } from './names.js';
+import { configureStage, inspectOutbound } from '../inspect/stage.js';
+import { member, object, plain, stringValue } from '../json/tree.js';
 import { compileSchema } from '../schema/compile.js';
 import { externalReference } from '../schema/references.js';
 import type { Config, Effect, Rule, Presentation, ListedTool, Manifest, PinnedTool, JsonObject, Compiled, Validator, RegisteredTool } from '../types.js';
@@ -61,7 +63,7 @@ export function toolSubject(
   pin: PinnedTool | undefined,
   config: Config,
   taken: ReadonlySet<string>,
-  guards: Pick<Guards, 'presentation'>,
+  guards: Pick<Guards, 'presentation' | 'outbound'>,
   listed: ReadonlySet<string> = new Set(live === undefined ? [] : [name]),
 ): ToolSubject {
   // A tool the server no longer lists is decided on what the pin kept.
@@ -79,20 +81,57 @@ export function toolSubject(
     inputSchema: restricted,
     annotations: live === undefined ? pin?.annotations : live.annotations,
   };
+  const offered = offeredName(name, rule, config.server.prefix);
+  const presented = guards.presentation.reduce((shown, guard) => guard.present(shown, effect, rule, config.limits), asReceived);
+  const outbound = throughStage(offered, presented, guards, config);
   return {
     name,
     live,
     pin,
     rule,
-    offered: offeredName(name, rule, config.server.prefix),
+    offered,
     taken,
     inputSchema,
     hidden,
     restricted,
     compiled: () => (compiled ??= compileSchema(restricted)),
-    shown: guards.presentation.reduce((shown, guard) => guard.present(shown, effect, rule, config.limits), asReceived),
+    shown: outbound.ok ? outbound.shown : presented,
+    withheld: outbound.ok ? undefined : outbound.problem,
     rules: config.rules,
     listed,
+  };
+}
+
+/** Descriptors are decided before the session exists: nothing of the server's environment is redacted from them. */
+const NO_SERVER_ENV: ReadonlyMap<string, string> = new Map();
+
+/** What the agent would be shown, as one descriptor message through the outbound stage. */
+function throughStage(
+  offered: string,
+  presented: Presentation,
+  guards: Pick<Guards, 'outbound'>,
+  config: Config,
+): { readonly ok: true; readonly shown: Presentation } | { readonly ok: false; readonly problem: string } {
+  const descriptor = object([
+    ['name', plain(offered)],
+    ['description', presented.description === undefined ? undefined : plain(presented.description)],
+    ['inputSchema', presented.inputSchema],
+    ['annotations', presented.annotations],
+  ]);
+  const outbound = inspectOutbound(descriptor, 'descriptor', configureStage(guards.outbound, { serverEnv: NO_SERVER_ENV, limits: config.limits }));
+  if (!outbound.ok) return outbound;
+  const shown = outbound.message;
+  // The stage keeps every object an object; a descriptor it did not would show nothing inspected.
+  const schema = shown.kind === 'object' ? member(shown, 'inputSchema') : undefined;
+  if (shown.kind !== 'object' || schema?.kind !== 'object') return { ok: false, problem: 'it could not be inspected' };
+  const annotations = member(shown, 'annotations');
+  return {
+    ok: true,
+    shown: {
+      description: stringValue(member(shown, 'description')),
+      inputSchema: schema,
+      annotations: annotations?.kind === 'object' ? annotations : undefined,
+    },
   };
 }
 

@@ -3,6 +3,10 @@
 // saying how much was sent (the marker included) of how much there was.
 
 import { codePoints } from '../inspect/bounds.js';
+import { member, plain } from '../json/tree.js';
+import type { JsonValue } from '../types.js';
+import { writeJson } from '../json/writer.js';
+import { blockText, contentBlocks, textBlock, withMembers } from './content.js';
 
 export function truncationMarker(shown: number, total: number): string {
   return `[truncated: showing ${shown} of ${total} characters]`;
@@ -48,4 +52,38 @@ export function capTexts(texts: readonly string[], cap: number): { readonly text
 /** One text capped at `cap` code points. */
 export function capText(text: string, cap: number): string {
   return capTexts([text], cap).texts[0] ?? '';
+}
+
+/** Marks a result whose structuredContent the result cap dropped. */
+export const STRUCTURED_DROPPED_KEY = 'io.mcp-gauntlet/structured-dropped';
+
+/**
+ * A tool result capped at `cap` code points: its text blocks together cut with the marker, and a
+ * `structuredContent` whose JSON text is past the cap dropped, with the broker's mark saying so.
+ */
+export function capResult(result: JsonValue, cap: number): JsonValue {
+  if (result.kind !== 'object') return result;
+  const blocks = contentBlocks(result);
+  const texts = blocks.flatMap((block) => blockText(block) ?? []);
+  const capped = capTexts(texts, cap);
+  let next = 0;
+  const content = blocks.flatMap((block) => {
+    if (blockText(block) === undefined) return [block];
+    const text = capped.texts[next++];
+    return text === null || text === undefined ? [] : [text === blockText(block) ? block : textBlock(text)];
+  });
+  const structured = member(result, 'structuredContent');
+  const drop = structured !== undefined && codePoints(writeJson(structured)) > cap;
+  if (!capped.cut && !drop) return result;
+  const meta = member(result, '_meta');
+  const metaEntries = meta?.kind === 'object' ? meta.entries.filter(([key]) => key !== STRUCTURED_DROPPED_KEY) : [];
+  return withMembers(result, [
+    ['content', { kind: 'array', items: content }],
+    ...(drop
+      ? ([
+          ['structuredContent', undefined],
+          ['_meta', { kind: 'object', entries: [...metaEntries, [STRUCTURED_DROPPED_KEY, plain(true)]] }],
+        ] as const)
+      : []),
+  ]);
 }

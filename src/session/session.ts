@@ -15,6 +15,7 @@ import type { CallContext, CallFindings, CallSubject, DriftResponse, ResultSubje
 import { sha256Hex } from '../load/fingerprint.js';
 import { canonicalJson } from '../json/canonical.js';
 import { injectFixed } from '../load/hidden.js';
+import { configureStage, inspectOutbound, type Channel, type Outbound, type Stage } from '../inspect/stage.js';
 import { BROKER_NAME, BROKER_VERSION, LATEST_PROTOCOL_VERSION, isSupportedProtocolVersion } from './identity.js';
 import { ERROR, brokerError, errorLine, parseMessage, resultLine } from '../wire/jsonrpc.js';
 import { LineSplitter } from '../wire/lines.js';
@@ -42,7 +43,7 @@ export const AGENT_CHAIN_META_KEY = 'io.mcp-gauntlet/agent-chain';
 
 export interface SessionOptions {
   readonly tools: readonly RegisteredTool[];
-  readonly guards: Pick<Guards, 'visibility' | 'call' | 'result' | 'error' | 'drift' | 'serverRequest' | 'serverReply' | 'notification'>;
+  readonly guards: Pick<Guards, 'visibility' | 'call' | 'result' | 'outbound' | 'drift' | 'serverRequest' | 'serverReply' | 'notification'>;
   readonly context: CallContext;
   /** `callTimeoutMs` is the timeout for a call no registered tool names (registered-calls-only
    * disabled); the caps and bounds apply to every result. */
@@ -75,9 +76,12 @@ export class Session {
   private rediscovering: Promise<void> | undefined;
   /** What the server starts on its own: its requests to the agent, its notifications. */
   private readonly relay: Relay;
+  /** What every message the server chose passes through before the agent sees it. */
+  private readonly stage: Stage;
 
   constructor(private readonly options: SessionOptions) {
     const { rediscovery } = options;
+    this.stage = configureStage(options.guards.outbound, { serverEnv: options.serverEnv, limits: options.limits });
     const { serverRequest, serverReply, notification } = options.guards;
     this.relay = new Relay({
       guards: { serverRequest, serverReply, notification },
@@ -168,8 +172,18 @@ export class Session {
 
   private async feature(id: JsonValue, method: string, params: JsonValue | undefined, features: FeatureSession): Promise<void> {
     const answer = await features.answer(method, params);
-    if (answer.ok) this.options.send(resultLine(id, answer.result));
-    else this.options.send(errorLine(id, answer.passOn === true ? this.passedOn(answer.error) : answer.error));
+    if (answer.ok) {
+      this.options.send(resultLine(id, answer.result));
+      return;
+    }
+    if (answer.passOn !== true) {
+      this.options.send(errorLine(id, answer.error));
+      return;
+    }
+    // The server's own error, through the outbound stage as a call's is.
+    const error = this.outbound(answer.error, 'error');
+    const shown = error.ok && error.message.kind === 'object' ? error.message : brokerError(ERROR.upstream, "The server's error is withheld.");
+    this.options.send(errorLine(id, shown));
   }
 
   /** Answers a line that held no readable request; without an id, the answer's id is null. */
@@ -297,8 +311,14 @@ export class Session {
       progress?.retire();
     }
     if (!reply.ok) {
+      const error = this.outbound(reply.error, 'error');
+      // The stage keeps an object an object; anything else would be no error to pass on.
+      if (!error.ok || error.message.kind !== 'object') {
+        this.reject(id, trail, afterDispatch('result_withheld', `its error is withheld: ${error.ok ? 'it is not an error object' : error.problem}.`));
+        return;
+      }
       trail.record('call_answered', { dispatched: true, detail: 'the server answered with a JSON-RPC error, passed on' });
-      send(errorLine(id, this.passedOn(reply.error)));
+      send(errorLine(id, error.message));
       return;
     }
     const judged = await this.judgeResult(reply.result, tool, args?.kind === 'object' ? args : object([]));
@@ -315,9 +335,9 @@ export class Session {
     send(resultLine(id, withReceipt(judged.result, receipt)));
   }
 
-  /** The server's JSON-RPC error to a call, as the error guards let the agent see it. */
-  private passedOn(error: JsonObject): JsonObject {
-    return this.options.guards.error.reduce((reshaped, guard) => guard.reshape(reshaped, this.options.serverEnv), error);
+  /** A message the server chose, through the outbound stage as `channel`: what may reach the agent of it. */
+  private outbound(message: JsonValue, channel: Channel): Outbound {
+    return inspectOutbound(message, channel, this.stage);
   }
 
   /** One tools/call to the server, bounded by the tool's timeout; with the broker's progress token, if any. */
@@ -327,19 +347,21 @@ export class Session {
     return this.options.upstream.request('tools/call', object([['name', plain(serverName)], ['arguments', args], ['_meta', meta]]), timeoutMs, `tools/call "${serverName}"`);
   }
 
-  /** Runs the result guards in order; the first rejection decides. */
+  /** Runs the result guards in order, the first rejection deciding, then the outbound stage. */
   private async judgeResult(result: JsonValue, tool: RegisteredTool | undefined, args: JsonObject): Promise<{ kind: 'pass'; result: JsonValue } | { kind: 'refuse'; refusal: ToolRefusal }> {
     let subject: ResultSubject = {
       tool,
       args,
       limits: this.options.limits,
-      serverEnv: this.options.serverEnv,
       serverError: false,
       registered: (serverName) => this.byServerName.get(serverName),
       forward: async (reader, readArgs) => {
         const reply = await this.forward(reader.tool, reader, readArgs);
-        // The refusal quotes the server's message to the agent: as the error guards leave it.
-        if (!reply.ok) throw new Error(`the server answered with an error: ${stringValue(member(this.passedOn(reply.error), 'message')) ?? ''}`);
+        // The refusal quotes the server's message to the agent: as the outbound stage leaves it.
+        if (!reply.ok) {
+          const error = this.outbound(reply.error, 'error');
+          throw new Error(error.ok ? `the server answered with an error: ${messageOf(error.message)}` : `the server's error is withheld: ${error.problem}`);
+        }
         return reply.result;
       },
     };
@@ -350,7 +372,9 @@ export class Session {
       current = verdict.result;
       if (verdict.serverError === true) subject = { ...subject, serverError: true };
     }
-    return { kind: 'pass', result: current };
+    const outbound = this.outbound(current, 'result');
+    if (!outbound.ok) return { kind: 'refuse', refusal: afterDispatch('result_withheld', `its result is withheld: ${outbound.problem}.`) };
+    return { kind: 'pass', result: outbound.message };
   }
 
   /** A refusal before dispatch: the server never saw the call. */
@@ -413,6 +437,11 @@ class CallTrail {
       detail,
     });
   }
+}
+
+/** An error's message as the agent is shown it; empty when it has none. */
+function messageOf(error: JsonValue): string {
+  return (error.kind === 'object' ? stringValue(member(error, 'message')) : undefined) ?? '';
 }
 
 /** `offered` are the capabilities of what the broker offers besides tools. */

@@ -403,8 +403,8 @@ describe('the guard registry', () => {
         'notice-redacted',
         'notice-escaped',
         'front-door-loopback',
-        'host-check',
         'origin-check',
+        'host-check',
         'session-binding',
         'session-ids-unguessable',
       ].sort(),
@@ -439,12 +439,8 @@ describe('the guard registry', () => {
       'output-valid',
       'effect-contract',
       'withhold-uninspectable',
-      'inspect-results',
-      'redact-server-env',
-      'result-cap',
     ]);
     expect(ALL_GUARDS.drift.map((g) => g.name)).toEqual(['drift-quarantine', 'drift-closes-session']);
-    expect(ALL_GUARDS.error.map((g) => g.name)).toEqual(['redact-server-env', 'server-error-escaped']);
     expect(ALL_GUARDS.feature.map((g) => g.name)).toEqual([
       'feature-pin',
       'resource-uri-allowed',
@@ -457,6 +453,7 @@ describe('the guard registry', () => {
       'inspect-feature-contents',
       'feature-content-cap',
     ]);
+    expect(ALL_GUARDS.outbound.map((g) => g.name)).toEqual(['inspect-descriptors', 'inspect-results', 'redact-server-env', 'server-error-escaped', 'description-cap', 'result-cap']);
   });
 
   it.each(GUARD_NAMES.map((name) => [name]))('--disable-guard %s removes exactly that guard', (name) => {

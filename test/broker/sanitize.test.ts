@@ -15,6 +15,8 @@ describe('escapeServerText', () => {
     ['line\u2028para\u2029', 'line\\u{2028}para\\u{2029}'],
     ['tag\u{e0041}\u{e007f}', 'tag\\u{e0041}\\u{e007f}'],
     ['back\\u{202e}slash', 'back\\\\u{202e}slash'],
+    ['mongolian\u180e plus\u2064 filler\u115f', 'mongolian\\u{180e} plus\\u{2064} filler\\u{115f}'],
+    ['soft\u00adhyphen cgj\u034f vs\ufe0f', 'soft\\u{ad}hyphen cgj\\u{34f} vs\\u{fe0f}'],
     ['caf\u00e9 \u{1f600}', 'caf\u00e9 \u{1f600}'],
   ])('%j becomes %j', (text, escaped) => {
     expect(escapeServerText(text)).toBe(escaped);

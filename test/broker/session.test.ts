@@ -74,11 +74,11 @@ describe('Session', () => {
     ]);
   });
 
-  it('passes an upstream error on, its code and message, and turns a failure into an error naming it', async () => {
+  it('passes an upstream error on, its code, message and data, and turns a failure into an error naming it', async () => {
     const errors = session(() => ({ error: '{"code":-32602,"message":"bad","data":{"n":1e400}}' }));
     errors.s.handleLine('{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"search_notes"}}');
     await errors.s.settled();
-    expect(errors.sent).toEqual(['{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"bad"}}']);
+    expect(errors.sent).toEqual(['{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"bad","data":{"n":1e400}}}']);
     expect(errors.upstream.asked[0]?.params).toBe('{"name":"search_notes"}');
 
     const failing = session(() => new UpstreamError('server "notes" did not answer tools/call "search_notes" within 1234 ms'));

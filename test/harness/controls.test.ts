@@ -16,6 +16,9 @@ const CONTROLS_WITHOUT_RESULT: Record<string, string> = {
   // The server answers every search_notes call with a JSON-RPC error; the benign counterpart of a
   // forged error is a plain one, dispatched (server_received: 1) and delivered in its own words.
   'rpt.plain-error-kept': 'the benign path is a plain server error, dispatched and delivered',
+  // The same for an error with plain data: the counterpart of an error whose message or data
+  // carries a harm.
+  'ins.error-data-kept': 'the benign path is a plain server error with plain data, dispatched and delivered',
 };
 
 /** Attacks whose calls have no benign counterpart under the same name. */
@@ -32,6 +35,9 @@ const ATTACKS_WITHOUT_NAMED_COUNTERPART: Record<string, string> = {
   // The server answers every search_notes call with an error: its control expects a plain error,
   // dispatched, rather than a result (see CONTROLS_WITHOUT_RESULT).
   'rpt.forged-error-escaped': 'the benign counterpart of a server error is a plain error',
+  'ins.canary-in-error-data': 'the benign counterpart of a server error is a plain error',
+  'ins.canary-in-error-message': 'the benign counterpart of a server error is a plain error',
+  'ins.injection-in-error-message': 'the benign counterpart of a server error is a plain error',
 };
 
 const calls = (scenario: Scenario): CallStep[] => scenario.steps.flatMap((step) => ('call' in step ? [step.call] : []));

@@ -51,6 +51,7 @@ const SIZED_SAMPLES: ResultPreset[] = [
   sized('deep', 33),
   sized('nodes', 5_001),
   sized('long-string', 65_537),
+  sized('meta-strings', 1_500),
   sized('aggregate', 65_537),
 ];
 
@@ -78,13 +79,15 @@ describe('result presets', () => {
       'bidi',
       'ansi',
       'tag-chars',
+      'format-chars',
+      'joining-scripts',
       'japanese',
       'arabic',
       'emoji',
       'sibling-mention',
       'plain',
     ]);
-    expect(Object.keys(RESULT_FAMILIES)).toEqual(['chars', 'split', 'bytes', 'deep', 'nodes', 'long-string', 'aggregate']);
+    expect(Object.keys(RESULT_FAMILIES)).toEqual(['chars', 'split', 'bytes', 'deep', 'nodes', 'long-string', 'aggregate', 'meta-strings']);
   });
 
   it.each([...RESULT_PRESETS, ...SIZED_SAMPLES].map((preset) => [JSON.stringify(preset), preset] as const))(
