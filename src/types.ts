@@ -150,6 +150,15 @@ export interface Grant {
 /** Each agent id with the server tool names it may see and call. */
 export type Agents = ReadonlyMap<string, ReadonlySet<string>>;
 
+/**
+ * Which resources the agent may be offered and read: URI prefixes (`file:///notes/`) and URI
+ * templates (`file:///notes/{id}.txt`), compared after the broker normalises a URI. Nothing
+ * listed offers nothing.
+ */
+export interface ResourceAccess {
+  readonly allow: readonly string[];
+}
+
 export interface Config {
   readonly server: ServerSpec;
   readonly rules: ReadonlyMap<string, Rule>;
@@ -158,6 +167,11 @@ export interface Config {
   readonly policy: Policy;
   /** Undefined when the operator names no agents: one anonymous agent may use every tool. */
   readonly agents: Agents | undefined;
+  /** Undefined: the agent is offered no resources, and the server is never asked for any. */
+  readonly resources: ResourceAccess | undefined;
+  /** The prompts the operator allows, by the server's name. Undefined: the agent is offered no
+   * prompts, and the server is never asked for any. */
+  readonly prompts: ReadonlySet<string> | undefined;
   /** What the server may ask of the agent and notify it of. */
   readonly serverRequests: ServerRequests;
 }
@@ -229,6 +243,8 @@ export interface PinnedTool {
 export interface Manifest {
   readonly server: string;
   readonly tools: ReadonlyMap<string, PinnedTool>;
+  /** The resources, templates and prompts pinned; undefined for a manifest made in no pin (serve --unpinned). */
+  readonly features?: FeaturePins;
 }
 
 /** Checks one call's arguments; returns what is wrong with them, or an empty list. */
@@ -354,3 +370,59 @@ export interface CallFacts {
   /** On call_answered with a result: the receipt the agent got. */
   readonly receipt: Receipt | null;
 }
+
+// Resources, resource templates and prompts: the descriptors a server lists, what the agent is
+// offered of them, and the requests the agent makes about them (src/features/).
+
+export type FeatureKind = 'resource' | 'template' | 'prompt';
+
+/** One descriptor as the server listed it: `key` is its URI, URI template or prompt name. */
+export interface Descriptor {
+  readonly kind: FeatureKind;
+  readonly key: string;
+  readonly listed: JsonObject;
+}
+
+/** The pins of each kind, by key: SHA-256 of the canonical JSON of the descriptor as listed. */
+export type FeaturePins = ReadonlyMap<FeatureKind, ReadonlyMap<string, string>>;
+
+/** What a descriptor guard sees at Load. */
+export interface DescriptorSubject {
+  readonly descriptor: Descriptor;
+  /** What the agent would be shown, as the guards before this one left it. */
+  readonly shown: JsonObject;
+  readonly config: Config;
+  /** Undefined when nothing was pinned (`serve --unpinned`). */
+  readonly pins: FeaturePins | undefined;
+}
+
+export type DescriptorVerdict = { readonly ok: true; readonly shown: JsonObject } | { readonly ok: false; readonly reason: string };
+
+/** What the agent is offered, fixed at Load for the whole session. */
+export interface Offered {
+  readonly resources: readonly JsonObject[];
+  readonly templates: readonly JsonObject[];
+  readonly prompts: readonly JsonObject[];
+  /** Every name, URI and template the server listed that the agent is not offered. */
+  readonly hidden: ReadonlySet<string>;
+}
+
+/** One request of the agent's about a resource, a prompt or a completion. */
+export interface FeatureRequest {
+  readonly method: string;
+  /** As the agent sent them, or as a guard rewrote them (a normalised URI). */
+  readonly params: JsonObject;
+}
+
+/** A refusal the agent gets as a JSON-RPC error; the server was never asked. */
+export type FeatureRequestVerdict = { readonly ok: true; readonly params: JsonObject } | { readonly ok: false; readonly error: JsonObject };
+
+/** What an answer guard sees of the server's answer. */
+export interface AnswerSubject {
+  readonly request: FeatureRequest;
+  readonly offered: Offered;
+  readonly limits: Limits;
+}
+
+/** The answer as the agent may see it, or why the agent gets none of it (a JSON-RPC error). */
+export type AnswerVerdict = { readonly ok: true; readonly result: JsonValue } | { readonly ok: false; readonly error: JsonObject };

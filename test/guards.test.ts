@@ -412,6 +412,53 @@ const NEEDED_BY: Record<string, Record<string, string[]>> = {
   'parent-death-signal': {
     'prc.broker-death-kills-watchdog-killer': ['kill_candidate.servers_alive'],
   },
+  // Resources, prompts and completion (issue 10).
+  'feature-pin': {
+    'prm.description-widened-at-run': ['request.excludes', 'request.server_received'],
+    'rsc.description-widened-at-run': ['request.excludes', 'request.server_received'],
+  },
+  'resource-uri-allowed': {
+    'cmp.unoffered-template-ref': ['request.server_received'],
+    'rsc.hidden-resource-listed': ['request.excludes'],
+    'rsc.read-encoded-traversal': ['request.server_received'],
+    'rsc.read-outside-prefix': ['request.server_received'],
+    'rsc.subscribe-outside': ['request.server_received'],
+    'rsc.template-expansion-escapes': ['request.server_received'],
+  },
+  'prompt-allowed': {
+    'cmp.hidden-prompt-ref': ['request.server_received'],
+    'prm.hidden-prompt-get': ['request.server_received'],
+    'prm.hidden-prompt-listed': ['request.excludes'],
+  },
+  'inspect-feature-descriptors': {
+    'prm.description-poisoned': ['request.excludes', 'request.server_received'],
+    'rsc.description-poisoned': ['request.description_excludes'],
+    'rsc.template-description-poisoned': ['request.excludes'],
+  },
+  'prompt-arguments-valid': {
+    'cmp.undeclared-argument': ['request.server_received'],
+    'prm.missing-required-argument': ['request.server_received'],
+    'prm.unknown-argument': ['request.server_received'],
+  },
+  'withhold-feature-blobs': {
+    'rsc.contents-blob': ['request.answer_excludes'],
+  },
+  'inspect-feature-contents': {
+    'prm.messages-canary': ['request.answer_excludes'],
+    'prm.messages-injection': ['request.answer_excludes'],
+    'rsc.contents-canary': ['request.answer_excludes'],
+    'rsc.contents-injection': ['request.answer_excludes'],
+    'rsc.contents-zero-width': ['request.answer_excludes'],
+  },
+  'feature-content-cap': {
+    'rsc.contents-oversized': ['request.text_max_chars'],
+  },
+  'completion-bounded': {
+    'cmp.oversized': ['request.answer_max_bytes'],
+  },
+  'completion-no-hidden-names': {
+    'cmp.leaks-hidden-names': ['request.answer_excludes'],
+  },
 };
 
 const scenarios = loadCatalogue();

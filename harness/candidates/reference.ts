@@ -108,6 +108,8 @@ async function writeConfig(spec: SessionSpec): Promise<string> {
     ...(operator.grants ? { grants: operator.grants } : {}),
     ...(operator.policy ? { policy: operator.policy } : {}),
     ...(operator.agents ? { agents: operator.agents } : {}),
+    ...(operator.resources ? { resources: operator.resources } : {}),
+    ...(operator.prompts ? { prompts: operator.prompts } : {}),
     limits: operator.limits ?? {},
     ...serverRequestsOf(operator),
   };

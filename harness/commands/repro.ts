@@ -108,6 +108,11 @@ wait $server 2>/dev/null
 function ledgerHints(scenario: Scenario): string[] {
   const hints: string[] = [];
   for (const step of scenario.steps) {
+    if ('request' in step && step.request.expect.server_received !== undefined) {
+      const { method, expect } = step.request;
+      const reached = expect.server_received === 0 ? '; any at all means the request reached the server' : '';
+      hints.push(`"ev":"recv" entries with "method":"${method}" during that request: exactly ${expect.server_received} expected${reached}.`);
+    }
     if (!('call' in step)) continue;
     const { expect } = step.call;
     // The ledger names a tool as the server does.

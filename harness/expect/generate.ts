@@ -35,6 +35,7 @@ const BLOCK_TITLE: Record<Block, string> = {
   start: '`start: { expect }`',
   list: '`list: { expect }`',
   call: '`call: { expect }`',
+  request: '`request: { method, params, expect }`',
   close: '`close: { expect }`',
   kill_candidate: '`kill_candidate: { expect }`',
   http: '`http: { expect }`',

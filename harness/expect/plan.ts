@@ -17,6 +17,7 @@ function expectations(scenario: Scenario): Array<{ block: Block; expect: ExpectO
     if ('start' in step) found.push({ block: 'start', expect: step.start.expect });
     else if ('list' in step) found.push({ block: 'list', expect: step.list.expect });
     else if ('call' in step) found.push({ block: 'call', expect: step.call.expect });
+    else if ('request' in step) found.push({ block: 'request', expect: step.request.expect });
     else if ('close' in step) found.push({ block: 'close', expect: step.close?.expect ?? {} });
     else if ('kill_candidate' in step) found.push({ block: 'kill_candidate', expect: step.kill_candidate.expect });
     else if ('http' in step) found.push({ block: 'http', expect: step.http.expect });

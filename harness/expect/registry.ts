@@ -37,6 +37,16 @@ import serverEnv from './scenario/server-env.js';
 import serverHeaders from './scenario/server-headers.js';
 import serverLedgers from './servers/ledgers.js';
 import serversReceived from './servers/received.js';
+import requestAgent from './request/agent.js';
+import requestAnswerExcludes from './request/answer-excludes.js';
+import requestAnswerIncludes from './request/answer-includes.js';
+import requestAnswerMaxBytes from './request/answer-max-bytes.js';
+import requestAnswersLikeUnknown from './request/answers-like-unknown.js';
+import { descriptionExcludes as requestDescriptionExcludes, descriptions as requestDescriptions } from './request/descriptions.js';
+import { excludes as requestExcludes, includes as requestIncludes } from './request/offered.js';
+import requestServerListed from './request/server-listed.js';
+import requestServerReceived from './request/server-received.js';
+import requestTextMaxChars from './request/text-max-chars.js';
 import outcome from './start/outcome.js';
 import serverGroup from './start/server-group.js';
 import listens from './start/listens.js';
@@ -100,6 +110,18 @@ export const EXPECTATIONS: readonly Expectation[] = [
   progressOwnOnly,
   callSurvivors,
   wellFormedText,
+  requestAgent,
+  requestServerReceived,
+  requestServerListed,
+  requestAnswersLikeUnknown,
+  requestIncludes,
+  requestExcludes,
+  requestDescriptions,
+  requestDescriptionExcludes,
+  requestAnswerIncludes,
+  requestAnswerExcludes,
+  requestAnswerMaxBytes,
+  requestTextMaxChars,
   closeSurvivors,
   aliveUntilClose,
   killSurvivors,
@@ -118,7 +140,7 @@ export const EXPECTATIONS: readonly Expectation[] = [
   httpStatus,
 ] as Expectation[];
 
-export const BLOCKS: readonly Block[] = ['start', 'list', 'call', 'close', 'kill_candidate', 'http', 'scenario'];
+export const BLOCKS: readonly Block[] = ['start', 'list', 'call', 'request', 'close', 'kill_candidate', 'http', 'scenario'];
 
 export const expectationsOf = <B extends Block>(block: B): Array<Expectation<B>> => EXPECTATIONS.filter((module) => module.block === block) as unknown as Array<Expectation<B>>;
 

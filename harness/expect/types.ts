@@ -2,7 +2,7 @@ import type { Answer } from '../agent/client.js';
 import type { Candidate, ExitStatus, NeutralAuditRecord, NeutralLoadReport, SessionSpec } from '../candidates/types.js';
 import type { CanaryRequest } from '../observe/canary.js';
 import type { LedgerRecord } from '../../servers/kit/ledger.js';
-import type { CallExpectation, CallStep, CloseExpectation, HttpExpectation, HttpStep, Kind, ListExpectation, ScenarioExpectation, StartExpectation } from '../scenario/types.js';
+import type { CallExpectation, CallStep, CloseExpectation, HttpExpectation, HttpStep, Kind, ListExpectation, RequestExpectation, RequestStep, ScenarioExpectation, StartExpectation } from '../scenario/types.js';
 import type { Listener } from '../observe/listeners.js';
 
 /**
@@ -18,7 +18,7 @@ export type CheckClass = 'harm' | 'benign' | 'record' | 'contract';
 export const CHECK_CLASSES: readonly CheckClass[] = ['harm', 'benign', 'record', 'contract'];
 
 /** Where in a scenario file an expectation is written. */
-export type Block = 'start' | 'list' | 'call' | 'close' | 'kill_candidate' | 'scenario' | 'http';
+export type Block = 'start' | 'list' | 'call' | 'request' | 'close' | 'kill_candidate' | 'scenario' | 'http';
 
 /** One expectation that was not met: which check, of what class, where, expected and observed. */
 export interface Finding {
@@ -89,6 +89,20 @@ export interface CallFacts extends StepSpan {
   survivors?: number[];
 }
 
+export interface RequestFacts extends StepSpan {
+  step: RequestStep;
+  /** What the agent received: for a listing, the first answer that was no page, or the last page. */
+  answer: Answer;
+  /** For a listing: every item of every page, by its key (URI, URI template or prompt name). */
+  items?: ReadonlyMap<string, Tool>;
+  /** Every other line the broker sent the agent during the step. */
+  others: string[];
+  /** Where the latest start began: a listing's absences need the server listed in that session. */
+  sessionMark: number;
+  /** The answer to the same method with the params of `answers_like_unknown`. */
+  nowhere?: Answer;
+}
+
 export interface CloseFacts extends StepSpan {
   /** The candidate had exited before the agent closed a session it had served. */
   diedBeforeClose: boolean;
@@ -132,6 +146,7 @@ export interface FactsOf {
   start: StartFacts;
   list: ListFacts;
   call: CallFacts;
+  request: RequestFacts;
   close: CloseFacts;
   kill_candidate: CloseFacts;
   scenario: ScenarioFacts;
@@ -152,6 +167,8 @@ export interface Live {
   records(): LedgerRecord[];
   /** Calls a tool through the agent, as the session's own call would. */
   callTool(name: string): Promise<Answer>;
+  /** Sends one request through the agent. */
+  request(method: string, params: unknown): Promise<Answer>;
   /** Whether the agent's own HTTP session still answers a ping (undefined: the agent is not on HTTP). */
   agentSessionAlive?(): Promise<boolean>;
 }
@@ -192,6 +209,7 @@ interface ExpectOfBlock {
   start: StartExpectation;
   list: ListExpectation;
   call: CallExpectation;
+  request: RequestExpectation;
   /** A close may expect nothing. */
   close: Partial<CloseExpectation>;
   kill_candidate: CloseExpectation;

@@ -20,6 +20,8 @@ export class Ledger {
 
 export const launches = (records: readonly LedgerRecord[]) => records.filter((r): r is LaunchRecord => r.ev === 'launch');
 
+/** Every request of `method` the server received. */
+export const requestsOf = (records: readonly LedgerRecord[], method: string) => records.filter((r): r is RecvRecord => r.ev === 'recv' && r.method === method);
 export const listRequests = (records: readonly LedgerRecord[]) => records.filter((r): r is RecvRecord => r.ev === 'recv' && r.method === 'tools/list');
 
 export const callsTo = (records: readonly LedgerRecord[], tool: string) =>

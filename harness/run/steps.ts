@@ -9,8 +9,9 @@ import type { Block, CallFacts, CloseFacts, ExpectOf, FactsOf, Hook, ListFacts, 
 import { losslessText } from '../observe/arguments.js';
 import { callsTo, type Ledger } from '../observe/ledger.js';
 import { residentGrowthMib } from '../observe/memory.js';
-import type { ApproveStep, CallStep, ClientSide, CloseExpectation, ConfigFlaw, HttpStep, ListExpectation, StartExpectation, Step } from '../scenario/types.js';
+import type { ApproveStep, CallStep, ClientSide, CloseExpectation, ConfigFlaw, HttpStep, ListExpectation, RequestStep, StartExpectation, Step } from '../scenario/types.js';
 import { FrontDoorClients } from '../agent/front-door-clients.js';
+import { sendRequest } from './request-step.js';
 import { withFlaw } from './flaws.js';
 import { CandidateUnresponsive, UnsupportedEnvironment } from './outcome.js';
 import { TranscriptRecorder } from './transcript.js';
@@ -96,6 +97,7 @@ export class ScenarioSession {
     else if ('kill_candidate' in step) await this.killCandidate(label, step.kill_candidate.expect);
     else if ('list' in step) await this.list(label, step.list.expect);
     else if ('call' in step) await this.call(label, step.call);
+    else if ('request' in step) await this.request(label, step.request);
     else if ('approve' in step) await this.approve(label, step.approve);
     else if ('http' in step) await this.http(label, step.http);
     else await this.close(label, step.close?.expect);
@@ -108,6 +110,7 @@ export class ScenarioSession {
       spec: this.spec,
       records: () => this.ledger.read(),
       callTool: (name) => this.requireAgent('observation').callTool(name, {}),
+      request: (method, params) => this.requireAgent('observation').request(method, params),
       ...(this.frontDoorClients === undefined ? {} : { agentSessionAlive: () => this.frontDoorClients!.agentAlive() }),
     };
   }
@@ -300,6 +303,17 @@ export class ScenarioSession {
     if (requestId !== undefined) this.pendingApprovals.set(step.tool, requestId);
     this.calls.push(facts);
     await this.record('call', expect, facts);
+  }
+
+  /** Any request but a tool's; a dead or silent broker has shown nothing, which is an error. */
+  private async request(label: string, step: RequestStep): Promise<void> {
+    const agent = this.requireAgent(label);
+    const mark = this.ledger.mark();
+    const unsolicited = agent.unsolicited.length;
+    const { answer, items } = await sendRequest(agent, step);
+    if (answer.kind === 'closed' || answer.kind === 'timeout') throw new CandidateUnresponsive(`${label}: ${step.method} ${describe(answer)}`);
+    const others = agent.unsolicited.slice(unsolicited);
+    await this.record('request', step.expect, { label, mark, end: mark, step, answer, others, sessionMark: this.sessionMark, ...(items ? { items } : {}) });
   }
 
   /** The answer, with the candidate's memory measured across the call when the step bounds it. */

@@ -97,6 +97,13 @@ export interface OperatorConfig {
    */
   servers?: Record<string, ServerOperator>;
   /**
+   * The resources the agent may be offered and read: URI prefixes (`file:///notes/`) and URI
+   * templates (`file:///notes/{id}.txt`). Absent: no resources at all (fail closed).
+   */
+  resources?: { allow: string[] };
+  /** The prompts the agent may be offered and get, by the server's name. Absent: none. */
+  prompts?: Record<string, Record<string, never>>;
+  /**
    * The origins a browser page may reach the candidate's HTTP front door from (docs/front-door.md);
    * a request with any other Origin must be refused. Only for an agent reached over HTTP.
    */
@@ -310,6 +317,40 @@ export interface CallStep {
   expect: CallExpectation;
 }
 
+/**
+ * What the agent may observe in answer to a request that is not about tools (resources, prompts,
+ * completion); a listing method is followed over every page.
+ */
+export interface RequestExpectation {
+  /** `refused`: a JSON-RPC error. */
+  agent?: 'result' | 'refused';
+  /** How many requests of the step's method reached the server because of this step. */
+  server_received?: number;
+  /** Strings that appear nowhere the agent received during the step, on any channel. */
+  answer_excludes?: string[];
+  /** Strings the agent's answer must carry somewhere. */
+  answer_includes?: string[];
+  /** The most UTF-8 bytes the agent may receive during the step, on any channel. */
+  answer_max_bytes?: number;
+  /** The most code points over every `text` the answer carries. */
+  text_max_chars?: number;
+  /** The refusal is indistinguishable from one to these params, which name something that exists nowhere. */
+  answers_like_unknown?: Record<string, unknown>;
+  /** Keys (URI, URI template or prompt name) the listing must offer, and must not. */
+  includes?: string[];
+  excludes?: string[];
+  /** The exact description the agent must see, by key. */
+  descriptions?: Record<string, string>;
+  /** Strings the description of a listed item must not contain, by key. */
+  description_excludes?: Record<string, string[]>;
+}
+
+export interface RequestStep {
+  method: string;
+  params?: Record<string, unknown>;
+  expect: RequestExpectation;
+}
+
 export interface ApproveStep {
   /** The tool (as the agent calls it) whose latest approval request the operator decides. */
   tool: string;
@@ -371,6 +412,8 @@ export type Step =
   | { start: { agent?: string; flaw?: ConfigFlaw; expect: StartExpectation } }
   | { list: { expect: ListExpectation } }
   | { call: CallStep }
+  /** Any request but a tool's: resources, prompts, completion. */
+  | { request: RequestStep }
   | { approve: ApproveStep }
   | { close: { expect?: CloseExpectation } | null }
   /** SIGKILL to the candidate's own process only (not its group), then count the survivors. */

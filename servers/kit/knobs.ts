@@ -10,6 +10,18 @@ import { DESCRIPTION_FAMILIES, DESCRIPTION_PRESETS, type DescriptionPreset } fro
 import { ERROR_PRESETS, type ErrorPreset } from './errors.js';
 import { ASK_PRESET_NAMES, type AskPreset, NOTIFY_PRESET_NAMES, type NotifyPreset } from './initiated.js';
 import { ASSIGNED_IDS, type AssignedIds } from './notes.js';
+import {
+  COMPLETION_MODES,
+  type CompletionMode,
+  FEATURE_DESCRIPTIONS,
+  type FeatureDescription,
+  PROMPT_MESSAGES,
+  PROMPT_NAMES,
+  type PromptMessages,
+  RESOURCE_CONTENTS,
+  RESOURCE_NAMES,
+  type ResourceContents,
+} from './feature-presets.js';
 import { OUTPUT_PRESETS, type OutputPreset } from './outputs.js';
 import { RESULT_FAMILIES, RESULT_PRESETS, type ResultPreset } from './results.js';
 import { DEFAULT_CANARY_PORT, SCHEMA_FAMILIES, SCHEMA_PRESETS, type SchemaPreset } from './schemas.js';
@@ -93,6 +105,26 @@ export interface Knobs {
   httpEchoHeaders: boolean;
   /** Over HTTP: every response closes its connection, so each request is dialled afresh. */
   httpCloseConnections: boolean;
+  /** Per resource: what reading it returns instead of its own text. */
+  resourceContents: Record<string, ResourceContents>;
+  /** Per resource: the preset that replaces its description in both phases. */
+  resourceDescriptions: Record<string, FeatureDescription>;
+  /** The preset that replaces the resource template's description in both phases. */
+  templateDescription: FeatureDescription | null;
+  /** In phase `run` this resource's description gains a plain sentence. */
+  runResourceDescription: string | null;
+  /** In phase `run` a resource nobody reviewed is listed last. */
+  runResourceAdd: boolean;
+  /** Per prompt: what its messages carry besides its own text. */
+  promptMessages: Record<string, PromptMessages>;
+  /** Per prompt: the preset that replaces its description in both phases. */
+  promptDescriptions: Record<string, FeatureDescription>;
+  /** In phase `run` this prompt's description gains a plain sentence. */
+  runPromptDescription: string | null;
+  /** How completion/complete misbehaves; null answers honestly. */
+  completion: CompletionMode | null;
+  /** When a line arrives in another phase than the line before it, the server first says its resources and prompts changed. */
+  notifyFeaturesChanged: boolean;
   /** Per tool of the tool set: the requests to the client a call of it starts before it is answered. */
   asks: Record<string, AskPreset>;
   /** Per tool of the tool set: the notifications a call of it makes the server send before its answer. */
@@ -161,6 +193,16 @@ const KNOB_KEYS = [
   'http_tls',
   'http_echo_headers',
   'http_close_connections',
+  'resource.<resource>',
+  'resource_description.<resource>',
+  'template_description',
+  'run.resource_description',
+  'run.resource_add',
+  'prompt.<prompt>',
+  'prompt_description.<prompt>',
+  'run.prompt_description',
+  'completion',
+  'notify_features_changed',
 ];
 
 /** Knobs that take only `1`, switching a misbehaviour on, and the field each sets. */
@@ -175,6 +217,8 @@ const FLAG_KNOBS = {
   linger: 'linger',
   descendant: 'descendant',
   kill_watchdog: 'killWatchdog',
+  'run.resource_add': 'runResourceAdd',
+  notify_features_changed: 'notifyFeaturesChanged',
 } as const satisfies Record<string, keyof Knobs>;
 
 /** Knobs whose value is one tool of the set, and the field each sets. */
@@ -255,10 +299,21 @@ export function resolveKnobs(assigned: Readonly<Record<string, string>>): Knobs 
     httpTls: false,
     httpEchoHeaders: false,
     httpCloseConnections: false,
+    resourceContents: {},
+    resourceDescriptions: {},
+    templateDescription: null,
+    runResourceDescription: null,
+    runResourceAdd: false,
+    promptMessages: {},
+    promptDescriptions: {},
+    runPromptDescription: null,
+    completion: null,
+    notifyFeaturesChanged: false,
     asks: {},
     notifies: {},
   };
   for (const [key, value] of Object.entries(assigned)) {
+    if (featureKnob(knobs, key, value)) continue;
     const toolKey = splitToolKey(key);
     if (toolKey !== null) {
       const name = toolOfSet(key, toolKey.tool);
@@ -363,6 +418,42 @@ export function resolveKnobs(assigned: Readonly<Record<string, string>>): Knobs 
   }
   refuseConflicts(knobs, toolNames);
   return knobs;
+}
+
+/**
+ * The knobs of resources, prompts and completion (docs/hostile-servers.md); false for any other
+ * key. A `<resource>` or `<prompt>` is one the kit offers, by its own name.
+ */
+function featureKnob(knobs: Knobs, key: string, value: string): boolean {
+  const [prefix, target] = key.includes('.') && !key.startsWith('run.') ? [key.slice(0, key.indexOf('.')), key.slice(key.indexOf('.') + 1)] : [key, ''];
+  switch (prefix) {
+    case 'resource':
+      knobs.resourceContents[oneOf(key, target, RESOURCE_NAMES)] = oneOf(key, value, RESOURCE_CONTENTS);
+      return true;
+    case 'resource_description':
+      knobs.resourceDescriptions[oneOf(key, target, RESOURCE_NAMES)] = oneOf(key, value, FEATURE_DESCRIPTIONS);
+      return true;
+    case 'prompt':
+      knobs.promptMessages[oneOf(key, target, PROMPT_NAMES)] = oneOf(key, value, PROMPT_MESSAGES);
+      return true;
+    case 'prompt_description':
+      knobs.promptDescriptions[oneOf(key, target, PROMPT_NAMES)] = oneOf(key, value, FEATURE_DESCRIPTIONS);
+      return true;
+    case 'template_description':
+      knobs.templateDescription = oneOf(key, value, FEATURE_DESCRIPTIONS);
+      return true;
+    case 'run.resource_description':
+      knobs.runResourceDescription = oneOf(key, value, RESOURCE_NAMES);
+      return true;
+    case 'run.prompt_description':
+      knobs.runPromptDescription = oneOf(key, value, PROMPT_NAMES);
+      return true;
+    case 'completion':
+      knobs.completion = oneOf(key, value, COMPLETION_MODES);
+      return true;
+    default:
+      return false;
+  }
 }
 
 /**

@@ -61,6 +61,16 @@ export function listingPages(knobs: Knobs, phase: Phase): string[][] {
 export type PageAnswer = { result: string } | { error: string };
 
 /**
+ * A page of resources, templates or prompts, cut as the tools are (`page_size`, `page-N` cursors):
+ * the page of `texts` (each one raw item) that `cursor` names, listed under `field`.
+ */
+export function featurePage(field: string, texts: string[], pageSize: number | null, cursor: unknown): PageAnswer {   const pages = paginate(texts, pageSize);
+  const index = cursor === undefined ? 0 : pageIndex(cursor);
+  if (index === null || index >= pages.length) return unknownCursor(cursor);
+  return page(pages[index]!, index + 1 < pages.length ? `page-${index + 2}` : null, field);
+}
+
+/**
  * The answer to tools/list with `cursor` (undefined for the first page). Cursors are
  * `page-N` (N ≥ 2); `cursor=repeat` hands out `again` and `cursor=endless` never stops.
  */
@@ -145,9 +155,9 @@ function pageIndex(cursor: unknown): number | null {
   return n >= 2 ? n - 1 : null;
 }
 
-function page(tools: string[], nextCursor: string | null): PageAnswer {
+function page(items: string[], nextCursor: string | null, field = 'tools'): PageAnswer {
   const next = nextCursor === null ? '' : `,"nextCursor":${writeString(nextCursor)}`;
-  return { result: `{"tools":[${tools.join(',')}]${next}}` };
+  return { result: `{${writeString(field)}:[${items.join(',')}]${next}}` };
 }
 
 function unknownCursor(cursor: unknown): PageAnswer {

@@ -23,7 +23,10 @@ import { type RawText, writeString } from './json-text.js';
 import { askLines, notifyLines, replyOf } from './initiated.js';
 import type { Knobs } from './knobs.js';
 import { cutRaw, RAW_LIMIT, type ExitReason, type Ledger } from './ledger.js';
-import { listingPage } from './listing.js';
+import { completeResult } from './completion.js';
+import { listingPage, type PageAnswer } from './listing.js';
+import { getPromptResult, promptsPage } from './prompts.js';
+import { readResult, resourcesPage, templatesPage } from './resources.js';
 import { Notes } from './notes.js';
 import { ControlFileError, type Phase, readPhase } from './phase.js';
 import { killWatchdogs } from './watchdogs.js';
@@ -79,6 +82,9 @@ interface HeldAnswer {
 
 /** What `notify_list_changed` sends when the phase has switched. */
 const LIST_CHANGED = 'notifications/tools/list_changed';
+
+/** What `notify_features_changed` sends when the phase has switched. */
+const FEATURES_CHANGED = ['notifications/resources/list_changed', 'notifications/prompts/list_changed'];
 
 /** The protocol versions the kit accepts from a client; anything else gets the first. */
 const PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26'];
@@ -145,6 +151,7 @@ function handleLine(setup: Serving, line: Line): Outcome {
   const switched = setup.lastPhase !== null && setup.lastPhase !== phase;
   setup.lastPhase = phase;
   if (switched && setup.knobs.notifyListChanged) send(setup, notificationText(LIST_CHANGED), null, LIST_CHANGED);
+  if (switched && setup.knobs.notifyFeaturesChanged) for (const notice of FEATURES_CHANGED) send(setup, notificationText(notice), null, notice);
 
   if (message.kind === 'other' && id !== null && setup.awaiting.has(id)) return replied(setup, id, line.text);
   const fate = call === null ? (method !== null && method === setup.knobs.hangOn ? 'hang' : 'answer') : callFate(setup.knobs, call);
@@ -234,10 +241,28 @@ function answerRequest(
       return resultText(id, initializeResult(setup, params, phase));
     case 'ping':
       return resultText(id, '{}');
-    case 'tools/list': {
-      const page = listingPage(setup.knobs, phase, isRecord(params) ? params['cursor'] : undefined);
-      return 'result' in page ? resultText(id, page.result) : errorText(id, INVALID_PARAMS, page.error);
+    case 'tools/list':
+      return pageText(id, listingPage(setup.knobs, phase, cursorOf(params)));
+    case 'resources/list':
+      return pageText(id, resourcesPage(setup.knobs, phase, cursorOf(params)));
+    case 'resources/templates/list':
+      return pageText(id, templatesPage(setup.knobs, cursorOf(params)));
+    case 'resources/read': {
+      const uri = isRecord(params) ? params['uri'] : undefined;
+      if (typeof uri !== 'string') return errorText(id, INVALID_PARAMS, 'params.uri must be a string');
+      return resultText(id, readResult(setup.knobs, uri));
     }
+    case 'resources/subscribe':
+    case 'resources/unsubscribe':
+      return resultText(id, '{}');
+    case 'prompts/list':
+      return pageText(id, promptsPage(setup.knobs, phase, cursorOf(params)));
+    case 'prompts/get': {
+      const result = isRecord(params) ? getPromptResult(setup.knobs, params['name'], params['arguments']) : null;
+      return result === null ? errorText(id, INVALID_PARAMS, 'unknown prompt') : resultText(id, result);
+    }
+    case 'completion/complete':
+      return resultText(id, completeResult(setup.knobs, params));
     case 'tools/call': {
       if (call === null) return errorText(id, INVALID_PARAMS, 'params.name must be a string');
       const error = callError(setup.knobs, call);
@@ -250,6 +275,14 @@ function answerRequest(
   }
 }
 
+function cursorOf(params: unknown): unknown {
+  return isRecord(params) ? params['cursor'] : undefined;
+}
+
+function pageText(id: string | null, page: PageAnswer): string {
+  return 'result' in page ? resultText(id, page.result) : errorText(id, INVALID_PARAMS, page.error);
+}
+
 /** The handshake answer; in phase `run` the server may claim another name or version. */
 function initializeResult({ serverId, knobs }: Serving, params: unknown, phase: Phase): string {
   const requested = isRecord(params) ? params['protocolVersion'] : undefined;
@@ -258,7 +291,8 @@ function initializeResult({ serverId, knobs }: Serving, params: unknown, phase: 
   const name = (running ? knobs.runServerName : null) ?? serverId;
   const serverVersion = (running ? knobs.runServerVersion : null) ?? SERVER_VERSION;
   return (
-    `{"protocolVersion":${writeString(version)},"capabilities":{"tools":{"listChanged":true}},` +
+    `{"protocolVersion":${writeString(version)},"capabilities":{"tools":{"listChanged":true},` +
+    `"resources":{"subscribe":true,"listChanged":true},"prompts":{"listChanged":true},"completions":{}},` +
     `"serverInfo":{"name":${writeString(name)},"version":${writeString(serverVersion)}}}`
   );
 }

@@ -9,6 +9,7 @@ import { writeTextFile } from '../operator/files.js';
 import { selectGuards } from '../guards/registry.js';
 import { manifestsText, type PinnedServer } from '../operator/manifest.js';
 import { startAndList } from '../load/startup.js';
+import { listFeatures } from '../features/listing.js';
 
 export async function pin(configPath: string, outPath: string, disabledGuards: readonly string[]): Promise<void> {
   const guards = selectGuards(disabledGuards);
@@ -16,8 +17,11 @@ export async function pin(configPath: string, outPath: string, disabledGuards: r
   // One at a time: each server is started, listed and stopped before the next is reached.
   for (const config of loadConfigs(configPath, guards.file)) {
     const { upstream, listed } = await startAndList(config, guards);
-    await upstream.close();
-    pinned.push({ id: config.server.id, tools: listed });
+    try {
+      pinned.push({ id: config.server.id, tools: listed, features: await listFeatures(upstream, config) });
+    } finally {
+      await upstream.close();
+    }
   }
   writeTextFile(outPath, manifestsText(pinned, new Date()), 'manifest');
 }

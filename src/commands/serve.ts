@@ -29,6 +29,10 @@ import { systemClock } from '../operator/time.js';
 import { tokenEnv } from '../upstream/tokens.js';
 import type { ServerEnv } from '../guards/types.js';
 import { EFFECTS, type Config, type Manifest } from '../types.js';
+import { escapeServerText } from '../inspect/sanitize.js';
+import { decideFeatures } from '../features/decide.js';
+import { listFeatures } from '../features/listing.js';
+import { FeatureSession } from '../features/session.js';
 
 export interface ServeOptions {
   readonly configPath: string;
@@ -117,6 +121,11 @@ export async function serve(options: ServeOptions, io: ServeIo): Promise<number>
       }),
     );
     const first = servers.get(config.server.id)!;
+    // Resources and prompts are configured for one server only (operator/config.ts): the first.
+    const registered = new Set(outcome.registered.map((tool) => tool.tool));
+    const unregistered = started[0]!.listed.map((tool) => tool.name).filter((name) => !registered.has(name));
+    const features = decideFeatures(await listFeatures(first.upstream, config), members[0]!.manifest.features, config, guards.feature, unregistered);
+    for (const { kind, key, guard, reason } of features.withheld) io.log(`withheld ${kind} ${escapeServerText(key)}: ${guard}: ${reason}`);
     const session: Omit<SessionOptions, 'send'> = {
       tools: outcome.registered,
       guards,
@@ -128,6 +137,7 @@ export async function serve(options: ServeOptions, io: ServeIo): Promise<number>
       ...(members.length > 1 ? { servers } : {}),
       audit,
       serverRequests: config.serverRequests,
+      features: new FeatureSession({ offered: features.offered, guards: guards.feature, limits: config.limits, upstream: first.upstream }),
     };
     if (options.frontDoor !== undefined) {
       // Each HTTP session sees the server's notices through a view of its own connection.

@@ -8,6 +8,18 @@ import { driftClosesSession, quarantineDrifted, quarantinedRefused } from './dri
 import { manifestRequired, manifestServer, rulesPinned } from './config.js';
 import { privateOperatorFiles } from './files.js';
 import { foreignMentions, foreignMentionsResult, serverNamesUnique } from './fleet.js';
+import {
+  completionBounded,
+  completionNoHiddenNames,
+  featureContentCap,
+  featurePin,
+  inspectFeatureContents,
+  inspectFeatureDescriptors,
+  promptAllowed,
+  promptArgumentsValid,
+  resourceUriAllowed,
+  withholdFeatureBlobs,
+} from './features.js';
 import { frontDoorLoopback, hostCheck, originCheck, sessionBinding, sessionIdsUnguessable, type FrontDoorGuard } from './front-door.js';
 import { resultSizeBound } from './frame.js';
 import { inspectArguments, inspectDescriptors } from './inspection.js';
@@ -44,6 +56,7 @@ import type {
   ServeGuard,
   ToolGuard,
   VisibilityGuard,
+  FeatureGuard,
 } from './types.js';
 
 export interface Guards {
@@ -63,6 +76,7 @@ export interface Guards {
   readonly drift: readonly DriftGuard[];
   readonly outbound: readonly OutboundGuard[];
   readonly serve: readonly ServeGuard[];
+  readonly feature: readonly FeatureGuard[];
   readonly serverRequest: readonly ServerRequestGuard[];
   readonly serverReply: readonly ServerReplyGuard[];
   readonly notification: readonly NotificationGuard[];
@@ -117,6 +131,23 @@ export const ALL_GUARDS: Guards = {
   // Calls wait until every drift guard has acted, so their order here decides nothing.
   drift: [quarantineDrifted, driftClosesSession],
   serve: [nothingRegistered],
+  // Resources, prompts and completion, each hook in this order: at Load the pin, then what the
+  // operator allows, then inspection of what would be shown; before the server is asked, what the
+  // operator allows, then the prompt's arguments; on the answer, what cannot be inspected is
+  // withheld and completions bounded and cleared of hidden names before inspection, and the cap
+  // is last, on what is actually sent.
+  feature: [
+    featurePin,
+    resourceUriAllowed,
+    promptAllowed,
+    inspectFeatureDescriptors,
+    promptArgumentsValid,
+    withholdFeatureBlobs,
+    completionBounded,
+    completionNoHiddenNames,
+    inspectFeatureContents,
+    featureContentCap,
+  ],
   // Whether the operator allows the kind at all, and whether the agent declared the mode, before
   // what the request holds; the URL judged as sent, before inspection normalises the text; the
   // bounds on the text as the server sent it.
@@ -170,6 +201,7 @@ export function selectGuards(disabled: readonly string[]): Guards {
     drift: keep(ALL_GUARDS.drift),
     outbound: keep(ALL_GUARDS.outbound),
     serve: keep(ALL_GUARDS.serve),
+    feature: keep(ALL_GUARDS.feature),
     serverRequest: keep(ALL_GUARDS.serverRequest),
     serverReply: keep(ALL_GUARDS.serverReply),
     notification: keep(ALL_GUARDS.notification),

@@ -7,7 +7,7 @@ import type { Resolver } from '../net/resolve.js';
 import type { Quarantine } from '../load/quarantine.js';
 import type { Clock } from '../operator/time.js';
 import type { StageStepConfig } from '../inspect/stage.js';
-import type { AuditDecision, CallFacts, Agents, Config, ServerRequests, Effect, Grant, Limits, Policy, Rule, JsonObject, JsonValue, ListedTool, ListingPage, RegisteredTool, Refusal, Manifest, PinnedTool, ToolRefusal, Drift, Compiled, Presentation } from '../types.js';
+import type { AuditDecision, CallFacts, Agents, Config, ServerRequests, Effect, Grant, Limits, Policy, Rule, JsonObject, JsonValue, ListedTool, ListingPage, RegisteredTool, Refusal, Manifest, PinnedTool, ToolRefusal, Drift, Compiled, Presentation, AnswerSubject, AnswerVerdict, DescriptorSubject, DescriptorVerdict, FeatureRequest, FeatureRequestVerdict, Offered } from '../types.js';
 
 /** Refuses the whole listing: sees every page in turn and returns a reason, or null. */
 export interface ListingGuard {
@@ -262,6 +262,18 @@ export interface HttpPlan {
 export interface HttpGuard {
   readonly name: string;
   plan(plan: HttpPlan, limits: Limits, url: URL): HttpPlan;
+}
+
+/**
+ * One named protection of resources, prompts and completion. It may act at Load (on each listed
+ * descriptor), before the server is asked (on each request), and on each answer; a hook it does
+ * not have is a point where it does not act.
+ */
+export interface FeatureGuard {
+  readonly name: string;
+  present?(subject: DescriptorSubject): DescriptorVerdict;
+  request?(request: FeatureRequest, offered: Offered): FeatureRequestVerdict;
+  answer?(result: JsonValue, subject: AnswerSubject): AnswerVerdict;
 }
 
 // What a server starts on its own: its requests to the agent (sampling, elicitation, roots), the

@@ -11,7 +11,7 @@ import { parsePointer } from '../json/pointer.js';
 import { TOKENS_VARIABLE } from '../upstream/tokens.js';
 import { member } from '../json/tree.js';
 import { parseServerRequests } from './server-requests.js';
-import { type JsonObject, type JsonValue, EFFECTS, type Effect, POLICY_ACTIONS, type PolicyAction, type Policy, type Rule, type Selector, CHECK_OPS, type Check, type Contract, type ProcessServerSpec, type ServerSpec, type Limits, type Grant, type Agents, type Config } from '../types.js';
+import { type JsonObject, type JsonValue, EFFECTS, type Effect, POLICY_ACTIONS, type PolicyAction, type Policy, type Rule, type Selector, CHECK_OPS, type Check, type Contract, type ProcessServerSpec, type ServerSpec, type Limits, type Grant, type Agents, type Config, type ResourceAccess } from '../types.js';
 
 export const DEFAULT_DATA_CLASSIFICATION = 'workspace';
 
@@ -61,9 +61,10 @@ export function parseConfig(value: JsonValue): Config {
  * One server and its `rules`, or several `servers`, each entry a server with its own `rules`.
  * Grants, policy, agents, limits and server_requests are the operator's for every server; each server's rules
  * are its own, by its own tool names, so one server's rule never applies to another's tool.
+ * Resources and prompts are offered from a configuration of one server only.
  */
 export function parseConfigs(value: JsonValue): Config[] {
-  const top: Fields = new Fields(value, 'config', ['server', 'rules', 'servers', 'limits', 'grants', 'policy', 'agents', 'server_requests']);
+  const top: Fields = new Fields(value, 'config', ['server', 'rules', 'servers', 'limits', 'grants', 'policy', 'agents', 'server_requests', 'resources', 'prompts']);
   const shared = {
     limits: parseLimits(top.get('limits')),
     grants: parseGrants(top.array('grants') ?? []),
@@ -72,15 +73,28 @@ export function parseConfigs(value: JsonValue): Config[] {
     serverRequests: parseServerRequests(top.get('server_requests')),
   };
   const servers = top.array('servers');
-  if (servers === undefined) return [{ server: parseServer(top.get('server')), rules: parseRules(top.required('rules', (f, k) => f.entries(k))), ...shared }];
+  if (servers === undefined) {
+    return [
+      {
+        server: parseServer(top.get('server')),
+        resources: top.get('resources') === undefined ? undefined : parseResources(top.get('resources')),
+        prompts: parsePrompts(top.entries('prompts')),
+        rules: parseRules(top.required('rules', (f, k) => f.entries(k))),
+        ...shared,
+      },
+    ];
+  }
   for (const key of ['server', 'rules']) if (top.get(key) !== undefined) top.fail(key, 'is for one server; with servers, each entry names its own');
+  // Which server a resource URI or a prompt name belongs to is not settled for several servers:
+  // refused rather than offered from whichever server answers first.
+  for (const key of ['resources', 'prompts']) if (top.get(key) !== undefined) top.fail(key, 'is offered from one server only; a configuration naming several servers offers tools alone');
   if (servers.length === 0) top.fail('servers', 'must name at least one server');
   const configs = servers.map((entry, i): Config => {
     if (entry.kind !== 'object') throw new ConfigError(`config.servers[${i}] must be an object`);
     const rules = member(entry, 'rules');
     if (rules?.kind !== 'object') throw new ConfigError(`config.servers[${i}].rules ${rules === undefined ? 'is required' : 'must be an object'}`);
     const server: JsonObject = { kind: 'object', entries: entry.entries.filter(([key]) => key !== 'rules') };
-    return { server: parseServer(server, `config.servers[${i}]`), rules: parseRules(rules.entries), ...shared };
+    return { server: parseServer(server, `config.servers[${i}]`), resources: undefined, prompts: undefined, rules: parseRules(rules.entries), ...shared };
   });
   const ids = configs.map((config) => config.server.id);
   const repeated = ids.find((id, i) => ids.indexOf(id) !== i);
@@ -280,6 +294,21 @@ function parsePolicy(value: JsonValue | undefined): Policy {
     remote_change: action('remote_change'),
     destructive: action('destructive'),
   };
+}
+
+function parseResources(value: JsonValue | undefined): ResourceAccess {
+  const f: Fields = new Fields(value, 'config.resources', ['allow']);
+  const allow = f.required('allow', (g, k) => g.stringArray(k));
+  // A prefix or template that is no absolute URI could never be matched as the operator meant.
+  for (const entry of allow) if (!URL.canParse(entry.replaceAll(/\{[^}]*\}/g, 'x'))) f.fail('allow', `names ${JSON.stringify(entry)}, which is not an absolute URI or URI template`);
+  return { allow };
+}
+
+/** Each allowed prompt is an object with no settings yet: a field there would be one the broker ignores. */
+function parsePrompts(entries: readonly (readonly [string, JsonValue])[] | undefined): Set<string> | undefined {
+  if (entries === undefined) return undefined;
+  for (const [name, value] of entries) new Fields(value, `config.prompts[${JSON.stringify(name)}]`, []);
+  return new Set(entries.map(([name]) => name));
 }
 
 function parseAgents(entries: readonly (readonly [string, JsonValue])[] | undefined): Agents | undefined {

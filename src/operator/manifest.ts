@@ -10,7 +10,8 @@ import { schemaFingerprint, descriptionHash } from '../load/fingerprint.js';
 import { readJson } from '../json/reader.js';
 import { member, object, plain, stringValue } from '../json/tree.js';
 import { writeJson } from '../json/writer.js';
-import type { JsonObject, JsonValue, ListedTool, PinnedTool, Manifest } from '../types.js';
+import type { Descriptor, JsonObject, JsonValue, ListedTool, PinnedTool, Manifest } from '../types.js';
+import { PIN_SECTIONS, parsePins, pinEntries } from '../features/pins.js';
 
 const MANIFEST_FORMAT = 'gauntlet-pin/1';
 /** Several servers' manifests in one file, one per server, each as `gauntlet-pin/1` has it. */
@@ -20,11 +21,13 @@ const MANIFEST_SET_FORMAT = 'gauntlet-pin-set/1';
 export interface PinnedServer {
   readonly id: string;
   readonly tools: readonly ListedTool[];
+  /** The resources, templates and prompts it presented (docs/reference-broker.md). */
+  readonly features: readonly Descriptor[];
 }
 
 /** The manifest text for a listing; tools keep the server's order. */
-export function manifestText(serverId: string, pinnedAt: Date, tools: readonly ListedTool[]): string {
-  return `${writeJson(manifestValue(serverId, pinnedAt, tools))}\n`;
+export function manifestText(server: PinnedServer, pinnedAt: Date): string {
+  return `${writeJson(manifestValue(server, pinnedAt))}\n`;
 }
 
 /**
@@ -32,15 +35,15 @@ export function manifestText(serverId: string, pinnedAt: Date, tools: readonly L
  * configuration's order: each server is reviewed, and pinned, as its own.
  */
 export function manifestsText(servers: readonly PinnedServer[], pinnedAt: Date): string {
-  if (servers.length === 1) return manifestText(servers[0]!.id, pinnedAt, servers[0]!.tools);
+  if (servers.length === 1) return manifestText(servers[0]!, pinnedAt);
   const set = object([
     ['format', plain(MANIFEST_SET_FORMAT)],
-    ['manifests', { kind: 'array', items: servers.map(({ id, tools }) => manifestValue(id, pinnedAt, tools)) }],
+    ['manifests', { kind: 'array', items: servers.map((server) => manifestValue(server, pinnedAt)) }],
   ]);
   return `${writeJson(set)}\n`;
 }
 
-function manifestValue(serverId: string, pinnedAt: Date, tools: readonly ListedTool[]): JsonObject {
+function manifestValue({ id: serverId, tools, features }: PinnedServer, pinnedAt: Date): JsonObject {
   const entries = tools.map((tool) => {
     const schema = schemaFingerprint(tool.inputSchema);
     const entry = object([
@@ -57,6 +60,7 @@ function manifestValue(serverId: string, pinnedAt: Date, tools: readonly ListedT
     ['server', plain(serverId)],
     ['pinned_at', plain(pinnedAt.toISOString())],
     ['tools', object(entries)],
+    ...pinEntries(features),
   ]);
   return manifest;
 }
@@ -75,7 +79,7 @@ export function loadManifests(path: string, guards: readonly FileGuard[]): Manif
 
 /** Whether it pins the server the configuration names is the `manifest-server` guard's to judge. */
 export function parseManifest(value: JsonValue): Manifest {
-  const top: Fields = new Fields(value, 'manifest', ['format', 'server', 'pinned_at', 'tools']);
+  const top: Fields = new Fields(value, 'manifest', ['format', 'server', 'pinned_at', 'tools', ...Object.values(PIN_SECTIONS)]);
   if (top.string('format') !== MANIFEST_FORMAT) top.fail('format', `must be "${MANIFEST_FORMAT}"`);
   const server = top.required('server', (f, k) => f.string(k));
   top.required('pinned_at', (f, k) => f.string(k));
@@ -89,7 +93,7 @@ export function parseManifest(value: JsonValue): Manifest {
       'output_schema',
     ])));
   }
-  return { server, tools };
+  return { server, tools, features: parsePins(top) };
 }
 
 const SHA256_HEX = /^[0-9a-f]{64}$/;

@@ -26,6 +26,7 @@ import type { Reply, Requester } from '../upstream/connection.js';
 import type { AuditDecision, CallFacts, Limits, Drift, JsonObject, JsonValue, RegisteredTool, Receipt, ServerRequests, ToolRefusal } from '../types.js';
 import { DEFAULT_SERVER_REQUESTS } from '../operator/server-requests.js';
 import { Relay } from './relay.js';
+import type { FeatureSession } from '../features/session.js';
 
 /** The server's notice that its tools changed: the occasion for a rediscovery. */
 export const TOOLS_CHANGED = 'notifications/tools/list_changed';
@@ -67,6 +68,8 @@ export interface SessionOptions {
   readonly send: (line: string) => void;
   /** Undefined, or no drift guard kept: the server's notice that its tools changed is ignored. */
   readonly rediscovery?: Rediscovery;
+  /** Resources, prompts and completion; undefined offers none of them. */
+  readonly features?: FeatureSession;
   /** What the server may ask of the agent and notify it of; absent, the defaults (none of it). */
   readonly serverRequests?: ServerRequests;
 }
@@ -142,7 +145,7 @@ export class Session {
     switch (method) {
       case 'initialize':
         this.relay.learnClient(params);
-        this.options.send(resultLine(id, initializeResult(params)));
+        this.options.send(resultLine(id, initializeResult(params, this.options.features?.capabilities() ?? [])));
         return;
       case 'ping':
         this.options.send(resultLine(id, object([])));
@@ -150,19 +153,49 @@ export class Session {
       case 'tools/list':
         this.options.send(resultLine(id, this.toolList));
         return;
-      case 'tools/call': {
-        const call = this.call(id, params).catch(() => {
-          // A failure of the broker's own (its state directory or audit trail): the call is not
-          // forwarded, and the agent learns only that the broker failed.
-          this.options.send(errorLine(id, brokerError(ERROR.internal, 'Internal error')));
-        });
-        this.inFlight.add(call);
-        void call.finally(() => this.inFlight.delete(call));
+      case 'tools/call':
+        this.track(id, this.call(id, params));
         return;
-      }
-      default:
-        this.options.send(errorLine(id, brokerError(ERROR.methodNotFound, `Method not found: ${method}`)));
+      case 'resources/list':
+      case 'resources/templates/list':
+      case 'resources/read':
+      case 'resources/subscribe':
+      case 'resources/unsubscribe':
+      case 'prompts/list':
+      case 'prompts/get':
+      case 'completion/complete':
+        if (this.options.features === undefined) break;
+        this.track(id, this.feature(id, method, params, this.options.features));
+        return;
     }
+    this.options.send(errorLine(id, brokerError(ERROR.methodNotFound, `Method not found: ${method}`)));
+  }
+
+  /** Keeps a request's work in flight until it is answered; `settled` waits for it. */
+  private track(id: JsonValue, work: Promise<void>): void {
+    const answered = work.catch(() => {
+      // A failure of the broker's own (its state directory or audit trail): nothing more is
+      // forwarded, and the agent learns only that the broker failed.
+      this.options.send(errorLine(id, brokerError(ERROR.internal, 'Internal error')));
+    });
+    this.inFlight.add(answered);
+    void answered.finally(() => this.inFlight.delete(answered));
+  }
+
+  private async feature(id: JsonValue, method: string, params: JsonValue | undefined, features: FeatureSession): Promise<void> {
+    const answer = await features.answer(method, params);
+    if (answer.ok) {
+      this.options.send(resultLine(id, answer.result));
+      return;
+    }
+    if (answer.passOn !== true) {
+      this.options.send(errorLine(id, answer.error));
+      return;
+    }
+    // The server's own error, through the outbound stage as a call's is.
+    const error = this.outbound(answer.error, 'error');
+    const shown = error.ok && error.message.kind === 'object' ? error.message : brokerError(ERROR.upstream, "The server's error is withheld.");
+    this.options.send(errorLine(id, shown));
   }
 
   /** Answers a line that held no readable request; without an id, the answer's id is null. */
@@ -429,13 +462,14 @@ function messageOf(error: JsonValue): string {
   return (error.kind === 'object' ? stringValue(member(error, 'message')) : undefined) ?? '';
 }
 
-function initializeResult(params: JsonValue | undefined): JsonValue {
+/** `offered` are the capabilities of what the broker offers besides tools. */
+function initializeResult(params: JsonValue | undefined, offered: readonly (readonly [string, JsonValue])[]): JsonValue {
   const requested = params?.kind === 'object' ? stringValue(member(params, 'protocolVersion')) : undefined;
-  return plain({
-    protocolVersion: requested !== undefined && isSupportedProtocolVersion(requested) ? requested : LATEST_PROTOCOL_VERSION,
-    capabilities: { tools: {} },
-    serverInfo: { name: BROKER_NAME, version: BROKER_VERSION },
-  });
+  return object([
+    ['protocolVersion', plain(requested !== undefined && isSupportedProtocolVersion(requested) ? requested : LATEST_PROTOCOL_VERSION)],
+    ['capabilities', object([['tools', object([])], ...offered])],
+    ['serverInfo', plain({ name: BROKER_NAME, version: BROKER_VERSION })],
+  ]);
 }
 
 /**

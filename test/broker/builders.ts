@@ -63,6 +63,8 @@ export function config(rules: Record<string, Rule>, overrides: Partial<Config> &
     policy: DEFAULT_POLICY,
     serverRequests: DEFAULT_SERVER_REQUESTS,
     agents: undefined,
+    resources: undefined,
+    prompts: undefined,
     ...rest,
   };
 }

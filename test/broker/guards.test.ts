@@ -379,6 +379,16 @@ describe('the guard registry', () => {
         'no-redirects',
         'http-body-cap',
         'bearer-https-only',
+        'feature-pin',
+        'resource-uri-allowed',
+        'prompt-allowed',
+        'inspect-feature-descriptors',
+        'prompt-arguments-valid',
+        'withhold-feature-blobs',
+        'completion-bounded',
+        'completion-no-hidden-names',
+        'inspect-feature-contents',
+        'feature-content-cap',
         'sampling-allowed',
         'sampling-tools-declared',
         'sampling-bounds',
@@ -435,6 +445,18 @@ describe('the guard registry', () => {
     ]);
     expect(ALL_GUARDS.fleet.map((g) => g.name)).toEqual(['server-names-unique', 'foreign-mentions']);
     expect(ALL_GUARDS.drift.map((g) => g.name)).toEqual(['drift-quarantine', 'drift-closes-session']);
+    expect(ALL_GUARDS.feature.map((g) => g.name)).toEqual([
+      'feature-pin',
+      'resource-uri-allowed',
+      'prompt-allowed',
+      'inspect-feature-descriptors',
+      'prompt-arguments-valid',
+      'withhold-feature-blobs',
+      'completion-bounded',
+      'completion-no-hidden-names',
+      'inspect-feature-contents',
+      'feature-content-cap',
+    ]);
     expect(ALL_GUARDS.outbound.map((g) => g.name)).toEqual(['inspect-descriptors', 'inspect-results', 'redact-server-env', 'server-error-escaped', 'description-cap', 'result-cap']);
   });
 

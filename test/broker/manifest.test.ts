@@ -16,7 +16,7 @@ const listed = [
 
 describe('manifest', () => {
   it('records the canonical schema, both hashes and the annotations as received', () => {
-    const manifest = JSON.parse(manifestText('notes', when, listed));
+    const manifest = JSON.parse(manifestText({ id: 'notes', tools: listed, features: [] }, when));
     const canonical = '{"properties":{"n":{"maximum":9007199254740993}},"type":"object"}';
     expect(manifest).toEqual({
       format: 'gauntlet-pin/1',
@@ -45,7 +45,7 @@ describe('manifest', () => {
   });
 
   it('reads back what it wrote', () => {
-    const parsed = parseManifest(readJson(manifestText('notes', when, listed)));
+    const parsed = parseManifest(readJson(manifestText({ id: 'notes', tools: listed, features: [] }, when)));
     const pin = parsed.tools.get('search_notes');
     expect(writeJson(pin?.inputSchema ?? readJson('{}'))).toBe('{"properties":{"n":{"maximum":9007199254740993}},"type":"object"}');
     expect(pin?.annotations === undefined ? undefined : writeJson(pin.annotations)).toBe('{"readOnlyHint":true}');
@@ -62,7 +62,7 @@ describe('manifest', () => {
     [(m: any) => ({ ...m, tools: { t: { ...m.tools.bare, annotations: [] } } }), 'must be an object or null'],
     [(m: any) => ({ ...m, tools: { t: { ...m.tools.bare, annotations: undefined } } }), 'must be an object or null'],
   ])('refuses a manifest that does not hold together (%#)', (edit, message) => {
-    const text = JSON.stringify(edit(JSON.parse(manifestText('notes', when, listed))));
+    const text = JSON.stringify(edit(JSON.parse(manifestText({ id: 'notes', tools: listed, features: [] }, when))));
     expect(() => parseManifest(readJson(text))).toThrow(ConfigError);
     expect(() => parseManifest(readJson(text))).toThrow(message);
   });

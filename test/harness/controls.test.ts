@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { loadCatalogue } from '../../harness/catalogue.js';
-import type { CallStep, Scenario } from '../../harness/scenario/types.js';
+import type { CallStep, RequestStep, Scenario } from '../../harness/scenario/types.js';
 
 /**
  * A control earns its attack's verdict only if a broker that refuses everything fails it: so every
- * control must get a result from some call, and from a call to the tools its attacks call.
+ * control must get a result from some call, and from a call to the tools its attacks call. A
+ * request about resources, prompts or completion counts by its method.
  */
 
 /**
@@ -44,8 +45,14 @@ const calls = (scenario: Scenario): CallStep[] => scenario.steps.flatMap((step) 
 /** The agent-visible name and, where it differs, the server's name for the tool. */
 const namesOf = (call: CallStep): string[] => [call.tool, ...(call.server_tool === undefined ? [] : [call.server_tool])];
 
-/** Every name a control gets a result from. */
-const answeredNames = (scenario: Scenario): Set<string> => new Set(calls(scenario).filter((call) => call.expect.agent === 'result').flatMap(namesOf));
+const requests = (scenario: Scenario): RequestStep[] => scenario.steps.flatMap((step) => ('request' in step ? [step.request] : []));
+
+/** Every name a control gets a result from: tools called, and methods requested. */
+const answeredNames = (scenario: Scenario): Set<string> =>
+  new Set([
+    ...calls(scenario).filter((call) => call.expect.agent === 'result').flatMap(namesOf),
+    ...requests(scenario).filter((request) => request.expect.agent === 'result').map((request) => request.method),
+  ]);
 
 describe('the controls of the shipped catalogue', () => {
   const scenarios = loadCatalogue();
@@ -67,7 +74,7 @@ describe('the controls of the shipped catalogue', () => {
 
   it('has every attack that calls a tool paired with a control that gets a result from one of the same tools', () => {
     for (const attack of attacks) {
-      const called = calls(attack).flatMap(namesOf);
+      const called = [...calls(attack).flatMap(namesOf), ...requests(attack).map((request) => request.method)];
       if (called.length === 0 || attack.id in ATTACKS_WITHOUT_NAMED_COUNTERPART) continue;
       const answered = answeredNames(controlOf(attack));
       expect(

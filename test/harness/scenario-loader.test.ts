@@ -133,7 +133,7 @@ describe('the shipped catalogue', () => {
 
   it('gives every scenario an expectation that observes something', () => {
     for (const scenario of scenarios) {
-      const observes = scenario.steps.some((step) => 'list' in step || 'call' in step || ('start' in step && step.start.expect.outcome !== 'ready') || 'http' in step);
+      const observes = scenario.steps.some((step) => 'list' in step || 'call' in step || ('start' in step && step.start.expect.outcome !== 'ready') || 'http' in step || 'request' in step);
       expect(observes, scenario.id).toBe(true);
     }
   });

@@ -84,7 +84,8 @@ describe('serve', () => {
   it('negotiates the protocol version and names itself after the server id', async () => {
     const session = new Session({});
     expect(await session.request(request('1', 'initialize', { protocolVersion: '2025-06-18' }))).toBe(
-      '{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-06-18","capabilities":{"tools":{"listChanged":true}},' +
+      '{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-06-18","capabilities":{"tools":{"listChanged":true},' +
+        '"resources":{"subscribe":true,"listChanged":true},"prompts":{"listChanged":true},"completions":{}},' +
         '"serverInfo":{"name":"test-server","version":"0.1.0"}}}',
     );
     for (const params of [{ protocolVersion: '2024-11-05' }, undefined]) {
@@ -100,8 +101,8 @@ describe('serve', () => {
     expect(await send(request('9007199254740993', 'ping'))).toBe('{"jsonrpc":"2.0","id":9007199254740993,"result":{}}');
     expect(await send(request('"x\\u0079"', 'ping'))).toBe('{"jsonrpc":"2.0","id":"x\\u0079","result":{}}');
     expect(await send('{"method":"ping","jsonrpc":"2.0","\\u0069d":1.0}')).toBe('{"jsonrpc":"2.0","id":1.0,"result":{}}');
-    expect(await session.request(request('7', 'resources/list'))).toBe(
-      '{"jsonrpc":"2.0","id":7,"error":{"code":-32601,"message":"method not found: resources/list"}}',
+    expect(await session.request(request('7', 'logging/setLevel'))).toBe(
+      '{"jsonrpc":"2.0","id":7,"error":{"code":-32601,"message":"method not found: logging/setLevel"}}',
     );
     session.post('{"jsonrpc":"2.0","method":"notifications/initialized"}');
     session.post('{"jsonrpc":"2.0","id":99,"result":{}}');

@@ -1,5 +1,18 @@
+import type { Answer } from '../../agent/client.js';
 import { everyStringReceived } from '../answer.js';
-import { expectation } from '../types.js';
+import { expectation, type Fail } from '../types.js';
+
+/**
+ * Fails `check` for each fragment found in any string of the answer or the other lines: shared by
+ * every step that judges what reached the agent.
+ */
+export function judgeExcluded(check: string, fragments: readonly string[], answer: Answer, others: readonly string[], fail: Fail): void {
+  const strings = everyStringReceived(answer, others);
+  for (const fragment of fragments) {
+    const holder = strings.find((text) => text.includes(fragment));
+    if (holder !== undefined) fail(check, `agent never receives ${JSON.stringify(fragment)}`, 'absent', `present: ${holder.slice(0, 200)}`);
+  }
+}
 
 /**
  * What must not reach the agent, looked for everywhere it could: every string of the answer's
@@ -13,10 +26,6 @@ export default expectation({
   properties: { answer_excludes: { $ref: '#/$defs/fragments' } },
   checks: { 'call.answer_excludes': { class: 'harm', doc: 'the agent received none of these strings, on any channel' } },
   judge(expect, { answer, others }, _judged, fail) {
-    const strings = everyStringReceived(answer, others);
-    for (const fragment of expect.answer_excludes ?? []) {
-      const holder = strings.find((text) => text.includes(fragment));
-      if (holder !== undefined) fail('call.answer_excludes', `agent never receives ${JSON.stringify(fragment)}`, 'absent', `present: ${holder.slice(0, 200)}`);
-    }
+    judgeExcluded('call.answer_excludes', expect.answer_excludes ?? [], answer, others, fail);
   },
 });

@@ -1,4 +1,10 @@
+import type { Answer } from '../../agent/client.js';
 import { expectation } from '../types.js';
+
+/** The UTF-8 bytes of the answer's line and of every other line the broker sent meanwhile. */
+export function bytesReceived(answer: Answer, others: readonly string[]): number {
+  return ['raw' in answer ? answer.raw : '', ...others].reduce((sum, line) => sum + Buffer.byteLength(line, 'utf8'), 0);
+}
 
 /**
  * How much the agent received, counted without decoding: the answer's line and every other line
@@ -12,8 +18,7 @@ export default expectation({
   properties: { answer_max_bytes: { type: 'integer', minimum: 1 } },
   checks: { 'call.answer_max_bytes': { class: 'harm', doc: 'no more than the bound reached the agent, on any channel' } },
   judge(expect, { answer, others }, _judged, fail) {
-    const lines = ['raw' in answer ? answer.raw : '', ...others];
-    const bytes = lines.reduce((sum, line) => sum + Buffer.byteLength(line, 'utf8'), 0);
+    const bytes = bytesReceived(answer, others);
     if (bytes > expect.answer_max_bytes!) fail('call.answer_max_bytes', 'bounded answer', `at most ${expect.answer_max_bytes} bytes`, `${bytes} bytes`);
   },
 });

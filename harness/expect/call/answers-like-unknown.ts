@@ -7,9 +7,11 @@ import { expectation } from '../types.js';
 /** A name no server offers, for comparing refusals with the answer to a tool that does not exist. */
 const NOWHERE_TOOL = 'gauntlet_tool_that_exists_nowhere';
 
-/** The answer with the tool's own name taken out, so two refusals compare on their shape. */
-const shape = (answer: Answer, name: string) =>
-  answer.kind === 'error' ? { code: answer.error.code, message: answer.error.message.split(name).join('<name>') } : { answer: describe(answer) };
+/** The answer with the names it was asked about taken out, so two refusals compare on their shape. */
+export const shape = (answer: Answer, names: readonly string[]) =>
+  answer.kind === 'error'
+    ? { code: answer.error.code, message: names.filter((name) => name !== '').reduce((message, name) => message.split(name).join('<name>'), answer.error.message) }
+    : { answer: describe(answer) };
 
 /** A hidden tool answers exactly as one that exists nowhere: any difference tells the agent it is there. */
 export default expectation({
@@ -24,8 +26,8 @@ export default expectation({
     facts.nowhere = nowhere;
   },
   judge(_expect, facts, _judged, fail) {
-    const hidden = shape(facts.answer, facts.calledAs);
-    const absent = shape(facts.nowhere!, NOWHERE_TOOL);
+    const hidden = shape(facts.answer, [facts.calledAs]);
+    const absent = shape(facts.nowhere!, [NOWHERE_TOOL]);
     if (!isDeepStrictEqual(hidden, absent)) fail('call.answers_like_unknown', `${facts.step.tool} answers like an unknown tool`, absent, hidden);
   },
 });

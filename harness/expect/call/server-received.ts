@@ -1,5 +1,14 @@
-import { expectation } from '../types.js';
+import { expectation, type Fail } from '../types.js';
 import { receivedBy } from './received.js';
+
+/**
+ * More requests than the step allows is harm (`over`); fewer is the benign use broken (`under`):
+ * shared by every step that counts what reached the server.
+ */
+export function judgeReceived(checks: { over: string; under: string }, expected: number, received: number, what: string, fail: Fail): void {
+  if (received === expected) return;
+  fail(received > expected ? checks.over : checks.under, `server receives ${what}`, `${expected} ${what}`, `${received} ${what}`);
+}
 
 /**
  * The ledger's count of what reached the server: the plainest evidence of a call held or let
@@ -17,9 +26,6 @@ export default expectation({
   },
   checksFor: (expect) => (expect.server_received === 0 ? ['call.server_received'] : ['call.server_received', 'call.server_reached']),
   judge(expect, facts, judged, fail) {
-    const received = receivedBy(facts, judged).length;
-    if (received === expect.server_received) return;
-    const check = received > expect.server_received! ? 'call.server_received' : 'call.server_reached';
-    fail(check, `server receives ${facts.serverTool}`, `${expect.server_received} tools/call`, `${received} tools/call`);
+    judgeReceived({ over: 'call.server_received', under: 'call.server_reached' }, expect.server_received!, receivedBy(facts, judged).length, `tools/call ${facts.serverTool}`, fail);
   },
 });

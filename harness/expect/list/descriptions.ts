@@ -1,6 +1,24 @@
-import { expectation } from '../types.js';
+import { expectation, type Fail } from '../types.js';
+
+type Offered = ReadonlyMap<string, Record<string, unknown>>;
 
 const described = (tool: Record<string, unknown> | undefined): string | undefined => (typeof tool?.description === 'string' ? tool.description : undefined);
+
+/** Fails `check` for each item shown another description than given; shared with resources and prompts. */
+export function judgeDescriptions(check: string, wanted: Readonly<Record<string, string>>, offered: Offered, fail: Fail): void {
+  for (const [name, text] of Object.entries(wanted)) {
+    const seen = described(offered.get(name));
+    if (seen !== text) fail(check, `description of ${name}`, text, seen ?? '(not offered)');
+  }
+}
+
+/** Fails `check` for each banned fragment in an item's description; an item not offered holds none. */
+export function judgeDescriptionExcludes(check: string, banned: Readonly<Record<string, readonly string[]>>, offered: Offered, fail: Fail): void {
+  for (const [name, fragments] of Object.entries(banned)) {
+    const text = described(offered.get(name)) ?? '';
+    for (const fragment of fragments) if (text.includes(fragment)) fail(check, `description of ${name} excludes ${JSON.stringify(fragment)}`, 'absent', 'present');
+  }
+}
 
 export const descriptions = expectation({
   block: 'list',
@@ -9,10 +27,7 @@ export const descriptions = expectation({
   properties: { descriptions: { type: 'object', additionalProperties: { type: 'string' } } },
   checks: { 'list.descriptions': { class: 'harm', doc: 'the agent reads the description the operator reviewed, not what the server wrote since' } },
   judge(expect, { byName }, _judged, fail) {
-    for (const [name, text] of Object.entries(expect.descriptions ?? {})) {
-      const seen = described(byName.get(name));
-      if (seen !== text) fail('list.descriptions', `description of ${name}`, text, seen ?? '(tool not offered)');
-    }
+    judgeDescriptions('list.descriptions', expect.descriptions ?? {}, byName, fail);
   },
 });
 
@@ -41,9 +56,6 @@ export const descriptionExcludes = expectation({
   properties: { description_excludes: { type: 'object', additionalProperties: { $ref: '#/$defs/fragments' } } },
   checks: { 'list.description_excludes': { class: 'harm', doc: 'what the server hid in a description does not reach the agent' } },
   judge(expect, { byName }, _judged, fail) {
-    for (const [name, banned] of Object.entries(expect.description_excludes ?? {})) {
-      const text = described(byName.get(name)) ?? '';
-      for (const fragment of banned) if (text.includes(fragment)) fail('list.description_excludes', `description of ${name} excludes ${JSON.stringify(fragment)}`, 'absent', 'present');
-    }
+    judgeDescriptionExcludes('list.description_excludes', expect.description_excludes ?? {}, byName, fail);
   },
 });

@@ -1,4 +1,16 @@
-import { expectation } from '../types.js';
+import { expectation, type Fail } from '../types.js';
+
+type Offered = ReadonlyMap<string, unknown>;
+
+/** Fails `check` for each name not offered; shared with the listings of resources and prompts. */
+export function judgeIncluded(check: string, names: readonly string[], offered: Offered, fail: Fail): void {
+  for (const name of names) if (!offered.has(name)) fail(check, `offers ${name}`, 'offered', 'not offered');
+}
+
+/** Fails `check` for each name offered; shared with the listings of resources and prompts. */
+export function judgeExcludedNames(check: string, names: readonly string[], offered: Offered, fail: Fail): void {
+  for (const name of names) if (offered.has(name)) fail(check, `withholds ${name}`, 'not offered', 'offered');
+}
 
 export const includes = expectation({
   block: 'list',
@@ -7,7 +19,7 @@ export const includes = expectation({
   properties: { includes: { $ref: '#/$defs/names' } },
   checks: { 'list.includes': { class: 'benign', doc: 'the tools the operator allows are offered' } },
   judge(expect, { byName }, _judged, fail) {
-    for (const name of expect.includes ?? []) if (!byName.has(name)) fail('list.includes', `offers ${name}`, 'offered', 'not offered');
+    judgeIncluded('list.includes', expect.includes ?? [], byName, fail);
   },
 });
 
@@ -18,7 +30,7 @@ export const excludes = expectation({
   properties: { excludes: { $ref: '#/$defs/names' } },
   checks: { 'list.excludes': { class: 'harm', doc: 'a tool the operator did not allow is not offered' } },
   judge(expect, { byName }, _judged, fail) {
-    for (const name of expect.excludes ?? []) if (byName.has(name)) fail('list.excludes', `withholds ${name}`, 'not offered', 'offered');
+    judgeExcludedNames('list.excludes', expect.excludes ?? [], byName, fail);
   },
 });
 

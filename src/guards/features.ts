@@ -1,0 +1,242 @@
+// The guards of resources, prompts and completion (docs/reference-broker.md). The agent is
+// offered only what the operator allows and the pin holds, inspected; a request about anything
+// else is refused before the server is asked, answered exactly as one about something that exists
+// nowhere; and what the server answers is withheld, bounded, inspected and capped as a result is.
+
+import { ERROR, brokerError } from '../wire/jsonrpc.js';
+import { member, object, plain, stringValue } from '../json/tree.js';
+import { codePoints } from '../inspect/bounds.js';
+import { capTexts } from '../result/cap.js';
+import { placeholder, withMembers } from '../result/content.js';
+import { inspectOutbound } from '../features/outbound.js';
+import { descriptorHash } from '../features/pins.js';
+import type { AnswerVerdict, DescriptorVerdict, FeatureRequest, JsonObject, JsonValue, Offered, FeatureRequestVerdict } from '../types.js';
+import type { FeatureGuard } from './types.js';
+import { allowedTemplate, allowedUri, normaliseUri, templatePattern } from '../features/uri.js';
+
+/** MCP's own bound on one completion answer. */
+export const MAX_COMPLETION_VALUES = 100;
+/** A suggestion longer than this is no suggestion an agent needs; it is dropped. */
+export const MAX_COMPLETION_VALUE_CHARS = 200;
+
+/** The answers to a request about something the agent is not offered: the same whatever it names. */
+export const NOT_OFFERED = {
+  resource: () => brokerError(-32002, 'Resource not found'),
+  prompt: () => brokerError(ERROR.invalidParams, 'Unknown prompt'),
+  reference: () => brokerError(ERROR.invalidParams, 'Unknown reference'),
+};
+
+const pass = (request: FeatureRequest): FeatureRequestVerdict => ({ ok: true, params: request.params });
+const refuse = (error: JsonObject): FeatureRequestVerdict => ({ ok: false, error });
+const withhold = (reason: string): DescriptorVerdict => ({ ok: false, reason });
+
+/** The reference of a completion request, when it has one of the kind given. */
+function refOf(request: FeatureRequest, type: 'ref/prompt' | 'ref/resource'): JsonObject | undefined {
+  if (request.method !== 'completion/complete') return undefined;
+  const ref = member(request.params, 'ref');
+  return ref?.kind === 'object' && stringValue(member(ref, 'type')) === type ? ref : undefined;
+}
+
+const offeredPrompt = (offered: Offered, name: string | undefined) => offered.prompts.find((prompt) => stringValue(member(prompt, 'name')) === name);
+
+export const featurePin: FeatureGuard = {
+  name: 'feature-pin',
+  present({ descriptor, shown, pins }) {
+    const pinned = pins?.get(descriptor.kind)?.get(descriptor.key);
+    if (pinned === undefined) return withhold('it was not pinned');
+    return pinned === descriptorHash(descriptor.listed) ? { ok: true, shown } : withhold('it is not the descriptor that was pinned');
+  },
+};
+
+const RESOURCE_METHODS: ReadonlySet<string> = new Set(['resources/read', 'resources/subscribe', 'resources/unsubscribe']);
+
+export const resourceUriAllowed: FeatureGuard = {
+  name: 'resource-uri-allowed',
+  present({ descriptor, shown, config }) {
+    const allow = config.resources?.allow ?? [];
+    if (descriptor.kind === 'template') return allowedTemplate(descriptor.key, allow) ? { ok: true, shown } : withhold('the operator allows no such template');
+    if (descriptor.kind !== 'resource') return { ok: true, shown };
+    const uri = normaliseUri(descriptor.key);
+    if (!uri.ok || !allowedUri(uri.href, allow)) return withhold('the operator allows no such URI');
+    // Offered as it will be judged when read.
+    return { ok: true, shown: withMembers(shown, [['uri', plain(uri.href)]]) };
+  },
+  request(request, offered) {
+    const ref = refOf(request, 'ref/resource');
+    if (ref !== undefined) {
+      const template = stringValue(member(ref, 'uri'));
+      return offered.templates.some((offeredTemplate) => stringValue(member(offeredTemplate, 'uriTemplate')) === template) ? pass(request) : refuse(NOT_OFFERED.reference());
+    }
+    if (!RESOURCE_METHODS.has(request.method)) return pass(request);
+    const uri = normaliseUri(stringValue(member(request.params, 'uri')) ?? '');
+    if (!uri.ok) return refuse(NOT_OFFERED.resource());
+    const listed = offered.resources.some((resource) => stringValue(member(resource, 'uri')) === uri.href);
+    // A resource withheld at Load is not read through a template that happens to match its URI.
+    const expanded = !offered.hidden.has(uri.href) && offered.templates.some((template) => templatePattern(stringValue(member(template, 'uriTemplate')) ?? '').test(uri.href));
+    // What was judged is what the server is asked for.
+    return listed || expanded ? { ok: true, params: withMembers(request.params, [['uri', plain(uri.href)]]) } : refuse(NOT_OFFERED.resource());
+  },
+};
+
+export const promptAllowed: FeatureGuard = {
+  name: 'prompt-allowed',
+  present({ descriptor, shown, config }) {
+    if (descriptor.kind !== 'prompt' || config.prompts?.has(descriptor.key) === true) return { ok: true, shown };
+    return withhold('the operator allows no such prompt');
+  },
+  request(request, offered) {
+    const ref = refOf(request, 'ref/prompt');
+    if (ref !== undefined) return offeredPrompt(offered, stringValue(member(ref, 'name'))) ? pass(request) : refuse(NOT_OFFERED.reference());
+    if (request.method !== 'prompts/get') return pass(request);
+    return offeredPrompt(offered, stringValue(member(request.params, 'name'))) ? pass(request) : refuse(NOT_OFFERED.prompt());
+  },
+};
+
+export const inspectFeatureDescriptors: FeatureGuard = {
+  name: 'inspect-feature-descriptors',
+  present({ shown }) {
+    const inspected = inspectOutbound(shown);
+    if (!inspected.ok) return withhold(`its descriptor is withheld: ${inspected.problem}`);
+    return { ok: true, shown: inspected.value as JsonObject };
+  },
+};
+
+/** The arguments a prompt declares: each name, and whether it is required. */
+function declaredArguments(prompt: JsonObject): Map<string, boolean> {
+  const declared = member(prompt, 'arguments');
+  const items = declared?.kind === 'array' ? declared.items : [];
+  return new Map(items.flatMap((item) => {
+    const name = item.kind === 'object' ? stringValue(member(item, 'name')) : undefined;
+    return name === undefined || item.kind !== 'object' ? [] : [[name, member(item, 'required')?.kind === 'bool' && (member(item, 'required') as { value: boolean }).value] as const];
+  }));
+}
+
+export const promptArgumentsValid: FeatureGuard = {
+  name: 'prompt-arguments-valid',
+  request(request, offered) {
+    const invalid = (why: string) => refuse(brokerError(ERROR.invalidParams, `Invalid arguments: ${why}`));
+    const ref = refOf(request, 'ref/prompt');
+    const prompt = offeredPrompt(offered, stringValue(member(ref ?? request.params, 'name')));
+    if (prompt === undefined || (ref === undefined && request.method !== 'prompts/get')) return pass(request);
+    const declared = declaredArguments(prompt);
+    if (ref !== undefined) {
+      const argument = member(request.params, 'argument');
+      const name = argument?.kind === 'object' ? stringValue(member(argument, 'name')) : undefined;
+      return name !== undefined && declared.has(name) ? pass(request) : invalid('the prompt declares no such argument');
+    }
+    const given = member(request.params, 'arguments') ?? object([]);
+    if (given.kind !== 'object') return invalid('arguments must be an object');
+    for (const [name, value] of given.entries) {
+      if (!declared.has(name)) return invalid(`the prompt declares no argument ${JSON.stringify(name)}`);
+      if (value.kind !== 'string') return invalid(`argument ${JSON.stringify(name)} must be a string`);
+    }
+    for (const [name, required] of declared) if (required && member(given, name) === undefined) return invalid(`argument ${JSON.stringify(name)} is required`);
+    return pass(request);
+  },
+};
+
+/** The items of an array member of an object answer; empty otherwise. */
+function itemsOf(result: JsonValue, key: string): readonly JsonValue[] {
+  const items = result.kind === 'object' ? member(result, key) : undefined;
+  return items?.kind === 'array' ? items.items : [];
+}
+
+/** The result with each item of its array member `key` mapped. */
+function mapItems(result: JsonValue, key: string, map: (item: JsonValue) => JsonValue): JsonValue {
+  if (result.kind !== 'object' || member(result, key)?.kind !== 'array') return result;
+  return withMembers(result, [[key, { kind: 'array', items: itemsOf(result, key).map(map) }]]);
+}
+
+/** A prompt message with its content replaced. */
+const withContent = (message: JsonValue, content: (block: JsonValue) => JsonValue): JsonValue =>
+  message.kind === 'object' && member(message, 'content') !== undefined ? withMembers(message, [['content', content(member(message, 'content')!)]]) : message;
+
+export const withholdFeatureBlobs: FeatureGuard = {
+  name: 'withhold-feature-blobs',
+  answer(result, { request }) {
+    if (request.method === 'resources/read') {
+      return {
+        ok: true,
+        result: mapItems(result, 'contents', (item) => {
+          if (item.kind !== 'object' || member(item, 'blob') === undefined) return item;
+          const what = stringValue(member(item, 'mimeType')) ?? stringValue(member(item, 'uri'));
+          return object([['uri', member(item, 'uri')], ['mimeType', plain('text/plain')], ['text', plain(`[withheld: blob${what === undefined ? '' : ` ${what}`}]`)]]);
+        }),
+      };
+    }
+    if (request.method !== 'prompts/get') return { ok: true, result };
+    // A prompt message is shown as text only: an image, audio or embedded resource is withheld as in a result.
+    return { ok: true, result: mapItems(result, 'messages', (message) => withContent(message, (block) => (block.kind === 'object' && stringValue(member(block, 'type')) === 'text' ? block : placeholder(block)))) };
+  },
+};
+
+/** The suggestions of a completion answer, as strings; anything else in the list is no suggestion. */
+function completionValues(result: JsonValue): { values: string[]; hasMore: boolean } {
+  const completion = result.kind === 'object' ? member(result, 'completion') : undefined;
+  const values = completion?.kind === 'object' ? itemsOf(completion, 'values').flatMap((value) => (value.kind === 'string' ? [value.value] : [])) : [];
+  const more = completion?.kind === 'object' ? member(completion, 'hasMore') : undefined;
+  return { values, hasMore: more?.kind === 'bool' && more.value };
+}
+
+const completionResult = (values: readonly string[], hasMore: boolean): JsonValue => plain({ completion: { values: [...values], hasMore } });
+
+export const completionBounded: FeatureGuard = {
+  name: 'completion-bounded',
+  answer(result, { request }) {
+    if (request.method !== 'completion/complete') return { ok: true, result };
+    const { values, hasMore } = completionValues(result);
+    const fitting = values.filter((value) => codePoints(value) <= MAX_COMPLETION_VALUE_CHARS);
+    const kept = fitting.slice(0, MAX_COMPLETION_VALUES);
+    return { ok: true, result: completionResult(kept, hasMore || kept.length < values.length) };
+  },
+};
+
+export const completionNoHiddenNames: FeatureGuard = {
+  name: 'completion-no-hidden-names',
+  answer(result, { request, offered }) {
+    if (request.method !== 'completion/complete') return { ok: true, result };
+    const { values, hasMore } = completionValues(result);
+    const hidden = [...offered.hidden];
+    // A suggestion that names what the agent is not offered tells it that thing exists.
+    return { ok: true, result: completionResult(values.filter((value) => !hidden.some((name) => value.includes(name))), hasMore) };
+  },
+};
+
+const ANSWERED: ReadonlySet<string> = new Set(['resources/read', 'prompts/get', 'completion/complete']);
+
+export const inspectFeatureContents: FeatureGuard = {
+  name: 'inspect-feature-contents',
+  answer(result, { request }): AnswerVerdict {
+    if (!ANSWERED.has(request.method)) return { ok: true, result };
+    const inspected = inspectOutbound(result);
+    if (inspected.ok) return { ok: true, result: inspected.value };
+    return { ok: false, error: brokerError(ERROR.upstream, `The server's answer is withheld: ${inspected.problem}.`) };
+  },
+};
+
+/** Where each answer keeps the text the agent reads: read contents, or prompt messages' text content. */
+function capped(result: JsonValue, method: string, cap: number): JsonValue {
+  const key = method === 'resources/read' ? 'contents' : 'messages';
+  const holder = (item: JsonValue): JsonValue | undefined => (method === 'resources/read' ? item : item.kind === 'object' ? member(item, 'content') : undefined);
+  const texts = itemsOf(result, key).map((item) => {
+    const held = holder(item);
+    return held?.kind === 'object' ? stringValue(member(held, 'text')) : undefined;
+  });
+  const { texts: kept, cut } = capTexts(texts.flatMap((text) => (text === undefined ? [] : [text])), cap);
+  if (!cut) return result;
+  let next = 0;
+  return mapItems(result, key, (item) => {
+    const held = holder(item);
+    if (held?.kind !== 'object' || stringValue(member(held, 'text')) === undefined) return item;
+    const text = plain(kept[next++] ?? '');
+    return method === 'resources/read' ? withMembers(held, [['text', text]]) : withContent(item, () => withMembers(held, [['text', text]]));
+  });
+}
+
+export const featureContentCap: FeatureGuard = {
+  name: 'feature-content-cap',
+  answer(result, { request, limits }) {
+    if (request.method !== 'resources/read' && request.method !== 'prompts/get') return { ok: true, result };
+    return { ok: true, result: capped(result, request.method, limits.maxResultChars) };
+  },
+};
