@@ -12,7 +12,7 @@ export const CLI = resolve('dist/src/cli.js');
 export const FIXTURE = resolve('test/broker/fixtures/fake-server.mjs');
 const WAIT_MS = 15_000;
 
-if (!existsSync(CLI)) throw new Error(`${CLI} is missing: build with npx tsc -p tsconfig.json first`);
+if (!existsSync(CLI)) throw new Error(`${CLI} is missing: build with npx tsc -b first`);
 
 /** Rejects after `ms` unless `promise` settles first; the timer never outlives the wait. */
 export async function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {

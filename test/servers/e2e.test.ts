@@ -1,6 +1,6 @@
 /**
  * The compiled server, started as a process the way the harness and brokers start it. Needs
- * `tsc -p tsconfig.json` to have emitted dist/ first.
+ * `tsc -b` to have emitted dist/ first.
  */
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -24,7 +24,7 @@ const children: ChildProcessWithoutNullStreams[] = [];
 const transports: StdioClientTransport[] = [];
 
 beforeAll(() => {
-  if (!existsSync(entry)) throw new Error(`${entry} is missing: run npx tsc -p tsconfig.json first`);
+  if (!existsSync(entry)) throw new Error(`${entry} is missing: run npx tsc -b first`);
 });
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'kit-e2e-'));

@@ -1,6 +1,6 @@
 // The kit's HTTP mode, started as the harness starts it: every request recorded with all its
 // headers, HTTPS with the kit's certificate (trusted through its authority only), and a call's
-// result quoting the headers it came with. Needs `tsc -p tsconfig.json` to have emitted dist/.
+// result quoting the headers it came with. Needs `tsc -b` to have emitted dist/.
 
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request as plainRequest } from 'node:http';
