@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loadCatalogue } from '../../harness/catalogue.js';
-import type { CallStep, RequestStep, Scenario } from '../../harness/scenario/types.js';
+import type { CallStep, HttpStep, RequestStep, Scenario } from '../../harness/scenario/types.js';
 
 /**
  * A control earns its attack's verdict only if a broker that refuses everything fails it: so every
@@ -45,6 +45,8 @@ const calls = (scenario: Scenario): CallStep[] => scenario.steps.flatMap((step) 
 /** The agent-visible name and, where it differs, the server's name for the tool. */
 const namesOf = (call: CallStep): string[] => [call.tool, ...(call.server_tool === undefined ? [] : [call.server_tool])];
 
+const httpCalls = (scenario: Scenario): HttpStep[] => scenario.steps.flatMap((step) => ('http' in step && step.http.request === 'call' ? [step.http] : []));
+
 const requests = (scenario: Scenario): RequestStep[] => scenario.steps.flatMap((step) => ('request' in step ? [step.request] : []));
 
 /** Every name a control gets a result from: tools called, and methods requested. */
@@ -52,6 +54,7 @@ const answeredNames = (scenario: Scenario): Set<string> =>
   new Set([
     ...calls(scenario).filter((call) => call.expect.agent === 'result').flatMap(namesOf),
     ...requests(scenario).filter((request) => request.expect.agent === 'result').map((request) => request.method),
+    ...httpCalls(scenario).filter((call) => call.expect.answered === true && call.tool !== undefined).map((call) => call.tool!),
   ]);
 
 describe('the controls of the shipped catalogue', () => {
