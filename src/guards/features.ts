@@ -8,7 +8,7 @@ import { member, object, plain, stringValue } from '../json/tree.js';
 import { codePoints } from '../inspect/bounds.js';
 import { capTexts } from '../result/cap.js';
 import { placeholder, withMembers } from '../result/content.js';
-import { inspectOutbound } from '../features/outbound.js';
+import { inspectMessage, type Channel } from '../inspect/stage.js';
 import { descriptorHash } from '../features/pins.js';
 import type { AnswerVerdict, DescriptorVerdict, FeatureRequest, JsonObject, JsonValue, Offered, FeatureRequestVerdict } from '../types.js';
 import type { FeatureGuard } from './types.js';
@@ -95,9 +95,9 @@ export const promptAllowed: FeatureGuard = {
 export const inspectFeatureDescriptors: FeatureGuard = {
   name: 'inspect-feature-descriptors',
   present({ shown }) {
-    const inspected = inspectOutbound(shown);
+    const inspected = inspectMessage(shown, 'descriptor');
     if (!inspected.ok) return withhold(`its descriptor is withheld: ${inspected.problem}`);
-    return { ok: true, shown: inspected.value as JsonObject };
+    return { ok: true, shown: inspected.message as JsonObject };
   },
 };
 
@@ -202,14 +202,20 @@ export const completionNoHiddenNames: FeatureGuard = {
   },
 };
 
-const ANSWERED: ReadonlySet<string> = new Set(['resources/read', 'prompts/get', 'completion/complete']);
+/** The answers that carry what a server chose, each the outbound stage's channel for it. */
+const ANSWERED: ReadonlyMap<string, Channel> = new Map([
+  ['resources/read', 'resource'],
+  ['prompts/get', 'prompt'],
+  ['completion/complete', 'completion'],
+]);
 
 export const inspectFeatureContents: FeatureGuard = {
   name: 'inspect-feature-contents',
   answer(result, { request }): AnswerVerdict {
-    if (!ANSWERED.has(request.method)) return { ok: true, result };
-    const inspected = inspectOutbound(result);
-    if (inspected.ok) return { ok: true, result: inspected.value };
+    const channel = ANSWERED.get(request.method);
+    if (channel === undefined) return { ok: true, result };
+    const inspected = inspectMessage(result, channel);
+    if (inspected.ok) return { ok: true, result: inspected.message };
     return { ok: false, error: brokerError(ERROR.upstream, `The server's answer is withheld: ${inspected.problem}.`) };
   },
 };
