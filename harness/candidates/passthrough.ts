@@ -1,9 +1,8 @@
 import { join } from 'node:path';
-import { spawnHttpChannel } from '../agent/http-channel.js';
 import { passthroughEntry } from '../paths.js';
 import { spawnChannel, throughPrefix } from './child.js';
 import type { AggregatedServer } from './aggregator.js';
-import { freeLoopbackPort } from './free-port.js';
+import { startHttpAgent } from './agent-http.js';
 import { ADAPTER_PROTOCOL, type AgentChannel, type Candidate, type NamedUpstream, type SessionSpec } from './types.js';
 
 /**
@@ -67,16 +66,8 @@ async function startProxy(spec: SessionSpec, name: string, proxyOptions: readonl
     stderrFile: join(spec.workdir, `${name}.stderr`),
   };
   if (spec.agentHttp === undefined) return spawnChannel(...throughPrefix(spec.launchPrefix, process.execPath, [passthroughEntry, ...proxyOptions, ...target]), options);
-  const port = await freeLoopbackPort();
-  const channel = spawnHttpChannel(process.execPath, [passthroughEntry, '--front-door', String(port), ...proxyOptions, ...target], {
-    ...options,
-    // It listens on every interface; the agent, like every client of the harness, dials loopback only.
-    url: `http://127.0.0.1:${port}/mcp`,
-    headers: spec.agentHttp.headers,
-    ...(spec.launchPrefix ? { launchPrefix: spec.launchPrefix } : {}),
-  });
-  await channel.ready;
-  return channel;
+  // It listens on every interface; the agent dials loopback only.
+  return startHttpAgent(spec, (port) => [passthroughEntry, '--front-door', String(port), ...proxyOptions, ...target], options);
 }
 
 /**

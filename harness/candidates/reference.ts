@@ -4,9 +4,8 @@ import { join } from 'node:path';
 import { stringify as stringifyLossless } from 'lossless-json';
 import { brokerEntry } from '../paths.js';
 import type { AdapterFlaw, OperatorConfig, ServerOperator } from '../scenario/types.js';
-import { spawnHttpChannel } from '../agent/http-channel.js';
 import { runToExit, spawnChannel, throughPrefix } from './child.js';
-import { freeLoopbackPort } from './free-port.js';
+import { startHttpAgent } from './agent-http.js';
 import { ADAPTER_PROTOCOL, FEATURES, type Candidate, type Feature, type NeutralAuditRecord, type NeutralLoadReport, type SessionSpec } from './types.js';
 
 export interface ReferenceOptions {
@@ -186,16 +185,8 @@ export function referenceCandidate(options: ReferenceOptions = {}): Candidate {
       const options = { cwd: spec.workdir, env: brokerEnv(spec), stderrFile: files(spec).serveStderr };
       if (spec.agentHttp === undefined) return spawnChannel(...throughPrefix(spec.launchPrefix, process.execPath, serveArgs), options);
       // Only the port: where it binds is the broker's own default, loopback (FDR-1).
-      const port = await freeLoopbackPort();
       const origins = (spec.operator.allowed_origins ?? []).flatMap((origin) => ['--allow-origin', origin]);
-      const channel = spawnHttpChannel(process.execPath, [...serveArgs, '--listen', String(port), ...origins], {
-        ...options,
-        url: `http://127.0.0.1:${port}/mcp`,
-        headers: spec.agentHttp.headers,
-        ...(spec.launchPrefix ? { launchPrefix: spec.launchPrefix } : {}),
-      });
-      await channel.ready;
-      return channel;
+      return startHttpAgent(spec, (port) => [...serveArgs, '--listen', String(port), ...origins], options);
     },
     async loadReport(spec) {
       const path = files(spec).report;
