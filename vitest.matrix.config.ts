@@ -1,0 +1,12 @@
+import { defineConfig } from 'vitest/config';
+
+// `npm run test:matrix`: the slow runs kept out of `npm test` so that it stays well inside CI's
+// time (test/matrix/).
+export default defineConfig({
+  test: {
+    include: ['test/matrix/**/*.test.ts'],
+    pool: 'forks',
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+  },
+});
