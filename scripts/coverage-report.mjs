@@ -66,7 +66,7 @@ out.push('## Per folder', '', '| folder | lines | % | branches | % |', '|---|---
 for (const f of folders) out.push(`| ${f.folder} | ${f.lc} / ${f.lt} | ${pct(f.lc, f.lt)} | ${f.bc} / ${f.bt} | ${pct(f.bc, f.bt)} |`);
 out.push(`| **total** | ${total.lc} / ${total.lt} | ${pct(total.lc, total.lt)} | ${total.bc} / ${total.bt} | ${pct(total.bc, total.bt)} |`, '');
 out.push(`## Uncovered guard branches (${uncoveredCount} lines)`, '');
-out.push('Branches that never ran, by the line they start on, in src/guards/ and in every module a guard imports. Each is a check no scenario or unit test exercised: a candidate for a scenario, or for a sentence saying why it cannot be reached.', '');
+out.push('Branches that never ran, by the line they start on, in src/guards/ and in every module a guard imports. Each is a check no scenario exercised: a candidate for a scenario, or for a sentence saying why it cannot be reached.', '');
 for (const file of uncovered) out.push(`- ${file.name}: ${file.lines.join(', ')}`);
 out.push('');
 process.stdout.write(out.join('\n'));
