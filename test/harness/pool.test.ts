@@ -1,4 +1,6 @@
+import { execFile } from 'node:child_process';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadCatalogue } from '../../harness/catalogue.js';
 import { passthroughCandidate } from '../../harness/candidates/passthrough.js';
@@ -151,4 +153,20 @@ describe('budgets against a candidate that never answers', () => {
     ]);
     expect(report.timing!.wall_ms).toBeLessThan(10_000);
   }, 30_000);
+});
+
+describe('the command line', () => {
+  const gauntlet = (...args: string[]) => promisify(execFile)(process.execPath, [join(packageRoot, 'bin', 'gauntlet.js'), 'run', '--filter', 'res.*', ...args]);
+
+  it.each([
+    [['--jobs', '0'], /--jobs takes a whole number from 1 to 64/],
+    [['--run-budget', '1.5'], /--run-budget takes a positive whole number of milliseconds/],
+  ])('refuses %j before anything runs (exit 2)', async (args, message) => {
+    const failed = await gauntlet(...args).then(
+      () => undefined,
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect(failed?.code).toBe(2);
+    expect(failed?.stderr).toMatch(message);
+  });
 });
