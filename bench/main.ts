@@ -8,6 +8,7 @@ import { cpus, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { loadCandidate } from '../harness/candidates/registry.js';
 import type { Candidate } from '../harness/candidates/types.js';
+import type { ToolRule } from '../harness/scenario/types.js';
 import { packageRoot } from '../harness/paths.js';
 import { fillerTool, TOOLSETS } from '../servers/kit/tools.js';
 import { BASELINE, type Workload } from './metrics.js';
@@ -21,7 +22,7 @@ import { callsBehindHung, callsInFlight, HUNG_TOOL, sequentialCalls } from './wo
 import { largeAnswer, largeAnswerKnobs } from './workloads/large.js';
 
 const OWN_TOOLS = TOOLSETS.notes.map((tool) => tool.name);
-const CLASSIFIED = { search_notes: 'read_only', read_note: 'read_only', write_note: 'local_change' } as const;
+const CLASSIFIED: Record<string, ToolRule> = { search_notes: { effect: 'read_only' }, read_note: { effect: 'read_only' }, write_note: { effect: 'local_change' } };
 
 /** The calls' session: the kit's three tools, write_note never answered. */
 const CALLS_PLAN: ServerPlan = { knobs: { hang_on_call: HUNG_TOOL }, tools: CLASSIFIED };
@@ -31,7 +32,7 @@ function loadPlan(tools: number, pages: number): ServerPlan {
   const fillers = Array.from({ length: tools - OWN_TOOLS.length }, (_, i) => fillerTool(i + 1).name);
   return {
     knobs: { filler: String(fillers.length), page_size: String(Math.ceil(tools / pages)) },
-    tools: { ...CLASSIFIED, ...Object.fromEntries(fillers.map((name) => [name, 'read_only' as const])) },
+    tools: { ...CLASSIFIED, ...Object.fromEntries(fillers.map((name): [string, ToolRule] => [name, { effect: 'read_only' }])) },
   };
 }
 
@@ -112,10 +113,14 @@ class Bench {
 
   private async large(name: string, candidate: Candidate, round: number): Promise<void> {
     const { results, options } = this;
-    const plan: ServerPlan = { knobs: largeAnswerKnobs(options.largeMib * 1024 * 1024), tools: CLASSIFIED };
+    // The call is bounded by the bench's own timeout, not a broker's shorter default for the tool:
+    // the server hashes the whole answer for its ledger before it writes the first byte.
+    const largeTimeoutMs = options.largeTimeoutS * 1000;
+    const tools = { ...CLASSIFIED, search_notes: { effect: 'read_only', timeout_ms: largeTimeoutMs } } satisfies Record<string, ToolRule>;
+    const plan: ServerPlan = { knobs: largeAnswerKnobs(options.largeMib * 1024 * 1024), tools };
     const session = await BenchSession.open(candidate, plan, this.timeoutMs);
     try {
-      const { measured, notes } = await largeAnswer(session, options.largeTimeoutS * 1000);
+      const { measured, notes } = await largeAnswer(session, largeTimeoutMs);
       for (const note of notes) results.note(name, 'large', note);
       results.record('large.growth_mib', name, round, measured?.growthMib ?? null);
       results.record('large.after_bound_ms', name, round, measured?.afterBoundMs ?? null);
@@ -134,7 +139,7 @@ class Bench {
       for (const name of order) await this.attempt(name, 'start-up', round, () => this.calls(name, this.candidates.get(name)!, round));
       for (const name of order) await this.attempt(name, 'load', round, () => this.load(name, this.candidates.get(name)!, round));
       for (const name of order) {
-        if (name === BASELINE) continue;
+        if (name === BASELINE || round >= this.options.largeRounds) continue;
         await this.attempt(name, 'large', round, () => this.large(name, this.candidates.get(name)!, round));
       }
       this.highestLoad = Math.max(this.highestLoad, loadavg()[0]!);

@@ -17,6 +17,8 @@ export interface BenchOptions {
   timeoutS: number;
   /** Bound on the large answer: a broker that forwards it all is cut off here. */
   largeTimeoutS: number;
+  /** How many of the rounds run the large answer (the costliest workload, and the least noisy). */
+  largeRounds: number;
   /** Past this, no further workload run starts; the report says how many were skipped. */
   deadlineS: number;
   outDir: string;
@@ -27,9 +29,9 @@ export interface BenchOptions {
 export const DEFAULT_CANDIDATES = ['direct', 'reference', 'passthrough', 'mcp-proxy', 'supergateway', 'mcp-hub', 'mcp-remote', 'civic-passthrough'];
 
 export const USAGE = `npm run bench -- [--candidates a,b,...] [--rounds N] [--calls N] [--in-flight N] [--behind N] [--tools N] [--pages N]
-  [--large-mib N] [--call-budget-s S] [--timeout-s S] [--large-timeout-s S] [--deadline-s S] [--out DIR] [--update-readme]`;
+  [--large-mib N] [--large-rounds N] [--call-budget-s S] [--timeout-s S] [--large-timeout-s S] [--deadline-s S] [--out DIR] [--update-readme]`;
 
-const DEFAULTS = { rounds: 3, calls: 2000, 'in-flight': 16, behind: 15, tools: 1000, pages: 10, 'large-mib': 1024, 'call-budget-s': 5, 'timeout-s': 30, 'large-timeout-s': 20, 'deadline-s': 480 };
+const DEFAULTS = { rounds: 3, calls: 2000, 'in-flight': 16, behind: 15, tools: 1000, pages: 10, 'large-mib': 1024, 'call-budget-s': 5, 'timeout-s': 30, 'large-timeout-s': 30, 'large-rounds': 1, 'deadline-s': 510 };
 
 export class OptionError extends Error {}
 
@@ -65,6 +67,7 @@ export function parseOptions(args: readonly string[]): BenchOptions {
     callBudgetS: number('call-budget-s'),
     timeoutS: number('timeout-s'),
     largeTimeoutS: number('large-timeout-s'),
+    largeRounds: number('large-rounds'),
     deadlineS: number('deadline-s'),
     outDir: String(values.out ?? 'reports'),
     updateReadme: values['update-readme'] === true,

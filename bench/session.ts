@@ -6,13 +6,13 @@ import { Ledger, launches } from '../harness/observe/ledger.js';
 import { serverEntry } from '../harness/paths.js';
 import { OPERATOR_ENV } from '../harness/run/execute.js';
 import { HttpServer } from '../harness/run/http-server.js';
-import type { Effect, ToolRule } from '../harness/scenario/types.js';
+import type { ToolRule } from '../harness/scenario/types.js';
 import { elapsedMs, now } from './clock.js';
 
-/** The kit server a session runs: its knobs, and the tools the operator classifies (each with its effect). */
+/** The kit server a session runs: its knobs, and the operator's rule for each tool it classifies. */
 export interface ServerPlan {
   knobs: Record<string, string>;
-  tools: Record<string, Effect>;
+  tools: Record<string, ToolRule>;
 }
 
 /**
@@ -61,7 +61,7 @@ export class BenchSession {
       const spec: SessionSpec = {
         workdir: workdir.path,
         upstream: http === undefined ? command : { id: command.id, url: `http://127.0.0.1:${http.port}/mcp` },
-        operator: { tools: Object.fromEntries(Object.entries(plan.tools).map(([tool, effect]): [string, ToolRule] => [tool, { effect }])) },
+        operator: { tools: plan.tools },
         env: { ...process.env, ...OPERATOR_ENV },
         timeoutMs,
       };
