@@ -31,7 +31,7 @@ export const DEFAULT_CANDIDATES = ['direct', 'reference', 'passthrough', 'mcp-pr
 export const USAGE = `npm run bench -- [--candidates a,b,...] [--rounds N] [--calls N] [--in-flight N] [--behind N] [--tools N] [--pages N]
   [--large-mib N] [--large-rounds N] [--call-budget-s S] [--timeout-s S] [--large-timeout-s S] [--deadline-s S] [--out DIR] [--update-readme]`;
 
-const DEFAULTS = { rounds: 3, calls: 2000, 'in-flight': 16, behind: 15, tools: 1000, pages: 10, 'large-mib': 1024, 'call-budget-s': 5, 'timeout-s': 30, 'large-timeout-s': 30, 'large-rounds': 1, 'deadline-s': 510 };
+const DEFAULTS = { rounds: 3, calls: 2000, 'in-flight': 16, behind: 15, tools: 1000, pages: 10, 'large-mib': 1024, 'call-budget-s': 5, 'timeout-s': 60, 'large-timeout-s': 30, 'large-rounds': 1, 'deadline-s': 450 };
 
 export class OptionError extends Error {}
 
