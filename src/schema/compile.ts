@@ -3,8 +3,9 @@
 // reference that leaves the schema (possible only with the self-contained guard disabled) is
 // compiled as the empty schema, which is what trusting an unreviewed document comes to.
 
-import ajv2020 from 'ajv/dist/2020.js';
-import type { ErrorObject, ValidateFunction } from 'ajv';
+import { createRequire } from 'node:module';
+import type ajv2020 from 'ajv/dist/2020.js';
+import type { ErrorObject, Options, ValidateFunction } from 'ajv';
 import { object } from '../json/tree.js';
 import { writeJson } from '../json/writer.js';
 import type { JsonObject, JsonValue, Compiled } from '../types.js';
@@ -22,8 +23,27 @@ const OPTIONS = {
 // done (addUsedSchema off, the schema removed after), so nothing of it can resolve another's
 // reference; any other schema compiles in an instance of its own, so its $id can neither collide
 // with another's nor resolve into one.
-const metaChecker = new ajv2020.default(OPTIONS);
-const anonymous = new ajv2020.default({ ...OPTIONS, validateSchema: false, meta: false, addUsedSchema: false });
+type Ajv2020 = InstanceType<typeof ajv2020.default>;
+
+interface Validators {
+  readonly fresh: (options: Options) => Ajv2020;
+  readonly metaChecker: Ajv2020;
+  readonly anonymous: Ajv2020;
+}
+let validators: Validators | undefined;
+
+/**
+ * Loads Ajv and builds the shared instances, once. Loading Ajv is a good part of the broker's
+ * start, so startup.ts calls this while the server it just spawned starts up; the first compile
+ * calls it otherwise.
+ */
+export function loadValidators(): Validators {
+  if (validators !== undefined) return validators;
+  const { default: Ajv } = createRequire(import.meta.url)('ajv/dist/2020.js') as { default: typeof ajv2020.default };
+  const fresh = (options: Options): Ajv2020 => new Ajv(options);
+  validators = { fresh, metaChecker: fresh(OPTIONS), anonymous: fresh({ ...OPTIONS, validateSchema: false, meta: false, addUsedSchema: false }) };
+  return validators;
+}
 
 /** More external references than this, each standing in for a document, is not a schema. */
 const MAX_STAND_INS = 64;
@@ -53,6 +73,7 @@ export function compileSchema(schema: JsonObject): Compiled {
 }
 
 function compileUncached(schema: JsonObject): Compiled {
+  const { fresh, metaChecker, anonymous } = loadValidators();
   const unlabelled = toJs(schema) as Record<string, unknown>;
   if (!metaChecker.validateSchema(unlabelled)) {
     return { ok: false, error: `not a valid 2020-12 schema: ${metaChecker.errorsText(metaChecker.errors)}` };
@@ -67,7 +88,7 @@ function compileUncached(schema: JsonObject): Compiled {
       anonymous.removeSchema(unlabelled);
     }
   }
-  const ajv = new ajv2020.default({ ...OPTIONS, validateSchema: false, meta: false });
+  const ajv = fresh({ ...OPTIONS, validateSchema: false, meta: false });
   const standIns = new Set<string>();
   for (;;) {
     try {
