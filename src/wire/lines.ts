@@ -3,7 +3,8 @@
 // strings read the same), and may end in \r\n. Blank lines carry no message and are skipped.
 // An over-long line is never held whole: past the bound its bytes are dropped while the reader
 // scans for the newline, keeping only its first and last few bytes, so that the peer can still be
-// told which request the line answered.
+// told which request the line answered: at once, when its start names it (the rest of the line is
+// then drained unread), or when the line ends.
 
 /** The longest line either peer may send, in bytes, not counting the line ending. */
 const MAX_LINE_BYTES = 16 * 1024 * 1024;
@@ -32,6 +33,8 @@ export class LineSplitter {
     private readonly maxLineBytes: number = MAX_LINE_BYTES,
     /** Called when an over-long line ends; without it the line is one more bad line. */
     private readonly onOverlong: (line: Overlong) => void = () => onBadLine(`a line longer than ${maxLineBytes} bytes`),
+    /** Called with its first bytes as soon as a line goes over the bound, before it ends. */
+    private readonly onOverlongBegun: (head: Buffer) => void = () => {},
   ) {}
 
   push(chunk: Buffer): void {
@@ -42,7 +45,7 @@ export class LineSplitter {
       if (this.overlong !== undefined) this.endOverlong(piece);
       else if (this.fits(piece)) this.emit(Buffer.concat([...this.pending, piece]));
       else {
-        this.beginOverlong();
+        this.beginOverlong(piece);
         this.endOverlong(piece);
       }
       this.pending = [];
@@ -55,7 +58,7 @@ export class LineSplitter {
       this.pending.push(rest);
       this.pendingBytes += rest.length;
     } else {
-      this.beginOverlong();
+      this.beginOverlong(rest);
       this.keepTail(rest);
     }
   }
@@ -66,10 +69,11 @@ export class LineSplitter {
 
   /**
    * Keeps the start and the end of what is pending, then drops the rest. Copies only those bytes
-   * (concat with a length copies no further), and copies: a view would pin the chunk.
+   * (concat with a length copies no further), and copies: a view would pin the chunk. `over` is
+   * the piece that took the line over the bound.
    */
-  private beginOverlong(): void {
-    const head = Buffer.concat(this.pending, Math.min(OVERLONG_KEPT_BYTES, this.pendingBytes));
+  private beginOverlong(over: Buffer): void {
+    const head = Buffer.concat([...this.pending, over], Math.min(OVERLONG_KEPT_BYTES, this.pendingBytes + over.length));
     // The fewest last chunks that hold the last OVERLONG_KEPT_BYTES.
     let from = this.pending.length;
     for (let held = 0; from > 0 && held < OVERLONG_KEPT_BYTES; ) held += this.pending[--from]!.length;
@@ -77,15 +81,14 @@ export class LineSplitter {
     this.overlong = { head, tail };
     this.pending = [];
     this.pendingBytes = 0;
+    this.onOverlongBegun(head);
   }
 
   private keepTail(piece: Buffer): void {
     if (this.overlong === undefined) return;
     const { head, tail } = this.overlong;
     const joined = piece.length >= OVERLONG_KEPT_BYTES ? piece : Buffer.concat([tail, piece]);
-    const kept = Buffer.from(joined.subarray(-OVERLONG_KEPT_BYTES));
-    // A line that went over the bound in one chunk has no head yet.
-    this.overlong = { head: head.length > 0 ? head : Buffer.from(piece.subarray(0, OVERLONG_KEPT_BYTES)), tail: kept };
+    this.overlong = { head, tail: Buffer.from(joined.subarray(-OVERLONG_KEPT_BYTES)) };
   }
 
   private endOverlong(piece: Buffer): void {
