@@ -28,9 +28,20 @@ const GUARDS = 'src/guards/';
 
 /** path -> { source, mutants }, a later report's file replacing an earlier one's. */
 const files = new Map();
+/** Runs stopped before their end (progress files): how many mutants each planned and tested. */
+const partial = [];
 for (const report of positionals) {
-  const parsed = JSON.parse(readFileSync(report, 'utf8'));
-  for (const [path, file] of Object.entries(parsed.files)) files.set(path.replace(/^.*?(?=src\/)/, ''), file);
+  if (report.endsWith('.jsonl')) readProgress(report);
+  else for (const [path, file] of Object.entries(JSON.parse(readFileSync(report, 'utf8')).files)) files.set(path.replace(/^.*?(?=src\/)/, ''), file);
+}
+
+/** A progress-reporter.mjs file: one line per tested mutant, after one with the plan's size. */
+function readProgress(report) {
+  const [head, ...results] = readFileSync(report, 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+  const byFile = new Map();
+  for (const mutant of results) byFile.set(mutant.fileName, [...(byFile.get(mutant.fileName) ?? []), mutant]);
+  for (const [path, mutants] of byFile) files.set(path, { source: readFileSync(path, 'utf8'), mutants });
+  if (results.length < head.planned) partial.push({ report, planned: head.planned, tested: results.length, files: [...byFile.keys()] });
 }
 
 /** The mutated text: the source between the mutant's start and end (1-based lines and columns). */
@@ -97,6 +108,13 @@ for (const [index, command] of values.command.entries()) {
   lines.push(`- \`${command}\`${minutes === undefined ? '' : `: ${minutes} min`}`);
 }
 if (values.command.length > 0) lines.push('');
+for (const run of partial) {
+  lines.push(
+    `**Stopped before its end:** ${run.report} holds ${run.tested} of the ${run.planned} mutants its run planned; the scores of`,
+    `${run.files.map((path) => `\`${path}\``).join(', ')} are over the mutants tested, and a file's untested mutants are in no count.`,
+    '',
+  );
+}
 lines.push(
   'Score = killed (or timed out) / (killed + survived + no coverage). Static mutants (code that runs',
   'only while a module loads: tables, constants) are not run (`ignoreStatic`: each would reload every',
