@@ -83,7 +83,7 @@ describe('agent-chain', () => {
   it('refuses a malformed chain with hop null', () => {
     for (const chain of ['"planner"', '["planner",1]', '{"0":"planner"}', 'null']) {
       const verdict = agentChain.check(call(undefined, chain), ctx);
-      expect(verdict.kind === 'refuse' && verdict.refusal).toMatchObject({ code: 'agent_chain_denied', fields: { hop: null } });
+      expect(verdict.kind === 'refuse' && verdict.refusal).toEqual({ code: 'agent_chain_denied', sentence: 'the agent chain is not a list of agent ids.', fields: { hop: null } });
     }
   });
 

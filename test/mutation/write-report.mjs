@@ -6,7 +6,7 @@
 // written reason why each one cannot change what the broker does; a survivor with no reason is
 // listed as work left, and a reason that matches no survivor is listed as stale.
 //
-//   node test/mutation/write-report.mjs [--minutes N] [--command TEXT] report.json...
+//   node test/mutation/write-report.mjs [--command TEXT [--minutes N]]... [--note TEXT]... report.json|progress.jsonl...
 
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -17,6 +17,7 @@ const { values, positionals } = parseArgs({
     equivalent: { type: 'string', default: 'test/mutation/equivalent.json' },
     minutes: { type: 'string', multiple: true, default: [] },
     command: { type: 'string', multiple: true, default: [] },
+    note: { type: 'string', multiple: true, default: [] },
   },
   allowPositionals: true,
 });
@@ -37,11 +38,13 @@ for (const report of positionals) {
 
 /** A progress-reporter.mjs file: one line per tested mutant, after one with the plan's size. */
 function readProgress(report) {
-  const [head, ...results] = readFileSync(report, 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+  const parsed = readFileSync(report, 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+  const head = parsed.find((line) => 'planned' in line) ?? { planned: NaN };
+  const results = parsed.filter((line) => !('planned' in line));
   const byFile = new Map();
   for (const mutant of results) byFile.set(mutant.fileName, [...(byFile.get(mutant.fileName) ?? []), mutant]);
   for (const [path, mutants] of byFile) files.set(path, { source: readFileSync(path, 'utf8'), mutants });
-  if (results.length < head.planned) partial.push({ report, planned: head.planned, tested: results.length, files: [...byFile.keys()] });
+  if (!(results.length >= head.planned)) partial.push({ report, planned: head.planned, tested: results.length, files: [...byFile.keys()] });
 }
 
 /** The mutated text: the source between the mutant's start and end (1-based lines and columns). */
@@ -108,9 +111,10 @@ for (const [index, command] of values.command.entries()) {
   lines.push(`- \`${command}\`${minutes === undefined ? '' : `: ${minutes} min`}`);
 }
 if (values.command.length > 0) lines.push('');
+for (const note of values.note) lines.push(note, '');
 for (const run of partial) {
   lines.push(
-    `**Stopped before its end:** ${run.report} holds ${run.tested} of the ${run.planned} mutants its run planned; the scores of`,
+    `**Stopped before its end:** ${run.report} holds ${run.tested} of the ${Number.isNaN(run.planned) ? 'unknown number of' : run.planned} mutants its run planned; the scores of`,
     `${run.files.map((path) => `\`${path}\``).join(', ')} are over the mutants tested, and a file's untested mutants are in no count.`,
     '',
   );
