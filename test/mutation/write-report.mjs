@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Writes reports/mutation.md from one or more Stryker JSON reports (mutation-testing-report-schema).
 // Each run of `npm run mutation` (or of a part: `--mutate 'src/guards/**/*.ts'`) writes one; a
-// later report replaces an earlier one file by file, so parts run at different times add up.
+// later report's result for a mutant replaces an earlier one's, so parts run at different times
+// (and re-runs of a few lines) add up.
 // Surviving mutants in src/guards/ are matched against test/mutation/equivalent.json, the
 // written reason why each one cannot change what the broker does; a survivor with no reason is
 // listed as work left, and a reason that matches no survivor is listed as stale.
@@ -33,7 +34,19 @@ const files = new Map();
 const partial = [];
 for (const report of positionals) {
   if (report.endsWith('.jsonl')) readProgress(report);
-  else for (const [path, file] of Object.entries(JSON.parse(readFileSync(report, 'utf8')).files)) files.set(path.replace(/^.*?(?=src\/)/, ''), file);
+  else for (const [path, file] of Object.entries(JSON.parse(readFileSync(report, 'utf8')).files)) add(path.replace(/^.*?(?=src\/)/, ''), file);
+}
+
+/** A mutant is the same mutant in two runs of the same source when it changes the same text the same way. */
+function mutantKey({ location: { start, end }, mutatorName, replacement }) {
+  return `${start.line}:${start.column}:${end.line}:${end.column}:${mutatorName}:${replacement}`;
+}
+
+/** A later run's result for a mutant replaces an earlier one's; mutants only one run tested are kept. */
+function add(path, file) {
+  const mutants = new Map((files.get(path)?.mutants ?? []).map((m) => [mutantKey(m), m]));
+  for (const m of file.mutants) mutants.set(mutantKey(m), m);
+  files.set(path, { source: file.source, mutants: [...mutants.values()] });
 }
 
 /** A progress-reporter.mjs file: one line per tested mutant, after one with the plan's size. */
@@ -43,7 +56,7 @@ function readProgress(report) {
   const results = parsed.filter((line) => !('planned' in line));
   const byFile = new Map();
   for (const mutant of results) byFile.set(mutant.fileName, [...(byFile.get(mutant.fileName) ?? []), mutant]);
-  for (const [path, mutants] of byFile) files.set(path, { source: readFileSync(path, 'utf8'), mutants });
+  for (const [path, mutants] of byFile) add(path, { source: readFileSync(path, 'utf8'), mutants });
   if (!(results.length >= head.planned)) partial.push({ report, planned: head.planned, tested: results.length, files: [...byFile.keys()] });
 }
 
