@@ -13,6 +13,8 @@ import { ProgressLine } from './run/progress.js';
 import { selectScenarios } from './run/select.js';
 import { parseShard } from './run/shard.js';
 import { runSuite } from './run/suite.js';
+import { DEFAULT_RUN_BUDGET_MS, DEFAULT_SCENARIO_BUDGET_MS } from './run/budget.js';
+import { defaultJobs, MAX_JOBS } from './run/pool.js';
 import { smokeCommand } from './commands/smoke.js';
 import { catalogue } from '../servers/catalogue.js';
 import { runServer } from '../servers/main.js';
@@ -22,6 +24,7 @@ import { reproCommand } from './commands/repro.js';
 const USAGE = `usage:
   gauntlet run [--candidate NAME_OR_MODULE] [--filter GLOB | --profile NAME] [--shard I/N] [--baseline FILE] [--write-baseline FILE]
                [--report-dir DIR] [--step-timeout MS] [--keep-workdir DIR]
+               [--jobs N] [--scenario-budget MS] [--run-budget MS]
   gauntlet merge --report-dir OUT [--baseline FILE] [--write-baseline FILE] SHARD_DIR...
   gauntlet list [--requirements] [--servers] [--json]
   gauntlet index [--reports DIR] [--out FILE]
@@ -51,9 +54,21 @@ async function run(argv: string[]): Promise<number> {
       'report-dir': { type: 'string' },
       'step-timeout': { type: 'string' },
       'keep-workdir': { type: 'string' },
+      jobs: { type: 'string' },
+      'scenario-budget': { type: 'string' },
+      'run-budget': { type: 'string' },
     },
     strict: true,
   });
+  const jobs = values.jobs === undefined ? defaultJobs() : Number(values.jobs);
+  if (!Number.isInteger(jobs) || jobs < 1 || jobs > MAX_JOBS) throw new UsageError(`--jobs takes a whole number from 1 to ${MAX_JOBS}`);
+  const budget = (option: 'scenario-budget' | 'run-budget', fallback: number): number => {
+    const ms = values[option] === undefined ? fallback : Number(values[option]);
+    if (!Number.isSafeInteger(ms) || ms <= 0) throw new UsageError(`--${option} takes a positive whole number of milliseconds`);
+    return ms;
+  };
+  const scenarioBudgetMs = budget('scenario-budget', DEFAULT_SCENARIO_BUDGET_MS);
+  const runBudgetMs = budget('run-budget', DEFAULT_RUN_BUDGET_MS);
   const stepTimeoutMs = values['step-timeout'] === undefined ? DEFAULT_STEP_TIMEOUT_MS : Number(values['step-timeout']);
   if (!Number.isInteger(stepTimeoutMs) || stepTimeoutMs <= 0) throw new UsageError('--step-timeout takes a positive whole number of milliseconds');
   // A baseline that cannot be used stops the run before anything runs (exit 2).
@@ -65,10 +80,13 @@ async function run(argv: string[]): Promise<number> {
   const candidate = await loadCandidate(values.candidate);
   const progress = process.stderr.isTTY ? new ProgressLine({ write: (text) => process.stderr.write(text), columns: () => process.stderr.columns }) : undefined;
   const log = (line: string) => (progress ? progress.log(line) : process.stderr.write(`${line}\n`));
-  log(`mcp-gauntlet: ${scenarios.length} scenario(s) against ${candidate.info.name}${shard ? ` (shard ${shard.index}/${shard.count})` : ''}`);
+  log(`mcp-gauntlet: ${scenarios.length} scenario(s) against ${candidate.info.name}${shard ? ` (shard ${shard.index}/${shard.count})` : ''}, ${jobs} at a time`);
   const keepWorkdir = values['keep-workdir'] === undefined ? undefined : resolve(values['keep-workdir']);
   const report = await runSuite(candidate, scenarios, {
     stepTimeoutMs,
+    jobs,
+    scenarioBudgetMs,
+    runBudgetMs,
     ...(keepWorkdir === undefined ? {} : { keepWorkdir }),
     ...(values.filter ? { filter: values.filter } : {}),
     onStart: (scenario, _index, total) => progress?.start(scenario.id, total),

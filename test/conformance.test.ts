@@ -5,6 +5,7 @@ import { referenceCandidate } from '../harness/candidates/reference.js';
 import type { Candidate } from '../harness/candidates/types.js';
 import type { CaseResult } from '../harness/run/outcome.js';
 import { DEFAULT_STEP_TIMEOUT_MS } from '../harness/run/execute.js';
+import { defaultJobs } from '../harness/run/pool.js';
 import { runSuite } from '../harness/run/suite.js';
 import type { Report } from '../harness/report/summary.js';
 
@@ -12,7 +13,14 @@ const scenarios = loadCatalogue();
 const attacks = scenarios.filter((s) => s.kind === 'attack').map((s) => s.id);
 const controls = scenarios.filter((s) => s.kind === 'control').map((s) => s.id);
 
-const run = (candidate: Candidate): Promise<Report> => runSuite(candidate, scenarios, { stepTimeoutMs: DEFAULT_STEP_TIMEOUT_MS });
+/**
+ * One more worker than cores: a scenario is mostly CPU but waits on pipes between its processes,
+ * so a third worker fills the gaps on CI's two cores. vitest itself runs one file at a time there
+ * (its forks pool's default, cores - 1), so this file has the cores to itself.
+ */
+const JOBS = defaultJobs() + 1;
+
+const run = (candidate: Candidate): Promise<Report> => runSuite(candidate, scenarios, { stepTimeoutMs: DEFAULT_STEP_TIMEOUT_MS, jobs: JOBS });
 const byId = (report: Report) => new Map(report.cases.map((c) => [c.id, c]));
 
 /** The failure details, so a red test says what was expected and what was observed. */

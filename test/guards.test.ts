@@ -1,8 +1,10 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { loadCatalogue } from '../harness/catalogue.js';
 import { referenceCandidate } from '../harness/candidates/reference.js';
 import { DEFAULT_STEP_TIMEOUT_MS } from '../harness/run/execute.js';
+import { defaultJobs, runPool } from '../harness/run/pool.js';
 import { runSuite } from '../harness/run/suite.js';
+import type { Report } from '../harness/report/summary.js';
 import { CHECKS } from '../harness/expect/registry.js';
 import { GUARD_NAMES } from '../src/guards/registry.js';
 
@@ -463,19 +465,30 @@ const NEEDED_BY: Record<string, Record<string, string[]>> = {
 
 const scenarios = loadCatalogue();
 
+/** As in conformance.test.ts: one more worker than cores, each running one guard's scenarios. */
+const JOBS = defaultJobs() + 1;
+
 describe('every guard of the reference broker is needed', () => {
-  it.each(Object.entries(NEEDED_BY))('without %s the scenarios it protects fail on the named checks', async (guards, expected) => {
-    const ids = Object.keys(expected);
-    const selected = scenarios.filter((s) => ids.includes(s.id));
-    expect(selected.map((s) => s.id).sort()).toEqual([...ids].sort());
-    const report = await runSuite(referenceCandidate({ disabledGuards: guards.split('+') }), selected, { stepTimeoutMs: DEFAULT_STEP_TIMEOUT_MS });
+  // Every guard's scenarios run at once on a pool, each guard left out of its own broker; the
+  // tests below judge each guard's report.
+  const reports = new Map<string, Report>();
+  beforeAll(async () => {
+    const entries = Object.entries(NEEDED_BY);
+    const runs = await runPool(entries, JOBS, ([guards, expected]) =>
+      runSuite(referenceCandidate({ disabledGuards: guards.split('+') }), scenarios.filter((s) => s.id in expected), { stepTimeoutMs: DEFAULT_STEP_TIMEOUT_MS }),
+    );
+    entries.forEach(([guards], index) => reports.set(guards, runs[index]!));
+  }, 900_000);
+
+  it.each(Object.entries(NEEDED_BY))('without %s the scenarios it protects fail on the named checks', (guards, expected) => {
+    const report = reports.get(guards)!;
+    expect(report.cases.map((c) => c.id).sort()).toEqual(Object.keys(expected).sort());
     for (const result of report.cases) {
       const failed = new Set(result.findings.map((finding) => finding.check));
       expect(result.outcome, `${result.id} without ${guards}`).toBe('fail');
       expect([...failed], `${result.id} without ${guards}`).toEqual(expect.arrayContaining(expected[result.id]!));
     }
-    // A few seconds a scenario, run one after another: a guard shown needed by twenty takes a minute.
-  }, 180_000);
+  });
 
   it('names, for each scenario, at least one check that is not about the words of a refusal', () => {
     for (const [guards, expected] of Object.entries(NEEDED_BY)) {

@@ -30,6 +30,8 @@ export class AdapterProcess {
   private readonly expired = new Set<number>();
   /** Set once the adapter wrote something no correct adapter writes, or exited: nothing it says is trusted after. */
   private broken: string | undefined;
+  /** Settles once the request sent last is answered or timed out: the next waits on it. */
+  private turn: Promise<unknown> = Promise.resolve();
 
   constructor(
     /** How the adapter was named, for messages. */
@@ -60,8 +62,19 @@ export class AdapterProcess {
     return result;
   }
 
-  /** Sends one request and resolves with whatever result it gets, before the method's own schema is applied. */
+  /**
+   * Sends one request once every earlier one is answered or timed out, and resolves with whatever
+   * result it gets, before the method's own schema is applied. The protocol sends requests one at
+   * a time (docs/adapter-protocol.md), also when scenarios run in parallel (`--jobs`): each waits
+   * its turn, and its timeout runs from when it is sent.
+   */
   call(method: ProtocolMethod, params: Record<string, unknown>, timeoutMs: number): Promise<unknown> {
+    const turn = this.turn.then(() => this.send(method, params, timeoutMs));
+    this.turn = turn.catch(() => undefined);
+    return turn;
+  }
+
+  private send(method: ProtocolMethod, params: Record<string, unknown>, timeoutMs: number): Promise<unknown> {
     if (this.broken !== undefined) return Promise.reject(this.error(method, `the adapter ${this.broken}`));
     const id = this.nextId++;
     const request = { id, method, params };

@@ -1,11 +1,15 @@
 import { createServer } from 'node:net';
 
 /**
- * A loopback TCP port free at the moment of asking: bound as port 0, then released for the broker
- * to bind. Another process could take it in between; the broker then fails to listen and the
- * channel reports it, which is a failed start, never a wrong verdict.
+ * Ports this process handed out lately, oldest first. Scenarios running in parallel (`--jobs`)
+ * each ask for a port and release it for their broker to bind: a port handed out moments ago may
+ * not be bound yet, so it is not handed out again until many others have been.
  */
-export function freeLoopbackPort(): Promise<number> {
+const handedOut: number[] = [];
+const REMEMBERED = 512;
+const ATTEMPTS = 20;
+
+function boundAndReleased(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
@@ -14,4 +18,18 @@ export function freeLoopbackPort(): Promise<number> {
       server.close(() => (typeof address === 'object' && address !== null ? resolve(address.port) : reject(new Error('no port bound'))));
     });
   });
+}
+
+/**
+ * A loopback TCP port free at the moment of asking: bound as port 0, then released for the broker
+ * to bind, and not one this process handed out lately. Another process could take it in between;
+ * the broker then fails to listen and the channel reports it, which is a failed start, never a
+ * wrong verdict.
+ */
+export async function freeLoopbackPort(): Promise<number> {
+  let port = await boundAndReleased();
+  for (let attempt = 1; attempt < ATTEMPTS && handedOut.includes(port); attempt++) port = await boundAndReleased();
+  handedOut.push(port);
+  if (handedOut.length > REMEMBERED) handedOut.shift();
+  return port;
 }

@@ -15,6 +15,19 @@ function verdict(c: CaseResult): string {
   return `fail: ${c.failure}${claim}`;
 }
 
+const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
+
+/** What the candidate cost in time: the run's wall time, the scenarios' time added up, and the slowest. */
+function timingLines(report: Report): string[] {
+  const { timing } = report;
+  if (timing === undefined) return [];
+  const slowest = timing.slowest.map((c) => `\`${cell(c.id)}\` ${seconds(c.duration_ms)}`).join(', ');
+  return [
+    `Time: ${seconds(timing.wall_ms)} wall with ${timing.jobs} job(s), ${seconds(timing.scenario_ms)} of scenario time in all (${report.cases.length === 0 ? 0 : (report.cases.length / Math.max(timing.wall_ms / 1000, 0.001)).toFixed(2)} scenarios/s); budgets ${seconds(timing.scenario_budget_ms)} a scenario, ${seconds(timing.run_budget_ms)} the run. Slowest: ${slowest || 'none'}.`,
+    '',
+  ];
+}
+
 /** A Markdown summary for people and pull requests, derived from the JSON report. */
 export function renderMarkdown(report: Report): string {
   const { summary } = report;
@@ -28,6 +41,7 @@ export function renderMarkdown(report: Report): string {
     '',
     `Exposed ${summary.exposed} (${summary.exposed_claimed} claimed, ${summary.exposed_not_claimed} not claimed), over-blocked ${summary.over_blocked}, nonconformant ${summary.nonconformant}; ${summary.passed} passed, ${summary.failed} failed, ${summary.errors} errors, ${summary.unsupported} unsupported, ${summary.unsupported_environment} unsupported-environment, of ${summary.total}.`,
     '',
+    ...timingLines(report),
     ...renderAssessment(report),
     '| scenario | kind | requirements | outcome | control |',
     '|---|---|---|---|---|',

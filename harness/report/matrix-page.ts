@@ -122,7 +122,10 @@ const CELL_TEXT: Record<string, string> = {
 
 function summaryLine(report: Report): string {
   const s = report.summary;
-  return `held ${s.attacks_held}/${s.attacks_total} · exposed ${s.exposed} · over-blocked ${s.over_blocked} · nonconformant ${s.nonconformant} · errors ${s.errors} · unsupported ${s.unsupported + s.unsupported_environment}`;
+  const t = report.timing;
+  // What the candidate cost in time, when the report says (a merge of shards does not).
+  const time = t === undefined ? '' : ` · ${(t.wall_ms / 1000).toFixed(1)} s wall, ${(t.scenario_ms / 1000).toFixed(1)} s of scenarios, slowest ${t.slowest[0] === undefined ? 'none' : `${t.slowest[0].id} ${(t.slowest[0].duration_ms / 1000).toFixed(1)} s`}`;
+  return `held ${s.attacks_held}/${s.attacks_total} · exposed ${s.exposed} · over-blocked ${s.over_blocked} · nonconformant ${s.nonconformant} · errors ${s.errors} · unsupported ${s.unsupported + s.unsupported_environment}${time}`;
 }
 
 const STYLE = `

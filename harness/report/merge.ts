@@ -63,6 +63,8 @@ export function mergeShards(shards: readonly ShardReport[], order: readonly stri
     cases,
   };
   delete merged.shard;
+  // One shard's timing is not the merged run's: each shard's report keeps its own.
+  delete merged.timing;
   delete merged.profiles;
   delete merged.baseline;
   return merged;

@@ -29,6 +29,39 @@ export interface Summary {
   stale_entries?: number;
 }
 
+/**
+ * What the run cost in time (additive in mcp-gauntlet-report/3; absent from older reports and
+ * from a merge of shards).
+ */
+export interface Timing {
+  /** From the first scenario started to the last finished. */
+  wall_ms: number;
+  /** Every case's duration added up: with one job about the wall time, with several more. */
+  scenario_ms: number;
+  /** How many scenarios ran at once. */
+  jobs: number;
+  /** The budgets the run was held to (docs/running.md, "Budgets"). */
+  scenario_budget_ms: number;
+  run_budget_ms: number;
+  /** The slowest cases, slowest first (at most SLOWEST_KEPT). */
+  slowest: Array<{ id: string; duration_ms: number; outcome: Outcome }>;
+}
+
+/** How many of the slowest cases the timing names. */
+export const SLOWEST_KEPT = 10;
+
+export function timingOf(cases: readonly CaseResult[], run: { wallMs: number; jobs: number; scenarioBudgetMs: number; runBudgetMs: number }): Timing {
+  const slowest = [...cases].sort((a, b) => b.duration_ms - a.duration_ms || a.id.localeCompare(b.id)).slice(0, SLOWEST_KEPT);
+  return {
+    wall_ms: run.wallMs,
+    scenario_ms: cases.reduce((sum, c) => sum + c.duration_ms, 0),
+    jobs: run.jobs,
+    scenario_budget_ms: run.scenarioBudgetMs,
+    run_budget_ms: run.runBudgetMs,
+    slowest: slowest.map((c) => ({ id: c.id, duration_ms: c.duration_ms, outcome: c.outcome })),
+  };
+}
+
 export interface Report {
   format: typeof REPORT_FORMAT;
   suite: { name: string; version: string };
@@ -41,6 +74,8 @@ export interface Report {
   /** The part of the selection this report holds (`--shard`); absent for a whole run or a merge. */
   shard?: Shard;
   summary: Summary;
+  /** What the run cost in time. */
+  timing?: Timing;
   /** Each profile scored on its own scenarios (docs/profiles.md). */
   profiles?: ProfileScore[];
   /** What the expected-failure baseline made of the run (docs/ci.md). */

@@ -14,6 +14,7 @@ import { HttpServer } from './http-server.js';
 import { judge } from './judge.js';
 import { DEFAULT_SERVER_URL, fillPorts, kitCommand, startMembers, type Members } from './members.js';
 import { CandidateUnresponsive, failureOf, UnsupportedEnvironment, type CaseResult } from './outcome.js';
+import { BudgetSpent, spentReason, unlessSpent } from './budget.js';
 import { ScenarioSession } from './steps.js';
 import { noTranscript } from './transcript.js';
 
@@ -25,6 +26,12 @@ export interface RunOptions {
    * stderr) after the run, one folder per scenario id, for debugging; removed otherwise.
    */
   keepWorkdir?: string;
+  /**
+   * Fires when the scenario's or the run's budget is spent (harness/run/budget.ts): no further
+   * step starts, the step running is cut short by closing the candidate's channel, and the case
+   * ends as an `error` naming the budget (a check already failed stays a failure).
+   */
+  signal?: AbortSignal;
 }
 
 export const DEFAULT_STEP_TIMEOUT_MS = 10_000;
@@ -109,14 +116,10 @@ async function keep(from: string, to: string): Promise<void> {
   await cp(from, to, { recursive: true, force: true, filter: plain });
 }
 
-/**
- * Runs one scenario against one candidate in a private directory, then judges it on what the
- * harness observed on both sides. Whatever happens, every process it started is gone afterwards.
- */
-export async function runScenario(scenario: Scenario, candidate: Candidate, options: RunOptions): Promise<CaseResult> {
-  const started = Date.now();
+/** What a case says of its scenario whatever its outcome: which one it is, and whether its claims are the candidate's. */
+export function caseHeader(scenario: Scenario, candidate: Candidate) {
   const claimed = scenario.claims.every((claim) => (candidate.info.claims as readonly string[]).includes(claim));
-  const base = {
+  return {
     id: scenario.id,
     title: scenario.title,
     file: scenario.file,
@@ -127,6 +130,15 @@ export async function runScenario(scenario: Scenario, candidate: Candidate, opti
     claims: scenario.claims,
     claimed,
   };
+}
+
+/**
+ * Runs one scenario against one candidate in a private directory, then judges it on what the
+ * harness observed on both sides. Whatever happens, every process it started is gone afterwards.
+ */
+export async function runScenario(scenario: Scenario, candidate: Candidate, options: RunOptions): Promise<CaseResult> {
+  const started = Date.now();
+  const base = caseHeader(scenario, candidate);
   const hooks = hooksOf(candidate);
   const missing = hooksNeeded(scenario, hooks);
   if (missing.length > 0) {
@@ -181,14 +193,20 @@ export async function runScenario(scenario: Scenario, candidate: Candidate, opti
   let environmentLacks = false;
   const failed = (error: unknown) => {
     environmentLacks = error instanceof UnsupportedEnvironment;
-    reason ??= error instanceof CandidateUnresponsive || environmentLacks ? (error as Error).message : `harness or adapter error: ${(error as Error).stack ?? String(error)}`;
+    reason ??= error instanceof CandidateUnresponsive || error instanceof BudgetSpent || environmentLacks ? (error as Error).message : `harness or adapter error: ${(error as Error).stack ?? String(error)}`;
   };
   try {
     for (const [index, step] of scenario.steps.entries()) {
       // Each pin and start is a fresh candidate process, as a real rebinding name's short TTL would
       // make every fresh lookup: the enclosure's DNS gives its first answer again.
+      if (options.signal?.aborted) throw spentReason(options.signal);
       if ('pin' in step || 'start' in step) await enclosure?.restartResolver();
-      await session.run(step, index);
+      const judged = session.steps.length;
+      await unlessSpent(session.run(step, index), options.signal, () => session.channel?.close()).catch((error: unknown) => {
+        // What the step cut short recorded is what the harness's closing made it see: not judged.
+        if (error instanceof BudgetSpent) session.steps.length = judged;
+        throw error;
+      });
     }
   } catch (error) {
     failed(error);

@@ -11,7 +11,7 @@ export interface ProgressOptions {
 
 /**
  * One line on a terminal, redrawn in place: scenarios done of total, failures so far, and the case
- * running longest now with its time. Other text goes above it through `log`. Only for a terminal:
+ * running longest now with its time, and how many others are running (`--jobs`). Other text goes above it through `log`. Only for a terminal:
  * a log file gets the plain per-case lines instead.
  */
 export class ProgressLine {
@@ -57,7 +57,9 @@ export class ProgressLine {
   render(): string {
     const parts = [`${this.done}/${this.total} done`, `${this.failing} failing`];
     const longest = [...this.running.entries()].sort((a, b) => a[1] - b[1])[0];
-    if (longest !== undefined) parts.push(`running ${longest[0]} ${((this.now() - longest[1]) / 1000).toFixed(1)}s`);
+    // With several jobs, the one to watch is the case running longest; the others are counted.
+    const others = this.running.size - 1;
+    if (longest !== undefined) parts.push(`running ${longest[0]} ${((this.now() - longest[1]) / 1000).toFixed(1)}s${others > 0 ? ` and ${others} more` : ''}`);
     return parts.join(' · ');
   }
 

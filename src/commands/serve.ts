@@ -149,7 +149,12 @@ export async function serve(options: ServeOptions, io: ServeIo): Promise<number>
         maxBodyBytes: config.limits.maxMessageBytes,
         session: (send) => {
           const view = notices.view();
-          return { session: new Session({ ...session, upstream: view.upstream, send }), end: view.end };
+          // Each answer goes out as it is made, after the records of what it follows from.
+          const flushed = (line: string): void => {
+            audit?.flush();
+            send(line);
+          };
+          return { session: new Session({ ...session, upstream: view.upstream, send: flushed }), end: view.end };
         },
       });
       const url = await door.listen();

@@ -12,6 +12,7 @@ import { systemResolver, type Resolver } from '../net/resolve.js';
 import { HttpConnection, unguardedHttp, type Dialling } from '../upstream/http.js';
 import { readTokens, tokenFor } from '../upstream/tokens.js';
 import { ServerProcess } from '../upstream/process.js';
+import { loadValidators } from '../schema/compile.js';
 import type { Config, ProcessServerSpec, UrlServerSpec, ListedTool } from '../types.js';
 
 /** A connection to the server, whichever way it is reached. */
@@ -47,6 +48,8 @@ interface Opened {
 
 async function startProcess(config: Config, spec: ProcessServerSpec, guards: StartGuards): Promise<Opened> {
   const server = await ServerProcess.start(spec, guards.process);
+  // Load needs the validator; loading it now overlaps with the server's own start.
+  loadValidators();
   // Without a frame guard a line is unbounded: the protection does not exist.
   const bounds = guards.frame.map((guard) => guard.lineBound(config.limits));
   return { upstream: new Connection(spec.id, server, bounds.length === 0 ? undefined : Math.min(...bounds)), diagnostics: () => server.stderrTail() };

@@ -6,8 +6,14 @@
 // tool name the contract the operator reviewed (pinned hashes, source version). Each record carries the hash of the one before it, so an edited, inserted or removed
 // record breaks the chain at that point; `gauntlet-broker audit-verify` finds where. Text a
 // server or an agent chose is escaped, so it can neither forge a record nor hide in one.
+//
+// Records are handed to the OS in batches, never later than the effect of their decision: the
+// session calls `flush` before it writes anything to the agent or dispatches a call to the server,
+// and whatever no write followed is written at the end of the event-loop turn that made it. So a
+// crash of the broker loses no record of anything that left it; a crash of the machine can lose
+// what the OS had not yet put on disk, except once the trail is closed (it is fsynced then).
 
-import { appendFileSync, closeSync, createReadStream, existsSync, openSync } from 'node:fs';
+import { closeSync, createReadStream, existsSync, fsyncSync, openSync, writeSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { ConfigError } from '../errors.js';
 import { descriptionHash, sha256Hex } from '../load/fingerprint.js';
@@ -59,6 +65,8 @@ export interface AuditEntry {
 /** Where the session sends its decisions. */
 export interface AuditSink {
   record(entry: AuditEntry): void;
+  /** Hands every record made so far to the OS; throws when the trail cannot be written. */
+  flush(): void;
 }
 
 const GENESIS = '0'.repeat(64);
@@ -89,6 +97,10 @@ export function recordHash(prev: string, withoutHash: JsonObject): string {
 }
 
 export class AuditLog implements AuditSink {
+  /** The bytes of records made and not yet written. */
+  private unwritten: Buffer[] = [];
+  private flushScheduled = false;
+
   private constructor(
     private readonly fd: number,
     private readonly clock: Clock,
@@ -138,12 +150,35 @@ export class AuditLog implements AuditSink {
     };
     const withoutHash = object(FIELDS.map((key) => [key, plain(fields[key] ?? null)]));
     const hash = recordHash(this.prev, withoutHash);
-    // One synchronous append per record: the record is on file before the decision takes effect.
-    appendFileSync(this.fd, `${writeJson(object([...withoutHash.entries, ['hash', plain(hash)]]))}\n`);
+    this.unwritten.push(Buffer.from(`${writeJson(object([...withoutHash.entries, ['hash', plain(hash)]]))}\n`));
     this.prev = hash;
+    if (this.flushScheduled) return;
+    this.flushScheduled = true;
+    setImmediate(() => {
+      this.flushScheduled = false;
+      try {
+        this.flush();
+      } catch {
+        // Still held: the session's flush before its next write fails, and nothing goes out.
+      }
+    });
+  }
+
+  flush(): void {
+    if (this.unwritten.length === 0) return;
+    const text = Buffer.concat(this.unwritten);
+    let at = 0;
+    try {
+      while (at < text.length) at += writeSync(this.fd, text, at);
+    } finally {
+      // What a failed write left is held, to be written first, so no byte goes twice.
+      this.unwritten = at < text.length ? [text.subarray(at)] : [];
+    }
   }
 
   close(): void {
+    this.flush();
+    fsyncSync(this.fd);
     closeSync(this.fd);
   }
 }

@@ -19,6 +19,7 @@ import { configureStage, inspectOutbound, type Channel, type Outbound, type Stag
 import { BROKER_NAME, BROKER_VERSION, LATEST_PROTOCOL_VERSION, isSupportedProtocolVersion } from './identity.js';
 import { ERROR, brokerError, errorLine, parseMessage, resultLine } from '../wire/jsonrpc.js';
 import { LineSplitter } from '../wire/lines.js';
+import { Outbox } from '../wire/outbox.js';
 import { member, object, plain, stringValue } from '../json/tree.js';
 import { withReceipt } from './receipt.js';
 import { afterDispatch, refusal, toolError } from './refusal.js';
@@ -298,6 +299,8 @@ export class Session {
     const { send } = this.options;
     const { name, tool } = trail;
     let reply: Reply;
+    // The record that allowed the call is on file before the server sees it.
+    this.options.audit?.flush();
     const progress = progressToken === undefined ? undefined : this.relay.issueProgress(progressToken);
     try {
       reply = await this.forward(tool?.tool ?? name, tool, args, progress?.token);
@@ -371,6 +374,7 @@ export class Session {
       // A read-back names a tool of the same server: another server's tool of that name is not it.
       registered: (serverName) => this.byServerName.get(serverKey(tool?.server, serverName)),
       forward: async (reader, readArgs) => {
+        this.options.audit?.flush();
         const reply = await this.forward(reader.tool, reader, readArgs);
         // The refusal quotes the server's message to the agent: as the outbound stage leaves it.
         if (!reply.ok) {
@@ -484,12 +488,19 @@ export async function runSession(
 ): Promise<void> {
   let reading = true;
   let writing = true;
-  const session = new Session({
-    ...options,
-    send: (line) => {
-      if (writing) output.write(`${line}\n`);
+  let auditFailed: (() => void) | undefined;
+  const outbox = new Outbox(
+    (text) => {
+      if (writing) output.write(text);
     },
-  });
+    () => options.audit?.flush(),
+    // The trail cannot be written: nothing more may leave, so the session ends here.
+    () => {
+      writing = false;
+      auditFailed?.();
+    },
+  );
+  const session = new Session({ ...options, send: (line) => outbox.push(line) });
   const lines = new LineSplitter(
     (line) => session.handleLine(line),
     (problem) => session.refuseUnreadable(ERROR.invalidRequest, problem),
@@ -499,6 +510,7 @@ export async function runSession(
     if (reading) lines.push(chunk);
   });
   await new Promise<void>((resolve) => {
+    auditFailed = resolve;
     input.once('end', resolve);
     input.once('error', resolve);
     output.once('error', () => {
@@ -508,4 +520,5 @@ export async function runSession(
   });
   reading = false;
   await Promise.all([options.stopServer(), session.settled()]);
+  outbox.flush();
 }

@@ -42,6 +42,8 @@ export class Connection implements Requester {
   private requestHandler: ServerRequestHandler | undefined;
   /** Set once the server can no longer be spoken to; says why. */
   private failure: string | undefined;
+  /** Set while the rest of an over-long answer is drained whose request already failed. */
+  private drainingPlaced = false;
 
   /** `maxLineBytes` bounds every line the server sends; undefined leaves lines unbounded. */
   constructor(
@@ -49,11 +51,13 @@ export class Connection implements Requester {
     private readonly server: ServerProcess,
     maxLineBytes?: number,
   ) {
+    const bound = maxLineBytes ?? Number.POSITIVE_INFINITY;
     const lines = new LineSplitter(
       (line) => this.receive(line),
       (problem) => this.broken(`sent ${problem}`),
-      maxLineBytes ?? Number.POSITIVE_INFINITY,
+      bound,
       (overlong) => this.tooLarge(overlong),
+      (head) => this.tooLargeBegun(head, bound),
     );
     server.stdout.on('data', (chunk: Buffer) => lines.push(chunk));
     server.stdout.once('end', () => this.fail('closed its output'));
@@ -125,13 +129,35 @@ export class Connection implements Requester {
     void this.server.close();
   }
 
+  /**
+   * An answer that has just gone over the bound and names its request at its start fails that
+   * request at once, not when the server ends the line; the rest is drained unread.
+   */
+  private tooLargeBegun(head: Buffer, maxLineBytes: number): void {
+    const key = ID_AT_START.exec(head.toString('latin1'))?.[1];
+    const p = key === undefined || this.failure !== undefined ? undefined : this.pending.get(key);
+    if (key === undefined || p === undefined) return;
+    this.drainingPlaced = true;
+    this.pending.delete(key);
+    clearTimeout(p.timer);
+    p.reject(this.resultTooLarge(maxLineBytes));
+  }
+
+  private resultTooLarge(maxLineBytes: number): ResultTooLarge {
+    return new ResultTooLarge(`server "${this.serverId}" answered with a message longer than ${maxLineBytes} bytes`, maxLineBytes);
+  }
+
   /** An answer longer than the bound was dropped as it arrived. */
   private tooLarge({ head, tail, maxLineBytes }: Overlong): void {
+    if (this.drainingPlaced) {
+      this.drainingPlaced = false;
+      return;
+    }
     this.drop(
       head.toString('latin1'),
       tail.toString('latin1'),
       `sent a line longer than ${maxLineBytes} bytes that answers no request`,
-      new ResultTooLarge(`server "${this.serverId}" answered with a message longer than ${maxLineBytes} bytes`, maxLineBytes),
+      this.resultTooLarge(maxLineBytes),
     );
   }
 

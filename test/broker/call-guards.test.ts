@@ -80,10 +80,16 @@ describe('agent-chain', () => {
     expect(code(agentChain.check(call(undefined, '["planner"]'), CONTEXT))).toBe('agent_chain_denied');
   });
 
+  it('judges the chain by the name called when no tool is registered under it (registered-calls-only disabled)', () => {
+    const unregistered = (chain: string): CallSubject => ({ name: 'write_note', tool: undefined, args: json('{}'), chain: readJson(chain) });
+    expect(agentChain.check(unregistered('["planner","writer"]'), ctx)).toEqual(PASS);
+    expect(code(agentChain.check(unregistered('["researcher"]'), ctx))).toBe('agent_chain_denied');
+  });
+
   it('refuses a malformed chain with hop null', () => {
     for (const chain of ['"planner"', '["planner",1]', '{"0":"planner"}', 'null']) {
       const verdict = agentChain.check(call(undefined, chain), ctx);
-      expect(verdict.kind === 'refuse' && verdict.refusal).toMatchObject({ code: 'agent_chain_denied', fields: { hop: null } });
+      expect(verdict.kind === 'refuse' && verdict.refusal).toEqual({ code: 'agent_chain_denied', sentence: 'the agent chain is not a list of agent ids.', fields: { hop: null } });
     }
   });
 

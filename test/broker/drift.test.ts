@@ -74,7 +74,7 @@ function session(tools: string[], guards: Guards = ALL_GUARDS) {
     limits: DEFAULT_LIMITS,
     serverEnv: new Map(),
     upstream,
-    audit: { record: (entry) => audited.push(entry) },
+    audit: { record: (entry) => audited.push(entry), flush: () => {} },
     send: (line) => sent.push(line),
     rediscovery: {
       rediscover: () => rediscover(upstream, CONFIG, MANIFEST, guards, REGISTERED),

@@ -44,4 +44,22 @@ describe('LineSplitter', () => {
     });
     expect(split(['0123456789012345\n'], 16).lines).toEqual(['0123456789012345']);
   });
+
+  it('tells that a line went over the bound as soon as it does, with its start, and its end once it ends', () => {
+    const events: string[] = [];
+    const splitter = new LineSplitter(
+      (line) => events.push(`line ${line}`),
+      (problem) => events.push(`bad ${problem}`),
+      16,
+      ({ head, tail }) => events.push(`ended ${head.toString()}|${tail.toString()}`),
+      (head) => events.push(`begun ${head.toString()}`),
+    );
+    splitter.push(Buffer.from('{"id":7,'));
+    splitter.push(Buffer.from('"result":"0123456789'));
+    expect(events).toEqual(['begun {"id":7,"result":"0123456789']);
+    for (let i = 0; i < 100; i++) splitter.push(Buffer.from('x'.repeat(1000)));
+    expect(events).toHaveLength(1);
+    splitter.push(Buffer.from('"}\nnext\n'));
+    expect(events.slice(1)).toEqual([`ended {"id":7,"result":"0123456789|${'x'.repeat(254)}"}`, 'line next']);
+  });
 });

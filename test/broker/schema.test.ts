@@ -178,6 +178,23 @@ describe('compileSchema', () => {
     expect(compileSchema(json('{"$id":"http://x/s.json","type":"object","properties":{"a":{"$ref":"s.json#/$defs/nope"}}}')).ok).toBe(false);
   });
 
+  it('keeps nothing of one schema for the next: a reference resolves only in its own document', () => {
+    expect(validate('{"type":"object","$defs":{"n":{"type":"integer"}},"properties":{"a":{"$ref":"#/$defs/n"}}}', '{"a":"x"}')).toEqual(['/a must be integer']);
+    // The same reference in a schema without those $defs is broken, not the first schema's.
+    expect(compileSchema(json('{"type":"object","properties":{"a":{"$ref":"#/$defs/n"}}}'))).toEqual({
+      ok: false,
+      error: expect.stringContaining("can't resolve reference #/$defs/n"),
+    });
+    // Two schemas under one $id each compile, and each validates by its own text.
+    expect(validate('{"$id":"http://x/same.json","type":"object","required":["a"]}', '{}')).toEqual(["/ must have required property 'a'"]);
+    expect(validate('{"$id":"http://x/same.json","type":"object","required":["b"]}', '{}')).toEqual(["/ must have required property 'b'"]);
+    // The same text twice is the same validator, and still judges each value on its own.
+    const text = '{"type":"object","required":["c"]}';
+    expect(compileSchema(json(text))).toBe(compileSchema(json(text)));
+    expect(validate(text, '{}')).toEqual(["/ must have required property 'c'"]);
+    expect(validate(text, '{"c":1}')).toEqual([]);
+  });
+
   it('never fetches: an outside reference compiles as the empty schema', () => {
     expect(validate('{"type":"object","properties":{"a":{"$ref":"http://127.0.0.1:9/a.json"}}}', '{"a":1}')).toEqual([]);
     expect(validate('{"$id":"http://127.0.0.1:9/s.json","type":"object","properties":{"a":{"$ref":"b.json"}}}', '{"a":1}')).toEqual([]);

@@ -165,7 +165,7 @@ describe('Session: the call path', () => {
       }),
       limits: { ...DEFAULT_LIMITS, callTimeoutMs: 99 },
       upstream,
-      audit: { record: (entry) => audited.push(entry) },
+      audit: { record: (entry) => audited.push(entry), flush: () => {} },
       send: (line) => sent.push(line),
     });
     const call = async (id: number, name: string, args?: string, meta?: string): Promise<string> => {

@@ -25,6 +25,22 @@ describe('the progress line', () => {
     expect(written.at(-1)).toBe('\r\u001b[Ksummary\n');
   });
 
+  it('with several cases running, names the one running longest and counts the others, in whatever order they finish', () => {
+    let now = 0;
+    const progress = new ProgressLine({ write: () => undefined, now: () => now, refreshMs: 0 });
+    progress.start('a.first', 3);
+    now += 1_000;
+    progress.start('a.second', 3);
+    progress.start('a.third', 3);
+    now += 500;
+    expect(progress.render()).toBe('0/3 done · 0 failing · running a.first 1.5s and 2 more');
+    progress.finish(judgedCase('a.first', 'pass'));
+    expect(progress.render()).toBe('1/3 done · 0 failing · running a.second 0.5s and 1 more');
+    progress.finish(judgedCase('a.third', 'fail', { checks: ['call.answer_excludes'] }));
+    expect(progress.render()).toBe('2/3 done · 1 failing · running a.second 0.5s');
+    progress.stop();
+  });
+
   it('keeps to the terminal\'s width, so that it can be redrawn in place', () => {
     const written: string[] = [];
     const progress = new ProgressLine({ write: (text) => written.push(text), now: () => 0, refreshMs: 0, columns: () => 12 });

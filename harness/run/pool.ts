@@ -1,0 +1,37 @@
+import { availableParallelism } from 'node:os';
+
+/**
+ * How many scenarios run at once by default: one per core the machine offers. A scenario is
+ * mostly CPU (four node processes starting), with some waiting on pipes between them, so more
+ * workers than cores mostly adds contention (docs/running.md, "Parallel runs").
+ */
+export const defaultJobs = (): number => Math.max(1, availableParallelism());
+
+/** The most workers a run accepts: each scenario is several processes. */
+export const MAX_JOBS = 64;
+
+/**
+ * Runs `work` over `items` with at most `jobs` of them in flight, taking items in their order,
+ * and gives the results in the items' order whatever order they finished in. `work` must not
+ * throw for one item's failure: a rejection stops handing out items and rejects the whole run
+ * once the items in flight have settled, so nothing is left running behind the caller.
+ */
+export async function runPool<T, R>(items: readonly T[], jobs: number, work: (item: T, index: number) => Promise<R>): Promise<R[]> {
+  if (!Number.isInteger(jobs) || jobs < 1) throw new RangeError(`jobs must be a positive whole number, not ${jobs}`);
+  const results = new Array<R>(items.length);
+  let next = 0;
+  let failure: { error: unknown } | undefined;
+  const worker = async (): Promise<void> => {
+    while (failure === undefined && next < items.length) {
+      const index = next++;
+      try {
+        results[index] = await work(items[index]!, index);
+      } catch (error) {
+        failure ??= { error };
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(jobs, items.length) }, worker));
+  if (failure !== undefined) throw failure.error;
+  return results;
+}

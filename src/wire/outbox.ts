@@ -1,0 +1,38 @@
+// Lines for one peer, written together: whatever is sent within one turn of the event loop leaves
+// in one write at its end, rather than one write per line. A burst of answers then costs one
+// system call and one wake-up of the peer, not one each. `beforeWrite` runs first every time, so
+// the audit trail holds the record of a decision before anything that follows from it leaves.
+
+export class Outbox {
+  private lines: string[] = [];
+  private scheduled = false;
+
+  constructor(
+    private readonly write: (text: string) => void,
+    private readonly beforeWrite: () => void,
+    /** When `beforeWrite` throws: the lines held are dropped, none of them written. */
+    private readonly onFailure: (err: unknown) => void,
+  ) {}
+
+  push(line: string): void {
+    this.lines.push(line);
+    if (this.scheduled) return;
+    this.scheduled = true;
+    setImmediate(() => this.flush());
+  }
+
+  /** Writes what is held now; also called once the session ends, so nothing is left behind. */
+  flush(): void {
+    this.scheduled = false;
+    if (this.lines.length === 0) return;
+    const lines = this.lines;
+    this.lines = [];
+    try {
+      this.beforeWrite();
+    } catch (err) {
+      this.onFailure(err);
+      return;
+    }
+    this.write(`${lines.join('\n')}\n`);
+  }
+}
