@@ -140,13 +140,3 @@ export function strings(value: unknown): string[] {
   if (value === null || typeof value !== 'object') return [];
   return Object.entries(value as Record<string, unknown>).flatMap(([k, item]) => [k, ...strings(item)]);
 }
-
-/** The seed and run count: fixed in `npm test`, from the environment in `npm run fuzz`. */
-export function fuzzParameters(): { seed: number; numRuns: number } {
-  const runs = process.env['GAUNTLET_FUZZ_RUNS'];
-  if (runs === undefined) return { seed: 20251125, numRuns: 40 };
-  const seed = process.env['GAUNTLET_FUZZ_SEED'] === undefined ? Math.floor(Math.random() * 2 ** 31) : Number(process.env['GAUNTLET_FUZZ_SEED']);
-  // Printed so that a failure can be replayed: GAUNTLET_FUZZ_SEED=<seed> npm run fuzz.
-  console.log(`outbound fuzz: seed ${seed}, ${runs} runs per property (replay with GAUNTLET_FUZZ_SEED=${seed})`);
-  return { seed, numRuns: Number(runs) };
-}

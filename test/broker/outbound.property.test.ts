@@ -26,15 +26,15 @@ import {
   MESSAGES,
   SERVER_TOKEN,
   TOKEN_HARM,
-  fuzzParameters,
   plant,
   spot,
   strings,
   type Harm,
   type Json,
 } from './outbound-property.js';
+import { fuzzParameters } from '../fuzz.js';
 
-const PARAMETERS = fuzzParameters();
+const PARAMETERS = fuzzParameters('outbound', 40);
 const SERVER_ENV = new Map([['NOTES_TOKEN', SERVER_TOKEN]]);
 const STAGE = configureStage(ALL_GUARDS.outbound, { serverEnv: SERVER_ENV, limits: DEFAULT_LIMITS });
 
