@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -26,7 +26,13 @@ export const scenarioSkeletonFile = join(packageRoot, 'harness', 'scenario', 'sk
 export const expectationsDocFile = join(packageRoot, 'docs', 'expectations.md');
 /** Compiled entry points: every process the harness starts runs compiled JavaScript. */
 export const serverEntry = join(packageRoot, 'dist', 'servers', 'main.js');
-export const brokerEntry = join(packageRoot, 'dist', 'src', 'cli.js');
+/**
+ * The reference broker's entry: its one-file bundle (scripts/bundle-broker.mjs, written by
+ * `npm run build`) while that is at least as new as the last `tsc -b` of src/, else the compiled
+ * modules. `tsc -b` alone rewrites dist/src.tsbuildinfo whenever src/ changed, so a bundle older
+ * than it may miss an edit and is not used; the modules are the same code, only slower to start.
+ */
+export const brokerEntry = freshBundleOr(join(packageRoot, 'dist', 'src', 'cli.bundle.js'), join(packageRoot, 'dist', 'src.tsbuildinfo'), join(packageRoot, 'dist', 'src', 'cli.js'));
 /** The certificate authority that issued the kit's HTTPS certificate (servers/kit/tls/README.md). */
 export const kitCaFile = join(packageRoot, 'servers', 'kit', 'tls', 'ca.pem');
 export const passthroughEntry = join(packageRoot, 'dist', 'harness', 'candidates', 'passthrough-proxy.js');
@@ -35,6 +41,13 @@ export const httpRelayEntry = join(packageRoot, 'dist', 'harness', 'agent', 'htt
 export const legacySseRelayEntry = join(packageRoot, 'dist', 'harness', 'agent', 'legacy-sse-relay.js');
 /** The network enclosure's DNS server (harness/observe/dns-responder.ts). */
 export const dnsResponderEntry = join(packageRoot, 'dist', 'harness', 'observe', 'dns-responder.js');
+
+function freshBundleOr(bundle: string, buildInfo: string, modules: string): string {
+  const modified = (path: string): number | undefined => statSync(path, { throwIfNoEntry: false })?.mtimeMs;
+  const bundled = modified(bundle);
+  const compiled = modified(buildInfo);
+  return bundled !== undefined && compiled !== undefined && bundled >= compiled ? bundle : modules;
+}
 
 /**
  * The folder a candidate's reports go to by default: its name made safe for any file system (a
