@@ -25,14 +25,8 @@ export const scenarioSchemaFile = join(packageRoot, 'harness', 'scenario', 'scen
 export const scenarioSkeletonFile = join(packageRoot, 'harness', 'scenario', 'skeleton.schema.json');
 export const expectationsDocFile = join(packageRoot, 'docs', 'expectations.md');
 /** Compiled entry points: every process the harness starts runs compiled JavaScript. */
-export const serverEntry = join(packageRoot, 'dist', 'servers', 'main.js');
-/**
- * The reference broker's entry: its one-file bundle (scripts/bundle-broker.mjs, written by
- * `npm run build`) while that is at least as new as the last `tsc -b` of src/, else the compiled
- * modules. `tsc -b` alone rewrites dist/src.tsbuildinfo whenever src/ changed, so a bundle older
- * than it may miss an edit and is not used; the modules are the same code, only slower to start.
- */
-export const brokerEntry = freshBundleOr(join(packageRoot, 'dist', 'src', 'cli.bundle.js'), join(packageRoot, 'dist', 'src.tsbuildinfo'), join(packageRoot, 'dist', 'src', 'cli.js'));
+export const serverEntry = freshBundleOr('servers', 'main');
+export const brokerEntry = freshBundleOr('src', 'cli');
 /** The certificate authority that issued the kit's HTTPS certificate (servers/kit/tls/README.md). */
 export const kitCaFile = join(packageRoot, 'servers', 'kit', 'tls', 'ca.pem');
 export const passthroughEntry = join(packageRoot, 'dist', 'harness', 'candidates', 'passthrough-proxy.js');
@@ -42,11 +36,19 @@ export const legacySseRelayEntry = join(packageRoot, 'dist', 'harness', 'agent',
 /** The network enclosure's DNS server (harness/observe/dns-responder.ts). */
 export const dnsResponderEntry = join(packageRoot, 'dist', 'harness', 'observe', 'dns-responder.js');
 
-function freshBundleOr(bundle: string, buildInfo: string, modules: string): string {
+/**
+ * A program's entry, `dist/<program>/<entry>.js`, or its one-file bundle beside it
+ * (scripts/bundle-entries.mjs, written by `npm run build`) while that is at least as new as the
+ * program's last `tsc -b`. `tsc -b` rewrites dist/<program>.tsbuildinfo whenever the program's
+ * sources changed, so an older bundle may miss an edit and is not used: the compiled modules are
+ * the same code, only slower to start.
+ */
+function freshBundleOr(program: 'src' | 'servers', entry: string): string {
   const modified = (path: string): number | undefined => statSync(path, { throwIfNoEntry: false })?.mtimeMs;
+  const bundle = join(packageRoot, 'dist', program, `${entry}.bundle.js`);
   const bundled = modified(bundle);
-  const compiled = modified(buildInfo);
-  return bundled !== undefined && compiled !== undefined && bundled >= compiled ? bundle : modules;
+  const compiled = modified(join(packageRoot, 'dist', `${program}.tsbuildinfo`));
+  return bundled !== undefined && compiled !== undefined && bundled >= compiled ? bundle : join(packageRoot, 'dist', program, `${entry}.js`);
 }
 
 /**
