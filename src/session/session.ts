@@ -543,8 +543,9 @@ export const AGENT_QUEUE_BYTES = 4 * 1024 * 1024;
 export async function runSession(
   input: Readable,
   output: Writable,
-  options: Omit<SessionOptions, 'send'> & { stopServer: () => Promise<void> },
+  options: Omit<SessionOptions, 'send'> & { stopServer: () => Promise<void>; maxUnreadBytes?: number },
 ): Promise<void> {
+  const maxUnreadBytes = options.maxUnreadBytes ?? AGENT_QUEUE_BYTES;
   let reading = true;
   let writing = true;
   const session = new Session({
@@ -555,7 +556,7 @@ export async function runSession(
       // An agent that does not read its answers would have the broker hold every one of them:
       // past the bound nothing more it sends is read until it has read what is waiting
       // (backpressure). Only the answers of calls already in flight can still be added.
-      if (output.writableLength >= AGENT_QUEUE_BYTES && !input.isPaused()) {
+      if (output.writableLength >= maxUnreadBytes && !input.isPaused()) {
         input.pause();
         output.once('drain', () => input.resume());
       }
