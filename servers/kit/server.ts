@@ -115,8 +115,9 @@ export function serve(setup: ServerSetup, streams: Streams): Promise<StopReason>
         outcome = 'bad-control-file';
       }
       // `stop_reading_after_calls`: once that call is answered, a handling that never ends keeps
-      // the rest of stdin unread, so whatever a client writes after it piles up on its side.
-      if (serving.calls === setup.knobs.stopReadingAfterCalls && outcome === null) return new Promise<void>(() => undefined);
+      // the rest of stdin unread, so whatever a client writes after it piles up on its side. A
+      // paused stdin holds no process open, so a timer keeps the server alive until it is killed.
+      if (serving.calls === setup.knobs.stopReadingAfterCalls && outcome === null) return new Promise<void>(() => setInterval(() => undefined, 60_000));
       if (outcome === null) return;
       if (outcome instanceof Promise) return outcome;
       stopped = true;
