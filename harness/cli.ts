@@ -5,10 +5,11 @@ import { loadCatalogue } from './catalogue.js';
 import { mergeCommand } from './commands/merge.js';
 import { reportDirFor } from './paths.js';
 import { loadRequirements } from './requirements.js';
-import { DEFAULT_STEP_TIMEOUT_MS } from './run/execute.js';
 import { plannedChecks, requiredHooks } from './expect/plan.js';
 import { readBaseline } from './run/baseline.js';
 import { finishReport } from './run/finish.js';
+import { parseStepTimeout, refuseEmpty, UsageError } from './run/options.js';
+import { claimReportDir } from './run/report-dir.js';
 import { ProgressLine } from './run/progress.js';
 import { selectScenarios } from './run/select.js';
 import { parseShard } from './run/shard.js';
@@ -21,7 +22,7 @@ import { reproCommand } from './commands/repro.js';
 
 const USAGE = `usage:
   gauntlet run [--candidate NAME_OR_MODULE] [--filter GLOB | --profile NAME] [--shard I/N] [--baseline FILE] [--write-baseline FILE]
-               [--report-dir DIR] [--step-timeout MS] [--keep-workdir DIR]
+               [--report-dir DIR] [--step-timeout MS (1 to 3600000)] [--keep-workdir DIR]
   gauntlet merge --report-dir OUT [--baseline FILE] [--write-baseline FILE] SHARD_DIR...
   gauntlet list [--requirements] [--servers] [--json]
   gauntlet index [--reports DIR] [--out FILE]
@@ -34,9 +35,6 @@ executable adapter speaking gauntlet-candidate/2 (a .py runs with python3; docs/
 exit codes (run, merge): 0 all selected scenarios pass (unsupported does not fail) or only failures
 the baseline lists, 1 a scenario failed or errored unexpectedly or a baseline entry is stale, 2 nothing
 could run (docs/ci.md)`;
-
-/** Exit code 2: the run could not start, as opposed to a run that found failures. */
-class UsageError extends Error {}
 
 async function run(argv: string[]): Promise<number> {
   const { values } = parseArgs({
@@ -54,8 +52,11 @@ async function run(argv: string[]): Promise<number> {
     },
     strict: true,
   });
-  const stepTimeoutMs = values['step-timeout'] === undefined ? DEFAULT_STEP_TIMEOUT_MS : Number(values['step-timeout']);
-  if (!Number.isInteger(stepTimeoutMs) || stepTimeoutMs <= 0) throw new UsageError('--step-timeout takes a positive whole number of milliseconds');
+  // Every option is checked before anything runs (exit 2): none of them is found wanting after the run.
+  refuseEmpty(values);
+  const stepTimeoutMs = parseStepTimeout(values['step-timeout']);
+  const givenReportDir = values['report-dir'] === undefined ? undefined : resolve(values['report-dir']);
+  if (givenReportDir !== undefined) claimReportDir(givenReportDir);
   // A baseline that cannot be used stops the run before anything runs (exit 2).
   const baseline = values.baseline === undefined ? undefined : readBaseline(resolve(values.baseline));
   const shard = values.shard === undefined ? undefined : parseShard(values.shard);
@@ -63,6 +64,15 @@ async function run(argv: string[]): Promise<number> {
   if (scenarios.length === 0 && shard === undefined) throw new UsageError(`no scenario matches ${values.filter ?? '(all)'}`);
   // Loaded last: a protocol adapter is a process, ended once the suite has run.
   const candidate = await loadCandidate(values.candidate);
+  const reportDir = givenReportDir ?? reportDirFor(candidate.info.name);
+  if (givenReportDir === undefined) {
+    try {
+      claimReportDir(reportDir);
+    } catch (error) {
+      await candidate.dispose?.();
+      throw error;
+    }
+  }
   const progress = process.stderr.isTTY ? new ProgressLine({ write: (text) => process.stderr.write(text), columns: () => process.stderr.columns }) : undefined;
   const log = (line: string) => (progress ? progress.log(line) : process.stderr.write(`${line}\n`));
   log(`mcp-gauntlet: ${scenarios.length} scenario(s) against ${candidate.info.name}${shard ? ` (shard ${shard.index}/${shard.count})` : ''}`);
@@ -84,7 +94,7 @@ async function run(argv: string[]): Promise<number> {
   if (shard !== undefined) report.shard = shard;
   if (values.profile !== undefined) report.profile = values.profile;
   return finishReport(report, {
-    reportDir: values['report-dir'] ?? reportDirFor(candidate.info.name),
+    reportDir,
     ...(baseline === undefined ? {} : { baseline }),
     ...(values['write-baseline'] === undefined ? {} : { writeBaselineTo: resolve(values['write-baseline']) }),
     log,

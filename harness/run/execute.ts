@@ -115,8 +115,19 @@ async function keep(from: string, to: string): Promise<void> {
  */
 export async function runScenario(scenario: Scenario, candidate: Candidate, options: RunOptions): Promise<CaseResult> {
   const started = Date.now();
-  const claimed = scenario.claims.every((claim) => (candidate.info.claims as readonly string[]).includes(claim));
-  const base = {
+  const base = caseHeader(scenario, candidate);
+  try {
+    return await judgedRun(scenario, candidate, options, base, started);
+  } catch (error) {
+    // Whatever the harness or an adapter throws (an adapter's close, a cleanup) is this scenario's
+    // error, named in the report with its cause, and the run goes on to the next scenario.
+    return unjudged(base, started, 'error', `harness or adapter error: ${(error as Error).stack ?? String(error)}`);
+  }
+}
+
+/** What a case result says of its scenario and of whether the candidate claims what it tests. */
+function caseHeader(scenario: Scenario, candidate: Candidate) {
+  return {
     id: scenario.id,
     title: scenario.title,
     file: scenario.file,
@@ -125,12 +136,32 @@ export async function runScenario(scenario: Scenario, candidate: Candidate, opti
     requirements: scenario.requirements,
     ...(scenario.control ? { control: scenario.control } : {}),
     claims: scenario.claims,
-    claimed,
+    claimed: scenario.claims.every((claim) => (candidate.info.claims as readonly string[]).includes(claim)),
   };
+}
+
+type CaseHeader = ReturnType<typeof caseHeader>;
+
+/** A case that ended before anything of it could be judged. */
+function unjudged(base: CaseHeader, started: number, outcome: 'unsupported' | 'unsupported-environment' | 'error', reason: string): CaseResult {
+  return { ...base, outcome, duration_ms: Date.now() - started, findings: [], unchecked: [], notes: [], transcript: noTranscript(), reason };
+}
+
+/**
+ * Runs every release, even after one throws, then throws the first failure: a server that will
+ * not stop must not leave the enclosure, the canary and the workdir behind too.
+ */
+async function releaseAll(releases: ReadonlyArray<() => Promise<void>>): Promise<void> {
+  const failures: unknown[] = [];
+  for (const release of releases) await release().catch((error: unknown) => failures.push(error));
+  if (failures.length > 0) throw failures[0];
+}
+
+async function judgedRun(scenario: Scenario, candidate: Candidate, options: RunOptions, base: CaseHeader, started: number): Promise<CaseResult> {
   const hooks = hooksOf(candidate);
   const missing = hooksNeeded(scenario, hooks);
   if (missing.length > 0) {
-    return { ...base, outcome: 'unsupported', duration_ms: 0, findings: [], unchecked: [], notes: [], transcript: noTranscript(), reason: `the candidate's adapter lacks the ${missing.join(', ')} hook(s) the scenario cannot run without` };
+    return { ...unjudged(base, started, 'unsupported', `the candidate's adapter lacks the ${missing.join(', ')} hook(s) the scenario cannot run without`), duration_ms: 0 };
   }
 
   const workdir = await tmpDir({ prefix: 'gauntlet-', unsafeCleanup: true });
@@ -145,10 +176,11 @@ export async function runScenario(scenario: Scenario, candidate: Candidate, opti
     if (scenario.servers === undefined) network = await serverNetwork(scenario, command, ledger, workdir.path, options.stepTimeoutMs);
     else members = await startMembers(scenario, ledger, control, canary, options.stepTimeoutMs);
   } catch (error) {
-    await canary.stop();
-    await workdir.cleanup();
-    if (!(error instanceof UnsupportedEnvironment)) throw error;
-    return { ...base, outcome: 'unsupported-environment', duration_ms: Date.now() - started, findings: [], unchecked: [], notes: [], transcript: noTranscript(), reason: error.message };
+    await releaseAll([() => canary.stop(), () => workdir.cleanup()]);
+    // A server that cannot be started (an address no enclosure can hold, a server refusing its
+    // knobs) is this scenario's error, named, and the run goes on.
+    if (!(error instanceof UnsupportedEnvironment)) return unjudged(base, started, 'error', `the scenario could not be set up: ${(error as Error).message}`);
+    return unjudged(base, started, 'unsupported-environment', error.message);
   }
   const { http, enclosure } = network;
   const reached =
@@ -194,7 +226,7 @@ export async function runScenario(scenario: Scenario, candidate: Candidate, opti
     failed(error);
   }
   try {
-    await session.channel?.close();
+    await session.channel?.close().catch(failed);
     await stopServers();
     // The scenario's own expectations once the candidate has closed; a step that errored leaves
     // the steps before it to be judged, and those whose observations were taken.
@@ -222,10 +254,12 @@ export async function runScenario(scenario: Scenario, candidate: Candidate, opti
       ...(outcome === 'fail' || outcome === 'error' ? { stderr_tail: session.lastChannel?.stderrTail?.() ?? '' } : {}),
     };
   } finally {
-    await stopServers();
-    await enclosure?.close();
-    await canary.stop();
-    if (options.keepWorkdir !== undefined) await keep(workdir.path, join(options.keepWorkdir, scenario.id));
-    await workdir.cleanup();
+    await releaseAll([
+      stopServers,
+      async () => enclosure?.close(),
+      () => canary.stop(),
+      async () => (options.keepWorkdir === undefined ? undefined : keep(workdir.path, join(options.keepWorkdir, scenario.id))),
+      () => workdir.cleanup(),
+    ]);
   }
 }

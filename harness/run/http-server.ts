@@ -31,8 +31,12 @@ export class HttpServer {
     for (;;) {
       const listening = ledger.read().find((record) => record.ev === 'listening' && record.pid === child.pid);
       if (listening?.ev === 'listening') return new HttpServer(child, exited, listening.port);
-      if (child.exitCode !== null || Date.now() > deadline) {
+      if (child.exitCode !== null || child.signalCode !== null) {
+        throw new Error(`the HTTP server exited (${child.exitCode ?? child.signalCode}) before it listened: ${command.args.join(' ')}`);
+      }
+      if (Date.now() > deadline) {
         stop(child);
+        await exited;
         throw new Error(`the HTTP server did not start listening within ${timeoutMs} ms`);
       }
       await new Promise((resolve) => setTimeout(resolve, POLL_MS));
