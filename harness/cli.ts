@@ -10,6 +10,7 @@ import { readBaseline } from './run/baseline.js';
 import { finishReport } from './run/finish.js';
 import { parseStepTimeout, refuseEmpty, UsageError } from './run/options.js';
 import { claimReportDir } from './run/report-dir.js';
+import { onInterrupt } from './observe/containment.js';
 import { ProgressLine } from './run/progress.js';
 import { selectScenarios } from './run/select.js';
 import { parseShard } from './run/shard.js';
@@ -57,6 +58,13 @@ async function run(argv: string[]): Promise<number> {
   const stepTimeoutMs = parseStepTimeout(values['step-timeout']);
   const givenReportDir = values['report-dir'] === undefined ? undefined : resolve(values['report-dir']);
   if (givenReportDir !== undefined) claimReportDir(givenReportDir);
+  // Interrupted (SIGINT, SIGTERM), every process the run holds is killed at once, the scenario in
+  // progress ends and is left out, and the report of those judged is written, marked incomplete.
+  const interrupt = new AbortController();
+  onInterrupt((signal) => {
+    process.stderr.write(`\nmcp-gauntlet: ${signal}: stopping; the report will be marked incomplete\n`);
+    interrupt.abort(signal);
+  });
   // A baseline that cannot be used stops the run before anything runs (exit 2).
   const baseline = values.baseline === undefined ? undefined : readBaseline(resolve(values.baseline));
   const shard = values.shard === undefined ? undefined : parseShard(values.shard);
@@ -89,7 +97,8 @@ async function run(argv: string[]): Promise<number> {
       // On a terminal the progress line counts the passes; only what needs a look scrolls by.
       if (progress === undefined || result.outcome !== 'pass') log(`[${index + 1}/${total}] ${outcome.padEnd(5)} ${result.id}${why}`);
     },
-  }).finally(() => candidate.dispose?.());
+    interrupt: interrupt.signal,
+  }).finally(() => candidate.dispose?.().catch((error: unknown) => log(`mcp-gauntlet: the candidate's adapter did not close cleanly: ${(error as Error).message}`)));
   progress?.stop();
   if (shard !== undefined) report.shard = shard;
   if (values.profile !== undefined) report.profile = values.profile;

@@ -1,3 +1,4 @@
+import { rmSync } from 'node:fs';
 import { cp, lstat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { dir as tmpDir } from 'tmp-promise';
@@ -6,6 +7,7 @@ import { hooksOf } from '../candidates/hooks.js';
 import { hooksNeeded } from '../expect/plan.js';
 import { Ledger, serverPids } from '../observe/ledger.js';
 import { Canary } from '../observe/canary.js';
+import { hold } from '../observe/containment.js';
 import { Enclosure, type EnclosureSpec } from '../observe/enclosure.js';
 import { killAll, survivorsAfter } from '../observe/processes.js';
 import { kitCaFile } from '../paths.js';
@@ -164,7 +166,10 @@ async function judgedRun(scenario: Scenario, candidate: Candidate, options: RunO
     return { ...unjudged(base, started, 'unsupported', `the candidate's adapter lacks the ${missing.join(', ')} hook(s) the scenario cannot run without`), duration_ms: 0 };
   }
 
-  const workdir = await tmpDir({ prefix: 'gauntlet-', unsafeCleanup: true });
+  const created = await tmpDir({ prefix: 'gauntlet-', unsafeCleanup: true });
+  // Removed at exit if the run never gets to remove it (an interrupt, a crash of the harness).
+  const unhold = hold('folder', () => rmSync(created.path, { recursive: true, force: true }));
+  const workdir = { path: created.path, cleanup: () => created.cleanup().then(unhold) };
   const ledger = new Ledger(join(workdir.path, 'ledger.jsonl'));
   const control = join(workdir.path, 'phase');
   const canary = await Canary.start();

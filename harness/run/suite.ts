@@ -14,6 +14,8 @@ export interface SuiteOptions extends RunOptions {
   filter?: string;
   onStart?: (scenario: Scenario, index: number, total: number) => void;
   onCase?: (result: CaseResult, index: number, total: number) => void;
+  /** Once aborted, no further scenario starts and the one in progress is left out: the report is incomplete. */
+  interrupt?: AbortSignal;
 }
 
 /** Runs scenarios one at a time: hostile servers and brokers are processes, and order is stable. */
@@ -21,8 +23,11 @@ export async function runSuite(candidate: Candidate, scenarios: readonly Scenari
   const startedAt = new Date().toISOString();
   const cases: CaseResult[] = [];
   for (const [index, scenario] of scenarios.entries()) {
+    if (options.interrupt?.aborted) break;
     options.onStart?.(scenario, index, scenarios.length);
     const result = await runScenario(scenario, candidate, options);
+    // A scenario cut short by the interrupt was not judged on what the candidate did.
+    if (options.interrupt?.aborted) break;
     cases.push(result);
     options.onCase?.(result, index, scenarios.length);
   }
@@ -35,6 +40,7 @@ export async function runSuite(candidate: Candidate, scenarios: readonly Scenari
     finished_at: new Date().toISOString(),
     filter: options.filter ?? null,
     summary: summarise(cases),
+    ...(options.interrupt?.aborted ? { incomplete: { reason: String(options.interrupt.reason), not_run: scenarios.slice(cases.length).map((s) => s.id) } } : {}),
     cases,
   };
 }
