@@ -1,8 +1,9 @@
 /**
- * The three programs' import graphs: none has a cycle, and none reaches across a wall. The broker
+ * The four programs' import graphs: none has a cycle, and none reaches across a wall. The broker
  * (src/) imports nothing from the harness or the servers; the servers import nothing from the
  * broker or the harness (they must not share the broker's parsing); the harness imports nothing
- * from the broker, which it reaches only as a process. The build enforces the walls too (each
+ * from the broker, which it reaches only as a process; nor does the benchmark (bench/), which
+ * reaches every broker through the harness's adapters. The build enforces the walls too (each
  * program compiles with its own tsconfig); this test also finds type-only cycles, which the build
  * does not.
  */
@@ -12,11 +13,11 @@ import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = resolve(import.meta.dirname, '..');
-const PROGRAMS = ['src', 'harness', 'servers'] as const;
+const PROGRAMS = ['src', 'harness', 'servers', 'bench'] as const;
 type Program = (typeof PROGRAMS)[number];
 
 /** What each program may import from the others. */
-const MAY_IMPORT: Record<Program, readonly Program[]> = { src: [], servers: [], harness: ['servers'] };
+const MAY_IMPORT: Record<Program, readonly Program[]> = { src: [], servers: [], harness: ['servers'], bench: ['harness', 'servers'] };
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(join(ROOT, dir), { recursive: true, encoding: 'utf8' })
@@ -68,14 +69,15 @@ function cycles(): string[][] {
   return found;
 }
 
-describe('the layout of the three programs', () => {
+describe('the layout of the four programs', () => {
   it('finds the imports it judges by', () => {
     // A parser that saw no imports would pass both tests below.
     expect(graph.get('src/session/session.ts')).toContain('src/types.ts');
     expect(graph.get('harness/catalogue.ts')).toContain('servers/catalogue.ts');
+    expect(graph.get('bench/main.ts')).toContain('harness/candidates/registry.ts');
   });
 
-  it('has no import cycle in src/, harness/ or servers/', () => {
+  it('has no import cycle in src/, harness/, servers/ or bench/', () => {
     expect(cycles()).toEqual([]);
   });
 

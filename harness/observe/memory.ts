@@ -44,7 +44,7 @@ interface Member {
  * /proc/<pid>/stat, the start time field 22; both are read after the last ')', since the command
  * name before it may hold spaces and parentheses. A process without VmRSS (a zombie) holds nothing.
  */
-function groupMembers(pgid: number): Member[] {
+function groupMembers(pgid: number, excluded: ReadonlySet<number>): Member[] {
   let entries: string[];
   try {
     entries = readdirSync('/proc');
@@ -53,7 +53,7 @@ function groupMembers(pgid: number): Member[] {
   }
   const members: Member[] = [];
   for (const entry of entries) {
-    if (!/^\d+$/.test(entry)) continue;
+    if (!/^\d+$/.test(entry) || excluded.has(Number(entry))) continue;
     const stat = readOrUndefined(`/proc/${entry}/stat`);
     if (stat === undefined) continue;
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
@@ -74,11 +74,14 @@ class GroupPeaks {
   private readonly live = new Map<string, number>();
   private departedKib = 0;
 
-  constructor(private readonly pgid: number) {}
+  constructor(
+    private readonly pgid: number,
+    private readonly excluded: ReadonlySet<number>,
+  ) {}
 
   /** Reads the group once, and returns its members as read. */
   sample(): Member[] {
-    const members = groupMembers(this.pgid);
+    const members = groupMembers(this.pgid, this.excluded);
     const seen = new Set<string>();
     for (const { key, peakKib } of members) {
       seen.add(key);
@@ -107,10 +110,12 @@ class GroupPeaks {
  * That over-states growth when an earlier peak was higher, or members peaked at different times,
  * and a child that comes and goes between two samples is missed: the first errs towards failing,
  * and the second is bounded by the sampling period, never a sleep the verdict waits on.
+ * `exclude` leaves out members by pid: a server a broker started in its own group, when what is
+ * measured is the broker alone (the benchmark's).
  */
-export async function residentGrowthMib<T>(pgid: number, operation: () => Promise<T>): Promise<Measurement<T>> {
+export async function residentGrowthMib<T>(pgid: number, operation: () => Promise<T>, options: { exclude?: readonly number[] } = {}): Promise<Measurement<T>> {
   if (!procReadable()) return { kind: 'unreadable' };
-  const peaks = new GroupPeaks(pgid);
+  const peaks = new GroupPeaks(pgid, new Set(options.exclude));
   const before = peaks.sample();
   // /proc answers, so a group with nothing in it is a candidate already gone, not a machine that
   // cannot measure.

@@ -129,6 +129,8 @@ export interface Knobs {
   asks: Record<string, AskPreset>;
   /** Per tool of the tool set: the notifications a call of it makes the server send before its answer. */
   notifies: Record<string, NotifyPreset>;
+  /** A line written in pieces gets a `written` ledger record, with the time, at every multiple of this many bytes; null records none. */
+  markEvery: number | null;
 }
 
 /** How an oversized HTTP body is sent: with a Content-Length that says so, or chunked. */
@@ -203,6 +205,7 @@ const KNOB_KEYS = [
   'run.prompt_description',
   'completion',
   'notify_features_changed',
+  'mark_every',
 ];
 
 /** Knobs that take only `1`, switching a misbehaviour on, and the field each sets. */
@@ -311,6 +314,7 @@ export function resolveKnobs(assigned: Readonly<Record<string, string>>): Knobs 
     notifyFeaturesChanged: false,
     asks: {},
     notifies: {},
+    markEvery: null,
   };
   for (const [key, value] of Object.entries(assigned)) {
     if (featureKnob(knobs, key, value)) continue;
@@ -411,6 +415,9 @@ export function resolveKnobs(assigned: Readonly<Record<string, string>>): Knobs 
         break;
       case 'run.server_version':
         knobs.runServerVersion = selfReport(key, value);
+        break;
+      case 'mark_every':
+        knobs.markEvery = integer(key, value, 1);
         break;
       default:
         throw new KnobError(`unknown knob ${JSON.stringify(key)}; knobs are ${KNOB_KEYS.join(', ')}`);

@@ -122,7 +122,29 @@ export interface RequestRecord extends RecordBase {
   headers: Record<string, string>;
 }
 
-export type LedgerRecord = LaunchRecord | RecvRecord | SentRecord | ReplyRecord | SpawnRecord | KilledRecord | ExitRecord | ListeningRecord | ConnectionRecord | RequestRecord;
+/**
+ * `mark_every`: a line written in pieces has had `bytes` of it taken by the writer, at `mono_ns`
+ * on the monotonic clock (process.hrtime.bigint(), as decimal text), which every process on one
+ * machine reads alike: how long after a server crossed a bound the broker answered is a difference.
+ */
+export interface WrittenRecord extends RecordBase {
+  ev: 'written';
+  bytes: number;
+  mono_ns: string;
+}
+
+export type LedgerRecord =
+  | LaunchRecord
+  | RecvRecord
+  | SentRecord
+  | ReplyRecord
+  | SpawnRecord
+  | KilledRecord
+  | ExitRecord
+  | ListeningRecord
+  | ConnectionRecord
+  | RequestRecord
+  | WrittenRecord;
 
 /** A record as the caller supplies it: the ledger adds pid and seq (distributed over the union). */
 type WithoutBase<R> = R extends RecordBase ? Omit<R, keyof RecordBase> : never;

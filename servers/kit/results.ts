@@ -135,7 +135,7 @@ export const RESULT_PRESETS = Object.keys(FIXED) as ResultPresetName[];
 export const RESULT_FAMILIES = {
   chars: { min: 1, max: 200_000 },
   split: { min: 1, max: 200_000 },
-  bytes: { min: 64, max: 128 * 1024 * 1024 },
+  bytes: { min: 64, max: 1024 * 1024 * 1024 },
   deep: { min: 1, max: 1_000_000 },
   nodes: { min: 1, max: 1_000_000 },
   'long-string': { min: 1, max: 16 * 1024 * 1024 },

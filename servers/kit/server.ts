@@ -29,6 +29,7 @@ import { getPromptResult, promptsPage } from './prompts.js';
 import { readResult, resourcesPage, templatesPage } from './resources.js';
 import { Notes } from './notes.js';
 import { ControlFileError, type Phase, readPhase } from './phase.js';
+import { markedPieces } from './marks.js';
 import { killWatchdogs } from './watchdogs.js';
 import { describePieces, frameLine, type Line, type LineLimits, readLines, writePieces } from './wire.js';
 
@@ -201,8 +202,10 @@ function send(setup: Serving, line: RawText, inReplyTo: string | null, method: s
   if (typeof line !== 'string') {
     const { bytes, sha256, text, chars } = describePieces(line, RAW_LIMIT);
     setup.ledger.append({ ev: 'sent', bytes, sha256, ...cutRaw(text, chars <= RAW_LIMIT), in_reply_to: inReplyTo, method });
-    if (typeof output !== 'function') return writePieces(output, line);
-    output({ line, bytes, inReplyTo, method });
+    const every = setup.knobs.markEvery;
+    const written = every === null ? line : markedPieces(line, every, (at, monoNs) => setup.ledger.append({ ev: 'written', bytes: at, mono_ns: String(monoNs) }));
+    if (typeof output !== 'function') return writePieces(output, written);
+    output({ line: written, bytes, inReplyTo, method });
     return undefined;
   }
   const { frame, bytes, sha256 } = frameLine(line);

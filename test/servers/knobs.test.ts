@@ -106,7 +106,7 @@ describe('resolveKnobs', () => {
   it('reads sized presets at both ends of their ranges', () => {
     const knobs = resolveKnobs({
       'result.search_notes': 'chars-1',
-      'result.read_note': 'bytes-134217728',
+      'result.read_note': 'bytes-1073741824',
       'result.write_note': 'aggregate-2',
       'description.search_notes': 'long-1048576',
       'description.read_note': 'long-1',
@@ -116,7 +116,7 @@ describe('resolveKnobs', () => {
     expect(knobs).toMatchObject({
       results: {
         search_notes: { family: 'chars', n: 1 },
-        read_note: { family: 'bytes', n: 134217728 },
+        read_note: { family: 'bytes', n: 1073741824 },
         write_note: { family: 'aggregate', n: 2 },
       },
       descriptions: { search_notes: { family: 'long', n: 1048576 }, read_note: { family: 'long', n: 1 } },
@@ -174,8 +174,8 @@ describe('resolveKnobs', () => {
     ['result chars-0', { 'result.search_notes': 'chars-0' }, /chars-<N> with N 1\.\.200000/],
     ['result chars past its range', { 'result.search_notes': 'chars-200001' }, /result\.search_notes/],
     ['result split-0', { 'result.search_notes': 'split-0' }, /result\.search_notes/],
-    ['result bytes under its range', { 'result.search_notes': 'bytes-63' }, /bytes-<N> with N 64\.\.134217728/],
-    ['result bytes past its range', { 'result.search_notes': 'bytes-134217729' }, /result\.search_notes/],
+    ['result bytes under its range', { 'result.search_notes': 'bytes-63' }, /bytes-<N> with N 64\.\.1073741824/],
+    ['result bytes past its range', { 'result.search_notes': 'bytes-1073741825' }, /result\.search_notes/],
     ['result deep past its range', { 'result.search_notes': 'deep-1000001' }, /result\.search_notes/],
     ['result nodes-0', { 'result.search_notes': 'nodes-0' }, /result\.search_notes/],
     ['result long-string past its range', { 'result.search_notes': 'long-string-16777217' }, /result\.search_notes/],
