@@ -5,10 +5,12 @@ import { loadCatalogue } from './catalogue.js';
 import { mergeCommand } from './commands/merge.js';
 import { reportDirFor } from './paths.js';
 import { loadRequirements } from './requirements.js';
-import { DEFAULT_STEP_TIMEOUT_MS } from './run/execute.js';
 import { plannedChecks, requiredHooks } from './expect/plan.js';
 import { readBaseline } from './run/baseline.js';
 import { finishReport } from './run/finish.js';
+import { parseStepTimeout, refuseEmpty, UsageError } from './run/options.js';
+import { claimReportDir } from './run/report-dir.js';
+import { onInterrupt } from './observe/containment.js';
 import { ProgressLine } from './run/progress.js';
 import { selectScenarios } from './run/select.js';
 import { parseShard } from './run/shard.js';
@@ -23,7 +25,7 @@ import { reproCommand } from './commands/repro.js';
 
 const USAGE = `usage:
   gauntlet run [--candidate NAME_OR_MODULE] [--filter GLOB | --profile NAME] [--shard I/N] [--baseline FILE] [--write-baseline FILE]
-               [--report-dir DIR] [--step-timeout MS] [--keep-workdir DIR]
+               [--report-dir DIR] [--step-timeout MS (1 to 3600000)] [--keep-workdir DIR]
                [--jobs N] [--scenario-budget MS] [--run-budget MS]
   gauntlet merge --report-dir OUT [--baseline FILE] [--write-baseline FILE] SHARD_DIR...
   gauntlet list [--requirements] [--servers] [--json]
@@ -37,9 +39,6 @@ executable adapter speaking gauntlet-candidate/2 (a .py runs with python3; docs/
 exit codes (run, merge): 0 all selected scenarios pass (unsupported does not fail) or only failures
 the baseline lists, 1 a scenario failed or errored unexpectedly or a baseline entry is stale, 2 nothing
 could run (docs/ci.md)`;
-
-/** Exit code 2: the run could not start, as opposed to a run that found failures. */
-class UsageError extends Error {}
 
 async function run(argv: string[]): Promise<number> {
   const { values } = parseArgs({
@@ -60,6 +59,8 @@ async function run(argv: string[]): Promise<number> {
     },
     strict: true,
   });
+  // Every option is checked before anything runs (exit 2): none of them is found wanting after the run.
+  refuseEmpty(values);
   const jobs = values.jobs === undefined ? defaultJobs() : Number(values.jobs);
   if (!Number.isInteger(jobs) || jobs < 1 || jobs > MAX_JOBS) throw new UsageError(`--jobs takes a whole number from 1 to ${MAX_JOBS}`);
   const budget = (option: 'scenario-budget' | 'run-budget', fallback: number): number => {
@@ -69,8 +70,16 @@ async function run(argv: string[]): Promise<number> {
   };
   const scenarioBudgetMs = budget('scenario-budget', DEFAULT_SCENARIO_BUDGET_MS);
   const runBudgetMs = budget('run-budget', DEFAULT_RUN_BUDGET_MS);
-  const stepTimeoutMs = values['step-timeout'] === undefined ? DEFAULT_STEP_TIMEOUT_MS : Number(values['step-timeout']);
-  if (!Number.isInteger(stepTimeoutMs) || stepTimeoutMs <= 0) throw new UsageError('--step-timeout takes a positive whole number of milliseconds');
+  const stepTimeoutMs = parseStepTimeout(values['step-timeout']);
+  const givenReportDir = values['report-dir'] === undefined ? undefined : resolve(values['report-dir']);
+  if (givenReportDir !== undefined) claimReportDir(givenReportDir);
+  // Interrupted (SIGINT, SIGTERM), every process the run holds is killed at once, the scenario in
+  // progress ends and is left out, and the report of those judged is written, marked incomplete.
+  const interrupt = new AbortController();
+  onInterrupt((signal) => {
+    process.stderr.write(`\nmcp-gauntlet: ${signal}: stopping; the report will be marked incomplete\n`);
+    interrupt.abort(signal);
+  });
   // A baseline that cannot be used stops the run before anything runs (exit 2).
   const baseline = values.baseline === undefined ? undefined : readBaseline(resolve(values.baseline));
   const shard = values.shard === undefined ? undefined : parseShard(values.shard);
@@ -78,6 +87,15 @@ async function run(argv: string[]): Promise<number> {
   if (scenarios.length === 0 && shard === undefined) throw new UsageError(`no scenario matches ${values.filter ?? '(all)'}`);
   // Loaded last: a protocol adapter is a process, ended once the suite has run.
   const candidate = await loadCandidate(values.candidate);
+  const reportDir = givenReportDir ?? reportDirFor(candidate.info.name);
+  if (givenReportDir === undefined) {
+    try {
+      claimReportDir(reportDir);
+    } catch (error) {
+      await candidate.dispose?.();
+      throw error;
+    }
+  }
   const progress = process.stderr.isTTY ? new ProgressLine({ write: (text) => process.stderr.write(text), columns: () => process.stderr.columns }) : undefined;
   const log = (line: string) => (progress ? progress.log(line) : process.stderr.write(`${line}\n`));
   log(`mcp-gauntlet: ${scenarios.length} scenario(s) against ${candidate.info.name}${shard ? ` (shard ${shard.index}/${shard.count})` : ''}, ${jobs} at a time`);
@@ -97,12 +115,13 @@ async function run(argv: string[]): Promise<number> {
       // On a terminal the progress line counts the passes; only what needs a look scrolls by.
       if (progress === undefined || result.outcome !== 'pass') log(`[${index + 1}/${total}] ${outcome.padEnd(5)} ${result.id}${why}`);
     },
-  }).finally(() => candidate.dispose?.());
+    interrupt: interrupt.signal,
+  }).finally(() => candidate.dispose?.().catch((error: unknown) => log(`mcp-gauntlet: the candidate's adapter did not close cleanly: ${(error as Error).message}`)));
   progress?.stop();
   if (shard !== undefined) report.shard = shard;
   if (values.profile !== undefined) report.profile = values.profile;
   return finishReport(report, {
-    reportDir: values['report-dir'] ?? reportDirFor(candidate.info.name),
+    reportDir,
     ...(baseline === undefined ? {} : { baseline }),
     ...(values['write-baseline'] === undefined ? {} : { writeBaselineTo: resolve(values['write-baseline']) }),
     log,

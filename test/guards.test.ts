@@ -50,6 +50,15 @@ const NEEDED_BY: Record<string, Record<string, string[]>> = {
     'drf.output-schema-loosened': ['call.server_received', 'ledger.calls'],
     'pin.output-schema-changed': ['list.excludes', 'call.server_received', 'load_report.sections'],
   },
+  // A server that stops reading: calls past the bound are refused at once instead of waiting for
+  // their timeout behind what the server never read.
+  'server-queue-bound': {
+    'flt.server-stops-reading': ['call.within_ms'],
+  },
+  // 20,000 notices that the tools changed: one listing each keeps the next call waiting.
+  'rediscovery-bounded': {
+    'flt.list-changed-flood': ['call.within_ms'],
+  },
   'drift-closes-session': {
     'drf.quarantine-closes-session': ['call.server_received', 'call.servers_alive', 'ledger.calls'],
   },

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
 import { execa } from 'execa';
+import { hold } from '../observe/containment.js';
 import type { AgentChannel, ExitStatus } from './types.js';
 
 /** Longest line accepted from a candidate; past it the channel is closed, never read on. */
@@ -16,30 +17,19 @@ export const STDERR_TAIL_BYTES = 64 * 1024;
 /** The tail a caller gets when it names no size. */
 const DEFAULT_TAIL_BYTES = 4_096;
 
-const liveGroups = new Set<number>();
+/** Each live group the harness started, with what stops holding it once it is killed the ordinary way. */
+const liveGroups = new Map<number, () => void>();
 
-/** Containment: whatever happens to the harness, the groups it started die with it. */
-function killAllGroups(): void {
-  for (const pgid of liveGroups) killGroup(pgid);
+/** A group the harness started is held (observe/containment.ts): whatever happens to the harness, it dies with it. */
+function track(pgid: number): void {
+  liveGroups.set(pgid, hold('process', () => killGroup(pgid)));
 }
 
-let containing = false;
-/**
- * A group the harness started is recorded, and the first one installs the handlers that kill
- * every recorded group on exit and on SIGINT/SIGTERM. Only then: a process that loads this module
- * and starts nothing (`gauntlet serve`, a hostile server) keeps its own signal handling.
- */
-function track(pgid: number): void {
-  liveGroups.add(pgid);
-  if (containing) return;
-  containing = true;
-  process.once('exit', killAllGroups);
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.once(signal, () => {
-      killAllGroups();
-      process.exit(130);
-    });
-  }
+/** The group is killed and no longer held. */
+function release(pgid: number): void {
+  killGroup(pgid);
+  liveGroups.get(pgid)?.();
+  liveGroups.delete(pgid);
 }
 
 export function killGroup(pgid: number): void {
@@ -161,10 +151,7 @@ export function spawnGroup(command: string, args: string[], options: SpawnOption
         ask();
         const timer = new Promise<'late'>((resolve) => setTimeout(() => resolve('late'), GRACE_MS).unref());
         await Promise.race([exited, timer]);
-        if (pgid !== undefined) {
-          killGroup(pgid);
-          liveGroups.delete(pgid);
-        }
+        if (pgid !== undefined) release(pgid);
         await exited;
         // Everything it wrote on stderr is in the file once its streams have closed; a descendant
         // that left the group still holding them gets the grace period, no more.
@@ -267,10 +254,7 @@ export async function runToExit(
   const pgid = subprocess.pid;
   if (pgid !== undefined) track(pgid);
   const result = await subprocess;
-  if (pgid !== undefined) {
-    killGroup(pgid);
-    liveGroups.delete(pgid);
-  }
+  if (pgid !== undefined) release(pgid);
   const status = { code: result.exitCode ?? null, signal: result.signal ?? null, timedOut: result.timedOut };
   // Neither a code nor a signal: it never ran (a missing binary, a directory it cannot enter).
   return status.code === null && status.signal === null ? { ...status, error: result.originalMessage ?? result.shortMessage } : status;

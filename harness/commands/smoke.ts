@@ -8,7 +8,8 @@ import type { AgentChannel, SessionSpec } from '../candidates/types.js';
 import { callsTo, Ledger, serverPids } from '../observe/ledger.js';
 import { groupMembers, isAlive, killAll } from '../observe/processes.js';
 import { serverEntry } from '../paths.js';
-import { DEFAULT_STEP_TIMEOUT_MS, OPERATOR_ENV } from '../run/execute.js';
+import { OPERATOR_ENV } from '../run/execute.js';
+import { parseStepTimeout } from '../run/options.js';
 
 /**
  * How long a broker gets to exit once its input ends, as the close steps of the catalogue allow
@@ -76,9 +77,11 @@ export async function smokeCommand(argv: string[]): Promise<number> {
     process.stderr.write('usage: gauntlet smoke --candidate NAME_OR_ADAPTER [--step-timeout MS]\n');
     return 2;
   }
-  const timeoutMs = values['step-timeout'] === undefined ? DEFAULT_STEP_TIMEOUT_MS : Number(values['step-timeout']);
-  if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) {
-    process.stderr.write('--step-timeout takes a positive whole number of milliseconds\n');
+  let timeoutMs: number;
+  try {
+    timeoutMs = parseStepTimeout(values['step-timeout']);
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n`);
     return 2;
   }
   const checks = new Checklist();

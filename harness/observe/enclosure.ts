@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { createInterface, type Interface } from 'node:readline';
 import { throughPrefix } from '../candidates/child.js';
 import { dnsResponderEntry } from '../paths.js';
+import { hold } from './containment.js';
 import { UnsupportedEnvironment } from '../run/outcome.js';
 
 /** Where util-linux and iproute2 put the tools an enclosure needs, looked up at fixed paths. */
@@ -124,7 +125,9 @@ interface Running {
 }
 
 function running(child: ChildProcess): Running {
-  const exited = new Promise<void>((resolve) => child.once('close', () => resolve()));
+  // Killing the holder ends the namespaces: held until then, so an interrupted run leaves neither.
+  const unhold = hold('process', () => child.kill('SIGKILL'));
+  const exited = new Promise<void>((resolve) => child.once('close', () => resolve())).then(unhold);
   const lines: Interface | undefined = child.stdout === null ? undefined : createInterface({ input: child.stdout });
   return {
     child,

@@ -34,6 +34,9 @@ export function renderMarkdown(report: Report): string {
   const lines = [
     `# mcp-gauntlet conformance report: ${report.candidate.name}`,
     '',
+    ...(report.incomplete === undefined
+      ? []
+      : [`> **INCOMPLETE**: the run was interrupted (${report.incomplete.reason}); ${report.incomplete.not_run.length} selected scenario(s) were not judged: ${report.incomplete.not_run.join(', ')}.`, '']),
     `Candidate ${report.candidate.name} ${report.candidate.version}, claims: ${report.candidate.claims.join(', ') || 'none'}.`,
     `Suite ${report.suite.name} ${report.suite.version}; run ${report.started_at}${report.filter ? `; filter \`${report.filter}\`` : ''}.`,
     '',

@@ -262,7 +262,7 @@ export function renderMatrixPage(runs: readonly PageRun[], requirements: readonl
 </head>
 <body>
 <header><h1>${escapeHtml(options.title)}</h1><div class="legend">${legend} <span class="muted">click a cell for the case: expected against observed, and its transcript</span></div></header>
-<main>
+${runs.flatMap(({ report }) => (report.incomplete === undefined ? [] : [`<p role="alert" class="error">INCOMPLETE: the run of ${escapeHtml(report.candidate.name)} was interrupted (${escapeHtml(report.incomplete.reason)}); ${report.incomplete.not_run.length} selected scenario(s) were not judged.</p>\n`])).join('')}<main>
 <div id="matrix-wrap"><table class="matrix" id="matrix">
 <thead><tr><th>scenario</th>${head}</tr></thead>
 <tbody>

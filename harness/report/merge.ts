@@ -27,6 +27,8 @@ export function mergeShards(shards: readonly ShardReport[], order: readonly stri
   if (first === undefined) throw new MergeError('no shard report to merge');
   for (const { dir, report } of shards) {
     if (report.format !== REPORT_FORMAT) throw new MergeError(`${dir}: report format ${String(report.format)}, not ${REPORT_FORMAT}`);
+    // An interrupted shard judged only part of its scenarios: merged, the rest would read as never selected.
+    if (report.incomplete !== undefined) throw new MergeError(`${dir}: the run was interrupted (${report.incomplete.reason}); run the shard again`);
     for (const [what, value] of Object.entries(sameness(report))) {
       const expected = sameness(first.report)[what as keyof ReturnType<typeof sameness>];
       if (value !== expected) throw new MergeError(`${dir}: a different ${what} (${value}) from ${first.dir} (${expected})`);

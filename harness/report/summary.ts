@@ -80,6 +80,8 @@ export interface Report {
   profiles?: ProfileScore[];
   /** What the expected-failure baseline made of the run (docs/ci.md). */
   baseline?: BaselineVerdict;
+  /** Present when the run was interrupted (SIGINT, SIGTERM): why, and the selected scenarios it did not judge. */
+  incomplete?: { reason: string; not_run: string[] };
   cases: CaseResult[];
 }
 

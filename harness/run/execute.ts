@@ -1,3 +1,4 @@
+import { rmSync } from 'node:fs';
 import { cp, lstat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { dir as tmpDir } from 'tmp-promise';
@@ -6,6 +7,7 @@ import { hooksOf } from '../candidates/hooks.js';
 import { hooksNeeded } from '../expect/plan.js';
 import { Ledger, serverPids } from '../observe/ledger.js';
 import { Canary } from '../observe/canary.js';
+import { hold } from '../observe/containment.js';
 import { Enclosure, type EnclosureSpec } from '../observe/enclosure.js';
 import { killAll, survivorsAfter } from '../observe/processes.js';
 import { kitCaFile } from '../paths.js';
@@ -116,9 +118,24 @@ async function keep(from: string, to: string): Promise<void> {
   await cp(from, to, { recursive: true, force: true, filter: plain });
 }
 
-/** What a case says of its scenario whatever its outcome: which one it is, and whether its claims are the candidate's. */
+/**
+ * Runs one scenario against one candidate in a private directory, then judges it on what the
+ * harness observed on both sides. Whatever happens, every process it started is gone afterwards.
+ */
+export async function runScenario(scenario: Scenario, candidate: Candidate, options: RunOptions): Promise<CaseResult> {
+  const started = Date.now();
+  const base = caseHeader(scenario, candidate);
+  try {
+    return await judgedRun(scenario, candidate, options, base, started);
+  } catch (error) {
+    // Whatever the harness or an adapter throws (an adapter's close, a cleanup) is this scenario's
+    // error, named in the report with its cause, and the run goes on to the next scenario.
+    return unjudged(base, started, 'error', `harness or adapter error: ${(error as Error).stack ?? String(error)}`);
+  }
+}
+
+/** What a case result says of its scenario and of whether the candidate claims what it tests. */
 export function caseHeader(scenario: Scenario, candidate: Candidate) {
-  const claimed = scenario.claims.every((claim) => (candidate.info.claims as readonly string[]).includes(claim));
   return {
     id: scenario.id,
     title: scenario.title,
@@ -128,24 +145,38 @@ export function caseHeader(scenario: Scenario, candidate: Candidate) {
     requirements: scenario.requirements,
     ...(scenario.control ? { control: scenario.control } : {}),
     claims: scenario.claims,
-    claimed,
+    claimed: scenario.claims.every((claim) => (candidate.info.claims as readonly string[]).includes(claim)),
   };
 }
 
+type CaseHeader = ReturnType<typeof caseHeader>;
+
+/** A case that ended before anything of it could be judged. */
+function unjudged(base: CaseHeader, started: number, outcome: 'unsupported' | 'unsupported-environment' | 'error', reason: string): CaseResult {
+  return { ...base, outcome, duration_ms: Date.now() - started, findings: [], unchecked: [], notes: [], transcript: noTranscript(), reason };
+}
+
 /**
- * Runs one scenario against one candidate in a private directory, then judges it on what the
- * harness observed on both sides. Whatever happens, every process it started is gone afterwards.
+ * Runs every release, even after one throws, then throws the first failure: a server that will
+ * not stop must not leave the enclosure, the canary and the workdir behind too.
  */
-export async function runScenario(scenario: Scenario, candidate: Candidate, options: RunOptions): Promise<CaseResult> {
-  const started = Date.now();
-  const base = caseHeader(scenario, candidate);
+async function releaseAll(releases: ReadonlyArray<() => Promise<void>>): Promise<void> {
+  const failures: unknown[] = [];
+  for (const release of releases) await release().catch((error: unknown) => failures.push(error));
+  if (failures.length > 0) throw failures[0];
+}
+
+async function judgedRun(scenario: Scenario, candidate: Candidate, options: RunOptions, base: CaseHeader, started: number): Promise<CaseResult> {
   const hooks = hooksOf(candidate);
   const missing = hooksNeeded(scenario, hooks);
   if (missing.length > 0) {
-    return { ...base, outcome: 'unsupported', duration_ms: 0, findings: [], unchecked: [], notes: [], transcript: noTranscript(), reason: `the candidate's adapter lacks the ${missing.join(', ')} hook(s) the scenario cannot run without` };
+    return { ...unjudged(base, started, 'unsupported', `the candidate's adapter lacks the ${missing.join(', ')} hook(s) the scenario cannot run without`), duration_ms: 0 };
   }
 
-  const workdir = await tmpDir({ prefix: 'gauntlet-', unsafeCleanup: true });
+  const created = await tmpDir({ prefix: 'gauntlet-', unsafeCleanup: true });
+  // Removed at exit if the run never gets to remove it (an interrupt, a crash of the harness).
+  const unhold = hold('folder', () => rmSync(created.path, { recursive: true, force: true }));
+  const workdir = { path: created.path, cleanup: () => created.cleanup().then(unhold) };
   const ledger = new Ledger(join(workdir.path, 'ledger.jsonl'));
   const control = join(workdir.path, 'phase');
   const canary = await Canary.start();
@@ -157,10 +188,11 @@ export async function runScenario(scenario: Scenario, candidate: Candidate, opti
     if (scenario.servers === undefined) network = await serverNetwork(scenario, command, ledger, workdir.path, options.stepTimeoutMs);
     else members = await startMembers(scenario, ledger, control, canary, options.stepTimeoutMs);
   } catch (error) {
-    await canary.stop();
-    await workdir.cleanup();
-    if (!(error instanceof UnsupportedEnvironment)) throw error;
-    return { ...base, outcome: 'unsupported-environment', duration_ms: Date.now() - started, findings: [], unchecked: [], notes: [], transcript: noTranscript(), reason: error.message };
+    await releaseAll([() => canary.stop(), () => workdir.cleanup()]);
+    // A server that cannot be started (an address no enclosure can hold, a server refusing its
+    // knobs) is this scenario's error, named, and the run goes on.
+    if (!(error instanceof UnsupportedEnvironment)) return unjudged(base, started, 'error', `the scenario could not be set up: ${(error as Error).message}`);
+    return unjudged(base, started, 'unsupported-environment', error.message);
   }
   const { http, enclosure } = network;
   const reached =
@@ -212,7 +244,7 @@ export async function runScenario(scenario: Scenario, candidate: Candidate, opti
     failed(error);
   }
   try {
-    await session.channel?.close();
+    await session.channel?.close().catch(failed);
     await stopServers();
     // The scenario's own expectations once the candidate has closed; a step that errored leaves
     // the steps before it to be judged, and those whose observations were taken.
@@ -240,10 +272,12 @@ export async function runScenario(scenario: Scenario, candidate: Candidate, opti
       ...(outcome === 'fail' || outcome === 'error' ? { stderr_tail: session.lastChannel?.stderrTail?.() ?? '' } : {}),
     };
   } finally {
-    await stopServers();
-    await enclosure?.close();
-    await canary.stop();
-    if (options.keepWorkdir !== undefined) await keep(workdir.path, join(options.keepWorkdir, scenario.id));
-    await workdir.cleanup();
+    await releaseAll([
+      stopServers,
+      async () => enclosure?.close(),
+      () => canary.stop(),
+      async () => (options.keepWorkdir === undefined ? undefined : keep(workdir.path, join(options.keepWorkdir, scenario.id))),
+      () => workdir.cleanup(),
+    ]);
   }
 }

@@ -29,6 +29,9 @@ export async function finishReport(report: Report, options: FinishOptions): Prom
   options.log(
     `attacks held ${summary.attacks_held} of ${summary.attacks_total}; exposed ${summary.exposed}, over-blocked ${summary.over_blocked}, nonconformant ${summary.nonconformant}; ${summary.passed} passed, ${summary.failed} failed, ${summary.errors} errors, ${summary.unsupported + summary.unsupported_environment} unsupported; report: ${files[0]}`,
   );
+  if (report.incomplete !== undefined) {
+    options.log(`INCOMPLETE: the run was interrupted (${report.incomplete.reason}); ${report.incomplete.not_run.length} selected scenario(s) not judged, the report says so`);
+  }
   if (assessed.baseline !== undefined) {
     options.log(`baseline ${assessed.baseline.file}: ${summary.expected_failures} expected failure(s), ${summary.unexpected_failures} unexpected, ${assessed.baseline.stale.length} stale entr${assessed.baseline.stale.length === 1 ? 'y' : 'ies'}`);
     for (const line of baselineProblems(assessed)) options.log(line);

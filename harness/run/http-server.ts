@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { throughPrefix } from '../candidates/child.js';
 import type { UpstreamCommand } from '../candidates/types.js';
+import { hold } from '../observe/containment.js';
 import type { Ledger } from '../observe/ledger.js';
 
 /** How often the ledger is read while the server comes up: readiness, not a judged trigger. */
@@ -26,13 +27,18 @@ export class HttpServer {
     const addresses = listen.flatMap((address) => ['--listen', address]);
     // A group of its own, so stopping it stops anything it started.
     const child = spawn(...throughPrefix(prefix, command.command, [...command.args, '--http', ...addresses]), { stdio: 'ignore', detached: true });
-    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    const unhold = hold('process', () => stop(child, 'SIGKILL'));
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve())).then(unhold);
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const listening = ledger.read().find((record) => record.ev === 'listening' && record.pid === child.pid);
       if (listening?.ev === 'listening') return new HttpServer(child, exited, listening.port);
-      if (child.exitCode !== null || Date.now() > deadline) {
+      if (child.exitCode !== null || child.signalCode !== null) {
+        throw new Error(`the HTTP server exited (${child.exitCode ?? child.signalCode}) before it listened: ${command.args.join(' ')}`);
+      }
+      if (Date.now() > deadline) {
         stop(child);
+        await exited;
         throw new Error(`the HTTP server did not start listening within ${timeoutMs} ms`);
       }
       await new Promise((resolve) => setTimeout(resolve, POLL_MS));
@@ -45,10 +51,10 @@ export class HttpServer {
   }
 }
 
-function stop(child: ChildProcess): void {
+function stop(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): void {
   if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
   try {
-    process.kill(-child.pid, 'SIGTERM');
+    process.kill(-child.pid, signal);
   } catch {
     // Already gone.
   }

@@ -285,6 +285,12 @@ export class ScenarioSession {
         : undefined;
     const timeoutMs = expect.within_ms ?? this.stepTimeoutMs;
     const calledAs = this.candidate.names?.offered(step.tool) ?? step.tool;
+    if (step.flood !== undefined) {
+      // A peer that keeps calling: every flood call is sent before the step's own, none awaited.
+      const padded = { ...args, [step.flood.argument]: 'x'.repeat(step.flood.padding_chars) };
+      for (let i = 0; i < step.flood.calls; i++) void agent.callTool(calledAs, padded, { timeoutMs: this.stepTimeoutMs });
+      this.notes.push(`${label}: sent ${step.flood.calls} calls of ${step.tool} first, unawaited`);
+    }
     const answering = agent.callTool(calledAs, args, { ...(meta ? { meta } : {}), timeoutMs: expect.agent === 'none' ? this.stepTimeoutMs : timeoutMs });
     const facts: CallFacts = { label, mark, end: mark, step, calledAs, serverTool, args, answer: { kind: 'timeout' }, others: [], next: undefined };
     if (expect.agent === 'none') {

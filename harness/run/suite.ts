@@ -25,6 +25,8 @@ export interface SuiteOptions extends Omit<RunOptions, 'signal'> {
   onStart?: (scenario: Scenario, index: number, total: number) => void;
   /** Called as each scenario finishes, in the order they finish; `index` is its place in the catalogue. */
   onCase?: (result: CaseResult, index: number, total: number) => void;
+  /** Once aborted, no further scenario starts and the one in progress is left out: the report is incomplete. */
+  interrupt?: AbortSignal;
 }
 
 /** A scenario a budget or the silence rule kept from running: an `error` that says why, never a pass. */
@@ -48,7 +50,11 @@ export async function runSuite(candidate: Candidate, scenarios: readonly Scenari
   const silence = new SilenceWatch();
   const { onStart, onCase } = options;
   try {
-    const cases = await runPool(scenarios, jobs, async (scenario, index) => {
+    // A scenario not started or cut short by the interrupt is left out: it was not judged on what
+    // the candidate did, and the report names it as not run.
+    const { interrupt } = options;
+    const ran = await runPool(scenarios, jobs, async (scenario, index): Promise<CaseResult | undefined> => {
+      if (interrupt?.aborted) return undefined;
       onStart?.(scenario, index, scenarios.length);
       const stopped = run.signal.aborted ? `${NOT_RUN}: the run budget of ${runBudgetMs} ms was spent before this scenario started (--run-budget)` : silence.reason;
       let result: CaseResult;
@@ -57,15 +63,17 @@ export async function runSuite(candidate: Candidate, scenarios: readonly Scenari
       } else {
         const own = deadline(scenarioBudgetMs, `the scenario budget of ${scenarioBudgetMs} ms was spent (--scenario-budget)`);
         try {
-          result = await runScenario(scenario, candidate, { ...options, signal: AbortSignal.any([own.signal, run.signal]) });
+          result = await runScenario(scenario, candidate, { ...options, signal: AbortSignal.any([own.signal, run.signal, ...(interrupt ? [interrupt] : [])]) });
         } finally {
           own.clear();
         }
       }
+      if (interrupt?.aborted) return undefined;
       silence.record(result);
       onCase?.(result, index, scenarios.length);
       return result;
     });
+    const cases = ran.filter((result): result is CaseResult => result !== undefined);
     attachControlOutcomes(cases);
     const finishedAt = new Date();
     return {
@@ -76,6 +84,7 @@ export async function runSuite(candidate: Candidate, scenarios: readonly Scenari
       finished_at: finishedAt.toISOString(),
       filter: options.filter ?? null,
       summary: summarise(cases),
+      ...(interrupt?.aborted ? { incomplete: { reason: String(interrupt.reason), not_run: scenarios.filter((_, index) => ran[index] === undefined).map((s) => s.id) } } : {}),
       timing: timingOf(cases, { wallMs: finishedAt.getTime() - startedAt.getTime(), jobs, scenarioBudgetMs, runBudgetMs }),
       cases,
     };

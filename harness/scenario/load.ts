@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020.js';
 import { LosslessNumber } from 'lossless-json';
@@ -6,6 +6,7 @@ import { parse as parseYaml, type ScalarTag } from 'yaml';
 import { isEvidence, plannedChecks } from '../expect/plan.js';
 import { scenarioSchema } from '../expect/generate.js';
 import { packageRoot, scenariosDir } from '../paths.js';
+import { serverProblem } from './server-check.js';
 import type { Scenario } from './types.js';
 
 /**
@@ -30,6 +31,39 @@ export class ScenarioError extends Error {
     super(`${file}: ${message}`);
   }
 }
+
+/**
+ * Bounds on one scenario file, checked before and after it is parsed (docs/scenario-format.md):
+ * the largest committed scenario is under 3 KB, and a 10 MB file took seconds and hundreds of MiB
+ * to load, so a file past these is refused with a message rather than read. No scenario needs a
+ * YAML alias, whose expansion can grow a small file into a huge value.
+ */
+export const MAX_SCENARIO_BYTES = 64 * 1024;
+export const MAX_SCENARIO_DEPTH = 32;
+
+/** How deeply a parsed value nests: a scalar is 0, a list or map one more than its deepest member. */
+function depthOf(value: unknown, limit: number): number {
+  if (value === null || typeof value !== 'object' || value instanceof LosslessNumber) return 0;
+  if (limit <= 0) return 1;
+  let deepest = 0;
+  for (const member of Object.values(value)) deepest = Math.max(deepest, depthOf(member, limit - 1));
+  return deepest + 1;
+}
+
+/** One scenario file's text, bounded in size, parsed without aliases and bounded in depth. */
+function parseScenarioFile(path: string, file: string): unknown {
+  const size = statSync(path).size;
+  if (size > MAX_SCENARIO_BYTES) throw new ScenarioError(file, `is ${size} bytes; a scenario file is at most ${MAX_SCENARIO_BYTES}`);
+  let data: unknown;
+  try {
+    data = parseYaml(readFileSync(path, 'utf8'), { uniqueKeys: true, customTags: [EXACT_NUMBER], maxAliasCount: 0 });
+  } catch (error) {
+    throw new ScenarioError(file, `not valid YAML: ${(error as Error).message}`);
+  }
+  if (depthOf(data, MAX_SCENARIO_DEPTH) > MAX_SCENARIO_DEPTH) throw new ScenarioError(file, `nests deeper than ${MAX_SCENARIO_DEPTH} levels`);
+  return data;
+}
+
 
 export interface LoadOptions {
   dir?: string;
@@ -112,12 +146,7 @@ export function loadScenarios(options: LoadOptions): Scenario[] {
   const byId = new Map<string, Scenario>();
   for (const path of yamlFiles(dir)) {
     const file = relative(packageRoot, path);
-    let data: unknown;
-    try {
-      data = parseYaml(readFileSync(path, 'utf8'), { uniqueKeys: true, customTags: [EXACT_NUMBER] });
-    } catch (error) {
-      throw new ScenarioError(file, `not valid YAML: ${(error as Error).message}`);
-    }
+    const data = parseScenarioFile(path, file);
     if (!validate(data)) {
       const why = (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? ''}`).join('; ');
       throw new ScenarioError(file, `does not match the scenario schema: ${why}`);
@@ -146,6 +175,10 @@ export function loadScenarios(options: LoadOptions): Scenario[] {
     const catalogues = Object.values(scenario.servers ?? { server: scenario.server }).map((server) => server.catalogue);
     for (const server of [...catalogues, ...pinned]) {
       if (!options.serverIds.has(server)) throw new ScenarioError(file, `names unknown hostile server ${server}`);
+    }
+    for (const [name, server] of Object.entries(scenario.servers ?? { server: scenario.server })) {
+      const problem = serverProblem(name, server);
+      if (problem !== undefined) throw new ScenarioError(file, problem);
     }
     byId.set(scenario.id, scenario);
   }

@@ -314,6 +314,8 @@ export interface CallStep {
   chain?: string[];
   /** The progress token the agent asks progress notifications for (`_meta.progressToken`). */
   progress_token?: string;
+  /** Before the call, the agent sends this many more of it at once, each answered or not, unawaited. */
+  flood?: CallFlood;
   expect: CallExpectation;
 }
 
@@ -604,4 +606,12 @@ export interface Scenario {
   expect?: ScenarioExpectation;
   /** Where the file was loaded from, relative to the package root. */
   file: string;
+}
+
+/** Calls the agent sends before a call step's own, none of them awaited: a peer that keeps calling. */
+export interface CallFlood {
+  readonly calls: number;
+  /** Each flood call's `argument` is this many characters of `x`: what a broker must hold for it. */
+  readonly padding_chars: number;
+  readonly argument: string;
 }

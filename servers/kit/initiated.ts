@@ -55,6 +55,9 @@ export const ASK_PRESET_NAMES = Object.keys(ASK_PRESETS) as AskPreset[];
 /** How many notifications a flood preset sends. */
 export const FLOOD = 200;
 
+/** How many notices `tools-changed-flood` sends: each would cost a broker that queues them a listing. */
+export const TOOLS_FLOOD = 20_000;
+
 /** The progress token `progress-forged` names: one no client issued. */
 export const FORGED_PROGRESS_TOKEN = 'forged-progress-token';
 
@@ -77,6 +80,10 @@ const NOTIFY_PRESETS = {
   },
   /** Progress for a token nobody issued. */
   'progress-forged': () => [progress(FORGED_PROGRESS_TOKEN)],
+  /** One notice that the tools changed, where nothing did. */
+  'tools-changed': () => [notice('notifications/tools/list_changed')],
+  /** TOOLS_FLOOD notices that the tools changed, where nothing did: a rediscovery each, for a broker that queues them. */
+  'tools-changed-flood': () => Array.from({ length: TOOLS_FLOOD }, () => notice('notifications/tools/list_changed')),
   'resources-changed': () => [notice('notifications/resources/list_changed')],
   'resources-changed-flood': () => Array.from({ length: FLOOD }, () => notice('notifications/resources/list_changed')),
   'prompts-changed-flood': () => Array.from({ length: FLOOD }, () => notice('notifications/prompts/list_changed')),

@@ -71,6 +71,8 @@ export interface Knobs {
   hangOn: HangableMethod | null;
   /** A call to this tool of the set is recorded, then the server exits without answering. */
   dieOnCall: string | null;
+  /** Once it has answered this many tools/call requests the server reads nothing more of its stdin (and lives on). */
+  stopReadingAfterCalls: number | null;
   /** Per tool of the tool set: the output schema it is listed with and the result that goes with it. */
   outputs: Record<string, OutputPreset>;
   /** Per tool of the tool set: the preset result that replaces its answer in both phases. */
@@ -176,6 +178,7 @@ const KNOB_KEYS = [
   'hang_on_call',
   'hang_on',
   'die_on_call',
+  'stop_reading_after_calls',
   'output.<tool>',
   'result.<tool>',
   'error.<tool>',
@@ -285,6 +288,7 @@ export function resolveKnobs(assigned: Readonly<Record<string, string>>): Knobs 
     hangOnCall: null,
     hangOn: null,
     dieOnCall: null,
+    stopReadingAfterCalls: null,
     outputs: {},
     results: {},
     errors: {},
@@ -378,6 +382,9 @@ export function resolveKnobs(assigned: Readonly<Record<string, string>>): Knobs 
         break;
       case 'filler':
         knobs.filler = integer(key, value, 0);
+        break;
+      case 'stop_reading_after_calls':
+        knobs.stopReadingAfterCalls = integer(key, value, 1);
         break;
       case 'duplicate_page':
         knobs.duplicatePage = oneOf(key, value, ['same', 'next'] as const);

@@ -72,6 +72,8 @@ interface Serving extends ServerSetup {
   lastPhase: Phase | null;
   /** Each request the server started (`ask.<tool>`), by its id's raw text, and the call waiting on it. */
   awaiting: Map<string, { method: string; call: HeldAnswer }>;
+  /** The tools/call requests read so far, for `stop_reading_after_calls`. */
+  calls: number;
 }
 
 /** A call's answer held until every request its handling started has its reply. */
@@ -100,7 +102,7 @@ export type StopReason = Extract<ExitReason, 'stdin-closed' | 'bad-control-file'
  * caller records the exit.
  */
 export function serve(setup: ServerSetup, streams: Streams): Promise<StopReason> {
-  const serving: Serving = { ...setup, output: streams.output, notes: new Notes(setup.knobs), lastPhase: null, awaiting: new Map() };
+  const serving: Serving = { ...setup, output: streams.output, notes: new Notes(setup.knobs), lastPhase: null, awaiting: new Map(), calls: 0 };
   return new Promise((resolve, reject) => {
     let stopped = false;
     const onLine = (line: Line): void | Promise<void> => {
@@ -113,6 +115,10 @@ export function serve(setup: ServerSetup, streams: Streams): Promise<StopReason>
         process.stderr.write(`${setup.serverId}: ${error.message}\n`);
         outcome = 'bad-control-file';
       }
+      // `stop_reading_after_calls`: once that call is answered, a handling that never ends keeps
+      // the rest of stdin unread, so whatever a client writes after it piles up on its side. A
+      // paused stdin holds no process open, so a timer keeps the server alive until it is killed.
+      if (serving.calls === setup.knobs.stopReadingAfterCalls && outcome === null) return new Promise<void>(() => setInterval(() => undefined, 60_000));
       if (outcome === null) return;
       if (outcome instanceof Promise) return outcome;
       stopped = true;
@@ -134,6 +140,7 @@ function handleLine(setup: Serving, line: Line): Outcome {
   const method = message.kind === 'request' || message.kind === 'notification' ? message.method : null;
   const id = message.kind === 'request' || message.kind === 'other' ? message.id : null;
   const call = message.kind === 'request' && method === 'tools/call' ? calledTool(setup.knobs, message.params) : null;
+  if (method === 'tools/call') setup.calls += 1;
   setup.ledger.append({
     ev: 'recv',
     bytes: line.bytes,

@@ -3,7 +3,7 @@
 // the broker's own second look, decided as Load decides.
 
 import { refusal } from '../session/refusal.js';
-import type { CallGuard, DriftGuard } from './types.js';
+import type { CallGuard, DriftGuard, RediscoveryGuard } from './types.js';
 
 const DRIFT_QUARANTINE = 'drift-quarantine';
 
@@ -37,4 +37,17 @@ export const driftClosesSession: DriftGuard = {
   react(drifted, { closeUpstream }) {
     return closeUpstream(`after ${drifted.map(({ tool }) => tool.name).join(', ')} drifted`);
   },
+};
+
+/**
+ * A server can send notices faster than any listing answers. Without a bound every notice queues
+ * one more rediscovery and every call waits for all of them: a notice that arrives while one is
+ * still waiting to begin is already covered by it (it lists after the notice), and a call waits
+ * no longer than its own timeout, refused `tool_timeout` unforwarded when the decision is not made
+ * by then.
+ */
+export const rediscoveryBounded: RediscoveryGuard = {
+  name: 'rediscovery-bounded',
+  coalesce: true,
+  waitBound: (callTimeoutMs) => callTimeoutMs,
 };

@@ -4,7 +4,7 @@
 import { ConfigError } from '../errors.js';
 import { addressGuard } from './address.js';
 import { agentChain, grants, hiddenParamsRefused, inputValid, policy } from './call.js';
-import { driftClosesSession, quarantineDrifted, quarantinedRefused } from './drift.js';
+import { driftClosesSession, quarantineDrifted, quarantinedRefused, rediscoveryBounded } from './drift.js';
 import { manifestRequired, manifestServer, rulesPinned } from './config.js';
 import { privateOperatorFiles } from './files.js';
 import { foreignMentions, foreignMentionsResult, serverNamesUnique } from './fleet.js';
@@ -21,7 +21,7 @@ import {
   withholdFeatureBlobs,
 } from './features.js';
 import { frontDoorLoopback, hostCheck, originCheck, sessionBinding, sessionIdsUnguessable, type FrontDoorGuard } from './front-door.js';
-import { resultSizeBound } from './frame.js';
+import { resultSizeBound, serverQueueBound } from './frame.js';
 import { inspectArguments, inspectDescriptors } from './inspection.js';
 import { bearerHttpsOnly, httpBodyCap, noRedirects } from './http.js';
 import { listingBounds, listingUnique } from './listing.js';
@@ -47,6 +47,8 @@ import type {
   FileGuard,
   FleetGuard,
   FrameGuard,
+  QueueGuard,
+  RediscoveryGuard,
   HttpGuard,
   ListingGuard,
   OutboundGuard,
@@ -66,6 +68,7 @@ export interface Guards {
   readonly address: readonly AddressGuard[];
   readonly http: readonly HttpGuard[];
   readonly frame: readonly FrameGuard[];
+  readonly queue: readonly QueueGuard[];
   readonly listing: readonly ListingGuard[];
   readonly tool: readonly ToolGuard[];
   readonly presentation: readonly PresentationGuard[];
@@ -74,6 +77,7 @@ export interface Guards {
   readonly call: readonly CallGuard[];
   readonly result: readonly ResultGuard[];
   readonly drift: readonly DriftGuard[];
+  readonly rediscovery: readonly RediscoveryGuard[];
   readonly outbound: readonly OutboundGuard[];
   readonly serve: readonly ServeGuard[];
   readonly feature: readonly FeatureGuard[];
@@ -90,6 +94,7 @@ export const ALL_GUARDS: Guards = {
   address: [addressGuard],
   http: [noRedirects, httpBodyCap, bearerHttpsOnly],
   frame: [resultSizeBound],
+  queue: [serverQueueBound],
   listing: [listingBounds, listingUnique],
   // Whether the review saw a tool comes before what the operator said of it: rules-pinned lets a
   // rule name only pinned tools, so a tool the review never saw is reported unpinned.
@@ -130,6 +135,7 @@ export const ALL_GUARDS: Guards = {
   outbound: [inspectDescriptorsStep, inspectResults, redactServerEnv, serverErrorEscaped, descriptionCap, resultCap],
   // Calls wait until every drift guard has acted, so their order here decides nothing.
   drift: [quarantineDrifted, driftClosesSession],
+  rediscovery: [rediscoveryBounded],
   serve: [nothingRegistered],
   // Resources, prompts and completion, each hook in this order: at Load the pin, then what the
   // operator allows, then inspection of what would be shown; before the server is asked, what the
@@ -191,6 +197,7 @@ export function selectGuards(disabled: readonly string[]): Guards {
     address: keep(ALL_GUARDS.address),
     http: keep(ALL_GUARDS.http),
     frame: keep(ALL_GUARDS.frame),
+    queue: keep(ALL_GUARDS.queue),
     listing: keep(ALL_GUARDS.listing),
     tool: keep(ALL_GUARDS.tool),
     presentation: keep(ALL_GUARDS.presentation),
@@ -199,6 +206,7 @@ export function selectGuards(disabled: readonly string[]): Guards {
     call: keep(ALL_GUARDS.call),
     result: keep(ALL_GUARDS.result),
     drift: keep(ALL_GUARDS.drift),
+    rediscovery: keep(ALL_GUARDS.rediscovery),
     outbound: keep(ALL_GUARDS.outbound),
     serve: keep(ALL_GUARDS.serve),
     feature: keep(ALL_GUARDS.feature),

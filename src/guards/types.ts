@@ -139,6 +139,13 @@ export interface FrameGuard {
   lineBound(limits: Limits): number;
 }
 
+/** Bounds what the broker holds written for a server that has not read it; present or absent as a whole. */
+export interface QueueGuard {
+  readonly name: string;
+  /** The most bytes left unread by the server before further requests to it are refused. */
+  queuedBytes(limits: Limits): number;
+}
+
 /** One forwarded call's answer, as the result guards see it. */
 export interface ResultSubject {
   /** Undefined only when registered-calls-only is disabled and no tool has the name. */
@@ -177,6 +184,18 @@ export interface DriftResponse {
 export interface DriftGuard {
   readonly name: string;
   react(drifted: readonly Drift[], response: DriftResponse): void | Promise<void>;
+}
+
+/**
+ * Bounds what the server's notices that its tools changed can cost the calls: how rediscoveries
+ * queue, and how long a call waits for them.
+ */
+export interface RediscoveryGuard {
+  readonly name: string;
+  /** Whether a notice joins a rediscovery already waiting to begin rather than queue one more. */
+  readonly coalesce: boolean;
+  /** The longest a call waits for rediscoveries, given its own timeout. */
+  waitBound(callTimeoutMs: number): number;
 }
 
 /** What the operator placed in the server's environment, by variable name. */

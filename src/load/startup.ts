@@ -26,7 +26,7 @@ export interface Started {
   readonly listed: readonly ListedTool[];
 }
 
-type StartGuards = Pick<Guards, 'process' | 'frame' | 'listing' | 'address' | 'http'>;
+type StartGuards = Pick<Guards, 'process' | 'frame' | 'queue' | 'listing' | 'address' | 'http'>;
 
 export async function startAndList(config: Config, guards: StartGuards): Promise<Started> {
   const { upstream, diagnostics } = config.server.url === undefined ? await startProcess(config, config.server, guards) : await reach(config, config.server, guards);
@@ -52,7 +52,8 @@ async function startProcess(config: Config, spec: ProcessServerSpec, guards: Sta
   loadValidators();
   // Without a frame guard a line is unbounded: the protection does not exist.
   const bounds = guards.frame.map((guard) => guard.lineBound(config.limits));
-  return { upstream: new Connection(spec.id, server, bounds.length === 0 ? undefined : Math.min(...bounds)), diagnostics: () => server.stderrTail() };
+  const queued = Math.min(...guards.queue.map((guard) => guard.queuedBytes(config.limits)));
+  return { upstream: new Connection(spec.id, server, bounds.length === 0 ? undefined : Math.min(...bounds), queued), diagnostics: () => server.stderrTail() };
 }
 
 async function reach(config: Config, spec: UrlServerSpec, guards: StartGuards): Promise<Opened> {

@@ -50,7 +50,7 @@ export const AGENT_CHAIN_META_KEY = 'io.mcp-gauntlet/agent-chain';
 
 export interface SessionOptions {
   readonly tools: readonly RegisteredTool[];
-  readonly guards: Pick<Guards, 'visibility' | 'call' | 'result' | 'outbound' | 'drift' | 'serverRequest' | 'serverReply' | 'notification'>;
+  readonly guards: Pick<Guards, 'visibility' | 'call' | 'result' | 'outbound' | 'drift' | 'rediscovery' | 'serverRequest' | 'serverReply' | 'notification'>;
   readonly context: CallContext;
   /** `callTimeoutMs` is the timeout for a call no registered tool names (registered-calls-only
    * disabled); the caps and bounds apply to every result. */
@@ -87,6 +87,10 @@ export class Session {
   private readonly inFlight = new Set<Promise<void>>();
   /** Set while the tools are being decided again; a call received meanwhile waits for it. */
   private rediscovering: Promise<void> | undefined;
+  /** The servers whose next rediscovery is queued and has not begun listing yet. */
+  private readonly rediscoveryQueued = new Set<Rediscovery>();
+  /** Whether the agent's initialize has been answered: the MCP lifecycle's first exchange. */
+  private initialized = false;
   /** What the server starts on its own: its requests to the agent, its notifications. */
   private readonly relay: Relay;
   /** What every message the server chose passes through before the agent sees it. */
@@ -143,8 +147,14 @@ export class Session {
     }
     if (message.kind !== 'request') return;
     const { id, method, params } = message;
+    const outOfOrder = this.lifecycleProblem(method);
+    if (outOfOrder !== undefined) {
+      this.options.send(errorLine(id, brokerError(ERROR.invalidRequest, `Invalid request: ${outOfOrder}`)));
+      return;
+    }
     switch (method) {
       case 'initialize':
+        this.initialized = true;
         this.relay.learnClient(params);
         this.options.send(resultLine(id, initializeResult(params, this.options.features?.capabilities() ?? [])));
         return;
@@ -170,6 +180,17 @@ export class Session {
         return;
     }
     this.options.send(errorLine(id, brokerError(ERROR.methodNotFound, `Method not found: ${method}`)));
+  }
+
+  /**
+   * The MCP lifecycle: initialize comes first and once, and before it only ping is answered. A
+   * session is one agent's handshake: what the agent declared (its capabilities, which decide
+   * what the server may ask of it) is never replaced midway, and nothing is served before it.
+   */
+  private lifecycleProblem(method: string): string | undefined {
+    if (method === 'ping') return undefined;
+    if (method === 'initialize') return this.initialized ? 'the session is already initialized' : undefined;
+    return this.initialized ? undefined : `${method} before initialize`;
   }
 
   /** Keeps a request's work in flight until it is answered; `settled` waits for it. */
@@ -215,9 +236,14 @@ export class Session {
    * the old decision once the server has announced a change.
    */
   private toolsChanged(rediscovery: Rediscovery): void {
+    // One still waiting to begin lists after this notice anyway: it answers this notice too.
+    const coalesce = this.options.guards.rediscovery.some((guard) => guard.coalesce);
+    if (coalesce && this.rediscoveryQueued.has(rediscovery)) return;
+    this.rediscoveryQueued.add(rediscovery);
     const previous = this.rediscovering;
     const current = (async () => {
       await previous;
+      this.rediscoveryQueued.delete(rediscovery);
       const drifted = await rediscovery.rediscover();
       if (drifted.length === 0) return;
       const response: DriftResponse = { quarantine: this.options.context.quarantine, closeUpstream: rediscovery.closeUpstream };
@@ -253,7 +279,6 @@ export class Session {
   }
 
   private async call(id: JsonValue, params: JsonValue | undefined): Promise<void> {
-    if (this.rediscovering !== undefined) await this.rediscovering;
     const { send, context, guards } = this.options;
     const name = params?.kind === 'object' ? stringValue(member(params, 'name')) : undefined;
     const sent = params?.kind === 'object' ? member(params, 'arguments') : undefined;
@@ -264,6 +289,17 @@ export class Session {
     const tool = this.byName.get(name);
     const args = sent ?? object([]);
     const trail = new CallTrail(this.options.audit, tool, name, args, context.agent ?? null);
+    // The call's own timeout: time spent waiting for a rediscovery is taken from it.
+    let timeoutMs = tool?.callTimeoutMs ?? this.options.limits.callTimeoutMs;
+    if (this.rediscovering !== undefined) {
+      const waitFrom = Date.now();
+      if (!(await this.decidedWithin(guards.rediscovery.reduce((ms, guard) => Math.min(ms, guard.waitBound(timeoutMs)), Infinity)))) {
+        // Nothing was judged on the old decision, and nothing was forwarded.
+        this.refuse(id, refusal('tool_timeout', `the server's tools were still being decided again after ${timeoutMs} ms, so ${name} was not sent.`, { timeout_ms: timeoutMs }), trail);
+        return;
+      }
+      timeoutMs = Math.max(1, timeoutMs - (Date.now() - waitFrom));
+    }
     if (!this.visible(name, tool)) {
       trail.record('call_refused', { asAsked: true, toolExists: tool !== undefined, detail: 'answered as an unknown tool' });
       // One answer for every name the agent may not see, so the answer tells it nothing.
@@ -288,14 +324,36 @@ export class Session {
     const fixed = tool?.rule?.fixed ?? [];
     trail.record('allowed', { detail: notes.length === 0 ? null : notes.join('; ') });
     const progressToken = meta?.kind === 'object' ? member(meta, 'progressToken') : undefined;
-    await this.dispatch(id, trail, sent === undefined && fixed.length === 0 ? undefined : injectFixed(args, fixed), progressToken);
+    await this.dispatch(id, trail, sent === undefined && fixed.length === 0 ? undefined : injectFixed(args, fixed), progressToken, timeoutMs);
+  }
+
+  /** Whether every rediscovery queued so far ends within `ms` (unbounded: whenever they end). */
+  private async decidedWithin(ms: number): Promise<boolean> {
+    while (this.rediscovering !== undefined) {
+      const current = this.rediscovering;
+      if (ms === Infinity) await current;
+      else {
+        let timer: NodeJS.Timeout | undefined;
+        const expired = new Promise<'expired'>((resolve) => {
+          timer = setTimeout(() => resolve('expired'), ms);
+        });
+        const started = Date.now();
+        const outcome = await Promise.race([current.then(() => 'decided' as const), expired]);
+        clearTimeout(timer);
+        if (outcome === 'expired') return false;
+        ms -= Date.now() - started;
+      }
+      // A later notice may have queued another meanwhile: the call waits for the latest decision.
+      if (this.rediscovering === current) return true;
+    }
+    return true;
   }
 
   /**
    * Forwards an allowed call under the server's name and answers the agent with the outcome. When
    * the agent asked for progress, the call carries a token of the broker's own while it runs.
    */
-  private async dispatch(id: JsonValue, trail: CallTrail, args: JsonValue | undefined, progressToken: JsonValue | undefined): Promise<void> {
+  private async dispatch(id: JsonValue, trail: CallTrail, args: JsonValue | undefined, progressToken: JsonValue | undefined, timeoutMs: number): Promise<void> {
     const { send } = this.options;
     const { name, tool } = trail;
     let reply: Reply;
@@ -303,7 +361,7 @@ export class Session {
     this.options.audit?.flush();
     const progress = progressToken === undefined ? undefined : this.relay.issueProgress(progressToken);
     try {
-      reply = await this.forward(tool?.tool ?? name, tool, args, progress?.token);
+      reply = await this.forward(tool?.tool ?? name, tool, args, progress?.token, timeoutMs);
     } catch (err) {
       // The late answer to a timed-out call is dropped by the connection; it never reaches here.
       if (err instanceof RequestTimedOut) {
@@ -355,9 +413,11 @@ export class Session {
     return inspectOutbound(message, channel, this.stage);
   }
 
-  /** One tools/call to the tool's own server, bounded by the tool's timeout; with the broker's progress token, if any. */
-  private forward(serverName: string, tool: RegisteredTool | undefined, args: JsonValue | undefined, progressToken?: JsonValue): Promise<Reply> {
-    const timeoutMs = tool?.callTimeoutMs ?? this.options.limits.callTimeoutMs;
+  /**
+   * One tools/call to the tool's own server, bounded by the tool's timeout (or what is left of it);
+   * with the broker's progress token, if any.
+   */
+  private forward(serverName: string, tool: RegisteredTool | undefined, args: JsonValue | undefined, progressToken?: JsonValue, timeoutMs = tool?.callTimeoutMs ?? this.options.limits.callTimeoutMs): Promise<Reply> {
     const meta = progressToken === undefined ? undefined : object([['progressToken', progressToken]]);
     // A tool no server registered (registered-calls-only disabled) goes to the first server.
     const upstream = (tool?.server === undefined ? undefined : this.options.servers?.get(tool.server)?.upstream) ?? this.options.upstream;
@@ -476,6 +536,9 @@ function initializeResult(params: JsonValue | undefined, offered: readonly (read
   ]);
 }
 
+/** The most bytes of answers left unread by the agent before the broker stops reading from it. */
+export const AGENT_QUEUE_BYTES = 4 * 1024 * 1024;
+
 /**
  * Runs the session until the agent closes stdin (or stdout). Calls still in flight then would keep
  * the server alive for as long as their timeouts allow, so the server is stopped at once and each
@@ -484,14 +547,21 @@ function initializeResult(params: JsonValue | undefined, offered: readonly (read
 export async function runSession(
   input: Readable,
   output: Writable,
-  options: Omit<SessionOptions, 'send'> & { stopServer: () => Promise<void> },
+  options: Omit<SessionOptions, 'send'> & { stopServer: () => Promise<void>; maxUnreadBytes?: number },
 ): Promise<void> {
+  const maxUnreadBytes = options.maxUnreadBytes ?? AGENT_QUEUE_BYTES;
   let reading = true;
   let writing = true;
   let auditFailed: (() => void) | undefined;
   const outbox = new Outbox(
     (text) => {
-      if (writing) output.write(text);
+      if (!writing) return;
+      output.write(text);
+      // Paused while the answers were held: read again once the agent has read them.
+      if (input.isPaused() && reading) {
+        if (output.writableLength < maxUnreadBytes) input.resume();
+        else output.once('drain', () => input.resume());
+      }
     },
     () => options.audit?.flush(),
     // The trail cannot be written: nothing more may leave, so the session ends here.
@@ -500,7 +570,15 @@ export async function runSession(
       auditFailed?.();
     },
   );
-  const session = new Session({ ...options, send: (line) => outbox.push(line) });
+  // An agent that does not read its answers would have the broker hold every one of them: past
+  // the bound (answers held for the next write and those the agent has not read) nothing more it
+  // sends is read until it has read what is waiting (backpressure). Only the answers of calls
+  // already in flight can still be added.
+  const send = (line: string) => {
+    outbox.push(line);
+    if (!input.isPaused() && output.writableLength + outbox.heldLength() >= maxUnreadBytes) input.pause();
+  };
+  const session = new Session({ ...options, send });
   const lines = new LineSplitter(
     (line) => session.handleLine(line),
     (problem) => session.refuseUnreadable(ERROR.invalidRequest, problem),

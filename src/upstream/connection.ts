@@ -45,11 +45,15 @@ export class Connection implements Requester {
   /** Set while the rest of an over-long answer is drained whose request already failed. */
   private drainingPlaced = false;
 
-  /** `maxLineBytes` bounds every line the server sends; undefined leaves lines unbounded. */
+  /**
+   * `maxLineBytes` bounds every line the server sends, `maxQueuedBytes` what the broker holds
+   * written for the server and not yet read by it; undefined leaves either unbounded.
+   */
   constructor(
     readonly serverId: string,
     private readonly server: ServerProcess,
     maxLineBytes?: number,
+    private readonly maxQueuedBytes = Number.POSITIVE_INFINITY,
   ) {
     const bound = maxLineBytes ?? Number.POSITIVE_INFINITY;
     const lines = new LineSplitter(
@@ -69,6 +73,11 @@ export class Connection implements Requester {
     if (this.pending.size >= MAX_PENDING) {
       return Promise.reject(this.error(`has ${MAX_PENDING} requests in flight already`));
     }
+    // A server that stops reading would otherwise have the broker hold every later request for
+    // it: past the bound a request is refused at once, and memory stays flat.
+    if (this.backedUp()) {
+      return Promise.reject(this.error(`has not read the last ${this.server.queuedBytes()} bytes the broker wrote to it`));
+    }
     const id = this.nextId++;
     const key = String(id);
     return new Promise<Reply>((resolve, reject) => {
@@ -83,8 +92,14 @@ export class Connection implements Requester {
     });
   }
 
+  /** A notice to a server that has stopped reading is dropped: none of them is owed an answer. */
   notify(method: string, params: JsonValue | undefined): void {
-    if (this.failure === undefined) this.server.write(notificationLine(method, params));
+    if (this.failure === undefined && !this.backedUp()) this.server.write(notificationLine(method, params));
+  }
+
+  /** Whether the server has left more of what the broker wrote unread than the bound allows. */
+  private backedUp(): boolean {
+    return this.server.queuedBytes() >= this.maxQueuedBytes;
   }
 
   onNotification(method: string, listener: (params: JsonValue | undefined) => void): void {

@@ -33,9 +33,11 @@ export class ServerProcess {
     this.exited = new Promise((resolve) => {
       child.once('exit', (code, signal) => resolve(signal !== null ? `was killed by ${signal}` : `exited with code ${code}`));
     });
+    // Only the last bytes are copied, whatever the chunk's size: a flood of stderr costs nothing kept.
     child.stderr.on('data', (chunk: Buffer) => {
-      const joined = Buffer.concat([this.tail, chunk]);
-      this.tail = joined.subarray(Math.max(0, joined.length - STDERR_TAIL_BYTES));
+      const fresh = chunk.subarray(Math.max(0, chunk.length - STDERR_TAIL_BYTES));
+      const kept = this.tail.subarray(Math.max(0, this.tail.length + fresh.length - STDERR_TAIL_BYTES));
+      this.tail = Buffer.concat([kept, fresh]);
     });
     // A write to a server that has died fails with EPIPE; the exit event already reports it.
     child.stdin.on('error', () => undefined);
@@ -74,6 +76,11 @@ export class ServerProcess {
 
   write(line: string): void {
     if (this.child.stdin.writable) this.child.stdin.write(`${line}\n`);
+  }
+
+  /** The bytes written and not yet taken by the server: what it has left unread beyond its pipe. */
+  queuedBytes(): number {
+    return this.child.stdin.writableLength;
   }
 
   /** The last bytes the server wrote to stderr, decoded leniently: it is only ever shown. */

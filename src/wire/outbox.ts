@@ -5,6 +5,7 @@
 
 export class Outbox {
   private lines: string[] = [];
+  private held = 0;
   private scheduled = false;
 
   constructor(
@@ -14,8 +15,14 @@ export class Outbox {
     private readonly onFailure: (err: unknown) => void,
   ) {}
 
+  /** The bytes (UTF-16 units, a bound's measure) of the lines held for the next write. */
+  heldLength(): number {
+    return this.held;
+  }
+
   push(line: string): void {
     this.lines.push(line);
+    this.held += line.length + 1;
     if (this.scheduled) return;
     this.scheduled = true;
     setImmediate(() => this.flush());
@@ -27,6 +34,7 @@ export class Outbox {
     if (this.lines.length === 0) return;
     const lines = this.lines;
     this.lines = [];
+    this.held = 0;
     try {
       this.beforeWrite();
     } catch (err) {

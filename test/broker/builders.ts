@@ -93,3 +93,13 @@ export function context(overrides: Partial<CallContext> = {}): CallContext {
 }
 
 export const CONTEXT = context();
+
+/**
+ * The agent's handshake, which the MCP lifecycle puts before any other request; its answer is
+ * taken off `sent`, so a test sees only what its own requests got.
+ */
+export function initialized<S extends { handleLine(line: string): void }>(s: S, sent: string[]): S {
+  s.handleLine('{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25"}}');
+  sent.pop();
+  return s;
+}

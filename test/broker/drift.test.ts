@@ -8,7 +8,7 @@ import { REDISCOVERY, rediscover } from '../../src/load/drift.js';
 import { ALL_GUARDS, selectGuards, type Guards } from '../../src/guards/registry.js';
 import { decideTools } from '../../src/load/load.js';
 import { Session, TOOLS_CHANGED } from '../../src/session/session.js';
-import { config, context, manifestOf, rule, tool } from './builders.js';
+import { config, context, initialized, manifestOf, rule, tool } from './builders.js';
 import { FakeRequester } from './fake-requester.js';
 
 const STRICT = '{"type":"object","properties":{"text":{"type":"string"}},"additionalProperties":false}';
@@ -83,6 +83,7 @@ function session(tools: string[], guards: Guards = ALL_GUARDS) {
       },
     },
   });
+  initialized(s, sent);
   const call = async (id: number, name: string, args: string): Promise<string | undefined> => {
     s.handleLine(`{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"${name}","arguments":${args}}}`);
     await s.settled();

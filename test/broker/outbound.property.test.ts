@@ -17,7 +17,7 @@ import { readJson } from '../../src/json/reader.js';
 import { writeJson } from '../../src/json/writer.js';
 import { escapeServerText } from '../../src/inspect/sanitize.js';
 import { Session } from '../../src/session/session.js';
-import { CONTEXT, json, registeredTools, rule } from './builders.js';
+import { CONTEXT, initialized, json, registeredTools, rule } from './builders.js';
 import { FakeRequester } from './fake-requester.js';
 import {
   CANARY_HARM,
@@ -109,6 +109,7 @@ function session(listed: { description: string; inputSchema: Json; annotations?:
     audit: undefined,
     send: (line) => sent.push(line),
   });
+  initialized(s, sent);
   /** Every line the agent got for the request, decoded. */
   const ask = async (request: string): Promise<unknown[]> => {
     sent.length = 0;

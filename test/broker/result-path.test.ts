@@ -14,7 +14,7 @@ import { resolvePointer } from '../../src/json/pointer.js';
 import { capTexts } from '../../src/result/cap.js';
 import { redactor } from '../../src/result/redact.js';
 import { Session } from '../../src/session/session.js';
-import { CONTEXT, json, registeredTools, rule, tool } from './builders.js';
+import { CONTEXT, initialized, json, registeredTools, rule, tool } from './builders.js';
 import { FakeRequester } from './fake-requester.js';
 
 const LONE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
@@ -227,6 +227,7 @@ function session(answer: ConstructorParameters<typeof FakeRequester>[0], disable
     audit: undefined,
     send: (line) => sent.push(line),
   });
+  initialized(s, sent);
   /** The whole JSON-RPC answer the agent got. */
   const exchange = async (name: string, args = '{}') => {
     s.handleLine(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":${JSON.stringify(name)},"arguments":${args}}}`);

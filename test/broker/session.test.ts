@@ -15,7 +15,7 @@ import { decideTools } from '../../src/load/load.js';
 import { sha256Hex } from '../../src/load/fingerprint.js';
 import { Session } from '../../src/session/session.js';
 import { RequestTimedOut, ServerGone, UpstreamError } from '../../src/errors.js';
-import { CONTEXT, NOW, config, context, pinOf, registeredTools, rule, tool } from './builders.js';
+import { CONTEXT, NOW, config, context, initialized, pinOf, registeredTools, rule, tool } from './builders.js';
 import { FakeRequester } from './fake-requester.js';
 import type { RegisteredTool } from '../../src/types.js';
 
@@ -29,29 +29,51 @@ const registered: readonly RegisteredTool[] = decideTools(
 
 const RECEIPT = '{"tool":"search_notes","permission":null,"trust":"untrusted","data_classification":"workspace"}';
 
-function session(answer: ConstructorParameters<typeof FakeRequester>[0] = () => '{"content":[]}', guards: Guards = ALL_GUARDS) {
+/** A session the agent has initialized already, unless `handshake` is false. */
+function session(answer: ConstructorParameters<typeof FakeRequester>[0] = () => '{"content":[]}', guards: Guards = ALL_GUARDS, handshake = true) {
   const upstream = new FakeRequester(answer);
   const sent: string[] = [];
   const s = new Session({ tools: registered, guards, context: CONTEXT, limits: { ...DEFAULT_LIMITS, callTimeoutMs: 99 }, serverEnv: new Map(), upstream, audit: undefined, send: (line) => sent.push(line) });
-  return { s, upstream, sent };
+  return { s: handshake ? initialized(s, sent) : s, upstream, sent };
 }
 
 describe('Session', () => {
   it('answers initialize, ping and tools/list itself, and ignores notifications', () => {
-    const { s, sent, upstream } = session();
+    const { s, sent, upstream } = session(undefined, ALL_GUARDS, false);
     s.handleLine('{"jsonrpc":"2.0","id":"a","method":"initialize","params":{"protocolVersion":"2025-06-18"}}');
-    s.handleLine('{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2099-01-01"}}');
     s.handleLine('{"jsonrpc":"2.0","method":"notifications/initialized"}');
     s.handleLine('{"jsonrpc":"2.0","id":9007199254740993,"method":"ping"}');
     s.handleLine('{"jsonrpc":"2.0","id":3,"method":"tools/list"}');
     s.handleLine('{"jsonrpc":"2.0","id":4,"method":"resources/list"}');
     expect(sent).toEqual([
       '{"jsonrpc":"2.0","id":"a","result":{"protocolVersion":"2025-06-18","capabilities":{"tools":{}},"serverInfo":{"name":"gauntlet-reference-broker","version":"0.1.0"}}}',
-      '{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"gauntlet-reference-broker","version":"0.1.0"}}}',
       '{"jsonrpc":"2.0","id":9007199254740993,"result":{}}',
       '{"jsonrpc":"2.0","id":3,"result":{"tools":[{"name":"search_notes","description":"search_notes does things","inputSchema":{"type":"object","properties":{"limit":{"maximum":9007199254740993}}},"annotations":{"readOnlyHint":true,"destructiveHint":false}}]}}',
       '{"jsonrpc":"2.0","id":4,"error":{"code":-32601,"message":"Method not found: resources/list"}}',
     ]);
+    expect(upstream.asked).toEqual([]);
+  });
+
+  it('answers an unsupported protocol version with its latest', () => {
+    const { s, sent } = session(undefined, ALL_GUARDS, false);
+    s.handleLine('{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2099-01-01"}}');
+    expect(sent).toEqual(['{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"gauntlet-reference-broker","version":"0.1.0"}}}']);
+  });
+
+  it('keeps the lifecycle: before initialize only ping is answered, and a second initialize is refused', async () => {
+    const { s, sent, upstream } = session(undefined, ALL_GUARDS, false);
+    s.handleLine('{"jsonrpc":"2.0","id":1,"method":"tools/list"}');
+    s.handleLine('{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"search_notes","arguments":{}}}');
+    s.handleLine('{"jsonrpc":"2.0","id":3,"method":"ping"}');
+    s.handleLine('{"jsonrpc":"2.0","id":4,"method":"initialize","params":{"protocolVersion":"2025-11-25"}}');
+    s.handleLine('{"jsonrpc":"2.0","id":5,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{"sampling":{}}}}');
+    s.handleLine('{"jsonrpc":"2.0","id":6,"method":"tools/list"}');
+    await s.settled();
+    const answers = sent.map((line) => JSON.parse(line));
+    expect(answers.map((a) => [a.id, a.error?.code ?? 'result'])).toEqual([[1, -32600], [2, -32600], [3, 'result'], [4, 'result'], [5, -32600], [6, 'result']]);
+    expect(answers[0].error.message).toBe('Invalid request: tools/list before initialize');
+    expect(answers[4].error.message).toBe('Invalid request: the session is already initialized');
+    // The refused call never reached the server.
     expect(upstream.asked).toEqual([]);
   });
 
@@ -168,6 +190,7 @@ describe('Session: the call path', () => {
       audit: { record: (entry) => audited.push(entry), flush: () => {} },
       send: (line) => sent.push(line),
     });
+    initialized(s, sent);
     const call = async (id: number, name: string, args?: string, meta?: string): Promise<string> => {
       const params = `{"name":${JSON.stringify(name)}${args === undefined ? '' : `,"arguments":${args}`}${meta === undefined ? '' : `,"_meta":${meta}`}}`;
       s.handleLine(`{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":${params}}`);
