@@ -41,14 +41,16 @@ export const dnsResponderEntry = join(packageRoot, 'dist', 'harness', 'observe',
  * (scripts/bundle-entries.mjs, written by `npm run build`) while that is at least as new as the
  * program's last `tsc -b`. `tsc -b` rewrites dist/<program>.tsbuildinfo whenever the program's
  * sources changed, so an older bundle may miss an edit and is not used: the compiled modules are
- * the same code, only slower to start.
+ * the same code, only slower to start. Under c8 (NODE_V8_COVERAGE set) the modules are used too:
+ * c8 does not map a bundle's coverage back to its sources.
  */
 function freshBundleOr(program: 'src' | 'servers', entry: string): string {
   const modified = (path: string): number | undefined => statSync(path, { throwIfNoEntry: false })?.mtimeMs;
   const bundle = join(packageRoot, 'dist', program, `${entry}.bundle.js`);
   const bundled = modified(bundle);
   const compiled = modified(join(packageRoot, 'dist', `${program}.tsbuildinfo`));
-  return bundled !== undefined && compiled !== undefined && bundled >= compiled ? bundle : join(packageRoot, 'dist', program, `${entry}.js`);
+  const fresh = bundled !== undefined && compiled !== undefined && bundled >= compiled;
+  return fresh && process.env.NODE_V8_COVERAGE === undefined ? bundle : join(packageRoot, 'dist', program, `${entry}.js`);
 }
 
 /**

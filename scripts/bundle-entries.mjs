@@ -2,9 +2,9 @@
 // TypeScript sources: the reference broker (src/cli.ts, started for pin and for serve) and the
 // kit's hostile server (servers/main.ts, started by each of those). Node then loads one module
 // instead of about a hundred (broker) or thirty (kit), which roughly halves the CPU a process
-// spends starting. The source maps name the .ts sources, so c8 maps a bundle's coverage as it maps
-// dist/. The harness starts a bundle only while it is at least as new as its program's last
-// `tsc -b` (harness/paths.ts), so a bundle that may miss an edit is never run.
+// spends starting. The harness starts a bundle only while it is at least as new as its program's
+// last `tsc -b`, and not under c8 (harness/paths.ts), so a bundle that may miss an edit is never
+// run. docs/reference-broker.md, "One file to start".
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
