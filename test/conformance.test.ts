@@ -14,11 +14,12 @@ const attacks = scenarios.filter((s) => s.kind === 'attack').map((s) => s.id);
 const controls = scenarios.filter((s) => s.kind === 'control').map((s) => s.id);
 
 /**
- * One more worker than cores: a scenario is mostly CPU but waits on pipes between its processes,
- * so a third worker fills the gaps on CI's two cores. vitest itself runs one file at a time there
- * (its forks pool's default, cores - 1), so this file has the cores to itself.
+ * One worker per core (the command line's default): a scenario is mostly CPU, and a third worker
+ * on CI's two cores starved its neighbours into timeouts (the 10 s initialize of a passthrough
+ * beside a 64 MiB answer). Scenarios that measure time or memory run alone (harness/run/alone.ts).
+ * vitest itself runs one file at a time there (its forks pool's default, cores - 1).
  */
-const JOBS = defaultJobs() + 1;
+const JOBS = defaultJobs();
 
 const run = (candidate: Candidate): Promise<Report> => runSuite(candidate, scenarios, { stepTimeoutMs: DEFAULT_STEP_TIMEOUT_MS, jobs: JOBS });
 const byId = (report: Report) => new Map(report.cases.map((c) => [c.id, c]));

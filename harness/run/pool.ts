@@ -12,22 +12,45 @@ export const MAX_JOBS = 64;
 
 /**
  * Runs `work` over `items` with at most `jobs` of them in flight, taking items in their order,
- * and gives the results in the items' order whatever order they finished in. `work` must not
- * throw for one item's failure: a rejection stops handing out items and rejects the whole run
- * once the items in flight have settled, so nothing is left running behind the caller.
+ * and gives the results in the items' order whatever order they finished in. An item `alone`
+ * marks runs with nothing else in flight: it waits for those in flight to finish, and nothing
+ * starts beside it (nor, while it waits, before it). `work` must not throw for one item's
+ * failure: a rejection stops handing out items and rejects the whole run once the items in flight
+ * have settled, so nothing is left running behind the caller.
  */
-export async function runPool<T, R>(items: readonly T[], jobs: number, work: (item: T, index: number) => Promise<R>): Promise<R[]> {
+export async function runPool<T, R>(items: readonly T[], jobs: number, work: (item: T, index: number) => Promise<R>, alone: (item: T) => boolean = () => false): Promise<R[]> {
   if (!Number.isInteger(jobs) || jobs < 1) throw new RangeError(`jobs must be a positive whole number, not ${jobs}`);
   const results = new Array<R>(items.length);
   let next = 0;
   let failure: { error: unknown } | undefined;
+  let running = 0;
+  let exclusive = false;
+  let waitingAlone = 0;
+  const sleepers: Array<() => void> = [];
+  // The check and the claim happen in one synchronous stretch, so no other worker can start
+  // between them.
+  const admit = async (solo: boolean): Promise<void> => {
+    if (solo) waitingAlone++;
+    while (solo ? running > 0 || exclusive : exclusive || waitingAlone > 0) await new Promise<void>((wake) => sleepers.push(wake));
+    if (solo) {
+      waitingAlone--;
+      exclusive = true;
+    }
+    running++;
+  };
   const worker = async (): Promise<void> => {
     while (failure === undefined && next < items.length) {
       const index = next++;
+      const solo = alone(items[index]!);
+      await admit(solo);
       try {
         results[index] = await work(items[index]!, index);
       } catch (error) {
         failure ??= { error };
+      } finally {
+        running--;
+        if (solo) exclusive = false;
+        for (const wake of sleepers.splice(0)) wake();
       }
     }
   };

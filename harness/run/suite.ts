@@ -8,6 +8,7 @@ import { DEFAULT_RUN_BUDGET_MS, DEFAULT_SCENARIO_BUDGET_MS, deadline, NOT_RUN, S
 import { caseHeader, runScenario, type RunOptions } from './execute.js';
 import { attachControlOutcomes } from './controls.js';
 import { runPool } from './pool.js';
+import { runsAlone } from './alone.js';
 import type { CaseResult } from './outcome.js';
 import { noTranscript } from './transcript.js';
 
@@ -72,7 +73,7 @@ export async function runSuite(candidate: Candidate, scenarios: readonly Scenari
       silence.record(result);
       onCase?.(result, index, scenarios.length);
       return result;
-    });
+    }, runsAlone);
     const cases = ran.filter((result): result is CaseResult => result !== undefined);
     attachControlOutcomes(cases);
     const finishedAt = new Date();

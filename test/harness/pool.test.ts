@@ -9,6 +9,7 @@ import type { Candidate } from '../../harness/candidates/types.js';
 import { packageRoot } from '../../harness/paths.js';
 import { NOT_RUN, UNRESPONSIVE_AFTER } from '../../harness/run/budget.js';
 import { runPool } from '../../harness/run/pool.js';
+import { runsAlone } from '../../harness/run/alone.js';
 import { runSuite } from '../../harness/run/suite.js';
 import { renderMarkdown } from '../../harness/report/markdown.js';
 import type { Report } from '../../harness/report/summary.js';
@@ -71,6 +72,38 @@ describe('the worker pool', () => {
     gates[1]!.resolve(1);
     await expect(pool).rejects.toThrow('broken');
     expect(started).toEqual([0, 1]);
+  });
+
+  it('runs an item marked alone with nothing else in flight, and nothing starts beside it', async () => {
+    const items = ['a', 'b', 'SOLO', 'c', 'd', 'SOLO2', 'e', 'f'];
+    const inFlight = new Set<string>();
+    const seen: Array<{ item: string; beside: string[] }> = [];
+    const results = await runPool(
+      items,
+      3,
+      async (item) => {
+        inFlight.add(item);
+        seen.push({ item, beside: [...inFlight].filter((other) => other !== item) });
+        // Several turns of the event loop, so that the others in flight overlap it if they can.
+        for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
+        inFlight.delete(item);
+        return item.toLowerCase();
+      },
+      (item) => item.startsWith('SOLO'),
+    );
+    expect(results).toEqual(items.map((item) => item.toLowerCase()));
+    for (const { item, beside } of seen) {
+      if (item.startsWith('SOLO')) expect(beside, item).toEqual([]);
+      else expect(beside.filter((other) => other.startsWith('SOLO')), item).toEqual([]);
+    }
+    // The others did overlap: the rule holds only what must be held.
+    expect(seen.some(({ beside }) => beside.length > 0)).toBe(true);
+  });
+
+  it('marks alone exactly the scenarios whose verdicts measure time or memory', () => {
+    const alone = loadCatalogue().filter(runsAlone).map((s) => s.id);
+    expect(alone).toEqual(expect.arrayContaining(['res.memory-flood', 'flt.server-stops-reading', 'flt.list-changed-flood']));
+    expect(alone).not.toContain('res.result-at-cap');
   });
 
   it('refuses a number of jobs that is not a positive whole number', async () => {
