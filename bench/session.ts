@@ -1,10 +1,10 @@
 import { join } from 'node:path';
 import { dir as tmpDir, type DirectoryResult } from 'tmp-promise';
 import { AgentClient, type Answer } from '../harness/agent/client.js';
-import type { AgentChannel, Candidate, SessionSpec, UpstreamCommand } from '../harness/candidates/types.js';
+import type { AgentChannel, Candidate, SessionSpec } from '../harness/candidates/types.js';
 import { Ledger, launches } from '../harness/observe/ledger.js';
-import { serverEntry } from '../harness/paths.js';
 import { OPERATOR_ENV } from '../harness/run/execute.js';
+import { kitCommand } from '../harness/run/members.js';
 import { HttpServer } from '../harness/run/http-server.js';
 import type { ToolRule } from '../harness/scenario/types.js';
 import { elapsedMs, now } from './clock.js';
@@ -43,11 +43,8 @@ export class BenchSession {
   static async open(candidate: Candidate, plan: ServerPlan, timeoutMs: number): Promise<BenchSession> {
     const workdir = await tmpDir({ prefix: 'gauntlet-bench-', unsafeCleanup: true });
     const ledger = new Ledger(join(workdir.path, 'ledger.jsonl'));
-    const command: UpstreamCommand = {
-      id: 'notes',
-      command: process.execPath,
-      args: [serverEntry, 'notes', '--ledger', ledger.path, '--control', join(workdir.path, 'phase'), ...Object.entries(plan.knobs).map(([knob, value]) => `${knob}=${value}`)],
-    };
+    // No canary: a benchmark judges nothing, and the kit's cheap tool reaches out nowhere.
+    const command = kitCommand('notes', plan.knobs, ledger.path, join(workdir.path, 'phase'), undefined);
     let http: HttpServer | undefined;
     let channel: AgentChannel | undefined;
     const cleanup = async () => {

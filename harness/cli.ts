@@ -8,7 +8,7 @@ import { loadRequirements } from './requirements.js';
 import { plannedChecks, requiredHooks } from './expect/plan.js';
 import { readBaseline } from './run/baseline.js';
 import { finishReport } from './run/finish.js';
-import { parseStepTimeout, refuseEmpty, UsageError } from './run/options.js';
+import { MAX_TIMER_MS, parseStepTimeout, parseWhole, refuseEmpty, UsageError } from './run/options.js';
 import { claimReportDir } from './run/report-dir.js';
 import { onInterrupt } from './observe/containment.js';
 import { ProgressLine } from './run/progress.js';
@@ -61,13 +61,9 @@ async function run(argv: string[]): Promise<number> {
   });
   // Every option is checked before anything runs (exit 2): none of them is found wanting after the run.
   refuseEmpty(values);
-  const jobs = values.jobs === undefined ? defaultJobs() : Number(values.jobs);
-  if (!Number.isInteger(jobs) || jobs < 1 || jobs > MAX_JOBS) throw new UsageError(`--jobs takes a whole number from 1 to ${MAX_JOBS}`);
-  const budget = (option: 'scenario-budget' | 'run-budget', fallback: number): number => {
-    const ms = values[option] === undefined ? fallback : Number(values[option]);
-    if (!Number.isSafeInteger(ms) || ms <= 0) throw new UsageError(`--${option} takes a positive whole number of milliseconds`);
-    return ms;
-  };
+  const jobs = parseWhole('jobs', values.jobs, defaultJobs(), [1, MAX_JOBS]);
+  const budget = (option: 'scenario-budget' | 'run-budget', fallback: number): number =>
+    parseWhole(option, values[option], fallback, [1, MAX_TIMER_MS], 'a positive whole number of milliseconds');
   const scenarioBudgetMs = budget('scenario-budget', DEFAULT_SCENARIO_BUDGET_MS);
   const runBudgetMs = budget('run-budget', DEFAULT_RUN_BUDGET_MS);
   const stepTimeoutMs = parseStepTimeout(values['step-timeout']);

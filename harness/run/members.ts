@@ -8,14 +8,15 @@ import { HttpServer } from './http-server.js';
 /**
  * The command line that starts a hostile server with the scenario's ledger and phase file, its
  * knobs, and, for one of several servers, the scenario's name for it (`--as`), which its ledger
- * records carry.
+ * records carry. `canary` names the port its outside references reach, when the run has one (a
+ * benchmark has none).
  */
-export function kitCommand(catalogue: string, knobs: ServerKnobs, ledger: string, control: string, canary: Canary, as?: string): UpstreamCommand {
+export function kitCommand(catalogue: string, knobs: ServerKnobs, ledger: string, control: string, canary: Canary | undefined, as?: string): UpstreamCommand {
   const assignments = Object.entries(knobs).map(([knob, value]) => `${knob}=${String(value)}`);
   return {
     id: (as ?? catalogue).replace(/[^a-z0-9_]/g, '_'),
     command: process.execPath,
-    args: [serverEntry, catalogue, '--ledger', ledger, '--control', control, ...(as === undefined ? [] : ['--as', as]), `canary_port=${canary.port}`, ...assignments],
+    args: [serverEntry, catalogue, '--ledger', ledger, '--control', control, ...(as === undefined ? [] : ['--as', as]), ...(canary === undefined ? [] : [`canary_port=${canary.port}`]), ...assignments],
   };
 }
 

@@ -9,15 +9,26 @@ export class UsageError extends Error {}
  */
 export const MAX_STEP_TIMEOUT_MS = 3_600_000;
 
-/** `--step-timeout`: a whole number of milliseconds from 1 to MAX_STEP_TIMEOUT_MS. */
-export function parseStepTimeout(text: string | undefined): number {
-  if (text === undefined) return DEFAULT_STEP_TIMEOUT_MS;
-  const ms = /^\d+$/.test(text) ? Number(text) : Number.NaN;
-  if (!Number.isSafeInteger(ms) || ms < 1 || ms > MAX_STEP_TIMEOUT_MS) {
-    throw new UsageError(`--step-timeout takes a whole number of milliseconds from 1 to ${MAX_STEP_TIMEOUT_MS}, not ${JSON.stringify(text)}`);
+/** The longest delay a Node timer keeps: past it, Node fires after 1 ms instead, silently. */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * A whole-number option from `min` to `max` (`fallback` when absent); `what` says what it takes in
+ * the message that refuses anything else. Every number the run is given is read here, so none of
+ * them can reach a timer out of its range.
+ */
+export function parseWhole(option: string, text: string | undefined, fallback: number, [min, max]: readonly [number, number], what = 'a whole number'): number {
+  if (text === undefined) return fallback;
+  const value = /^\d+$/.test(text) ? Number(text) : Number.NaN;
+  if (!Number.isSafeInteger(value) || value < min || value > max) {
+    throw new UsageError(`--${option} takes ${what} from ${min} to ${max}, not ${JSON.stringify(text)}`);
   }
-  return ms;
+  return value;
 }
+
+/** `--step-timeout`: a whole number of milliseconds from 1 to MAX_STEP_TIMEOUT_MS. */
+export const parseStepTimeout = (text: string | undefined): number =>
+  parseWhole('step-timeout', text, DEFAULT_STEP_TIMEOUT_MS, [1, MAX_STEP_TIMEOUT_MS], 'a whole number of milliseconds');
 
 /**
  * An option given an empty value is refused rather than read as absent: `--filter ''` would

@@ -83,7 +83,8 @@ function compileUncached(schema: JsonObject): Compiled {
       return validatorOf(anonymous.compile(unlabelled));
     } catch (err) {
       // Only a reference to a document elsewhere needs an instance of its own, to stand one in.
-      if (missingSchema(err) === undefined || missingSchema(err) === '') return { ok: false, error: (err as Error).message };
+      const missing = missingSchema(err);
+      if (missing === undefined || missing === '') return { ok: false, error: (err as Error).message };
     } finally {
       anonymous.removeSchema(unlabelled);
     }

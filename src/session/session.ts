@@ -24,6 +24,7 @@ import { member, object, plain, stringValue } from '../json/tree.js';
 import { withReceipt } from './receipt.js';
 import { afterDispatch, refusal, toolError } from './refusal.js';
 import type { Reply, Requester } from '../upstream/connection.js';
+import { settlesWithin } from '../upstream/process.js';
 import type { AuditDecision, CallFacts, Limits, Drift, JsonObject, JsonValue, RegisteredTool, Receipt, ServerRequests, ToolRefusal } from '../types.js';
 import { DEFAULT_SERVER_REQUESTS } from '../operator/server-requests.js';
 import { Relay } from './relay.js';
@@ -329,20 +330,10 @@ export class Session {
 
   /** Whether every rediscovery queued so far ends within `ms` (unbounded: whenever they end). */
   private async decidedWithin(ms: number): Promise<boolean> {
+    const deadline = Date.now() + ms;
     while (this.rediscovering !== undefined) {
       const current = this.rediscovering;
-      if (ms === Infinity) await current;
-      else {
-        let timer: NodeJS.Timeout | undefined;
-        const expired = new Promise<'expired'>((resolve) => {
-          timer = setTimeout(() => resolve('expired'), ms);
-        });
-        const started = Date.now();
-        const outcome = await Promise.race([current.then(() => 'decided' as const), expired]);
-        clearTimeout(timer);
-        if (outcome === 'expired') return false;
-        ms -= Date.now() - started;
-      }
+      if (!(await settlesWithin(current, deadline - Date.now()))) return false;
       // A later notice may have queued another meanwhile: the call waits for the latest decision.
       if (this.rediscovering === current) return true;
     }

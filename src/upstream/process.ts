@@ -97,11 +97,11 @@ export class ServerProcess {
   private async stop(): Promise<void> {
     this.child.stdin.destroy();
     this.signal('SIGTERM');
-    await waitAtMost(this.exited, GRACE_MS);
+    await settlesWithin(this.exited, GRACE_MS);
     // A descendant may ignore SIGTERM, or the server may have exited and left children behind.
     if (this.signal(0)) {
       this.signal('SIGKILL');
-      await waitAtMost(this.exited, GRACE_MS);
+      await settlesWithin(this.exited, GRACE_MS);
     }
     // While anything is left (a process stuck in the kernel), the broker's exit kills it again,
     // and the watcher stays to kill it should the broker be killed.
@@ -112,11 +112,20 @@ export class ServerProcess {
   }
 }
 
-async function waitAtMost(promise: Promise<unknown>, ms: number): Promise<void> {
+/**
+ * Whether `promise` settles within `ms` (a non-finite `ms`: whenever it does). A timer past
+ * 2^31 - 1 ms would fire after 1 ms, so an unbounded wait is awaited without one.
+ */
+export async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  if (!Number.isFinite(ms)) {
+    await promise;
+    return true;
+  }
   let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<void>((resolve) => {
-    timer = setTimeout(resolve, ms);
+  const timeout = new Promise<'late'>((resolve) => {
+    timer = setTimeout(() => resolve('late'), Math.max(0, ms));
   });
-  await Promise.race([promise, timeout]);
+  const outcome = await Promise.race([promise.then(() => 'settled' as const), timeout]);
   clearTimeout(timer);
+  return outcome === 'settled';
 }
