@@ -194,6 +194,8 @@ describe('the command line', () => {
   it.each([
     [['--jobs', '0'], /--jobs takes a whole number from 1 to 64/],
     [['--run-budget', '1.5'], /--run-budget takes a positive whole number of milliseconds/],
+    // Past 2^31 - 1 ms a Node timer fires after 1 ms: a budget that large would end every scenario at once.
+    [['--scenario-budget', '3000000000'], /--scenario-budget takes a positive whole number of milliseconds from 1 to 2147483647/],
   ])('refuses %j before anything runs (exit 2)', async (args, message) => {
     const failed = await gauntlet(...args).then(
       () => undefined,
