@@ -81,7 +81,15 @@ function* yamlFiles(dir: string): Generator<string> {
   }
 }
 
+let compiled: { validate: ValidateFunction; validateContract: ValidateFunction } | undefined;
+
+/** The scenario schema, compiled once per process: it is made from the modules and never changes while one runs. */
 function compileSchema() {
+  compiled ??= compileFresh();
+  return compiled;
+}
+
+function compileFresh() {
   const ajv = new Ajv2020.default({ allErrors: true, strict: true, allowUnionTypes: true });
   // Made from the expectation modules, so the loader and the committed schema file cannot differ.
   const schema = scenarioSchema() as { $id: string };

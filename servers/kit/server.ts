@@ -293,7 +293,12 @@ function pageText(id: string | null, page: PageAnswer): string {
   return 'result' in page ? resultText(id, page.result) : errorText(id, INVALID_PARAMS, page.error);
 }
 
-/** The handshake answer; in phase `run` the server may claim another name or version. */
+/**
+ * The handshake answer; in phase `run` the server may claim another name or version. `logging`
+ * is declared because the kit sends log messages (the spec asks a server that does to say so): a
+ * broker that drops the log lines of a server that never declared it would be charged with a
+ * control it rightly fails.
+ */
 function initializeResult({ serverId, knobs }: Serving, params: unknown, phase: Phase): string {
   const requested = isRecord(params) ? params['protocolVersion'] : undefined;
   const version = PROTOCOL_VERSIONS.find((v) => v === requested) ?? PROTOCOL_VERSIONS[0]!;
@@ -302,7 +307,7 @@ function initializeResult({ serverId, knobs }: Serving, params: unknown, phase: 
   const serverVersion = (running ? knobs.runServerVersion : null) ?? SERVER_VERSION;
   return (
     `{"protocolVersion":${writeString(version)},"capabilities":{"tools":{"listChanged":true},` +
-    `"resources":{"subscribe":true,"listChanged":true},"prompts":{"listChanged":true},"completions":{}},` +
+    `"resources":{"subscribe":true,"listChanged":true},"prompts":{"listChanged":true},"completions":{},"logging":{}},` +
     `"serverInfo":{"name":${writeString(name)},"version":${writeString(serverVersion)}}}`
   );
 }

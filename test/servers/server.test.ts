@@ -85,7 +85,7 @@ describe('serve', () => {
     const session = new Session({});
     expect(await session.request(request('1', 'initialize', { protocolVersion: '2025-06-18' }))).toBe(
       '{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-06-18","capabilities":{"tools":{"listChanged":true},' +
-        '"resources":{"subscribe":true,"listChanged":true},"prompts":{"listChanged":true},"completions":{}},' +
+        '"resources":{"subscribe":true,"listChanged":true},"prompts":{"listChanged":true},"completions":{},"logging":{}},' +
         '"serverInfo":{"name":"test-server","version":"0.1.0"}}}',
     );
     for (const params of [{ protocolVersion: '2024-11-05' }, undefined]) {
