@@ -73,7 +73,7 @@ describe('a real MCP client', () => {
     const client = new Client({ name: 'kit-e2e', version: '0.0.0' });
     await client.connect(transport);
     expect(client.getServerVersion()).toEqual({ name: 'float-drift', version: '0.1.0' });
-    expect(client.getServerCapabilities()).toEqual({ tools: { listChanged: true }, resources: { subscribe: true, listChanged: true }, prompts: { listChanged: true }, completions: {} });
+    expect(client.getServerCapabilities()).toEqual({ tools: { listChanged: true }, resources: { subscribe: true, listChanged: true }, prompts: { listChanged: true }, completions: {}, logging: {} });
 
     const review = await client.listTools();
     writeFileSync(controlPath, 'run');
