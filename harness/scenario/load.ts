@@ -81,7 +81,7 @@ function* yamlFiles(dir: string): Generator<string> {
   }
 }
 
-let compiled: { validate: ValidateFunction; validateContract: ValidateFunction } | undefined;
+let compiled: ReturnType<typeof compileFresh> | undefined;
 
 /** The scenario schema, compiled once per process: it is made from the modules and never changes while one runs. */
 function compileSchema() {
