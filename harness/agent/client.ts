@@ -39,6 +39,8 @@ export class AgentClient {
    * own, stray answers), in arrival order: other channels a withheld value could reach the agent by.
    */
   readonly unsolicited: string[] = [];
+  /** Woken at each unsolicited line and when the channel closes (`untilUnsolicited`). */
+  private readonly watchers = new Set<() => void>();
 
   /** `side` is what the agent declares and how it answers the broker's requests; none offers nothing. */
   constructor(
@@ -51,11 +53,35 @@ export class AgentClient {
       this.closed = true;
       for (const waiter of this.pending.values()) waiter.resolve({ kind: 'closed' });
       this.pending.clear();
+      for (const wake of this.watchers) wake();
     });
   }
 
   private receive(line: string): void {
-    if (!this.answers(line) && this.unsolicited.length < MAX_UNSOLICITED) this.unsolicited.push(line);
+    if (this.answers(line) || this.unsolicited.length >= MAX_UNSOLICITED) return;
+    this.unsolicited.push(line);
+    for (const wake of this.watchers) wake();
+  }
+
+  /**
+   * Settles once `enough` holds of the unsolicited lines from index `from` on, or after `ms`, or
+   * when the channel closes: for an absence that only time can decide, woken by each arrival.
+   */
+  untilUnsolicited(from: number, enough: (lines: readonly string[]) => boolean, ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.watchers.delete(check);
+        resolve();
+      };
+      const check = () => {
+        if (this.closed || enough(this.unsolicited.slice(from))) done();
+      };
+      const timer = setTimeout(done, ms);
+      timer.unref();
+      this.watchers.add(check);
+      check();
+    });
   }
 
   /** Settles the request a line answers; false when it answers none. */

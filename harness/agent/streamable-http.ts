@@ -16,6 +16,12 @@ export const MAX_BODY_BYTES = 16 * 1024 * 1024;
 const REQUEST_TIMEOUT_MS = 60_000;
 /** Bound on the DELETE that ends the session. */
 const DELETE_TIMEOUT_MS = 2_000;
+/**
+ * Bound on reading the GET stream on after the DELETE: a broker ends it with the session, and
+ * what it wrote before that (a call's notices, sent there rather than on the call's answer)
+ * reached the agent and is judged.
+ */
+const GET_DRAIN_MS = 1_000;
 /** How much of an error body a note quotes. */
 const NOTE_BODY_CHARS = 300;
 
@@ -113,7 +119,8 @@ async function* sseData(chunks: AsyncIterable<string>): AsyncGenerator<string> {
 export class StreamableHttpSession {
   private sessionId: string | undefined;
   private protocolVersion: string | undefined;
-  private getStreamOpened = false;
+  /** The standalone GET stream's reading, settled once the broker ends it or it is aborted. */
+  private getStream: Promise<void> | undefined;
   /** The initialize in flight: nothing else is sent before it is answered, so it carries the session id. */
   private initializing: Promise<void> | undefined;
   private failed = false;
@@ -230,9 +237,8 @@ export class StreamableHttpSession {
 
   /** The optional stream of messages the broker sends of its own accord (405: it offers none). */
   private openGetStream(): void {
-    if (this.getStreamOpened || this.ended) return;
-    this.getStreamOpened = true;
-    void (async () => {
+    if (this.getStream !== undefined || this.ended) return;
+    this.getStream = (async () => {
       try {
         const stream = new AbortController();
         const response = await fetch(this.options.url, { method: 'GET', headers: this.headers('text/event-stream'), redirect: 'manual', signal: AbortSignal.any([this.aborter.signal, stream.signal]) });
@@ -247,7 +253,10 @@ export class StreamableHttpSession {
     })();
   }
 
-  /** Ends the session: a DELETE with its id (bounded), then every request still open is aborted. */
+  /**
+   * Ends the session: a DELETE with its id (bounded), the GET stream read until the broker ends it
+   * (bounded), then every request still open is aborted.
+   */
   async end(): Promise<void> {
     if (this.ended) return;
     this.ended = true;
@@ -259,6 +268,7 @@ export class StreamableHttpSession {
       } catch {
         // A broker that does not answer the DELETE is stopped by its process group anyway.
       }
+      if (this.getStream !== undefined) await Promise.race([this.getStream, new Promise((resolve) => setTimeout(resolve, GET_DRAIN_MS).unref())]);
     }
     this.aborter.abort();
   }

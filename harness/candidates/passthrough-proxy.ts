@@ -21,10 +21,15 @@ import { naiveToken } from './naive-token.js';
  *
  * `--front-door PORT`, given first, has it serve the agent over Streamable HTTP on that port
  * instead of its stdio, as naively as naive-front-door.ts says.
+ *
+ * As another fixture (the late-notices candidate), `--hold-notices`, given first, has it hold each
+ * notification the server sends on stdio until the agent sends its next line, or the server's
+ * output ends: after the answer, as an HTTP broker's GET stream can deliver a call's notices.
  */
 function main(argv: string[]): void {
   const { port, rest: unfronted } = frontDoorOption(argv);
-  const { stamp, rest } = stampOptions(unfronted);
+  const hold = unfronted[0] === '--hold-notices';
+  const { stamp, rest } = stampOptions(hold ? unfronted.slice(1) : unfronted);
   if (rest[0] === '--servers' && rest[1] !== undefined) {
     const tokens = rest[2] === '--tokens' && rest[3] !== undefined ? (JSON.parse(rest[3]) as Record<string, string>) : {};
     aggregate(JSON.parse(rest[1]) as AggregatedServer[], tokens);
@@ -50,6 +55,9 @@ function main(argv: string[]): void {
   if (agent.http) {
     agent.onLine((line) => server.stdin.write(`${line}\n`));
     eachLine(server.stdout, (line) => agent.write(line.toString('utf8')));
+  } else if (hold) {
+    holdingNotices(process.stdin, server.stdout);
+    process.stdin.pipe(server.stdin);
   } else if (stamp === undefined) {
     process.stdin.pipe(server.stdin);
     server.stdout.pipe(process.stdout);
@@ -64,6 +72,30 @@ function main(argv: string[]): void {
   server.stdin.on('error', () => undefined);
   server.on('exit', (code) => process.exit(code ?? 1));
   server.on('error', () => process.exit(1));
+}
+
+/** Copies the server's lines to stdout, its notifications held until the agent's next line or the server's end. */
+function holdingNotices(agent: Readable, server: Readable): void {
+  let held: Buffer[] = [];
+  const release = () => {
+    if (held.length > 0) process.stdout.write(Buffer.concat(held));
+    held = [];
+  };
+  agent.on('data', release);
+  server.on('end', release);
+  eachLine(server, (line) => {
+    let message: { id?: unknown; method?: unknown } = {};
+    try {
+      message = JSON.parse(line.toString('utf8')) as typeof message;
+    } catch {
+      // Not JSON: forwarded in its place, as the plain passthrough would.
+    }
+    if (typeof message.method === 'string' && message.id === undefined) {
+      held.push(line);
+      return;
+    }
+    process.stdout.write(line);
+  });
 }
 
 /** `--front-door PORT` at the front of the command line, if given, and the rest of it. */

@@ -76,7 +76,11 @@ export interface CallFacts extends StepSpan {
   args: Record<string, unknown>;
   /** What the agent received; `timeout` only for a step whose `within_ms` the answer missed. */
   answer: Answer;
-  /** Every other line the broker sent the agent while the call was open. */
+  /**
+   * Every other line the broker sent the agent from the call's start until the next call or
+   * request step began, or the session ended: a notice on an HTTP broker's GET stream can come
+   * after the answer, and is still this call's to judge.
+   */
   others: string[];
   /** Ledger position of the next call step to the same server tool: the bound of what this one caused. */
   next: number | undefined;
@@ -95,7 +99,7 @@ export interface RequestFacts extends StepSpan {
   answer: Answer;
   /** For a listing: every item of every page, by its key (URI, URI template or prompt name). */
   items?: ReadonlyMap<string, Tool>;
-  /** Every other line the broker sent the agent during the step. */
+  /** Every other line the broker sent the agent from the step's start on, as for a call. */
   others: string[];
   /** Where the latest start began: a listing's absences need the server listed in that session. */
   sessionMark: number;
@@ -171,6 +175,11 @@ export interface Live {
   request(method: string, params: unknown): Promise<Answer>;
   /** Whether the agent's own HTTP session still answers a ping (undefined: the agent is not on HTTP). */
   agentSessionAlive?(): Promise<boolean>;
+  /**
+   * Waits, boundedly (harness/run/steps.ts LATE_LINES_MS), until `enough` holds of the step's
+   * `others`, for a benign check whose lines may come after the answer; the facts are updated.
+   */
+  lateLines(enough: (others: readonly string[]) => boolean): Promise<void>;
 }
 
 /** Reports an unmet check; `step` names another step than the one judged (an end check about a call). */

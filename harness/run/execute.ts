@@ -245,6 +245,7 @@ async function judgedRun(scenario: Scenario, candidate: Candidate, options: RunO
   }
   try {
     await session.channel?.close().catch(failed);
+    session.closeWindow();
     await stopServers();
     // The scenario's own expectations once the candidate has closed; a step that errored leaves
     // the steps before it to be judged, and those whose observations were taken.

@@ -5,7 +5,7 @@ import { generateArguments, GenerationError } from '../args/generate.js';
 import type { AgentChannel, Candidate, ExitStatus, SessionSpec, UpstreamCommand, UpstreamUrl } from '../candidates/types.js';
 import { approvalRequestId, describe } from '../expect/answer.js';
 import { triggered } from '../expect/registry.js';
-import type { Block, CallFacts, CloseFacts, ExpectOf, FactsOf, Hook, ListFacts, Live, StartFacts } from '../expect/types.js';
+import type { Block, CallFacts, CloseFacts, ExpectOf, FactsOf, Hook, ListFacts, Live, RequestFacts, StartFacts } from '../expect/types.js';
 import { losslessText } from '../observe/arguments.js';
 import { callsTo, type Ledger } from '../observe/ledger.js';
 import { residentGrowthMib } from '../observe/memory.js';
@@ -21,6 +21,12 @@ const AGENT_CHAIN_META = 'io.mcp-gauntlet/agent-chain';
 
 /** How often the ledger is read while waiting for a call to reach the server. */
 const LEDGER_POLL_MS = 20;
+
+/**
+ * How long an observation waits past the answer for lines a step's benign checks still lack: a
+ * broker on HTTP may send a call's notices on its standalone GET stream, which no answer orders.
+ */
+export const LATE_LINES_MS = 2_000;
 
 type Tool = Record<string, unknown>;
 
@@ -75,6 +81,13 @@ export class ScenarioSession {
   clientSide: ClientSide | undefined;
   /** The clients of `http` steps, for the front door of the latest start. */
   private frontDoorClients: FrontDoorClients | undefined;
+  /**
+   * The latest call or request step, whose `others` are still growing: every line the agent
+   * receives belongs to the step that talked to the broker last, until the next such step or the
+   * session's end (`closeWindow`). Nothing that reached the agent is left unjudged, and no line is
+   * judged twice.
+   */
+  private window: { facts: { others: string[] }; agent: AgentClient; from: number } | undefined;
 
   constructor(
     readonly candidate: Candidate,
@@ -103,12 +116,34 @@ export class ScenarioSession {
     else await this.close(label, step.close?.expect);
   }
 
+  /** Ends the open step's window: its `others` are every line from its start until now. */
+  closeWindow(): void {
+    const window = this.window;
+    if (!window) return;
+    window.facts.others = window.agent.unsolicited.slice(window.from);
+    this.window = undefined;
+  }
+
+  /** Opens a window for the step that talks to the broker next, from the line count now. */
+  private openWindow(agent: AgentClient, facts: { others: string[] }): number {
+    this.closeWindow();
+    const from = agent.unsolicited.length;
+    this.window = { facts, agent, from };
+    return from;
+  }
+
   /** What the expectation modules' live observations may use. */
   private live(): Live {
+    const window = this.window;
     return {
       candidate: this.candidate,
       spec: this.spec,
       records: () => this.ledger.read(),
+      lateLines: async (enough) => {
+        if (!window) return;
+        await window.agent.untilUnsolicited(window.from, enough, LATE_LINES_MS);
+        window.facts.others = window.agent.unsolicited.slice(window.from);
+      },
       callTool: (name) => this.requireAgent('observation').callTool(name, {}),
       request: (method, params) => this.requireAgent('observation').request(method, params),
       ...(this.frontDoorClients === undefined ? {} : { agentSessionAlive: () => this.frontDoorClients!.agentAlive() }),
@@ -169,6 +204,7 @@ export class ScenarioSession {
   private async start(label: string, expect: StartExpectation, agent: string | undefined, flaw: ConfigFlaw | undefined): Promise<void> {
     // A start after a refused one: whatever the refused one left is gone first.
     await this.channel?.close();
+    this.closeWindow();
     const mark = this.ledger.mark();
     this.sessionMark = mark;
     if (agent !== undefined) this.spec.agent = agent;
@@ -236,6 +272,7 @@ export class ScenarioSession {
     this.startedReady = false;
     this.channel = undefined;
     await channel.close();
+    this.closeWindow();
   }
 
   private requireAgent(label: string): AgentClient {
@@ -278,13 +315,15 @@ export class ScenarioSession {
     const { expect } = step;
     const serverTool = step.server_tool ?? step.tool;
     const mark = this.ledger.mark();
-    const unsolicited = agent.unsolicited.length;
+    const facts: CallFacts = { label, mark, end: mark, step, calledAs: '', serverTool, args, answer: { kind: 'timeout' }, others: [], next: undefined };
+    const unsolicited = this.openWindow(agent, facts);
     const meta =
       step.chain || step.progress_token
         ? { ...(step.chain ? { [AGENT_CHAIN_META]: step.chain } : {}), ...(step.progress_token ? { progressToken: step.progress_token } : {}) }
         : undefined;
     const timeoutMs = expect.within_ms ?? this.stepTimeoutMs;
     const calledAs = this.candidate.names?.offered(step.tool) ?? step.tool;
+    facts.calledAs = calledAs;
     if (step.flood !== undefined) {
       // A peer that keeps calling: every flood call is sent before the step's own, none awaited.
       const padded = { ...args, [step.flood.argument]: 'x'.repeat(step.flood.padding_chars) };
@@ -292,7 +331,6 @@ export class ScenarioSession {
       this.notes.push(`${label}: sent ${step.flood.calls} calls of ${step.tool} first, unawaited`);
     }
     const answering = agent.callTool(calledAs, args, { ...(meta ? { meta } : {}), timeoutMs: expect.agent === 'none' ? this.stepTimeoutMs : timeoutMs });
-    const facts: CallFacts = { label, mark, end: mark, step, calledAs, serverTool, args, answer: { kind: 'timeout' }, others: [], next: undefined };
     if (expect.agent === 'none') {
       facts.inFlight = await this.inFlight(answering, mark, serverTool);
     } else {
@@ -304,6 +342,7 @@ export class ScenarioSession {
       }
       if (expect.within_ms === undefined && facts.answer.kind === 'timeout') throw new CandidateUnresponsive(`${label}: tools/call ${step.tool} ${describe(facts.answer)}`);
     }
+    // What came so far, for the observations; the window adds what comes until the next step.
     facts.others = agent.unsolicited.slice(unsolicited);
     const requestId = approvalRequestId(facts.answer);
     if (requestId !== undefined) this.pendingApprovals.set(step.tool, requestId);
@@ -315,11 +354,14 @@ export class ScenarioSession {
   private async request(label: string, step: RequestStep): Promise<void> {
     const agent = this.requireAgent(label);
     const mark = this.ledger.mark();
-    const unsolicited = agent.unsolicited.length;
+    const facts: RequestFacts = { label, mark, end: mark, step, answer: { kind: 'timeout' }, others: [], sessionMark: this.sessionMark };
+    const unsolicited = this.openWindow(agent, facts);
     const { answer, items } = await sendRequest(agent, step);
     if (answer.kind === 'closed' || answer.kind === 'timeout') throw new CandidateUnresponsive(`${label}: ${step.method} ${describe(answer)}`);
-    const others = agent.unsolicited.slice(unsolicited);
-    await this.record('request', step.expect, { label, mark, end: mark, step, answer, others, sessionMark: this.sessionMark, ...(items ? { items } : {}) });
+    facts.answer = answer;
+    if (items) facts.items = items;
+    facts.others = agent.unsolicited.slice(unsolicited);
+    await this.record('request', step.expect, facts);
   }
 
   /** The answer, with the candidate's memory measured across the call when the step bounds it. */
@@ -385,6 +427,8 @@ export class ScenarioSession {
       await this.record('close', expect ?? {}, facts);
       await closing;
     }
+    // Closing drained what the broker still sent (the GET stream ends with the session).
+    this.closeWindow();
     this.channel = undefined;
   }
 }

@@ -241,9 +241,9 @@ export interface CallExpectation {
   /** Keys the result's `_meta` must carry, and must not carry. */
   meta_includes?: string[];
   meta_excludes?: string[];
-  /** Strings that appear nowhere the agent received during the call, on any channel. */
+  /** Strings that appear nowhere the agent received from the call until the next step that talks to the broker, on any channel. */
   answer_excludes?: string[];
-  /** The most UTF-8 bytes the agent may receive during the call, on any channel. */
+  /** The most UTF-8 bytes the agent may receive from the call until the next step that talks to the broker, on any channel. */
   answer_max_bytes?: number;
   /** The most code points the agent may be shown over all text blocks. */
   text_max_chars?: number;
@@ -265,11 +265,11 @@ export interface CallExpectation {
   memory_growth_max_mib?: number;
   /** How many hostile-server processes may still be alive once the agent has this call's answer. */
   servers_alive?: number;
-  /** The requests the broker sent the agent during the call, by method, and strings they carried whole. */
+  /** The requests the broker sent the agent from the call until the next step that talks to it, by method, and strings they carried whole. */
   agent_requests?: { max?: Record<string, number>; min?: Record<string, number>; includes?: string[] };
   /** What the server got back for the requests it started during the call (its ledger's `reply` records). */
   server_replies?: { answered?: ServerRequestMethod[]; refused?: ServerRequestMethod[]; roots_include?: string[]; roots_exclude?: string[] };
-  /** The notifications the broker sent the agent during the call, by method, and whether they were escaped. */
+  /** The notifications the broker sent the agent from the call until the next step that talks to it, by method, and whether they were escaped. */
   notifications?: { max?: Record<string, number>; min?: Record<string, number>; escaped?: true };
   /** Every progress notification the agent received names the token the step issued. */
   progress_own_only?: true;

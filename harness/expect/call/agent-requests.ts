@@ -4,7 +4,8 @@ import { expectation } from '../types.js';
 import { judgeMethodCounts, PER_METHOD } from './method-counts.js';
 
 /**
- * The requests the broker sent the agent while the call was open (sampling, elicitation, roots):
+ * The requests the broker sent the agent from the call until the next step that talked to it
+ * (sampling, elicitation, roots):
  * one the operator refused that still reaches the agent is harm; one it allowed that never
  * arrives is the benign use broken. `includes` holds strings the requests must carry as sent (a
  * URL shown whole).
@@ -12,7 +13,7 @@ import { judgeMethodCounts, PER_METHOD } from './method-counts.js';
 export default expectation({
   block: 'call',
   name: 'agent_requests',
-  doc: 'the requests the broker sent the agent during the call, by method: `max` (at most so many of each), `min` (at least so many), `includes` (strings some request carried whole)',
+  doc: 'the requests the broker sent the agent from the call until the next step that talks to it, by method: `max` (at most so many of each), `min` (at least so many), `includes` (strings some request carried whole)',
   properties: {
     agent_requests: {
       type: 'object',

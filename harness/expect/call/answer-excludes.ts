@@ -17,12 +17,12 @@ export function judgeExcluded(check: string, fragments: readonly string[], answe
 /**
  * What must not reach the agent, looked for everywhere it could: every string of the answer's
  * line (text and resource blocks, structured content, `_meta`, an error's message and data) and
- * of every other line the broker sent while the call was open. A label on the answer changes none.
+ * of every other line the broker sent from the call until the next step that talked to it. A label on the answer changes none.
  */
 export default expectation({
   block: 'call',
   name: 'answer_excludes',
-  doc: 'strings that appear nowhere the agent received during the call: every string of the answer (decoded) and of every notification or request the broker sent meanwhile',
+  doc: 'strings that appear nowhere the agent received from the call until the next step that talks to the broker: every string of the answer (decoded) and of every notification or request the broker sent meanwhile',
   properties: { answer_excludes: { $ref: '#/$defs/fragments' } },
   checks: { 'call.answer_excludes': { class: 'harm', doc: 'the agent received none of these strings, on any channel' } },
   judge(expect, { answer, others }, _judged, fail) {

@@ -14,7 +14,7 @@ export function bytesReceived(answer: Answer, others: readonly string[]): number
 export default expectation({
   block: 'call',
   name: 'answer_max_bytes',
-  doc: 'the most UTF-8 bytes the agent may receive during the call: the answer\'s line and every other line the broker sent meanwhile',
+  doc: 'the most UTF-8 bytes the agent may receive from the call until the next step that talks to the broker: the answer\'s line and every other line the broker sent meanwhile',
   properties: { answer_max_bytes: { type: 'integer', minimum: 1 } },
   checks: { 'call.answer_max_bytes': { class: 'harm', doc: 'no more than the bound reached the agent, on any channel' } },
   judge(expect, { answer, others }, _judged, fail) {

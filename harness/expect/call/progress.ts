@@ -9,7 +9,7 @@ import { expectation } from '../types.js';
 export default expectation({
   block: 'call',
   name: 'progress_own_only',
-  doc: 'every `notifications/progress` the agent received during the call names the progress token the call step issued (none, when it issued none)',
+  doc: 'every `notifications/progress` the agent received from the call until the next step that talks to the broker names the progress token the call step issued (none, when it issued none)',
   properties: { progress_own_only: { const: true } },
   checks: { 'call.progress_own_only': { class: 'harm', doc: 'no progress for a token the agent did not issue reached it' } },
   judge(_expect, { step, others }, _judged, fail) {
