@@ -1,4 +1,5 @@
 import { createInterface } from 'node:readline';
+import { lineBreak } from './line-break.js';
 
 /**
  * The agent's side of MCP's HTTP+SSE transport (protocol revision 2024-11-05, deprecated since
@@ -12,7 +13,9 @@ import { createInterface } from 'node:readline';
  * Lines on stdin are the agent's messages, POSTed in order; each `message` event's data is written
  * to stdout as one line, exactly as the broker sent it; notes go to stderr. It exits 0 at the end
  * of stdin and 1 when the stream ends, fails or carries an event over the cap, or when nothing
- * accepts the GET within READY_MS while the broker starts.
+ * accepts the GET within READY_MS while the broker starts. Of a message over the cap, what came
+ * up to the cap is written first, as one line: the broker sent the agent that much, and the
+ * harness judges it (an answer past a scenario's byte bound is harm, not a channel error).
  */
 
 /** Longest event accepted, as for a Streamable HTTP body. */
@@ -23,6 +26,8 @@ const POST_TIMEOUT_MS = 60_000;
 interface SseEvent {
   event: string;
   data: string;
+  /** The event went past the cap: `data` is what came up to it. */
+  over?: true;
 }
 
 /** The events of an SSE stream (https://html.spec.whatwg.org/#event-stream-interpretation), each bounded. */
@@ -33,8 +38,9 @@ async function* sseEvents(body: ReadableStream<Uint8Array>): AsyncGenerator<SseE
   let data: string[] = [];
   let size = 0;
   for await (const chunk of body) {
+    const scanned = buffer.length;
     buffer += decoder.decode(chunk, { stream: true });
-    let newline = buffer.search(/\r\n|\r|\n/);
+    let newline = lineBreak(buffer, scanned);
     while (newline >= 0) {
       const line = buffer.slice(0, newline);
       buffer = buffer.slice(newline + (buffer.startsWith('\r\n', newline) ? 2 : 1));
@@ -54,9 +60,14 @@ async function* sseEvents(body: ReadableStream<Uint8Array>): AsyncGenerator<SseE
           size += value.length;
         }
       }
-      newline = buffer.search(/\r\n|\r|\n/);
+      newline = lineBreak(buffer, 0);
     }
-    if (size + buffer.length > MAX_EVENT_BYTES) throw new Error(`an event over ${MAX_EVENT_BYTES} bytes`);
+    if (size + buffer.length > MAX_EVENT_BYTES) {
+      // The unfinished line is data only when it is a data field; either way it is bounded here.
+      const rest = buffer.startsWith('data:') ? buffer.slice(buffer.startsWith('data: ') ? 6 : 5) : '';
+      yield { event: event || 'message', data: `${data.join('')}${rest}`.slice(0, MAX_EVENT_BYTES), over: true };
+      throw new Error(`an event over ${MAX_EVENT_BYTES} bytes`);
+    }
   }
 }
 
@@ -106,8 +117,9 @@ async function main(url: string, readyMs: number): Promise<void> {
       process.exit(0);
     });
   });
-  for await (const { event, data } of sseEvents(response.body)) {
-    if (event === 'endpoint') endpoint(new URL(data, url));
+  for await (const { event, data, over } of sseEvents(response.body)) {
+    if (event === 'endpoint' && !over) endpoint(new URL(data, url));
+    else if (event === 'message' && over) await new Promise((written) => process.stdout.write(`${data.replace(/[\r\n]/g, '')}\n`, written));
     else if (event === 'message') process.stdout.write(`${data}\n`);
   }
   throw new Error('the event stream ended');

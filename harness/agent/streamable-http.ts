@@ -6,9 +6,12 @@
  * JSON allows as whitespace are taken out, so a message stays one line.
  *
  * Everything is bounded: each body (16 MiB unless told), each request's time, the DELETE that ends
- * the session. A body over its cap fails the session; an HTTP error status delivers nothing and
- * is noted, never thrown.
+ * the session. A body over its cap fails the session, once the message it was carrying has been
+ * delivered as far as the cap (the broker sent the agent that much, and the harness judges it);
+ * an HTTP error status delivers nothing and is noted, never thrown.
  */
+
+import { lineBreak } from './line-break.js';
 
 /** Largest body taken from the broker; past it the session fails rather than read on. */
 export const MAX_BODY_BYTES = 16 * 1024 * 1024;
@@ -67,8 +70,8 @@ function negotiatedVersion(line: string): string | undefined {
 }
 
 /**
- * Reads a body's chunks as text, failing once more than `cap` bytes have come; `abort` ends the
- * request first, so the body is not read on while the stream is let go of.
+ * Reads a body's chunks as text, failing once more than `cap` bytes have come, after the text up
+ * to the cap; `abort` ends the request first, so the body is not read on while it is let go of.
  */
 async function* boundedText(body: ReadableStream<Uint8Array>, cap: number, abort: () => void): AsyncGenerator<string> {
   const reader = body.getReader();
@@ -79,6 +82,8 @@ async function* boundedText(body: ReadableStream<Uint8Array>, cap: number, abort
     if (done) break;
     total += value.byteLength;
     if (total > cap) {
+      const within = value.byteLength - (total - cap);
+      if (within > 0) yield decoder.decode(value.subarray(0, within));
       abort();
       // Not awaited: a stream whose source ignores the abort must not hold the session.
       reader.cancel().catch(() => {});
@@ -92,28 +97,43 @@ async function* boundedText(body: ReadableStream<Uint8Array>, cap: number, abort
 
 /**
  * The data of each event of an SSE stream (https://html.spec.whatwg.org/#event-stream-interpretation):
- * `data:` fields joined, every other field ignored, an event ended by a blank line.
+ * `data:` fields joined, every other field ignored, an event ended by a blank line. When the body
+ * goes past its cap, the event it cut short is yielded as far as it came, then the failure thrown.
  */
 async function* sseData(chunks: AsyncIterable<string>): AsyncGenerator<string> {
   let buffer = '';
   let data: string[] = [];
-  for await (const chunk of chunks) {
-    buffer += chunk;
-    let newline = buffer.search(/\r\n|\r|\n/);
-    while (newline >= 0) {
-      const line = buffer.slice(0, newline);
-      buffer = buffer.slice(newline + (buffer.startsWith('\r\n', newline) ? 2 : 1));
-      if (line === '') {
-        if (data.length > 0) yield data.join('\n');
-        data = [];
-      } else if (line === 'data' || line.startsWith('data:')) {
-        const value = line.slice(5);
-        data.push(value.startsWith(' ') ? value.slice(1) : value);
+  try {
+    for await (const chunk of chunks) {
+      const scanned = buffer.length;
+      buffer += chunk;
+      let newline = lineBreak(buffer, scanned);
+      while (newline >= 0) {
+        const line = buffer.slice(0, newline);
+        buffer = buffer.slice(newline + (buffer.startsWith('\r\n', newline) ? 2 : 1));
+        if (line === '') {
+          if (data.length > 0) yield data.join('\n');
+          data = [];
+        } else if (line === 'data' || line.startsWith('data:')) {
+          data.push(dataValue(line));
+        }
+        newline = lineBreak(buffer, 0);
       }
-      newline = buffer.search(/\r\n|\r|\n/);
     }
+  } catch (error) {
+    if (error instanceof BodyTooLarge) {
+      const cut = [...data, ...(buffer.startsWith('data:') ? [dataValue(buffer)] : [])];
+      if (cut.length > 0) yield cut.join('');
+    }
+    throw error;
   }
   if (data.length > 0) yield data.join('\n');
+}
+
+/** The value of a `data:` field line, its one optional leading space dropped. */
+function dataValue(line: string): string {
+  const value = line.slice(5);
+  return value.startsWith(' ') ? value.slice(1) : value;
 }
 
 export class StreamableHttpSession {
@@ -216,7 +236,14 @@ export class StreamableHttpSession {
       for await (const data of sseData(boundedText(response.body, this.maxBodyBytes, abort))) emit(data);
     } else {
       if (!type.includes('application/json')) this.options.onNote(`${what} answered with Content-Type ${type || '(none)'}`);
-      emit(await this.text(response.body, abort));
+      let text = '';
+      try {
+        for await (const chunk of boundedText(response.body, this.maxBodyBytes, abort)) text += chunk;
+      } catch (error) {
+        if (error instanceof BodyTooLarge) emit(text);
+        throw error;
+      }
+      emit(text);
     }
     return true;
   }

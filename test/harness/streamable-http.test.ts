@@ -144,7 +144,7 @@ describe('StreamableHttpSession', () => {
     expect(failures).toEqual([]);
   });
 
-  it('fails the session on a body over its cap, delivering nothing past it', async () => {
+  it('fails the session on a body over its cap, delivering what came up to it and nothing past it', async () => {
     const chunk = new TextEncoder().encode(`data: ${'x'.repeat(1_000)}\n\n`);
     const oversized = new ReadableStream<Uint8Array>({
       start(controller) {
@@ -156,11 +156,20 @@ describe('StreamableHttpSession', () => {
     const { client, lines, failures } = session(4_096);
     await client.send(LIST);
     expect(failures).toEqual(['POST tools/list: a body over 4096 bytes']);
-    // What came before the cap was whole events; nothing from past it is delivered.
-    expect(lines.every((line) => line === 'x'.repeat(1_000))).toBe(true);
-    expect(lines.length).toBeLessThanOrEqual(4);
+    // Four whole events (1,008 bytes each), then the fifth as far as the cap: 64 bytes, 58 of them data.
+    expect(lines).toEqual([...Array<string>(4).fill('x'.repeat(1_000)), 'x'.repeat(58)]);
     // A failed session sends nothing more.
     await client.send(LIST);
     expect(failures).toHaveLength(1);
+  });
+
+  it('delivers a JSON body over its cap as far as the cap, then fails the session', async () => {
+    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, result: { text: 'y'.repeat(10_000) } });
+    server.use(http.post(URL, () => new HttpResponse(body, { headers: { 'content-type': 'application/json' } })));
+    const { client, lines, failures } = session(4_096);
+    await client.send(LIST);
+    expect(failures).toEqual(['POST tools/list: a body over 4096 bytes']);
+    // The agent was sent that much: the harness judges it (a byte bound), it does not drop it.
+    expect(lines).toEqual([body.slice(0, 4_096)]);
   });
 });
