@@ -9,6 +9,7 @@ import type { ErrorObject, Options, ValidateFunction } from 'ajv';
 import { object } from '../json/tree.js';
 import { writeJson } from '../json/writer.js';
 import type { JsonObject, JsonValue, Compiled } from '../types.js';
+import validateAgainstMeta from './meta-2020.generated.js';
 
 const OPTIONS = {
   strict: false,
@@ -17,17 +18,17 @@ const OPTIONS = {
   ownProperties: true,
 } as const;
 
-// Checking a schema against the 2020-12 meta-schema is the slow part of a fresh Ajv instance, so
-// one shared instance does it. A schema that names no document of its own ($id, $anchor or
-// $dynamicAnchor anywhere) compiles in a second shared instance that keeps nothing once it is
-// done (addUsedSchema off, the schema removed after), so nothing of it can resolve another's
-// reference; any other schema compiles in an instance of its own, so its $id can neither collide
-// with another's nor resolve into one.
+// Checking a schema against the 2020-12 meta-schema is the slow part of a fresh Ajv instance
+// (compiling the meta-schema), so it is done by the code Ajv generates for it, committed
+// (meta-2020.generated.ts, scripts/generate-meta-validator.mjs), and no instance compiles it. A
+// schema that names no document of its own ($id, $anchor or $dynamicAnchor anywhere) compiles in
+// a shared instance that keeps nothing once it is done (addUsedSchema off, the schema removed
+// after), so nothing of it can resolve another's reference; any other schema compiles in an
+// instance of its own, so its $id can neither collide with another's nor resolve into one.
 type Ajv2020 = InstanceType<typeof ajv2020.default>;
 
 interface Validators {
   readonly fresh: (options: Options) => Ajv2020;
-  readonly metaChecker: Ajv2020;
   readonly anonymous: Ajv2020;
 }
 let validators: Validators | undefined;
@@ -41,7 +42,7 @@ export function loadValidators(): Validators {
   if (validators !== undefined) return validators;
   const { default: Ajv } = createRequire(import.meta.url)('ajv/dist/2020.js') as { default: typeof ajv2020.default };
   const fresh = (options: Options): Ajv2020 => new Ajv(options);
-  validators = { fresh, metaChecker: fresh(OPTIONS), anonymous: fresh({ ...OPTIONS, validateSchema: false, meta: false, addUsedSchema: false }) };
+  validators = { fresh, anonymous: fresh({ ...OPTIONS, validateSchema: false, meta: false, addUsedSchema: false }) };
   return validators;
 }
 
@@ -73,10 +74,10 @@ export function compileSchema(schema: JsonObject): Compiled {
 }
 
 function compileUncached(schema: JsonObject): Compiled {
-  const { fresh, metaChecker, anonymous } = loadValidators();
+  const { fresh, anonymous } = loadValidators();
   const unlabelled = toJs(schema) as Record<string, unknown>;
-  if (!metaChecker.validateSchema(unlabelled)) {
-    return { ok: false, error: `not a valid 2020-12 schema: ${metaChecker.errorsText(metaChecker.errors)}` };
+  if (!validateAgainstMeta(unlabelled)) {
+    return { ok: false, error: `not a valid 2020-12 schema: ${anonymous.errorsText(validateAgainstMeta.errors)}` };
   }
   if (!namesDocument(schema)) {
     try {

@@ -1,13 +1,20 @@
 // The input-schema checks on their own: self-containment, sound hiding of parameters, the
 // restricted schema the agent sees, and the 2020-12 validator compiled from it.
 
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type ajv2020 from 'ajv/dist/2020.js';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { hidingProblem, injectFixed, restrictSchema } from '../../src/load/hidden.js';
 import { readJson } from '../../src/json/reader.js';
 import { writeJson } from '../../src/json/writer.js';
 import { compileSchema, toJs } from '../../src/schema/compile.js';
+import validateAgainstMeta from '../../src/schema/meta-2020.generated.js';
 import { externalReference } from '../../src/schema/references.js';
 import { json } from './builders.js';
+
+const { default: Ajv2020 } = createRequire(import.meta.url)('ajv/dist/2020.js') as { default: typeof ajv2020.default };
 
 describe('externalReference (the self-contained walker)', () => {
   it.each([
@@ -199,5 +206,38 @@ describe('compileSchema', () => {
     expect(validate('{"type":"object","properties":{"a":{"$ref":"http://127.0.0.1:9/a.json"}}}', '{"a":1}')).toEqual([]);
     expect(validate('{"$id":"http://127.0.0.1:9/s.json","type":"object","properties":{"a":{"$ref":"b.json"}}}', '{"a":1}')).toEqual([]);
     expect(validate('{"$id":"https://json-schema.org/draft/2020-12/schema","type":"object"}', '{}')).toEqual([]);
+  });
+});
+
+describe('the committed meta-schema check (src/schema/meta-2020.generated.ts)', () => {
+  it('is what the installed Ajv generates (node scripts/generate-meta-validator.mjs)', async () => {
+    // @ts-expect-error: a build script in plain JavaScript, without declarations
+    const { metaValidatorSource } = (await import('../../scripts/generate-meta-validator.mjs')) as { metaValidatorSource(): string };
+    const committed = readFileSync(new URL('../../src/schema/meta-2020.generated.ts', import.meta.url), 'utf8');
+    expect(committed === metaValidatorSource()).toBe(true);
+  });
+
+  it("decides every schema as Ajv's own meta-schema check does, with the same errors", () => {
+    const ajv = new Ajv2020({ strict: false, allErrors: true, ownProperties: true });
+    // Schemas made of the keywords the meta-schema constrains, with values of every JSON type.
+    const value = fc.oneof(fc.constant(null), fc.boolean(), fc.integer({ min: -3, max: 3 }), fc.constantFrom('a', 'object', 'string', '#', 'x y'), fc.constant([]), fc.constant({}));
+    const keyword = fc.constantFrom('type', 'required', 'properties', 'items', 'minLength', 'enum', 'const', '$ref', '$defs', 'allOf', 'anyOf', 'not', 'pattern', 'uniqueItems', 'dependentRequired', '$anchor', 'prefixItems', 'additionalProperties', 'definitions', 'format');
+    const schema = fc.letrec((tie) => ({
+      node: fc.oneof({ depthSize: 'small' }, fc.boolean(), fc.dictionary(keyword, fc.oneof(value, tie('node'), fc.array(tie('node'), { maxLength: 3 })), { maxKeys: 4 })),
+    })).node;
+    const decided = { valid: 0, invalid: 0 };
+    fc.assert(
+      fc.property(schema, (candidate) => {
+        const ours = validateAgainstMeta(candidate);
+        decided[ours ? 'valid' : 'invalid'] += 1;
+        const theirs = ajv.validateSchema(candidate as object) as boolean;
+        expect(ours).toBe(theirs);
+        if (!ours) expect(ajv.errorsText(validateAgainstMeta.errors)).toBe(ajv.errorsText(ajv.errors));
+      }),
+      { seed: 20261202, numRuns: 500 },
+    );
+    // Both answers were exercised, not one of them only.
+    expect(decided.valid).toBeGreaterThan(50);
+    expect(decided.invalid).toBeGreaterThan(50);
   });
 });
