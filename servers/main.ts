@@ -4,7 +4,6 @@
  * With --http it listens on 127.0.0.1, or on each ADDRESS, (one port of its own, written to the ledger) instead of stdio.
  * The harness CLI runs the same thing as `gauntlet serve` through `runServer`.
  */
-import { spawn } from 'node:child_process';
 import { realpathSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { catalogue, findServer } from './catalogue.js';
@@ -143,6 +142,9 @@ async function runUntilStopped(args: readonly string[]): Promise<number> {
  */
 function startDescendant(): number {
   const script = "for (const s of ['SIGTERM', 'SIGHUP']) process.on(s, () => undefined); setInterval(() => undefined, 1 << 30);";
+  // Loaded here, not at the top: few scenarios ask for a descendant, and loading the module is a
+  // measurable part of every kit server's start.
+  const { spawn } = process.getBuiltinModule('node:child_process');
   const child = spawn(process.execPath, ['-e', script], { stdio: 'ignore' });
   child.unref();
   if (child.pid === undefined) throw new Error('the descendant did not start');

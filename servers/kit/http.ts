@@ -13,8 +13,7 @@
  * connection after its response (`http_close_connections`), so each request is dialled anew.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
-import { createServer as createTlsServer } from 'node:https';
+import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isIPv6 } from 'node:net';
@@ -182,8 +181,12 @@ export async function serveHttp(setup: ServerSetup, addresses: readonly string[]
     })().catch(() => response.destroy());
   };
   const tls = knobs.httpTls ? tlsDir() : undefined;
+  // The HTTP modules are loaded only by a server that serves HTTP: most serve stdio, and loading
+  // them is a measurable part of a kit server's start.
   const makeListener = (): Server =>
-    tls === undefined ? createServer(handle) : createTlsServer({ cert: readFileSync(join(tls, 'server.pem')), key: readFileSync(join(tls, 'server-key.pem')) }, handle);
+    tls === undefined
+      ? process.getBuiltinModule('node:http').createServer(handle)
+      : process.getBuiltinModule('node:https').createServer({ cert: readFileSync(join(tls, 'server.pem')), key: readFileSync(join(tls, 'server-key.pem')) }, handle);
   // Every address is served on one port, the first listener's: a URL names that port, and
   // whichever address its host resolves to (DNS rebinding) reaches this server.
   const listeners: Server[] = [];

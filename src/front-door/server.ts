@@ -9,7 +9,7 @@
 // and streams are bounded. Nothing of a request's headers reaches the Session, so the agent's
 // credential to the broker cannot reach a server.
 
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ConfigError } from '../errors.js';
 import type { FrontDoorPlan } from '../guards/front-door.js';
@@ -115,7 +115,8 @@ export class FrontDoor {
   async listen(): Promise<string> {
     const { listen, plan } = this.options;
     const host = listen.host ?? plan.defaultHost;
-    const server = createServer({ requestTimeout: REQUEST_TIMEOUT_MS, headersTimeout: REQUEST_TIMEOUT_MS }, (req, res) => {
+    // Loaded here: a broker serving its agent on stdio never needs the module at all.
+    const server = process.getBuiltinModule('node:http').createServer({ requestTimeout: REQUEST_TIMEOUT_MS, headersTimeout: REQUEST_TIMEOUT_MS }, (req, res) => {
       this.handle(req, res).catch(() => {
         if (!res.headersSent) refuse(res, 500, 'internal error');
         else res.destroy();

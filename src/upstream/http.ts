@@ -5,8 +5,7 @@
 // of a body is read. As over stdio, ids are the broker's own integers, every request is bounded
 // in time, and once the connection is closed every request fails at once.
 
-import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import type { IncomingMessage } from 'node:http';
 import type { LookupFunction } from 'node:net';
 import { RequestTimedOut, ResultOverLimit, ResultTooLarge, ServerGone, UpstreamError } from '../errors.js';
 import type { HttpPlan } from '../guards/types.js';
@@ -45,8 +44,15 @@ export class HttpConnection implements Requester {
   private failure: string | undefined;
   /** Aborted by close(), so that no request outlives the connection. */
   private readonly closing = new AbortController();
-  /** This connection's own sockets, kept alive between requests and destroyed by close(). */
-  private readonly agents = { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true }) };
+  /**
+   * This connection's own sockets, kept alive between requests and destroyed by close(). The HTTP
+   * modules are loaded by the first URL connection, not at the broker's start: a broker of stdio
+   * servers never needs them, and loading them is a measurable part of its start.
+   */
+  private readonly agents = {
+    http: new (process.getBuiltinModule('node:http').Agent)({ keepAlive: true }),
+    https: new (process.getBuiltinModule('node:https').Agent)({ keepAlive: true }),
+  };
 
   constructor(
     readonly serverId: string,
@@ -153,7 +159,9 @@ export class HttpConnection implements Requester {
     return new Promise((resolve, reject) => {
       // Certificates are checked against the URL's host name, not the address dialled.
       const options = { method: 'POST', headers, signal, lookup: this.judgedLookup(target) };
-      const request = https ? httpsRequest(target, { ...options, agent: this.agents.https }, resolve) : httpRequest(target, { ...options, agent: this.agents.http }, resolve);
+      const request = https
+        ? process.getBuiltinModule('node:https').request(target, { ...options, agent: this.agents.https }, resolve)
+        : process.getBuiltinModule('node:http').request(target, { ...options, agent: this.agents.http }, resolve);
       request.on('error', reject);
       request.end(body);
     });
