@@ -25,6 +25,8 @@ const DELETE_TIMEOUT_MS = 2_000;
  * reached the agent and is judged.
  */
 const GET_DRAIN_MS = 1_000;
+/** Bound on waiting for the GET stream's headers before the agent's first request goes out. */
+const GET_OPEN_MS = 5_000;
 /** How much of an error body a note quotes. */
 const NOTE_BODY_CHARS = 300;
 
@@ -143,6 +145,12 @@ export class StreamableHttpSession {
   private getStream: Promise<void> | undefined;
   /** The initialize in flight: nothing else is sent before it is answered, so it carries the session id. */
   private initializing: Promise<void> | undefined;
+  /**
+   * The initialized notification, and the GET stream it opens until its headers have come
+   * (bounded): nothing later is sent before, so a broker that sends a call's notices on the GET
+   * stream has it by the first call, and none is lost to a stream not yet open.
+   */
+  private opening: Promise<void> | undefined;
   private failed = false;
   private ended = false;
   /** Aborts every request still in flight when the session ends. */
@@ -184,7 +192,13 @@ export class StreamableHttpSession {
       this.initializing = posted;
       return posted;
     }
+    if (method === 'notifications/initialized') {
+      const opened = this.initializing === undefined ? this.post(line, method) : this.initializing.then(() => this.post(line, method));
+      this.opening = opened;
+      return opened;
+    }
     await this.initializing;
+    await this.opening;
     return this.post(line, method);
   }
 
@@ -205,7 +219,7 @@ export class StreamableHttpSession {
       const delivered = await this.deliver(response, what, () => request.abort(), (answer) => {
         if (method === 'initialize') this.protocolVersion ??= negotiatedVersion(answer);
       });
-      if (method === 'notifications/initialized' && delivered) this.openGetStream();
+      if (method === 'notifications/initialized' && delivered) await this.openGetStream();
     } catch (error) {
       this.noteFailure(error, `POST ${what}`);
     }
@@ -262,13 +276,19 @@ export class StreamableHttpSession {
     }
   }
 
-  /** The optional stream of messages the broker sends of its own accord (405: it offers none). */
-  private openGetStream(): void {
-    if (this.getStream !== undefined || this.ended) return;
+  /**
+   * The optional stream of messages the broker sends of its own accord (405: it offers none), read
+   * in the background; settles once its headers came or it failed, or after GET_OPEN_MS.
+   */
+  private openGetStream(): Promise<void> {
+    if (this.getStream !== undefined || this.ended) return Promise.resolve();
+    let opened!: () => void;
+    const headers = new Promise<void>((resolve) => (opened = resolve));
     this.getStream = (async () => {
       try {
         const stream = new AbortController();
         const response = await fetch(this.options.url, { method: 'GET', headers: this.headers('text/event-stream'), redirect: 'manual', signal: AbortSignal.any([this.aborter.signal, stream.signal]) });
+        opened();
         if (response.status === 405) {
           stream.abort();
           return;
@@ -276,8 +296,11 @@ export class StreamableHttpSession {
         await this.deliver(response, 'the GET stream', () => stream.abort());
       } catch (error) {
         this.noteFailure(error, 'GET stream');
+      } finally {
+        opened();
       }
     })();
+    return Promise.race([headers, new Promise<void>((resolve) => setTimeout(resolve, GET_OPEN_MS).unref())]);
   }
 
   /**
