@@ -1,5 +1,5 @@
 import { createInterface } from 'node:readline';
-import { lineBreak } from './line-break.js';
+import { lineBreak, unfinishedData } from './line-break.js';
 
 /**
  * The agent's side of MCP's HTTP+SSE transport (protocol revision 2024-11-05, deprecated since
@@ -63,9 +63,7 @@ async function* sseEvents(body: ReadableStream<Uint8Array>): AsyncGenerator<SseE
       newline = lineBreak(buffer, 0);
     }
     if (size + buffer.length > MAX_EVENT_BYTES) {
-      // The unfinished line is data only when it is a data field; either way it is bounded here.
-      const rest = buffer.startsWith('data:') ? buffer.slice(buffer.startsWith('data: ') ? 6 : 5) : '';
-      yield { event: event || 'message', data: `${data.join('')}${rest}`.slice(0, MAX_EVENT_BYTES), over: true };
+      yield { event: event || 'message', data: `${data.join('')}${unfinishedData(buffer)}`.slice(0, MAX_EVENT_BYTES), over: true };
       throw new Error(`an event over ${MAX_EVENT_BYTES} bytes`);
     }
   }

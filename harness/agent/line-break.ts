@@ -8,3 +8,14 @@ export function lineBreak(text: string, from: number): number {
   const lf = text.indexOf('\n', from);
   return cr < 0 ? lf : lf < 0 ? cr : Math.min(cr, lf);
 }
+
+/** The value of a `data:` field line, its one optional leading space dropped. */
+export function dataValue(line: string): string {
+  const value = line.slice(5);
+  return value.startsWith(' ') ? value.slice(1) : value;
+}
+
+/** What an unfinished line holds of an event's data: its value when it is a `data:` field, else nothing. */
+export function unfinishedData(line: string): string {
+  return line.startsWith('data:') ? dataValue(line) : '';
+}

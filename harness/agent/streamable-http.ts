@@ -11,7 +11,8 @@
  * an HTTP error status delivers nothing and is noted, never thrown.
  */
 
-import { lineBreak } from './line-break.js';
+import { setTimeout as pause } from 'node:timers/promises';
+import { dataValue, lineBreak, unfinishedData } from './line-break.js';
 
 /** Largest body taken from the broker; past it the session fails rather than read on. */
 export const MAX_BODY_BYTES = 16 * 1024 * 1024;
@@ -124,18 +125,12 @@ async function* sseData(chunks: AsyncIterable<string>): AsyncGenerator<string> {
     }
   } catch (error) {
     if (error instanceof BodyTooLarge) {
-      const cut = [...data, ...(buffer.startsWith('data:') ? [dataValue(buffer)] : [])];
-      if (cut.length > 0) yield cut.join('');
+      const cut = `${data.join('')}${unfinishedData(buffer)}`;
+      if (cut !== '') yield cut;
     }
     throw error;
   }
   if (data.length > 0) yield data.join('\n');
-}
-
-/** The value of a `data:` field line, its one optional leading space dropped. */
-function dataValue(line: string): string {
-  const value = line.slice(5);
-  return value.startsWith(' ') ? value.slice(1) : value;
 }
 
 export class StreamableHttpSession {
@@ -193,9 +188,11 @@ export class StreamableHttpSession {
       return posted;
     }
     if (method === 'notifications/initialized') {
-      const opened = this.initializing === undefined ? this.post(line, method) : this.initializing.then(() => this.post(line, method));
-      this.opening = opened;
-      return opened;
+      this.opening = (async () => {
+        await this.initializing;
+        await this.post(line, method);
+      })();
+      return this.opening;
     }
     await this.initializing;
     await this.opening;
@@ -250,21 +247,20 @@ export class StreamableHttpSession {
       for await (const data of sseData(boundedText(response.body, this.maxBodyBytes, abort))) emit(data);
     } else {
       if (!type.includes('application/json')) this.options.onNote(`${what} answered with Content-Type ${type || '(none)'}`);
-      let text = '';
-      try {
-        for await (const chunk of boundedText(response.body, this.maxBodyBytes, abort)) text += chunk;
-      } catch (error) {
-        if (error instanceof BodyTooLarge) emit(text);
-        throw error;
-      }
-      emit(text);
+      emit(await this.text(response.body, abort, emit));
     }
     return true;
   }
 
-  private async text(body: ReadableStream<Uint8Array>, abort: () => void): Promise<string> {
+  /** A body's text, bounded; a body over the cap gives `cut` what came up to it, then fails. */
+  private async text(body: ReadableStream<Uint8Array>, abort: () => void, cut: (partial: string) => void = () => {}): Promise<string> {
     let text = '';
-    for await (const chunk of boundedText(body, this.maxBodyBytes, abort)) text += chunk;
+    try {
+      for await (const chunk of boundedText(body, this.maxBodyBytes, abort)) text += chunk;
+    } catch (error) {
+      if (error instanceof BodyTooLarge) cut(text);
+      throw error;
+    }
     return text;
   }
 
@@ -300,7 +296,7 @@ export class StreamableHttpSession {
         opened();
       }
     })();
-    return Promise.race([headers, new Promise<void>((resolve) => setTimeout(resolve, GET_OPEN_MS).unref())]);
+    return Promise.race([headers, pause(GET_OPEN_MS, undefined, { ref: false })]);
   }
 
   /**
@@ -318,7 +314,7 @@ export class StreamableHttpSession {
       } catch {
         // A broker that does not answer the DELETE is stopped by its process group anyway.
       }
-      if (this.getStream !== undefined) await Promise.race([this.getStream, new Promise((resolve) => setTimeout(resolve, GET_DRAIN_MS).unref())]);
+      if (this.getStream !== undefined) await Promise.race([this.getStream, pause(GET_DRAIN_MS, undefined, { ref: false })]);
     }
     this.aborter.abort();
   }

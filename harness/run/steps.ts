@@ -315,15 +315,14 @@ export class ScenarioSession {
     const { expect } = step;
     const serverTool = step.server_tool ?? step.tool;
     const mark = this.ledger.mark();
-    const facts: CallFacts = { label, mark, end: mark, step, calledAs: '', serverTool, args, answer: { kind: 'timeout' }, others: [], next: undefined };
+    const calledAs = this.candidate.names?.offered(step.tool) ?? step.tool;
+    const facts: CallFacts = { label, mark, end: mark, step, calledAs, serverTool, args, answer: { kind: 'timeout' }, others: [], next: undefined };
     const unsolicited = this.openWindow(agent, facts);
     const meta =
       step.chain || step.progress_token
         ? { ...(step.chain ? { [AGENT_CHAIN_META]: step.chain } : {}), ...(step.progress_token ? { progressToken: step.progress_token } : {}) }
         : undefined;
     const timeoutMs = expect.within_ms ?? this.stepTimeoutMs;
-    const calledAs = this.candidate.names?.offered(step.tool) ?? step.tool;
-    facts.calledAs = calledAs;
     if (step.flood !== undefined) {
       // A peer that keeps calling: every flood call is sent before the step's own, none awaited.
       const padded = { ...args, [step.flood.argument]: 'x'.repeat(step.flood.padding_chars) };

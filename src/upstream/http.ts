@@ -45,14 +45,12 @@ export class HttpConnection implements Requester {
   /** Aborted by close(), so that no request outlives the connection. */
   private readonly closing = new AbortController();
   /**
-   * This connection's own sockets, kept alive between requests and destroyed by close(). The HTTP
-   * modules are loaded by the first URL connection, not at the broker's start: a broker of stdio
-   * servers never needs them, and loading them is a measurable part of its start.
+   * The HTTP modules, loaded by the first URL connection, not at the broker's start: a broker of
+   * stdio servers never needs them, and loading them is a measurable part of its start.
    */
-  private readonly agents = {
-    http: new (process.getBuiltinModule('node:http').Agent)({ keepAlive: true }),
-    https: new (process.getBuiltinModule('node:https').Agent)({ keepAlive: true }),
-  };
+  private readonly modules = { http: process.getBuiltinModule('node:http'), https: process.getBuiltinModule('node:https') };
+  /** This connection's own sockets, kept alive between requests and destroyed by close(). */
+  private readonly agents = { http: new this.modules.http.Agent({ keepAlive: true }), https: new this.modules.https.Agent({ keepAlive: true }) };
 
   constructor(
     readonly serverId: string,
@@ -159,9 +157,7 @@ export class HttpConnection implements Requester {
     return new Promise((resolve, reject) => {
       // Certificates are checked against the URL's host name, not the address dialled.
       const options = { method: 'POST', headers, signal, lookup: this.judgedLookup(target) };
-      const request = https
-        ? process.getBuiltinModule('node:https').request(target, { ...options, agent: this.agents.https }, resolve)
-        : process.getBuiltinModule('node:http').request(target, { ...options, agent: this.agents.http }, resolve);
+      const request = https ? this.modules.https.request(target, { ...options, agent: this.agents.https }, resolve) : this.modules.http.request(target, { ...options, agent: this.agents.http }, resolve);
       request.on('error', reject);
       request.end(body);
     });
