@@ -30,7 +30,7 @@ export function plain(value: Plain): JsonValue {
 }
 
 // Array.isArray does not narrow a readonly array type, hence this guard.
-function isPlainArray(value: Plain): value is readonly Plain[] {
+export function isPlainArray(value: Plain): value is readonly Plain[] {
   return Array.isArray(value);
 }
 

@@ -3,7 +3,8 @@
 // results): nothing is lost to a float64 and nothing is reordered.
 
 import { quoteString } from './escape.js';
-import type { JsonObject, JsonValue } from '../types.js';
+import { isPlainArray } from './tree.js';
+import type { JsonObject, JsonValue, Plain } from '../types.js';
 
 /**
  * What a writer may choose; all else (no insignificant whitespace, minimal string escapes) is
@@ -35,4 +36,35 @@ export function writeJsonIn(style: WriteStyle, value: JsonValue): string {
     case 'object':
       return `{${style.members(value.entries).map(([k, v]) => `${quoteString(k)}:${writeJsonIn(style, v)}`).join(',')}}`;
   }
+}
+
+/**
+ * The text writeJson(plain(value)) gives, or with `sorted` the text canonicalJson(plain(value))
+ * gives, written straight from the value without building its tree: the audit trail writes every
+ * record it makes twice this way (once to hash, once to append), several records a call.
+ */
+export function writePlain(value: Plain, sorted = false): string {
+  if (value === null) return 'null';
+  switch (typeof value) {
+    case 'boolean':
+      return value ? 'true' : 'false';
+    case 'number':
+      // A safe integer's decimal text is already its canonical form.
+      if (!Number.isSafeInteger(value)) throw new RangeError(`writePlain(): ${value} is not a safe integer`);
+      return String(value);
+    case 'string':
+      return quoteString(value);
+  }
+  let out: string;
+  if (isPlainArray(value)) {
+    out = '[';
+    for (let i = 0; i < value.length; i++) out += (i === 0 ? '' : ',') + writePlain(value[i]!, sorted);
+    return out + ']';
+  }
+  const keys = Object.keys(value);
+  // The default sort compares UTF-16 code units, as canonical.ts does.
+  if (sorted) keys.sort();
+  out = '{';
+  for (let i = 0; i < keys.length; i++) out += `${i === 0 ? '' : ','}${quoteString(keys[i]!)}:${writePlain(value[keys[i]!]!, sorted)}`;
+  return out + '}';
 }

@@ -1,12 +1,13 @@
 // The two hashes a pin records. Both are taken over what the server sent, read by the broker's
 // own reader, so nothing a float64 or a duplicate key would hide can slip between pin and Load.
 
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { canonicalJson } from '../json/canonical.js';
 import type { JsonValue } from '../types.js';
 
+/** A string is hashed as its UTF-8 bytes. One call, no Hash object: the audit trail hashes twice a call. */
 export function sha256Hex(data: string | Uint8Array): string {
-  return createHash('sha256').update(data).digest('hex');
+  return hash('sha256', data, 'hex');
 }
 
 // A single 0xFF byte is never valid UTF-8, so no description, the empty one included, can hash

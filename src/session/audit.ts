@@ -19,8 +19,8 @@ import { ConfigError } from '../errors.js';
 import { descriptionHash, sha256Hex } from '../load/fingerprint.js';
 import { canonicalJson } from '../json/canonical.js';
 import { readJson } from '../json/reader.js';
-import { object, plain } from '../json/tree.js';
-import { writeJson } from '../json/writer.js';
+import { object } from '../json/tree.js';
+import { writePlain } from '../json/writer.js';
 import { receiptJson } from './receipt.js';
 import { escapeServerText as esc } from '../inspect/sanitize.js';
 import type { Clock } from '../operator/time.js';
@@ -148,9 +148,11 @@ export class AuditLog implements AuditSink {
       detail: escape(entry.detail),
       prev: this.prev,
     };
-    const withoutHash = object(FIELDS.map((key) => [key, plain(fields[key] ?? null)]));
-    const hash = recordHash(this.prev, withoutHash);
-    this.unwritten.push(Buffer.from(`${writeJson(object([...withoutHash.entries, ['hash', plain(hash)]]))}\n`));
+    // Written from the plain fields, without a tree: the same text recordHash and writeJson give
+    // the record read back, which is what audit-verify checks it against.
+    const withoutHash: Record<string, Plain> = Object.fromEntries(FIELDS.map((key) => [key, fields[key] ?? null]));
+    const hash = sha256Hex(this.prev + writePlain(withoutHash, true));
+    this.unwritten.push(Buffer.from(`${writePlain({ ...withoutHash, hash })}\n`));
     this.prev = hash;
     if (this.flushScheduled) return;
     this.flushScheduled = true;

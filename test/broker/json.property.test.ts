@@ -10,8 +10,9 @@ import { describe, expect, it } from 'vitest';
 import { canonicalJson } from '../../src/json/canonical.js';
 import { canonicalNumber } from '../../src/json/number.js';
 import { JsonReadError, readJson } from '../../src/json/reader.js';
-import { writeJson } from '../../src/json/writer.js';
-import type { JsonValue } from '../../src/types.js';
+import { plain } from '../../src/json/tree.js';
+import { writeJson, writePlain } from '../../src/json/writer.js';
+import type { JsonValue, Plain } from '../../src/types.js';
 import { fuzzParameters } from '../fuzz.js';
 
 const PARAMETERS = fuzzParameters('json', 100);
@@ -209,5 +210,37 @@ describe('canonicalJson against a model', () => {
       }),
       PARAMETERS,
     );
+  });
+});
+
+/** What the broker builds its own records from: safe integers only, any UTF-16 (lone surrogates too), keys of any spelling, integer-like ones included. */
+const plainValue: fc.Arbitrary<Plain> = fc.letrec<{ value: Plain }>((tie) => ({
+  value: fc.oneof(
+    { depthSize: 'small', withCrossShrink: true },
+    fc.constant(null),
+    fc.boolean(),
+    fc.maxSafeInteger(),
+    fc.oneof(text, fc.string({ unit: 'binary-ascii' }), fc.string({ unit: fc.constantFrom('\ud800', '\udfff', 'a', '"') })),
+    fc.array(tie('value'), { maxLength: 4 }),
+    fc.dictionary(fc.oneof(text, fc.constantFrom('0', '10', '2', '-1', '01', 'hash', 'seq')), tie('value'), { maxKeys: 5 }),
+  ),
+})).value;
+
+describe('writePlain against the tree writers', () => {
+  it('writes what writeJson and canonicalJson write for the same value read as a tree, byte for byte', () => {
+    fc.assert(
+      fc.property(plainValue, (value) => {
+        expect(writePlain(value)).toBe(writeJson(plain(value)));
+        expect(writePlain(value, true)).toBe(canonicalJson(plain(value)));
+      }),
+      PARAMETERS,
+    );
+  });
+
+  it('refuses a number that is not a safe integer, as plain() does', () => {
+    for (const bad of [0.5, 2 ** 53, Number.NaN, Infinity]) {
+      expect(() => writePlain({ n: bad })).toThrow(RangeError);
+      expect(() => plain({ n: bad })).toThrow(RangeError);
+    }
   });
 });
