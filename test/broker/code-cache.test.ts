@@ -1,0 +1,53 @@
+// The broker's code cache (scripts/bundle-entries.mjs; docs/reference-broker.md, "The broker's
+// code cache"): the build's cache is one this Node accepts and was made from the bundle beside it,
+// and a cache that was made from another bundle is never run, even when V8's own check (the
+// source's length) would let it through.
+
+import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { Module } from 'node:module';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { Script } from 'node:vm';
+import { dir } from 'tmp-promise';
+import { describe, expect, it } from 'vitest';
+import { packageRoot } from '../../harness/paths.js';
+
+const built = join(packageRoot, 'dist', 'src');
+const FILES = ['cli.bundle.js', 'cli.bundle.cjs', 'cli.bundle.cache'];
+/** The bundle as the loader compiles it: its shebang a comment. */
+const asCompiled = (bundle: string): string => bundle.replace(/^#!/, '//');
+
+describe("the broker's code cache", () => {
+  it('was made from the bundle beside it, and this Node accepts it', () => {
+    const source = asCompiled(readFileSync(join(built, 'cli.bundle.cjs'), 'utf8'));
+    const cache = readFileSync(join(built, 'cli.bundle.cache'));
+    expect(cache.subarray(0, 65).toString('latin1')).toBe(`${createHash('sha256').update(source).digest('hex')}\n`);
+    const script = new Script(Module.wrap(source), { filename: join(built, 'cli.bundle.cjs'), cachedData: cache.subarray(65) });
+    expect(script.cachedDataRejected).toBe(false);
+  });
+
+  it('is not used for a bundle edited without changing its length: the edit runs', async () => {
+    const work = await dir({ unsafeCleanup: true });
+    try {
+      for (const file of FILES) copyFileSync(join(built, file), join(work.path, file));
+      const bundle = join(work.path, 'cli.bundle.cjs');
+      const original = readFileSync(bundle, 'utf8');
+      // The usage text is a constant of the bundle's top level, which the cache holds compiled.
+      const edited = original.replace('audit-verify FILE', 'audit-verify PATH');
+      expect(edited).not.toBe(original);
+      expect(edited.length).toBe(original.length);
+      // V8 alone would take the cache for the edited bundle: the length is all it checks.
+      const cache = readFileSync(join(work.path, 'cli.bundle.cache')).subarray(65);
+      expect(new Script(Module.wrap(asCompiled(edited)), { cachedData: cache }).cachedDataRejected).toBe(false);
+      writeFileSync(bundle, edited);
+      const run = await promisify(execFile)(process.execPath, [join(work.path, 'cli.bundle.js'), 'no-such-command']).catch((error: { code: number; stderr: string }) => error);
+      expect('code' in run ? run.code : 0).toBe(2);
+      expect(run.stderr).toContain('gauntlet-broker audit-verify PATH');
+      expect(run.stderr).not.toContain('audit-verify FILE');
+    } finally {
+      await work.cleanup();
+    }
+  });
+});
