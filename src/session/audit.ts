@@ -93,7 +93,12 @@ const FIELDS = [
 
 /** sha256(prev + canonical JSON of the record without its hash), as hex. */
 export function recordHash(prev: string, withoutHash: JsonObject): string {
-  return sha256Hex(prev + canonicalJson(withoutHash));
+  return chainHash(prev, canonicalJson(withoutHash));
+}
+
+/** The chain's one formula, over the canonical text however it was written. */
+function chainHash(prev: string, canonical: string): string {
+  return sha256Hex(prev + canonical);
 }
 
 export class AuditLog implements AuditSink {
@@ -151,7 +156,7 @@ export class AuditLog implements AuditSink {
     // Written from the plain fields, without a tree: the same text recordHash and writeJson give
     // the record read back, which is what audit-verify checks it against.
     const withoutHash: Record<string, Plain> = Object.fromEntries(FIELDS.map((key) => [key, fields[key] ?? null]));
-    const hash = sha256Hex(this.prev + writePlain(withoutHash, true));
+    const hash = chainHash(this.prev, writePlain(withoutHash, true));
     this.unwritten.push(Buffer.from(`${writePlain({ ...withoutHash, hash })}\n`));
     this.prev = hash;
     if (this.flushScheduled) return;
