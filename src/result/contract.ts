@@ -3,6 +3,7 @@
 // the check, since an unverifiable write is not a verified one.
 
 import { canonicalJson } from '../json/canonical.js';
+import { compareNumbers } from '../json/number.js';
 import { resolvePointer } from '../json/pointer.js';
 import { object } from '../json/tree.js';
 import type { Check, Contract, Selector, JsonObject, JsonValue } from '../types.js';
@@ -58,9 +59,9 @@ function holds({ left, op, right }: Check, sources: Sources): boolean {
   }
 }
 
-/** Numbers by value, strings by code units; anything else does not compare. */
+/** Numbers by their exact values, strings by code units; anything else does not compare. */
 function compare(a: JsonValue, b: JsonValue): number | undefined {
-  if (a.kind === 'number' && b.kind === 'number') return Math.sign(Number(a.text) - Number(b.text));
+  if (a.kind === 'number' && b.kind === 'number') return compareNumbers(a.text, b.text);
   if (a.kind === 'string' && b.kind === 'string') return a.value < b.value ? -1 : a.value > b.value ? 1 : 0;
   return undefined;
 }

@@ -8,7 +8,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { canonicalJson } from '../../src/json/canonical.js';
-import { canonicalNumber } from '../../src/json/number.js';
+import { canonicalNumber, compareNumbers } from '../../src/json/number.js';
 import { JsonReadError, readJson } from '../../src/json/reader.js';
 import { plain } from '../../src/json/tree.js';
 import { writeJson, writePlain } from '../../src/json/writer.js';
@@ -207,6 +207,44 @@ describe('canonicalJson against a model', () => {
         const wrap = (t: string): JsonValue => ({ kind: 'object', entries: [['maximum', { kind: 'number', text: t }]] });
         expect(canonicalJson(wrap(a))).not.toBe(canonicalJson(wrap(b)));
         expect(canonicalNumber(a)).toBe(canonicalNumber(`${mantissa}0e${exponent - 1}`));
+      }),
+      PARAMETERS,
+    );
+  });
+});
+
+/** A literal's exact value as n × 10^e, n a BigInt: the model compareNumbers is held to. */
+function exactValue(text: string): { n: bigint; e: number } {
+  const [, sign, whole, fraction = '', exponent = '0'] = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/.exec(text)!;
+  const n = BigInt(whole! + fraction);
+  return { n: sign === '-' ? -n : n, e: Number(exponent) - fraction.length };
+}
+
+describe('compareNumbers against a model', () => {
+  it('orders any two literals by their exact values', () => {
+    const order = (a: string, b: string) => {
+      const x = exactValue(a);
+      const y = exactValue(b);
+      const low = Math.min(x.e, y.e);
+      const left = x.n * 10n ** BigInt(x.e - low);
+      const right = y.n * 10n ** BigInt(y.e - low);
+      return left < right ? -1 : left > right ? 1 : 0;
+    };
+    fc.assert(
+      fc.property(literal, literal, (a, b) => {
+        expect(compareNumbers(a, b)).toBe(order(a, b));
+        expect(compareNumbers(a, a)).toBe(0);
+      }),
+      PARAMETERS,
+    );
+  });
+
+  it('tells apart neighbours a float64 merges, and agrees on respellings of one value', () => {
+    fc.assert(
+      fc.property(fc.bigInt({ min: -(10n ** 40n), max: 10n ** 40n }), fc.integer({ min: -30, max: 30 }), (mantissa, exponent) => {
+        expect(compareNumbers(`${mantissa}e${exponent}`, `${mantissa + 1n}e${exponent}`)).toBe(-1);
+        expect(compareNumbers(`${mantissa + 1n}e${exponent}`, `${mantissa}e${exponent}`)).toBe(1);
+        expect(compareNumbers(`${mantissa}e${exponent}`, `${mantissa}0e${exponent - 1}`)).toBe(0);
       }),
       PARAMETERS,
     );
