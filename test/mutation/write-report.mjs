@@ -42,9 +42,15 @@ function mutantKey({ location: { start, end }, mutatorName, replacement }) {
   return `${start.line}:${start.column}:${end.line}:${end.column}:${mutatorName}:${replacement}`;
 }
 
-/** A later run's result for a mutant replaces an earlier one's; mutants only one run tested are kept. */
+/**
+ * A later run's result for a mutant replaces an earlier one's; mutants only one run tested are
+ * kept while the source is the same. A later run of changed source replaces the file whole: the
+ * earlier mutants are of code that is no longer there.
+ */
 function add(path, file) {
-  const mutants = new Map((files.get(path)?.mutants ?? []).map((m) => [mutantKey(m), m]));
+  const earlier = files.get(path);
+  const kept = earlier !== undefined && earlier.source === file.source ? earlier.mutants : [];
+  const mutants = new Map(kept.map((m) => [mutantKey(m), m]));
   for (const m of file.mutants) mutants.set(mutantKey(m), m);
   files.set(path, { source: file.source, mutants: [...mutants.values()] });
 }
