@@ -6,6 +6,7 @@
 import { member } from '../json/tree.js';
 import type { ServerRequestGuard } from './types.js';
 import { codePoints, stringsIn } from '../json/members.js';
+import { canonicalNumber, compareNumbers } from '../json/number.js';
 
 const SAMPLING = ['sampling/createMessage'];
 
@@ -20,9 +21,11 @@ export const samplingBounds: ServerRequestGuard = {
   methods: SAMPLING,
   check(request, { policy: { sampling }, count }) {
     if (count > sampling.maxRequests) return { kind: 'refuse', reason: `the server has already made the ${sampling.maxRequests} sampling requests a session allows` };
+    // Decided on the literal the agent will get, by its exact value: Number('4096.0000000000001')
+    // is 4096, an integer within the bound, though the server asked for more.
     const maxTokens = member(request.params, 'maxTokens');
-    const asked = maxTokens?.kind === 'number' ? Number(maxTokens.text) : Number.NaN;
-    if (!Number.isInteger(asked) || asked < 1 || asked > sampling.maxTokens) {
+    const asked = maxTokens?.kind === 'number' ? canonicalNumber(maxTokens.text) : '';
+    if (!/^[1-9]\d*$/.test(asked) || compareNumbers(asked, String(sampling.maxTokens)) > 0) {
       return { kind: 'refuse', reason: `a sampling request must ask for 1 to ${sampling.maxTokens} tokens` };
     }
     const chars = codePoints([...stringsIn(member(request.params, 'messages')), ...stringsIn(member(request.params, 'systemPrompt'))]);
