@@ -39,10 +39,10 @@ export const FOREIGN_MARKER = '[a tool of another server]';
 /** Each whole-word occurrence of a name, as a tool name is written (letters, digits, `_`, `-`). */
 function mentions(names: readonly string[]): ((text: string) => string) | undefined {
   if (names.length === 0) return undefined;
-  // Longest first, so a name inside a longer one is never half replaced.
+  // Whole words only: where a shorter name is the start of a longer one, the lookahead fails for
+  // the shorter and the match backtracks to the longer, so the order of the names does not matter.
   // Offered names keep to the name rule, so none holds a character a pattern would read.
-  const alternatives = [...names].sort((a, b) => b.length - a.length);
-  const pattern = new RegExp(`(?<![A-Za-z0-9_-])(?:${alternatives.join('|')})(?![A-Za-z0-9_-])`, 'g');
+  const pattern = new RegExp(`(?<![A-Za-z0-9_-])(?:${names.join('|')})(?![A-Za-z0-9_-])`, 'g');
   return (text) => text.replace(pattern, FOREIGN_MARKER);
 }
 
