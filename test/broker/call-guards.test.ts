@@ -155,6 +155,9 @@ describe('input-valid', () => {
       '/c~1d/e holds a number a float64 does not hold exactly',
       '/f holds a number a float64 does not hold exactly',
     ]);
+    // A schema that did not compile (schema-compiles disabled) leaves the numbers to judge.
+    const uncompiled: CallSubject = { name: 'free', tool: { ...free, validator: undefined }, args: json('{"a":1}'), chain: undefined };
+    expect(inputValid.check(uncompiled, CONTEXT)).toEqual(VALID);
     // Without a registered tool (registered-calls-only disabled) there is no schema, but numbers are still checked.
     expect(code(inputValid.check({ name: 'x', tool: undefined, args: json('{"a":1e400}'), chain: undefined }, CONTEXT))).toBe(
       'tool_input_schema_invalid',
@@ -188,6 +191,15 @@ describe('grants (injected clock)', () => {
       refusal: { code: 'permission_not_granted', sentence: 'no grant gives the permission "notes.write".', fields: { permission: 'notes.write' } },
     });
     expect(code(grants.check(call(), CONTEXT))).toBe('permission_not_granted');
+  });
+
+  it('relies on the grant that lasts longest wherever it is listed, and on the first of equals', () => {
+    expect(grants.check(call(), withGrants(NOW + 5, NOW + 1))).toMatchObject({ findings: { grant: { id: 'g0' } } });
+    expect(grants.check(call(), withGrants(NOW + 5, NOW + 5))).toMatchObject({ findings: { grant: { id: 'g0' } } });
+  });
+
+  it('a tool without a rule (classified disabled) needs no grant', () => {
+    expect(grants.check({ ...call(), tool: { ...write, rule: undefined } }, CONTEXT)).toEqual(PASS);
   });
 
   it('a tool without a permission needs no grant', () => {
@@ -232,6 +244,37 @@ describe('policy and approvals', () => {
     const after = policy.check(call(), ctx);
     expect(after).toMatchObject({ refusal: { code: 'approval_required' }, event: { decision: 'approval_requested' } });
     expect(after.kind === 'refuse' && after.refusal.fields.request_id).not.toBe(requestId);
+  });
+
+  it('asks for approval of the exact call the server would get, fixed values included, with one event per request', () => {
+    const ctx = withPolicy('approve');
+    const first = policy.check(call(), ctx);
+    const requestId = first.kind === 'refuse' ? String(first.refusal.fields.request_id) : '';
+    const refusal = {
+      code: 'approval_required',
+      sentence: `this exact call waits for the operator's approval (request ${requestId}).`,
+      fields: { request_id: requestId, tool: 'write_note', arguments: '{"text":"hi","folder":"inbox"}' },
+    };
+    expect(first).toStrictEqual({ kind: 'refuse', refusal, event: { decision: 'approval_requested', requestId } });
+    expect(policy.check(call(), ctx)).toStrictEqual({ kind: 'refuse', refusal });
+  });
+
+  it.each([
+    ['rejected', '{"decision":"reject"}', { code: 'approval_rejected', sentence: 'the operator rejected this exact call (request ID).' }, { decision: 'approval_rejected' }],
+    ['expired', '{"decision":"approve","expires_at":"2029-12-31T23:59:59Z"}', { code: 'approval_expired', sentence: 'the approval for this exact call expired before it was used (request ID).' }, undefined],
+  ])('refuses a call whose approval was %s, naming the request', (_, decision, expected, event) => {
+    const ctx = withPolicy('approve');
+    const first = policy.check(call(), ctx);
+    const requestId = first.kind === 'refuse' ? String(first.refusal.fields.request_id) : '';
+    writeFileSync(join(dir, 'decisions', `${requestId}.json`), decision);
+    const refusal = { code: expected.code, sentence: expected.sentence.replace('ID', requestId), fields: { request_id: requestId } };
+    expect(policy.check(call(), ctx)).toStrictEqual(event === undefined ? { kind: 'refuse', refusal } : { kind: 'refuse', refusal, event: { ...event, requestId } });
+  });
+
+  it('fails loudly when the policy holds a class for approval and the session has no approval store', () => {
+    expect(() => policy.check(call(), context({ policy: { ...DEFAULT_POLICY, local_change: 'approve' } }))).toThrow(
+      'the policy holds local_change for approval, but there is no approval store',
+    );
   });
 
   it('a tool without an effect (classified disabled) is not judged', () => {
