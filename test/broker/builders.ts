@@ -1,15 +1,15 @@
 // Small constructors for the broker's unit tests: tools as a server lists them, pins as a
-// manifest records them, and operator rules.
+// manifest records them, operator rules, and what a guard on a server's own request is told.
 
 import { DEFAULT_LIMITS, DEFAULT_POLICY } from '../../src/operator/config.js';
 import { descriptionHash, schemaFingerprint } from '../../src/load/fingerprint.js';
 import { DEFAULT_SERVER_REQUESTS } from '../../src/operator/server-requests.js';
 import { readJson } from '../../src/json/reader.js';
 import { ALL_GUARDS } from '../../src/guards/registry.js';
-import type { CallContext } from '../../src/guards/types.js';
+import type { CallContext, ClientFacts, InitiatedContext } from '../../src/guards/types.js';
 import { decideTools } from '../../src/load/load.js';
 import { Quarantine } from '../../src/load/quarantine.js';
-import type { Config, Effect, Rule, JsonObject, ListedTool, RegisteredTool, Manifest, PinnedTool } from '../../src/types.js';
+import type { Config, Effect, Rule, ServerRequests, JsonObject, ListedTool, RegisteredTool, Manifest, PinnedTool } from '../../src/types.js';
 
 export function json(text: string): JsonObject {
   const value = readJson(text);
@@ -102,4 +102,28 @@ export function initialized<S extends { handleLine(line: string): void }>(s: S, 
   s.handleLine('{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25"}}');
   sent.pop();
   return s;
+}
+
+/** The agent's capabilities as its initialize declared them: none, but those a test names. */
+export const clientFacts = (declared: Partial<ClientFacts> = {}): ClientFacts => ({
+  sampling: false,
+  samplingTools: false,
+  elicitationForm: false,
+  elicitationUrl: false,
+  roots: false,
+  ...declared,
+});
+
+/**
+ * What a guard on a server's request or notification is told: the operator's server-request
+ * policy (the defaults, but the sections a test replaces), the agent's capabilities, the
+ * server's environment, and how many such messages the server has sent, this one included.
+ */
+export function initiatedContext(over: { policy?: Partial<ServerRequests>; client?: Partial<ClientFacts>; serverEnv?: InitiatedContext['serverEnv']; count?: number } = {}): InitiatedContext {
+  return {
+    policy: { ...DEFAULT_SERVER_REQUESTS, ...over.policy },
+    client: clientFacts(over.client),
+    serverEnv: over.serverEnv ?? new Map(),
+    count: over.count ?? 1,
+  };
 }

@@ -8,22 +8,15 @@ import { describe, expect, it } from 'vitest';
 import { elicitationAllowed, elicitationBounds, elicitationModeDeclared, elicitationNoCredentials, elicitationUrlWhole } from '../../src/guards/elicitation.js';
 import { requestTextInspected } from '../../src/guards/request-text.js';
 import type { ClientFacts, Initiated, InitiatedContext, ServerRequestGuard } from '../../src/guards/types.js';
-import { DEFAULT_SERVER_REQUESTS } from '../../src/operator/server-requests.js';
 import { readJson } from '../../src/json/reader.js';
 import type { JsonObject } from '../../src/types.js';
 import { writeJson } from '../../src/json/writer.js';
+import { initiatedContext } from './builders.js';
 
-const NO_CAPABILITIES: ClientFacts = { sampling: false, samplingTools: false, elicitationForm: false, elicitationUrl: false, roots: false };
 const ELICITATION = { allow: true, maxRequests: 3, maxMessageChars: 40 };
 
-function context(over: { client?: Partial<ClientFacts>; allow?: boolean; count?: number } = {}): InitiatedContext {
-  return {
-    policy: { ...DEFAULT_SERVER_REQUESTS, elicitation: { ...ELICITATION, allow: over.allow ?? true } },
-    client: { ...NO_CAPABILITIES, ...over.client },
-    serverEnv: new Map(),
-    count: over.count ?? 1,
-  };
-}
+const context = (over: { client?: Partial<ClientFacts>; allow?: boolean; count?: number } = {}): InitiatedContext =>
+  initiatedContext({ policy: { elicitation: { ...ELICITATION, allow: over.allow ?? true } }, client: over.client, count: over.count });
 
 const request = (params: string, method = 'elicitation/create'): Initiated => ({ method, params: readJson(params) as JsonObject });
 const check = (guard: ServerRequestGuard, params: string, ctx = context()) => {

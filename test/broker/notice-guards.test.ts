@@ -7,24 +7,18 @@
 
 import { describe, expect, it } from 'vitest';
 import { listChangedBound, logFloodBound, noticeEscaped, noticeRedacted, progressOwnToken } from '../../src/guards/notices.js';
-import type { ClientFacts, NotificationContext, NotificationGuard } from '../../src/guards/types.js';
-import { DEFAULT_SERVER_REQUESTS } from '../../src/operator/server-requests.js';
+import type { NotificationContext, NotificationGuard } from '../../src/guards/types.js';
 import { readJson } from '../../src/json/reader.js';
 import { writeJson } from '../../src/json/writer.js';
 import type { JsonObject } from '../../src/types.js';
+import { initiatedContext } from './builders.js';
 
-const CLIENT: ClientFacts = { sampling: false, samplingTools: false, elicitationForm: false, elicitationUrl: false, roots: false };
 const TOKEN = 'tok-0123456789abcdef';
 
-function context(over: Partial<Pick<NotificationContext, 'count' | 'ownProgress'>> = {}): NotificationContext {
-  return {
-    policy: { ...DEFAULT_SERVER_REQUESTS, notifications: { maxLogMessages: 3, maxListChanged: 2 } },
-    client: CLIENT,
-    serverEnv: new Map([['NOTES_API_TOKEN', TOKEN]]),
-    count: over.count ?? 1,
-    ownProgress: over.ownProgress ?? true,
-  };
-}
+const context = (over: Partial<Pick<NotificationContext, 'count' | 'ownProgress'>> = {}): NotificationContext => ({
+  ...initiatedContext({ policy: { notifications: { maxLogMessages: 3, maxListChanged: 2 } }, serverEnv: new Map([['NOTES_API_TOKEN', TOKEN]]), count: over.count }),
+  ownProgress: over.ownProgress ?? true,
+});
 
 /** The guard's verdict with any params written out as text. */
 function verdict(guard: NotificationGuard, method: string, params: string, ctx = context()) {

@@ -6,13 +6,12 @@
 
 import { describe, expect, it } from 'vitest';
 import { rootsPermitted } from '../../src/guards/roots.js';
-import type { ClientFacts, InitiatedContext } from '../../src/guards/types.js';
-import { DEFAULT_SERVER_REQUESTS } from '../../src/operator/server-requests.js';
+import type { InitiatedContext } from '../../src/guards/types.js';
 import { readJson } from '../../src/json/reader.js';
 import { writeJson } from '../../src/json/writer.js';
+import { initiatedContext } from './builders.js';
 
-const CLIENT: ClientFacts = { sampling: false, samplingTools: false, elicitationForm: false, elicitationUrl: false, roots: true };
-const context = (roots: string[]): InitiatedContext => ({ policy: { ...DEFAULT_SERVER_REQUESTS, roots }, client: CLIENT, serverEnv: new Map(), count: 1 });
+const context = (roots: string[]): InitiatedContext => initiatedContext({ policy: { roots }, client: { roots: true } });
 const PERMITTED = ['file:///work/project'];
 /** What the server is told, as text, when the agent answered `answer`. */
 const told = (answer: string, roots = PERMITTED) => writeJson(rootsPermitted.reshape(readJson(answer), context(roots)));

@@ -6,21 +6,15 @@
 import { describe, expect, it } from 'vitest';
 import { samplingAllowed, samplingBounds, samplingToolsDeclared } from '../../src/guards/sampling.js';
 import type { ClientFacts, Initiated, InitiatedContext, ServerRequestGuard } from '../../src/guards/types.js';
-import { DEFAULT_SERVER_REQUESTS } from '../../src/operator/server-requests.js';
 import { readJson } from '../../src/json/reader.js';
 import type { JsonObject } from '../../src/types.js';
+import { initiatedContext } from './builders.js';
 
-const NO_CAPABILITIES: ClientFacts = { sampling: true, samplingTools: false, elicitationForm: false, elicitationUrl: false, roots: false };
 const SAMPLING = { allow: true, maxRequests: 3, maxTokens: 4096, maxMessageChars: 100, allowTools: false };
 
-function context(over: { client?: Partial<ClientFacts>; sampling?: Partial<typeof SAMPLING>; count?: number } = {}): InitiatedContext {
-  return {
-    policy: { ...DEFAULT_SERVER_REQUESTS, sampling: { ...SAMPLING, ...over.sampling } },
-    client: { ...NO_CAPABILITIES, ...over.client },
-    serverEnv: new Map(),
-    count: over.count ?? 1,
-  };
-}
+/** An agent that declared sampling (and nothing else, unless a test says so). */
+const context = (over: { client?: Partial<ClientFacts>; sampling?: Partial<typeof SAMPLING>; count?: number } = {}): InitiatedContext =>
+  initiatedContext({ policy: { sampling: { ...SAMPLING, ...over.sampling } }, client: { sampling: true, ...over.client }, count: over.count });
 
 const request = (params: string): Initiated => ({ method: 'sampling/createMessage', params: readJson(params) as JsonObject });
 const verdict = (guard: ServerRequestGuard, params: string, ctx = context()) => guard.check(request(params), ctx);
