@@ -19,12 +19,17 @@ export const ownProcessGroup: ProcessGuard = {
  */
 const SETPRIV = ['/usr/bin/setpriv', '/bin/setpriv'].find((path) => existsSync(path));
 
-export const parentDeathSignal: ProcessGuard = {
-  name: 'parent-death-signal',
-  // Without setpriv (not Linux, or no util-linux) the server is started as it is: the broker
-  // then still kills it on every exit it lives through, but not when it is killed outright.
-  launch: (plan) => (SETPRIV === undefined ? plan : { ...plan, command: SETPRIV, args: ['--pdeathsig', 'KILL', '--', plan.command, ...plan.args] }),
-};
+/** The guard for a machine with setpriv at `setpriv`, or without it (undefined). */
+export function parentDeathSignalThrough(setpriv: string | undefined): ProcessGuard {
+  return {
+    name: 'parent-death-signal',
+    // Without setpriv (not Linux, or no util-linux) the server is started as it is: the broker
+    // then still kills it on every exit it lives through, but not when it is killed outright.
+    launch: (plan) => (setpriv === undefined ? plan : { ...plan, command: setpriv, args: ['--pdeathsig', 'KILL', '--', plan.command, ...plan.args] }),
+  };
+}
+
+export const parentDeathSignal = parentDeathSignalThrough(SETPRIV);
 
 export const groupDiesWithBroker: ProcessGuard = {
   name: 'group-dies-with-broker',

@@ -9,6 +9,8 @@ import { ApprovalStore } from '../../src/session/approvals.js';
 import { DEFAULT_POLICY } from '../../src/operator/config.js';
 import { agentChain, grants, hiddenParamsRefused, inputValid, policy } from '../../src/guards/call.js';
 import { agentVisibility, registeredCallsOnly } from '../../src/guards/session.js';
+import { driftClosesSession, quarantinedRefused } from '../../src/guards/drift.js';
+import { Quarantine } from '../../src/load/quarantine.js';
 import type { CallSubject, CallVerdict } from '../../src/guards/types.js';
 import { readJson } from '../../src/json/reader.js';
 import { writeJson } from '../../src/json/writer.js';
@@ -50,8 +52,41 @@ describe('visibility', () => {
     expect(agentVisibility.visible('write_note', write, context({ agent: 'anyone' }))).toBe(true);
     const renamed = { ...write, name: 'save_note' };
     expect(agentVisibility.visible('save_note', renamed, context({ agents, agent: 'writer' }))).toBe(true);
+    // An agent the operator did not name sees nothing.
+    expect(agentVisibility.visible('read_note', undefined, context({ agents, agent: 'mallory' }))).toBe(false);
     // A name no tool has (registered-calls-only disabled) is looked up as itself.
     expect(agentVisibility.visible('read_note', undefined, context({ agents, agent: 'researcher' }))).toBe(true);
+  });
+});
+
+describe('drift-quarantine', () => {
+  it('passes a tool nothing holds, and a name no tool has', () => {
+    const quarantine = new Quarantine();
+    quarantine.hold('read_note', 'schema-pin');
+    expect(quarantinedRefused.check(call(), context({ quarantine }))).toEqual(PASS);
+    expect(quarantinedRefused.check({ ...call(), tool: undefined }, context({ quarantine }))).toEqual(PASS);
+  });
+
+  it('refuses a held tool by the name the agent called, with the guard that found it drifted and nothing of the server\u2019s', () => {
+    const quarantine = new Quarantine();
+    quarantine.hold(write.name, 'description-pin');
+    expect(quarantinedRefused.check(call(), context({ quarantine }))).toEqual({
+      kind: 'refuse',
+      refusal: {
+        code: 'tool_quarantined',
+        sentence: 'write_note is quarantined: during this session the server presented it differently from what was reviewed (description-pin), and it stays refused until the operator reviews it again.',
+        fields: {},
+      },
+    });
+  });
+});
+
+describe('drift-closes-session', () => {
+  it('closes the upstream naming every tool that drifted', async () => {
+    const why: string[] = [];
+    const drift = (name: string) => ({ tool: registeredTool(name), guard: 'schema-pin', reason: 'the input schema changed' });
+    await driftClosesSession.react([drift('read_note'), drift('write_note')], { quarantine: new Quarantine(), closeUpstream: async (reason) => void why.push(reason) });
+    expect(why).toEqual(['after read_note, write_note drifted']);
   });
 });
 

@@ -1,6 +1,6 @@
 // Each guard on its own, and the hint rule as a table.
 
-import type { Stats } from 'node:fs';
+import { existsSync, type Stats } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_LIMITS } from '../../src/operator/config.js';
 import { ConfigError } from '../../src/errors.js';
@@ -10,16 +10,16 @@ import { operatorAnnotations, operatorDescription } from '../../src/guards/prese
 import { ALL_GUARDS, GUARD_NAMES, selectGuards } from '../../src/guards/registry.js';
 import { manifestRequired, manifestServer, rulesPinned } from '../../src/guards/config.js';
 import { privateOperatorFiles } from '../../src/guards/files.js';
-import { groupDiesWithBroker, ownProcessGroup, parentDeathSignal } from '../../src/guards/process.js';
+import { groupDiesWithBroker, ownProcessGroup, parentDeathSignal, parentDeathSignalThrough } from '../../src/guards/process.js';
 import { nothingRegistered, registeredCallsOnly } from '../../src/guards/session.js';
-import { classified, descriptionPin, hintConsistency, outputSchemaPin, pinned, schemaPin, stillOffered } from '../../src/guards/tool.js';
+import { classified, descriptionPin, effectContractSound, hintConsistency, outputSchemaPin, pinned, schemaPin, stillOffered } from '../../src/guards/tool.js';
 import { nameRules, nameUnique } from '../../src/guards/names.js';
 import { hiddenNamesSound, objectSchema, schemaCompiles, selfContained } from '../../src/guards/schema.js';
 import type { ToolSubject } from '../../src/guards/types.js';
 import { writeJson } from '../../src/json/writer.js';
 import { toolSubject } from '../../src/load/load.js';
 import { CONTEXT, config, json, manifestOf, pinOf, registeredTool, rule, tool } from './builders.js';
-import { EFFECTS, type Effect, type ListingPage } from '../../src/types.js';
+import { EFFECTS, type Effect, type ListingPage, type Rule } from '../../src/types.js';
 
 const listed = tool('t', { schema: '{"type":"object","properties":{"n":{"maximum":9007199254740993}}}' });
 const subject = (overrides: Partial<Pick<ToolSubject, 'live' | 'pin' | 'rule'>>): ToolSubject => {
@@ -100,6 +100,33 @@ describe('per-tool guards', () => {
       note: "the operator classified it local_change, but the annotations the server sends now say destructiveHint: true",
     });
     expect(hintConsistency.check(subject({ rule: undefined, live: destructive }))).toEqual(PASS);
+  });
+});
+
+describe('effect-contract at Load', () => {
+  const CONTRACT = { readbackTool: 'read_note', readbackArguments: [], checks: [] };
+  const writer = tool('write_note');
+  /** write_note with the contract, judged among `rules` while the server lists `listed`. */
+  const judged = (rules: Record<string, Rule>, listed: string[]) =>
+    effectContractSound.check(toolSubject('write_note', writer, pinOf(writer), config(rules), new Set(), ALL_GUARDS, new Set(listed)));
+  const write = rule('local_change', { contract: CONTRACT });
+
+  it('passes a tool without a contract, and one whose read-back the operator classified read_only and the server lists', () => {
+    expect(judged({ write_note: rule('local_change') }, ['write_note'])).toEqual(PASS);
+    expect(judged({ write_note: write, read_note: rule('read_only') }, ['write_note', 'read_note'])).toEqual(PASS);
+  });
+
+  it('refuses a contract whose read-back is not classified read_only, or not classified at all', () => {
+    const refused = { kind: 'refuse', reason: 'its effect contract reads back with "read_note", which the operator has not classified read_only' };
+    expect(judged({ write_note: write, read_note: rule('local_change') }, ['write_note', 'read_note'])).toEqual(refused);
+    expect(judged({ write_note: write }, ['write_note', 'read_note'])).toEqual(refused);
+  });
+
+  it('refuses a contract whose read-back the server does not list', () => {
+    expect(judged({ write_note: write, read_note: rule('read_only') }, ['write_note'])).toEqual({
+      kind: 'refuse',
+      reason: 'its effect contract reads back with "read_note", which the server does not list',
+    });
   });
 });
 
@@ -187,6 +214,11 @@ describe('the hint rule', () => {
     ['{"readOnlyHint":false,"destructiveHint":true}', ['read_only', 'local_change', 'remote_change']],
     ['{"openWorldHint":true,"idempotentHint":true}', ['read_only']],
   ];
+  it('says what the server should not have said, as the phrase the refusal quotes', () => {
+    expect(hintContradiction('read_only', json('{}'))).toBe('do not say readOnlyHint: true');
+    expect(hintContradiction('local_change', json('{"destructiveHint":true}'))).toBe('say destructiveHint: true');
+  });
+
   it.each(table)('annotations %s mismatch exactly %j', (annotations, mismatching) => {
     const parsed = annotations === undefined ? undefined : json(annotations);
     const found = EFFECTS.filter((effect) => hintContradiction(effect, parsed) !== null);
@@ -275,6 +307,8 @@ describe('configuration guards', () => {
 
   it('manifest-server refuses a manifest pinned from another server', () => {
     expect(manifestServer.check({ config: rules, manifest: pinnedT, unpinned: false })).toBeNull();
+    // Serving --unpinned there is no manifest to compare: that is manifest-required's to judge.
+    expect(manifestServer.check({ config: rules, manifest: undefined, unpinned: true })).toBeNull();
     expect(manifestServer.check({ config: rules, manifest: { ...pinnedT, server: 'other' }, unpinned: false })).toBe(
       'the manifest pins server "other" but the configuration names "notes"',
     );
@@ -309,12 +343,17 @@ describe('process guards', () => {
     expect(ownProcessGroup.launch(plan)).toEqual({ ...plan, ownGroup: true });
   });
 
-  it('parent-death-signal starts the server through setpriv where there is one, keeping its arguments intact', () => {
-    const launched = parentDeathSignal.launch({ ...plan, command: '-looks-like-an-option' });
-    if (launched.command === '-looks-like-an-option') return; // no setpriv on this machine: nothing is wrapped
-    expect(launched.command).toMatch(/\/setpriv$/);
-    expect(launched.args).toEqual(['--pdeathsig', 'KILL', '--', '-looks-like-an-option', '--flag']);
-    expect(launched.ownGroup).toBe(false);
+  it('parent-death-signal starts the server through setpriv where there is one at a fixed path, keeping its arguments intact, and as it is where there is none', () => {
+    const server = { ...plan, command: '-looks-like-an-option' };
+    const setpriv = ['/usr/bin/setpriv', '/bin/setpriv'].find((path) => existsSync(path));
+    expect(parentDeathSignal.launch(server)).toEqual(
+      setpriv === undefined ? server : { ...server, command: setpriv, args: ['--pdeathsig', 'KILL', '--', '-looks-like-an-option', '--flag'] },
+    );
+  });
+
+  it('parent-death-signal starts the server as it is on a machine without setpriv', () => {
+    expect(parentDeathSignalThrough(undefined).launch(plan)).toEqual(plan);
+    expect(parentDeathSignalThrough(undefined).name).toBe(parentDeathSignal.name);
   });
 
   it('group-dies-with-broker asks for a watcher on the group and changes nothing else', () => {
@@ -467,7 +506,8 @@ describe('the guard registry', () => {
     expect([...selected].sort()).toEqual(GUARD_NAMES.filter((n) => n !== name).sort());
   });
 
-  it('refuses an unknown guard name', () => {
+  it('refuses an unknown guard name, naming it and every guard there is', () => {
     expect(() => selectGuards(['schema_pin'])).toThrow(ConfigError);
+    expect(() => selectGuards(['schema_pin'])).toThrow(`unknown guard "schema_pin"; the guards are: ${GUARD_NAMES.join(', ')}`);
   });
 });
