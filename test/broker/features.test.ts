@@ -8,6 +8,7 @@ import type { Descriptor, FeatureKind } from '../../src/types.js';
 import { allowedTemplate, allowedUri, normaliseUri } from '../../src/features/uri.js';
 import { ALL_GUARDS } from '../../src/guards/registry.js';
 import { writeJson } from '../../src/json/writer.js';
+import { DEFAULT_LIMITS } from '../../src/operator/config.js';
 import { config, json } from './builders.js';
 import { FakeRequester } from './fake-requester.js';
 
@@ -165,6 +166,65 @@ describe('Load lists only the configured features, and a listing it cannot bound
     expect(listed.map((d) => d.key)).toEqual(['file:///notes/1.txt', 'file:///notes/2.txt']);
     expect(upstream.asked.map((a) => a.method)).toEqual(['resources/list', 'resources/list', 'resources/templates/list']);
     expect(await listFeatures(new FakeRequester(() => '{}'), config({}))).toEqual([]);
+  });
+
+  const prompts = { prompts: new Set(['a']) };
+  const promptsOf = (answer: (method: string, params: string | undefined) => string | Error | { error: string }, limits = {}) =>
+    listFeatures(new FakeRequester(answer), config({}, { ...prompts, limits: { ...DEFAULT_LIMITS, ...limits } }));
+
+  it('asks for prompts alone when only prompts are configured: the first page with no cursor, each later one with the cursor given, and keeps each item whole', async () => {
+    const upstream = new FakeRequester((_, params) => (params === '{}' ? '{"prompts":[{"name":"a","x":1}],"nextCursor":"c2"}' : '{"prompts":[{"name":"b"}]}'));
+    const listed = await listFeatures(upstream, config({}, prompts));
+    expect(upstream.asked.map((a) => [a.method, a.params])).toEqual([['prompts/list', '{}'], ['prompts/list', '{"cursor":"c2"}']]);
+    expect(listed.map((d) => [d.kind, d.key, writeJson(d.listed)])).toEqual([['prompt', 'a', '{"name":"a","x":1}'], ['prompt', 'b', '{"name":"b"}']]);
+  });
+
+  it('keys templates by uriTemplate', async () => {
+    const upstream = new FakeRequester((method) => (method === 'resources/list' ? '{"resources":[]}' : '{"resourceTemplates":[{"uriTemplate":"file:///notes/{n}","name":"t"}]}'));
+    const listed = await listFeatures(upstream, config({}, { resources: { allow: ['file:///notes/'] } }));
+    expect(listed.map((d) => [d.kind, d.key])).toEqual([['template', 'file:///notes/{n}']]);
+  });
+
+  it.each([
+    ['the server refuses the listing', () => ({ error: '{"code":-32601,"message":"no"}' })],
+    ['the request fails', () => new Error('connection closed')],
+    ['the result is not an object', () => '[]'],
+    ['the items are not a list', () => '{"prompts":{"name":"a"}}'],
+    ['the items are missing', () => '{}'],
+    ['an item is not an object', () => '{"prompts":["a"]}'],
+    ['an item has no key', () => '{"prompts":[{"title":"a"}]}'],
+    ['an item\u2019s key is not a string', () => '{"prompts":[{"name":1}]}'],
+    ['an item\u2019s key is empty', () => '{"prompts":[{"name":""}]}'],
+    ['the next cursor is not a string', () => '{"prompts":[{"name":"a"}],"nextCursor":1}'],
+  ])('lists nothing of a kind when %s', async (_, answer) => {
+    expect(await promptsOf(answer)).toEqual([]);
+  });
+
+  it('lists nothing of a kind that goes past max_pages, and everything when the last page is the max_pages-th', async () => {
+    const paged = (pages: number) => (_: string, params: string | undefined) => {
+      const n = params === '{}' ? 1 : Number(JSON.parse(params!).cursor);
+      return JSON.stringify({ prompts: [{ name: `p${n}` }], ...(n < pages ? { nextCursor: String(n + 1) } : {}) });
+    };
+    expect((await promptsOf(paged(3), { maxPages: 3 })).map((d) => d.key)).toEqual(['p1', 'p2', 'p3']);
+    expect(await promptsOf(paged(4), { maxPages: 3 })).toEqual([]);
+  });
+
+  it('lists nothing of a kind with more items than max_tools, and everything at exactly max_tools', async () => {
+    const items = (n: number) => () => JSON.stringify({ prompts: Array.from({ length: n }, (_, i) => ({ name: `p${i}` })) });
+    expect(await promptsOf(items(3), { maxTools: 3 })).toHaveLength(3);
+    expect(await promptsOf(items(4), { maxTools: 3 })).toEqual([]);
+  });
+
+  it('gives each page what is left of one deadline, at least 1 ms', async () => {
+    const upstream = new FakeRequester((_, params) => (params === '{}' ? '{"prompts":[{"name":"a"}],"nextCursor":"c"}' : '{"prompts":[{"name":"b"}]}'));
+    await listFeatures(upstream, config({}, { ...prompts, limits: { ...DEFAULT_LIMITS, connectTimeoutMs: 5000 } }));
+    const [first, second] = upstream.asked.map((a) => a.timeoutMs);
+    expect(first).toBeGreaterThan(4900);
+    expect(first).toBeLessThanOrEqual(5000);
+    expect(second).toBeLessThanOrEqual(first!);
+    const late = new FakeRequester(() => '{"prompts":[]}');
+    await listFeatures(late, config({}, { ...prompts, limits: { ...DEFAULT_LIMITS, connectTimeoutMs: 0 } }));
+    expect(late.asked.map((a) => a.timeoutMs)).toEqual([1]);
   });
 
   it('lists nothing of a kind whose listing repeats a cursor or a key', async () => {

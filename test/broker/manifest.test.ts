@@ -6,6 +6,8 @@ import { descriptionHash, sha256Hex } from '../../src/load/fingerprint.js';
 import { readJson } from '../../src/json/reader.js';
 import { writeJson } from '../../src/json/writer.js';
 import { manifestText, parseManifest } from '../../src/operator/manifest.js';
+import { descriptorHash } from '../../src/features/pins.js';
+import type { Descriptor, JsonObject } from '../../src/types.js';
 import { tool } from './builders.js';
 
 const when = new Date('2026-01-01T00:00:00.000Z');
@@ -66,4 +68,50 @@ describe('manifest', () => {
     expect(() => parseManifest(readJson(text))).toThrow(ConfigError);
     expect(() => parseManifest(readJson(text))).toThrow(message);
   });
+
+  describe('resources, templates and prompts', () => {
+    const descriptor = (kind: Descriptor['kind'], key: string, text: string): Descriptor => ({ kind, key, listed: readJson(text) as JsonObject });
+    const features = [
+      descriptor('resource', 'file:///notes/a', '{"uri":"file:///notes/a","name":"a","mimeType":"text/plain"}'),
+      descriptor('resource', 'file:///notes/b', '{"name":"b","uri":"file:///notes/b"}'),
+      descriptor('prompt', 'summarise', '{"name":"summarise","arguments":[{"name":"topic","required":true}]}'),
+    ];
+    const written = () => JSON.parse(manifestText({ id: 'notes', tools: listed, features }, when));
+
+    it('pins each descriptor by the SHA-256 of its canonical JSON, under its kind, and writes no section for a kind not listed', () => {
+      const manifest = written();
+      expect(manifest.resources).toEqual({
+        'file:///notes/a': sha256Hex('{"mimeType":"text/plain","name":"a","uri":"file:///notes/a"}'),
+        'file:///notes/b': sha256Hex('{"name":"b","uri":"file:///notes/b"}'),
+      });
+      expect(manifest.prompts).toEqual({ summarise: sha256Hex('{"arguments":[{"name":"topic","required":true}],"name":"summarise"}') });
+      expect('resource_templates' in manifest).toBe(false);
+      expect(descriptorHash(readJson('{ "b" : 1, "a" : 2.0 }') as JsonObject)).toBe(sha256Hex('{"a":2,"b":1}'));
+    });
+
+    it('reads back every pin by kind and key, and an empty map for a kind with no section', () => {
+      const pins = parseManifest(readJson(JSON.stringify(written()))).features!;
+      expect([...pins.keys()]).toEqual(['resource', 'template', 'prompt']);
+      expect([...pins.get('resource')!]).toEqual([
+        ['file:///notes/a', written().resources['file:///notes/a']],
+        ['file:///notes/b', written().resources['file:///notes/b']],
+      ]);
+      expect(pins.get('template')!.size).toBe(0);
+      expect([...pins.get('prompt')!.keys()]).toEqual(['summarise']);
+    });
+
+    it.each([
+      ['resources', 'file:///x', 'A'.repeat(64)],
+      ['resources', 'file:///x', 'a'.repeat(63)],
+      ['resources', 'file:///x', `${'a'.repeat(64)}0`],
+      ['resource_templates', 'file:///{n}', 7],
+      ['prompts', 'p', null],
+      ['prompts', 'p', `x${'a'.repeat(63)}`],
+    ])('refuses %s[%j] = %j: not a lowercase SHA-256 hex digest', (section, key, value) => {
+      const text = JSON.stringify({ ...written(), [section]: { [key]: value } });
+      expect(() => parseManifest(readJson(text))).toThrow(ConfigError);
+      expect(() => parseManifest(readJson(text))).toThrow(`${section}[${JSON.stringify(key)}] must be a lowercase SHA-256 hex digest`);
+    });
+  });
 });
+

@@ -1,0 +1,42 @@
+// Process groups for the watcher's tests: a group of sleepers to watch, its live members read
+// from /proc, and every group a test made killed after it.
+
+import { spawn } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+
+const groups: number[] = [];
+
+/** A process group of its own, led by a sleeper, with a second sleeper in it; its pgid. */
+export function sleepingGroup(): number {
+  const leader = spawn('/bin/sh', ['-c', 'sleep 300 & exec sleep 300'], { detached: true, stdio: 'ignore' });
+  leader.unref();
+  groups.push(leader.pid!);
+  return leader.pid!;
+}
+
+/** The pids in group `pgid` that are alive (a zombie is not), read from /proc. */
+export function liveMembers(pgid: number): number[] {
+  return readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .flatMap((pid) => {
+      try {
+        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+        // After the command's closing parenthesis: state, ppid, pgrp.
+        const [state, , group] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        return Number(group) === pgid && state !== 'Z' && state !== 'X' ? [Number(pid)] : [];
+      } catch {
+        return []; // gone while the directory was read
+      }
+    });
+}
+
+/** Kills every group a test made: an afterEach hook. */
+export function killGroups(): void {
+  for (const pgid of groups.splice(0)) {
+    try {
+      process.kill(-pgid, 'SIGKILL');
+    } catch {
+      // Already gone, as the test wanted.
+    }
+  }
+}
