@@ -245,7 +245,7 @@ describe('the call path, end to end', () => {
 
   it('keeps approvals in a private directory it names when no --state-dir is given', async () => {
     const w = await pinned([DELETE], { policy: { destructive: 'approve' } });
-    const broker = w.serve();
+    const broker = w.serveAsGiven();
     await broker.initialize();
     expect(code(await broker.call(1, 'delete_note', '{}'))).toBe('approval_required');
     broker.closeInput();

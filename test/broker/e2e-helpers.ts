@@ -154,7 +154,18 @@ export class Workdir {
     return this.run(['pin', '--config', this.config, '--out', this.manifest]);
   }
 
+  /**
+   * Serves with the state directory in this workdir unless `extra` names one: without it a
+   * policy that approves anything (the default's destructive) has the broker make one in the
+   * system's temporary directory, which no cleanup would find.
+   */
   serve(...extra: string[]): BrokerProcess {
+    const state = extra.includes('--state-dir') ? [] : ['--state-dir', this.path('state')];
+    return this.serveAsGiven(...state, ...extra);
+  }
+
+  /** Serves with exactly the options given besides configuration, manifest and report. */
+  serveAsGiven(...extra: string[]): BrokerProcess {
     return this.start(['serve', '--config', this.config, '--manifest', this.manifest, '--report', this.report, ...extra]);
   }
 

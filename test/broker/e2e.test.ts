@@ -240,7 +240,7 @@ describe('refusing to start', () => {
     work.spec({ pages: [toolsText([READ, { ...READ, description: 'the other one' }])] });
     work.writeConfig(RULES);
     expect((await work.run(['pin', '--config', work.config, '--out', work.manifest, '--disable-guard', 'listing-unique'])).code).toBe(0);
-    const unpinned = await work.run(['serve', '--config', work.config, '--unpinned', '--report', work.report, '--disable-guard', 'listing-unique']);
+    const unpinned = await work.run(['serve', '--config', work.config, '--unpinned', '--report', work.report, '--state-dir', work.path('state'), '--disable-guard', 'listing-unique']);
     expect(unpinned.code).toBe(3);
     expect(work.loadReport()).toMatchObject({ registered: [], unpinned: ['read_note'] });
   });

@@ -1,0 +1,157 @@
+// `pin` and `serve` (src/commands) run from source in this process, with the agent's channel a
+// pair of in-memory streams and the fake server fixture as the server, so that mutation testing
+// reaches them: what the agent is served and told, the files serve writes (load report, audit
+// trail), what it returns, and each refusal of the operator's inputs before any server starts.
+// e2e.test.ts shows the same commands through the compiled command line.
+
+import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { PassThrough } from 'node:stream';
+import { afterEach, describe, expect, it } from 'vitest';
+import { pin } from '../../src/commands/pin.js';
+import { serve, type ServeOptions } from '../../src/commands/serve.js';
+import { ConfigError, EXIT } from '../../src/errors.js';
+import { Workdir, toolsText, type ToolText } from './e2e-helpers.js';
+
+const READ: ToolText = { name: 'read_note', description: 'Read one note.', annotations: '{"readOnlyHint":true}' };
+const WRITE: ToolText = { name: 'write_note', description: 'Write a note.' };
+const RULES = { read_note: { effect: 'read_only' }, write_note: { effect: 'local_change' } };
+
+let work: Workdir;
+afterEach(async () => {
+  await work.cleanup();
+});
+
+/** A workdir whose server lists `tools`, with `rules`, pinned in this process. */
+async function pinned(tools: ToolText[] = [READ, WRITE], rules: object = RULES, extra: Parameters<Workdir['writeConfig']>[1] = {}): Promise<Workdir> {
+  work = new Workdir();
+  work.spec({ pages: [toolsText(tools)] });
+  work.writeConfig(rules, extra);
+  await pin(work.config, work.manifest, []);
+  return work;
+}
+
+/** serve with these options, the agent sending `lines` and then ending its input. */
+async function served(options: Partial<ServeOptions>, lines: string[]) {
+  const input = new PassThrough();
+  const output = new PassThrough();
+  const log: string[] = [];
+  let out = '';
+  output.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  const running = serve(
+    { configPath: work.config, manifestPath: work.manifest, unpinned: false, reportPath: work.report, disabledGuards: [], stateDir: work.path('state'), agent: undefined, auditPath: undefined, ...options },
+    { input, output, log: (line) => log.push(line) },
+  );
+  // Each line waits for the answers before it, so the session sees the agent's order.
+  for (const [index, line] of lines.entries()) {
+    input.write(`${line}\n`);
+    const id = JSON.parse(line).id;
+    if (id !== undefined) await until(() => out.split('\n').some((answer) => answer.startsWith(`{"jsonrpc":"2.0","id":${id},`)), `the answer to request ${id} (line ${index})`);
+  }
+  input.end();
+  const code = await running;
+  return { code, log, answers: out.split('\n').filter((line) => line !== '').map((line) => JSON.parse(line)) };
+}
+
+async function until(condition: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((done) => setTimeout(done, 5));
+  }
+}
+
+const INITIALIZE = '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}';
+const INITIALIZED = '{"jsonrpc":"2.0","method":"notifications/initialized"}';
+const LIST = '{"jsonrpc":"2.0","id":1,"method":"tools/list"}';
+
+describe('pin', () => {
+  it('writes a manifest pinning every tool the server lists', async () => {
+    const w = await pinned();
+    const manifest = JSON.parse(readFileSync(w.manifest, 'utf8'));
+    expect(manifest.server).toBe('notes');
+    expect(Object.keys(manifest.tools)).toEqual(['read_note', 'write_note']);
+  });
+});
+
+describe('serve', () => {
+  it('serves the registered tools, writes the load report and the audit trail, and returns 0 once the agent ends', async () => {
+    const w = await pinned();
+    const audit = w.path('audit.jsonl');
+    const { code, log, answers } = await served({ auditPath: audit }, [INITIALIZE, INITIALIZED, LIST]);
+    expect(code).toBe(EXIT.ok);
+    expect(log).toEqual(['serving 2 tool(s) from server "notes"']);
+    expect(answers.find((a) => a.id === 1).result.tools.map((t: { name: string }) => t.name)).toEqual(['read_note', 'write_note']);
+    expect(w.loadReport().registered.map((t: { tool: string }) => t.tool)).toEqual(['read_note', 'write_note']);
+    const records = readFileSync(audit, 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+    expect(records.map((r) => [r.decision, r.tool, r.detail, r.agent])).toEqual([
+      ['registered', 'read_note', 'effect read_only', null],
+      ['registered', 'write_note', 'effect local_change', null],
+    ]);
+    expect(records[0].contract.description_sha256).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('records each refused tool in the audit trail with the guard that refused it', async () => {
+    const w = await pinned([READ, { name: 'unclassified' }], { read_note: { effect: 'read_only' } });
+    const audit = w.path('audit.jsonl');
+    await served({ auditPath: audit, agent: undefined }, [INITIALIZE]);
+    const records = readFileSync(audit, 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+    expect(records.map((r) => [r.decision, r.tool, r.name])).toEqual([
+      ['registered', 'read_note', 'read_note'],
+      ['refused', 'unclassified', null],
+    ]);
+    expect(records[1].detail).toMatch(/^classified: /);
+  });
+
+  it('keeps the audit trail in the state directory when no --audit is given', async () => {
+    const w = await pinned();
+    await served({}, [INITIALIZE]);
+    expect(existsSync(w.path('state/audit.jsonl'))).toBe(true);
+  });
+
+  it('stops with 3, and says which guard, when no tool registers', async () => {
+    await pinned([{ name: 'unclassified' }], {});
+    const { code, log } = await served({}, []);
+    expect(code).toBe(EXIT.nothingRegistered);
+    expect(log).toEqual(['guard nothing-registered stopped the broker: no tool registered']);
+  });
+
+  it('makes a private state directory for approvals when the policy asks for them and none is given, and says where', async () => {
+    await pinned(undefined, undefined, { policy: { local_change: 'approve' } });
+    const { log } = await served({ stateDir: undefined }, [INITIALIZE]);
+    const made = /^no --state-dir given: approvals are kept in (.*gauntlet-broker-state-.*)$/.exec(log[0]!)?.[1];
+    expect(made).toBeDefined();
+    expect(statSync(made!).mode & 0o777).toBe(0o700);
+    rmSync(made!, { recursive: true, force: true });
+    // Without approvals there is nothing to keep, and no directory is made.
+    await pinned(undefined, undefined, { policy: { local_change: 'allow', remote_change: 'allow', destructive: 'allow' } });
+    expect((await served({ stateDir: undefined }, [INITIALIZE])).log).toEqual(['serving 2 tool(s) from server "notes"']);
+  });
+
+  it('refuses to serve without a manifest unless told --unpinned, before any server starts', async () => {
+    const w = await pinned();
+    const pinning = w.received().length;
+    await expect(served({ manifestPath: undefined }, [])).rejects.toThrow(
+      new ConfigError('guard manifest-required refused the configuration: no manifest was given: pin the server and review its manifest first (or serve --unpinned)'),
+    );
+    expect(w.received()).toHaveLength(pinning);
+    const unpinned = await served({ manifestPath: undefined, unpinned: true }, []);
+    // Served knowingly unpinned, every tool is unpinned, so none registers.
+    expect(unpinned.code).toBe(EXIT.nothingRegistered);
+    expect(unpinned.log).toEqual(['guard nothing-registered stopped the broker: no tool registered']);
+  });
+
+  it('refuses a session without an agent, or with one the configuration does not name, when it names agents', async () => {
+    const w = await pinned(undefined, undefined, { agents: { writer: { tools: ['write_note'] }, reader: { tools: ['read_note'] } } });
+    const pinning = w.received().length;
+    await expect(served({}, [])).rejects.toThrow(new ConfigError('the configuration names agents, so serve needs --agent (one of writer, reader)'));
+    await expect(served({ agent: 'mallory' }, [])).rejects.toThrow(new ConfigError('--agent mallory is not an agent the configuration names'));
+    expect(w.received()).toHaveLength(pinning);
+    const { answers } = await served({ agent: 'reader' }, [INITIALIZE, INITIALIZED, LIST]);
+    expect(answers.find((a) => a.id === 1).result.tools.map((t: { name: string }) => t.name)).toEqual(['read_note']);
+  });
+
+  it('refuses a state directory it cannot make', async () => {
+    const w = await pinned();
+    await expect(served({ stateDir: `${w.config}/state` }, [])).rejects.toThrow(/^cannot prepare the state directory: /);
+  });
+});
