@@ -63,7 +63,7 @@ function refuseMessage(res: ServerResponse, code: number, problem: string): void
   res.writeHead(400, { 'content-type': 'application/json' }).end(errorLine(plain(null), brokerError(code, `Invalid message: ${problem}`)));
 }
 
-/** The body, or undefined once more than `cap` bytes came (the request is then answered 413). */
+/** The body, or undefined once more than `cap` bytes came (the request is then answered 413, and its connection closed). */
 function readBody(req: IncomingMessage, cap: number): Promise<string | undefined> {
   return new Promise((resolve, reject) => {
     const declared = Number(req.headers['content-length']);
@@ -73,8 +73,11 @@ function readBody(req: IncomingMessage, cap: number): Promise<string | undefined
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
       if (size > cap) {
+        // Nothing more is read. Destroying the request here would take the socket before the 413
+        // is written; the refusal closes the connection once it is sent.
+        req.pause();
+        req.removeAllListeners('data');
         resolve(undefined);
-        req.destroy();
         return;
       }
       chunks.push(chunk);
@@ -194,7 +197,7 @@ export class FrontDoor {
     }
     const body = await readBody(req, this.options.maxBodyBytes);
     if (body === undefined) {
-      refuse(res, 413, `Payload Too Large: over ${this.options.maxBodyBytes} bytes`);
+      refuse(res, 413, `Payload Too Large: over ${this.options.maxBodyBytes} bytes`, { connection: 'close' });
       return;
     }
     const message = parseMessage(body);

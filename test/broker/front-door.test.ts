@@ -2,7 +2,7 @@
 // serves, how session ids are made and bound, and what each guard removed gives back. The front
 // door is driven over real loopback HTTP, in front of a stub session that answers every request.
 
-import { request } from 'node:http';
+import { request, type ClientRequest } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { namesListener, parseListen } from '../../src/front-door/address.js';
 import { FrontDoor, type AgentSession } from '../../src/front-door/server.js';
@@ -44,10 +44,11 @@ async function open(plan: FrontDoorPlan, allowedOrigins: string[] = []) {
   const url = new URL(await door.listen());
   const port = Number(url.port);
   doors.push({ stop: () => door.close() });
-  const send = (method: string, headers: Record<string, string>, body?: string): Promise<Reply> =>
+  /** A GET's stream never ends, so only its head is read; `readStream` reads a stream a POST's answer ends. */
+  const send = (method: string, headers: Record<string, string>, body?: string, { path = '/mcp', readStream = false } = {}): Promise<Reply> =>
     new Promise((resolve, reject) => {
-      const req = request({ host: '127.0.0.1', port, path: '/mcp', method, headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers } }, (res) => {
-        if (String(res.headers['content-type']).includes('text/event-stream')) {
+      const req = request({ host: '127.0.0.1', port, path, method, headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers } }, (res) => {
+        if (String(res.headers['content-type']).includes('text/event-stream') && !readStream) {
           req.destroy();
           resolve({ status: res.statusCode!, headers: res.headers, body: '' });
           return;
@@ -243,5 +244,112 @@ describe('the front door over HTTP', () => {
     expect(await door.send('POST', { 'mcp-session-id': id! }, '{"jsonrpc":"2.0","method":"notifications/initialized"}')).toMatchObject({ status: 202 });
     expect(await door.send('PUT', { 'mcp-session-id': id! })).toMatchObject({ status: 405 });
     expect(await door.post('ping', { 'mcp-session-id': id!, 'mcp-protocol-version': '1999-01-01' })).toMatchObject({ status: 400 });
+  });
+
+  describe('each answer and refusal, exactly', () => {
+    const TEXT = 'text/plain; charset=utf-8';
+    const refusal = (status: number, why: string) => ({ status, body: `${why}\n`, headers: expect.objectContaining({ 'content-type': TEXT }) });
+
+    it('refuses another path, a method it does not serve, a body that is not JSON and a protocol version it does not speak', async () => {
+      const door = await open(planWithout());
+      const { id } = await door.initialize();
+      const inSession = { 'mcp-session-id': id! };
+      const ping = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping' });
+      expect(await door.send('POST', inSession, ping, { path: '/other' })).toMatchObject(refusal(404, 'Not Found'));
+      expect(await door.send('POST', inSession, ping, { path: '/mcp?x=1' })).toMatchObject({ status: 200 });
+      const put = await door.send('PUT', inSession);
+      expect(put).toMatchObject(refusal(405, 'Method Not Allowed'));
+      expect(put.headers.allow).toBe('GET, POST, DELETE');
+      expect(await door.send('POST', { ...inSession, 'content-type': 'text/plain' }, ping)).toMatchObject(refusal(415, 'Unsupported Media Type: a POST carries application/json'));
+      expect(await door.post('ping', { ...inSession, 'mcp-protocol-version': '1999-01-01' })).toMatchObject(
+        refusal(400, 'Bad Request: unsupported MCP-Protocol-Version "1999-01-01"'),
+      );
+      expect(await door.post('ping', { ...inSession, 'mcp-protocol-version': '2025-11-25' })).toMatchObject({ status: 200 });
+    });
+
+    it('answers a body of exactly the cap, and refuses one byte more, declared or sent in chunks', async () => {
+      const door = await open(planWithout());
+      const { id } = await door.initialize();
+      const inSession = { 'mcp-session-id': id! };
+      const sized = (bytes: number) => {
+        const frame = JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'ping', params: { pad: '' } });
+        return JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'ping', params: { pad: 'x'.repeat(bytes - frame.length) } });
+      };
+      expect(await door.send('POST', inSession, sized(1024))).toMatchObject({ status: 200 });
+      expect(await door.send('POST', inSession, sized(1025))).toMatchObject(refusal(413, 'Payload Too Large: over 1024 bytes'));
+      // No content-length: the body is counted as it arrives.
+      expect(await door.send('POST', { ...inSession, 'transfer-encoding': 'chunked' }, sized(1025))).toMatchObject(refusal(413, 'Payload Too Large: over 1024 bytes'));
+      expect(await door.send('POST', { ...inSession, 'transfer-encoding': 'chunked' }, sized(1024))).toMatchObject({ status: 200 });
+    });
+
+    it('refuses a message that is not one JSON-RPC message as a JSON-RPC error with a null id', async () => {
+      const door = await open(planWithout());
+      const { id } = await door.initialize();
+      const reply = await door.send('POST', { 'mcp-session-id': id! }, '[{"jsonrpc":"2.0","id":1,"method":"ping"}]');
+      expect(reply.status).toBe(400);
+      expect(reply.headers['content-type']).toBe('application/json');
+      expect(JSON.parse(reply.body)).toMatchObject({ jsonrpc: '2.0', id: null, error: { message: expect.stringMatching(/^Invalid message: /) } });
+    });
+
+    it('refuses a request outside a session, in an unknown one, and an initialize sent inside one', async () => {
+      const door = await open(planWithout());
+      const { id } = await door.initialize();
+      expect(await door.post('ping')).toMatchObject(refusal(400, 'Bad Request: Mcp-Session-Id header is required'));
+      expect(await door.post('ping', { 'mcp-session-id': '' })).toMatchObject(refusal(400, 'Bad Request: Mcp-Session-Id header is required'));
+      expect(await door.post('ping', { 'mcp-session-id': `${id}x` })).toMatchObject(refusal(404, 'Not Found: no such session'));
+      expect(await door.post('initialize', { 'mcp-session-id': id! })).toMatchObject(refusal(400, 'Bad Request: initialize opens a session, it is not sent in one'));
+    });
+
+    it('answers as JSON, with the session id, and as one event to an agent that accepts only a stream', async () => {
+      const door = await open(planWithout());
+      const { reply, id } = await door.initialize();
+      expect(reply.headers['content-type']).toBe('application/json');
+      expect(JSON.parse(reply.body)).toEqual({ jsonrpc: '2.0', id: 1, result: { session: 1, method: 'initialize' } });
+      const streamed = await door.send('POST', { 'mcp-session-id': id!, accept: 'text/event-stream' }, JSON.stringify({ jsonrpc: '2.0', id: 5, method: 'ping' }), { readStream: true });
+      expect(streamed.status).toBe(200);
+      expect(streamed.headers['content-type']).toBe('text/event-stream');
+      expect(streamed.headers['cache-control']).toBe('no-store');
+      expect(streamed.body).toBe(`event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', id: 5, result: { session: 1, method: 'ping' } })}\n\n`);
+    });
+
+    it('opens a stream only for an agent that accepts one, and at most four per session', async () => {
+      const door = await open(planWithout());
+      const { id } = await door.initialize();
+      expect(await door.send('GET', { 'mcp-session-id': id!, accept: 'application/json' })).toMatchObject(refusal(406, 'Not Acceptable: the stream is text/event-stream'));
+      // Streams held open, as an agent holds them; each says it is open before any event.
+      const held: ClientRequest[] = [];
+      const openStream = () =>
+        new Promise<{ status: number; type: string | undefined; cache: string | undefined; first: string }>((resolve, reject) => {
+          const req = request({ host: '127.0.0.1', port: door.port, path: '/mcp', method: 'GET', headers: { 'mcp-session-id': id!, accept: 'text/event-stream' } }, (res) => {
+            const head = { status: res.statusCode!, type: res.headers['content-type'], cache: res.headers['cache-control'] };
+            res.once('data', (chunk: Buffer) => resolve({ ...head, first: chunk.toString('utf8') }));
+            res.once('end', () => resolve({ ...head, first: '' }));
+          });
+          held.push(req);
+          req.on('error', reject);
+          req.end();
+        });
+      try {
+        for (let i = 0; i < 4; i++) expect(await openStream()).toEqual({ status: 200, type: 'text/event-stream', cache: 'no-store', first: ': open\n\n' });
+        expect(await openStream()).toEqual({ status: 409, type: TEXT, cache: undefined, first: 'Conflict: this session already has 4 streams open\n' });
+      } finally {
+        held.forEach((req) => req.destroy());
+      }
+    });
+
+    it('says where it listens, and refuses a port it cannot listen on, naming it', async () => {
+      const first = new FrontDoor({ listen: { host: '127.0.0.1', port: 0 }, allowedOrigins: [], plan: planWithout(), maxBodyBytes: 1024, session: stubSessions() });
+      const url = await first.listen();
+      doors.push({ stop: () => first.close() });
+      expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+      const port = Number(new URL(url).port);
+      const second = new FrontDoor({ listen: { host: '127.0.0.1', port }, allowedOrigins: [], plan: planWithout(), maxBodyBytes: 1024, session: stubSessions() });
+      await expect(second.listen()).rejects.toThrow(new ConfigError(`cannot listen on 127.0.0.1 port ${port}: EADDRINUSE`));
+      const v6 = new FrontDoor({ listen: { host: '::1', port: 0 }, allowedOrigins: [], plan: planWithout(), maxBodyBytes: 1024, session: stubSessions() });
+      const shown = await v6.listen().catch((err: Error) => err.message);
+      doors.push({ stop: () => v6.close() });
+      // Where the machine has IPv6 loopback, the address is bracketed in the URL.
+      expect(shown).toMatch(/^(http:\/\/\[::1\]:\d+\/mcp|cannot listen on ::1 port 0: \w+)$/);
+    });
   });
 });
