@@ -79,6 +79,16 @@ describe('--listen', () => {
   it('refuses anything else', () => {
     for (const text of ['0', '70000', 'example.com:80', '::1:80', '[127.0.0.1]:80', '127.0.0.1:', '']) expect(() => parseListen(text), text).toThrow(ConfigError);
   });
+
+  it('takes the ports from 1 to 65535, and says why it refuses each other text', () => {
+    expect(parseListen('65535')).toEqual({ host: undefined, port: 65535 });
+    expect(parseListen('[FE80::1]:1')).toEqual({ host: 'FE80::1', port: 1 });
+    const refused = (text: string, why: string) => expect(() => parseListen(text)).toThrow(new ConfigError(`--listen ${text}${why}`));
+    const PORT = ' is not [HOST:]PORT with a port from 1 to 65535';
+    for (const text of ['0', '65536', '99999', '123456', 'x8080', '8080x', '127.0.0.1:8080:1', ':8080']) refused(text, PORT);
+    refused('example.com:80', ': example.com is not an IP address or localhost');
+    refused('[127.0.0.1]:80', ': 127.0.0.1 is not an IPv6 address');
+  });
 });
 
 describe('the Host header', () => {
@@ -94,6 +104,20 @@ describe('the Host header', () => {
     expect(namesListener('127.0.0.1:4001', '127.0.0.1', 4000)).toBe(false);
     expect(namesListener('127.0.0.1', '127.0.0.1', 4000)).toBe(false);
     expect(namesListener(undefined, '127.0.0.1', 4000)).toBe(false);
+  });
+
+  it('names a listener on an IPv6 address by that address in brackets, in any case, and no bare or unported form', () => {
+    expect(namesListener('[fe80::1]:4000', 'FE80::1', 4000)).toBe(true);
+    expect(namesListener('[FE80::1]:4000', 'fe80::1', 4000)).toBe(true);
+    expect(namesListener('fe80::1:4000', 'fe80::1', 4000)).toBe(false);
+    expect(namesListener('[fe80::1]', 'fe80::1', 4000)).toBe(false);
+    expect(namesListener('[::1]', '127.0.0.1', 4000)).toBe(false);
+    // A name's case never matters; a listener's own name counts only for that listener.
+    expect(namesListener('Localhost:4000', undefined, 4000)).toBe(true);
+    expect(namesListener('10.0.0.5:4000', undefined, 4000)).toBe(false);
+    expect(namesListener('10.0.0.5:4000', '10.0.0.6', 4000)).toBe(false);
+    expect(namesListener(':4000', '127.0.0.1', 4000)).toBe(false);
+    expect(namesListener('127.0.0.1:', '127.0.0.1', 4000)).toBe(false);
   });
 });
 

@@ -12,6 +12,45 @@ const canon = (text: string): string => canonicalJson(readJson(text));
 const limits = (overrides: Partial<ReadLimits>): ReadLimits => ({ ...DEFAULT_READ_LIMITS, ...overrides });
 
 describe('readJson', () => {
+  it.each([
+    ['1 2', 'unexpected data after the JSON value at offset 2'],
+    ['01', 'unexpected data after the JSON value at offset 1'],
+    ['', 'unexpected end of text at offset 0'],
+    ['[', 'unexpected end of text at offset 1'],
+    ['@', 'unexpected character "@" at offset 0'],
+    ['[1,]', 'unexpected character "]" at offset 3'],
+    ['{', 'expected a string key at offset 1'],
+    ['{1:2}', 'expected a string key at offset 1'],
+    ['{"a":1,}', 'expected a string key at offset 7'],
+    ['{"a" 1}', 'expected ":" at offset 5'],
+    ['{"a":1 "b":2}', 'expected "," or "}" at offset 7'],
+    ['{"a":1]', 'expected "," or "}" at offset 6'],
+    ['[1 2]', 'expected "," or "]" at offset 3'],
+    ['[1}', 'expected "," or "]" at offset 2'],
+    ['tru', 'expected true at offset 0'],
+    ['nul', 'expected null at offset 0'],
+    ['fals', 'expected false at offset 0'],
+    ['-', 'expected a digit at offset 1'],
+    ['1.', 'expected a digit after "." at offset 2'],
+    ['1e+', 'expected a digit in the exponent at offset 3'],
+    ['"abc', 'unterminated string at offset 4'],
+    ['"a\u0001"', 'unescaped control character in string at offset 2'],
+    ['"\\u12g4"', 'bad \\u escape at offset 1'],
+    ['"\\x"', 'bad escape at offset 1'],
+    ['"\\', 'bad escape at offset 1'],
+  ])('refuses %j, saying where and why: %s', (text, message) => {
+    const thrown = (() => {
+      try {
+        readJson(text);
+      } catch (err) {
+        return err;
+      }
+      return undefined;
+    })();
+    expect(thrown).toBeInstanceOf(JsonReadError);
+    expect([(thrown as Error).name, (thrown as Error).message]).toEqual(['JsonReadError', message]);
+  });
+
   it('keeps number literals as written', () => {
     expect(readJson('[9007199254740993, 1.0, -0, 1E+2]')).toEqual({
       kind: 'array',
