@@ -25,6 +25,32 @@ describe('resource URIs', () => {
     expect(normaliseUri('not a uri').ok).toBe(false);
   });
 
+  it('says why it refuses each URI it cannot judge', () => {
+    expect(normaliseUri('not a uri')).toEqual({ ok: false, reason: 'not an absolute URI' });
+    expect(normaliseUri('https://user@example.com/x')).toEqual({ ok: false, reason: 'it carries credentials' });
+    expect(normaliseUri('https://:pw@example.com/x')).toEqual({ ok: false, reason: 'it carries credentials' });
+    expect(normaliseUri('file:///notes/%E0%A4%A')).toEqual({ ok: false, reason: 'its percent-encoding is malformed' });
+    const climbs = { ok: false, reason: 'its path climbs out of where it points once decoded' };
+    expect(normaliseUri('file:///notes/..%2Fetc')).toEqual(climbs);
+    expect(normaliseUri('file:///notes/.%2Fetc')).toEqual(climbs);
+    expect(normaliseUri('file:///notes/a%5Cb')).toEqual(climbs);
+    expect(normaliseUri('file:///notes/a%00b')).toEqual(climbs);
+    // Dots inside a segment climb nowhere.
+    expect(normaliseUri('file:///notes/a..b/.c')).toEqual({ ok: true, href: 'file:///notes/a..b/.c' });
+  });
+
+  it('admits exactly a prefix that does not end in a slash, and a template named exactly or fixed under an allowed prefix', () => {
+    expect(allowedUri('file:///notes/readme.txt', ['file:///notes/readme.txt'])).toBe(true);
+    expect(allowedUri('file:///notes/readme.txt.bak', ['file:///notes/readme.txt'])).toBe(false);
+    // The operator's prefix is normalised as the URI is.
+    expect(allowedUri('file:///notes/1.txt', ['file:///other/../notes/'])).toBe(true);
+    expect(allowedTemplate('https://docs.example/{page}.md', ['https://docs.example/{page}.md'])).toBe(true);
+    expect(allowedTemplate('https://docs.example/{page}.md', ['https://docs.example/{other}.md'])).toBe(false);
+    expect(allowedTemplate('file:///notes/fixed.txt', ['file:///notes/'])).toBe(true);
+    expect(allowedTemplate('file:///notes/fixed.txt', ['file:///notes/fixed.txt.bak'])).toBe(false);
+    expect(allowedTemplate('file:///notes{id}', ['file:///notes/'])).toBe(false);
+  });
+
   it('admits what is under an allowed prefix or an expansion of an allowed template, and nothing else', () => {
     const allow = ['file:///notes/', 'https://docs.example/{page}.md'];
     expect(allowedUri('file:///notes/1.txt', allow)).toBe(true);
@@ -63,6 +89,51 @@ function session(answer: (method: string, params: string | undefined) => string,
 }
 
 const text = (value: unknown) => writeJson(value as never);
+
+describe('decideFeatures, with stand-in guards', () => {
+  const resource = (uri: string, name: string): Descriptor => ({ kind: 'resource', key: uri, listed: json(`{"uri":"${uri}","name":"${name}","title":"T","_meta":{"k":1}}`) });
+  const withholding = (keys: string[]): FeatureGuard => ({ name: 'withholds', present: ({ descriptor, shown }) => (keys.includes(descriptor.key) ? { ok: false, reason: 'not allowed' } : { ok: true, shown }) });
+
+  it("shows only each kind's members, and of a prompt's arguments only their name, description and required", () => {
+    const prompt: Descriptor = { kind: 'prompt', key: 'p', listed: json('{"name":"p","title":"T","arguments":[{"name":"a","required":true,"x":1},"junk",{"description":"d"}]}') };
+    const noArguments: Descriptor = { kind: 'prompt', key: 'q', listed: json('{"name":"q"}') };
+    const notAList: Descriptor = { kind: 'prompt', key: 'r', listed: json('{"name":"r","arguments":{"name":"a"}}') };
+    const template: Descriptor = { kind: 'template', key: 'file:///n/{id}', listed: json('{"uriTemplate":"file:///n/{id}","name":"t","mimeType":"text/plain","icons":[]}') };
+    const { offered } = decideFeatures([resource('file:///n/1', 'one'), template, prompt, noArguments, notAList], undefined, config({}), [], []);
+    expect(offered.resources.map(writeJson)).toEqual(['{"uri":"file:///n/1","name":"one"}']);
+    expect(offered.templates.map(writeJson)).toEqual(['{"uriTemplate":"file:///n/{id}","name":"t","mimeType":"text/plain"}']);
+    expect(offered.prompts.map(writeJson)).toEqual(['{"name":"p","arguments":[{"name":"a","required":true},{"description":"d"}]}', '{"name":"q"}', '{"name":"r","arguments":[]}']);
+  });
+
+  it('passes what each guard shows to the next, and stops at the first that withholds, recording it', () => {
+    const renamed: FeatureGuard = { name: 'renames', present: ({ shown }) => ({ ok: true, shown: json(`{"uri":${JSON.stringify(writeJson(shown))}}`) }) };
+    let after = 0;
+    const later: FeatureGuard = { name: 'later', present: ({ shown }) => (after++, { ok: true, shown }) };
+    const decided = decideFeatures([resource('file:///n/1', 'one'), resource('file:///n/2', 'two')], undefined, config({}), [renamed, withholding(['file:///n/2']), later], []);
+    expect(decided.offered.resources.map(writeJson)).toEqual(['{"uri":"{\\"uri\\":\\"file:///n/1\\",\\"name\\":\\"one\\"}"}']);
+    expect(decided.withheld).toEqual([{ kind: 'resource', key: 'file:///n/2', guard: 'withholds', reason: 'not allowed' }]);
+    expect(after).toBe(1);
+  });
+
+  it('hides what it withholds by key, by the URI it would be read by and by name, and the tools not offered, but never a name it offers', () => {
+    const decided = decideFeatures(
+      [resource('file:///n/./a/../2', 'two'), resource('file:///n/3', 'shared'), resource('file:///n/4', 'shared'), { kind: 'prompt', key: 'p', listed: json('{"name":"p"}') }],
+      undefined,
+      config({}),
+      [withholding(['file:///n/./a/../2', 'file:///n/3', 'p'])],
+      ['secret_tool'],
+    );
+    expect([...decided.offered.hidden].sort()).toEqual(['file:///n/./a/../2', 'file:///n/2', 'file:///n/3', 'p', 'secret_tool', 'two'].sort());
+    // "shared" is the name of an offered resource as well as of a withheld one.
+    expect(decided.offered.hidden.has('shared')).toBe(false);
+  });
+
+  it('hides a withheld prompt or template by its key and name only, never by a URI made of its key', () => {
+    const template: Descriptor = { kind: 'template', key: 'file:///n/./{id}', listed: json('{"uriTemplate":"file:///n/./{id}"}') };
+    const decided = decideFeatures([template], undefined, config({}), [withholding(['file:///n/./{id}'])], []);
+    expect([...decided.offered.hidden]).toEqual(['file:///n/./{id}']);
+  });
+});
 
 describe('Load offers only what the operator allows and the pin holds', () => {
   it('offers the allowed resource, template and prompt, shown without the server\'s other members', () => {
