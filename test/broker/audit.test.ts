@@ -131,6 +131,35 @@ describe('AuditLog', () => {
   });
 });
 
+describe('when records are written', () => {
+  it('writes the records of one turn together at its end, and each later turn on its own', async () => {
+    const log = await AuditLog.open(path, () => NOW, undefined);
+    log.record(entry());
+    log.record(entry());
+    expect(readFileSync(path, 'utf8')).toBe('');
+    await new Promise((done) => setImmediate(done));
+    expect(readFileSync(path, 'utf8').trimEnd().split('\n')).toHaveLength(2);
+    log.record(entry());
+    await new Promise((done) => setImmediate(done));
+    expect(readFileSync(path, 'utf8').trimEnd().split('\n')).toHaveLength(3);
+    // flush() writes at once; closing writes what is left.
+    log.record(entry());
+    log.flush();
+    expect(readFileSync(path, 'utf8').trimEnd().split('\n')).toHaveLength(4);
+    log.flush();
+    log.record(entry());
+    log.close();
+    expect(readFileSync(path, 'utf8').trimEnd().split('\n')).toHaveLength(5);
+    expect(await verifyAudit(path)).toMatchObject({ ok: true, last: { seq: 5 } });
+  });
+
+  it('refuses a trail it cannot open, naming it', async () => {
+    const inFile = join(path, 'audit.jsonl');
+    writeFileSync(path, '');
+    await expect(AuditLog.open(inFile, () => NOW, undefined)).rejects.toThrow(new ConfigError(`cannot open the audit trail ${inFile}: ENOTDIR: not a directory, open '${inFile}'`));
+  });
+});
+
 describe('verifyAudit finds the first bad record', () => {
   const tampered = async (edit: (lines: string[]) => string[]) => {
     rmSync(path, { force: true });
@@ -157,6 +186,17 @@ describe('verifyAudit finds the first bad record', () => {
       }),
     );
     expect(verdict).toEqual({ ok: false, seq: 3, problem: 'does not link to the record before it' });
+  });
+
+  it('names each problem exactly', async () => {
+    const at = async (index: number, edit: (line: string) => string) => tampered((l) => l.map((line, i) => (i === index ? edit(line) : line)));
+    expect(await at(2, () => '{"seq":3')).toEqual({ ok: false, seq: 3, problem: 'is not valid JSON (expected "," or "}" at offset 8)' });
+    expect(await at(2, () => '[1]')).toEqual({ ok: false, seq: 3, problem: 'is not a JSON object' });
+    expect(await at(0, (line) => line.replace('"hash"', '"extra":1,"hash"'))).toMatchObject({ ok: false, seq: 1, problem: expect.stringMatching(/^has the fields seq, at, .*, prev, extra, hash$/) });
+    expect(await at(1, (line) => line.replace('"seq":2', '"seq":"2"'))).toEqual({ ok: false, seq: 2, problem: 'is out of sequence (expected seq 2)' });
+    expect(await at(1, (line) => line.replace('"seq":2', '"seq":2.0'))).toEqual({ ok: false, seq: 2, problem: 'is out of sequence (expected seq 2)' });
+    expect(await at(1, (line) => line.replace(/"prev":"[0-9a-f]+"/, '"prev":null'))).toEqual({ ok: false, seq: 2, problem: 'does not link to the record before it' });
+    expect(await at(1, (line) => line.replace(/"hash":"[0-9a-f]+"/, '"hash":null'))).toEqual({ ok: false, seq: 2, problem: 'does not match its hash' });
   });
 
   it('a removed, reordered or broken record', async () => {
