@@ -159,6 +159,33 @@ describe('decideTools: names, hidden parameters and schemas', () => {
   });
 });
 
+describe('decideTools: the output schema a result is checked against', () => {
+  const withOutput = (schema: string): ListedTool => ({ ...tool('t'), outputSchema: json(schema) });
+  const validatorOf = (listed: ListedTool, pinned: ListedTool = listed) => {
+    const [registered] = decideTools([listed], manifestOf([pinned]), config({ t: rule('read_only') }), selectGuards(['output-schema-pin'])).registered;
+    return registered!.outputValidator;
+  };
+
+  it('checks results against the output schema the pin recorded, not the one listed now', () => {
+    const validate = validatorOf(withOutput('{"type":"object","required":["live"]}'), withOutput('{"type":"object","required":["pinned"]}'))!;
+    expect(validate(json('{"pinned":1}'))).toEqual([]);
+    expect(validate(json('{"live":1}'))).toEqual(["/ must have required property 'pinned'"]);
+  });
+
+  it('has no output validator for a tool without an output schema', () => {
+    expect(validatorOf(tool('t'))).toBeUndefined();
+  });
+
+  it('finds every result invalid when the output schema refers outside itself or does not compile', () => {
+    expect(validatorOf(withOutput('{"type":"object","properties":{"a":{"$ref":"https://elsewhere.example/s.json"}}}'))!(json('{}'))).toEqual([
+      'the output schema is not self-contained: $ref "https://elsewhere.example/s.json" points outside the schema at /properties/a/$ref',
+    ]);
+    const broken = validatorOf(withOutput('{"type":"object","required":"a"}'))!(json('{}'));
+    expect(broken).toHaveLength(1);
+    expect(broken[0]).toMatch(/^the output schema does not compile: not a valid 2020-12 schema: /);
+  });
+});
+
 describe('reportText', () => {
   it('writes the documented fields and escapes what the server chose', () => {
     const sneaky = tool('evil\u202e\n{"tool":"x"}\\');
