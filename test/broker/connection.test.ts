@@ -11,6 +11,7 @@ import { RequestTimedOut, ResultOverLimit, ResultTooLarge, ServerGone, UpstreamE
 import { plain } from '../../src/json/tree.js';
 import { writeJson } from '../../src/json/writer.js';
 import { Connection, type Reply } from '../../src/upstream/connection.js';
+import { replyText } from './fake-requester.js';
 import type { ServerProcess } from '../../src/upstream/process.js';
 
 /** A server process played by the test: what the broker writes to it, and what it says back. */
@@ -48,7 +49,6 @@ function connect(maxLineBytes?: number, maxQueuedBytes?: number): Connection {
 }
 /** Lets the stream deliver what the server said, and the promises settle. */
 const settle = () => new Promise((done) => setImmediate(done));
-const replyText = (reply: Reply) => (reply.ok ? { ok: true, result: writeJson(reply.result) } : { ok: false, error: writeJson(reply.error) });
 
 afterEach(() => {
   vi.useRealTimers();

@@ -57,3 +57,6 @@ export class FakeRequester implements Requester {
     return this.handler(method, params === undefined ? undefined : readJson(params));
   }
 }
+
+/** A reply with its JSON written out, for exact comparison. */
+export const replyText = (reply: Reply) => (reply.ok ? { ok: true, result: writeJson(reply.result) } : { ok: false, error: writeJson(reply.error) });

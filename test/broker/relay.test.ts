@@ -13,7 +13,7 @@ import { readJson } from '../../src/json/reader.js';
 import { writeJson } from '../../src/json/writer.js';
 import { DEFAULT_SERVER_REQUESTS } from '../../src/operator/server-requests.js';
 import { Relay, type InitiatedGuards } from '../../src/session/relay.js';
-import type { Reply } from '../../src/upstream/connection.js';
+import { replyText } from './fake-requester.js';
 
 const ALL_CAPABILITIES = '{"capabilities":{"sampling":{},"elicitation":{},"roots":{}}}';
 
@@ -29,7 +29,6 @@ function relay(guards: Partial<InitiatedGuards> = {}, declared = ALL_CAPABILITIE
   r.learnClient(readJson(declared));
   return { relay: r, sent };
 }
-const replyText = (reply: Reply) => (reply.ok ? { ok: true, result: writeJson(reply.result) } : { ok: false, error: writeJson(reply.error) });
 const params = (text: string) => readJson(text);
 
 afterEach(() => {

@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { pin } from '../../src/commands/pin.js';
 import { serve, type ServeOptions } from '../../src/commands/serve.js';
 import { ConfigError, EXIT } from '../../src/errors.js';
-import { Workdir, toolsText, type ToolText } from './e2e-helpers.js';
+import { Workdir, toolsText, waitFor, type ToolText } from './e2e-helpers.js';
 
 const READ: ToolText = { name: 'read_note', description: 'Read one note.', annotations: '{"readOnlyHint":true}' };
 const WRITE: ToolText = { name: 'write_note', description: 'Write a note.' };
@@ -45,19 +45,11 @@ async function served(options: Partial<ServeOptions>, lines: string[]) {
   for (const [index, line] of lines.entries()) {
     input.write(`${line}\n`);
     const id = JSON.parse(line).id;
-    if (id !== undefined) await until(() => out.split('\n').some((answer) => answer.startsWith(`{"jsonrpc":"2.0","id":${id},`)), `the answer to request ${id} (line ${index})`);
+    if (id !== undefined) await waitFor(() => out.split('\n').some((answer) => answer.startsWith(`{"jsonrpc":"2.0","id":${id},`)), `the answer to request ${id} (line ${index})`, 10_000);
   }
   input.end();
   const code = await running;
   return { code, log, answers: out.split('\n').filter((line) => line !== '').map((line) => JSON.parse(line)) };
-}
-
-async function until(condition: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((done) => setTimeout(done, 5));
-  }
 }
 
 const INITIALIZE = '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}';
