@@ -133,7 +133,7 @@ interface ReferenceLoadReport {
   unclassified: string[];
 }
 
-/** How the broker starts each line it writes on stderr (src/cli.ts). */
+/** How the broker starts each line it writes on stderr (src/commands/command-line.ts). */
 const DIAGNOSTIC_PREFIX = 'gauntlet-broker: ';
 
 /**

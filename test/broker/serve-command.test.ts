@@ -5,12 +5,12 @@
 // e2e.test.ts shows the same commands through the compiled command line.
 
 import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { pin } from '../../src/commands/pin.js';
 import { serve, type ServeOptions } from '../../src/commands/serve.js';
 import { ConfigError, EXIT } from '../../src/errors.js';
-import { Workdir, toolsText, waitFor, type ToolText } from './e2e-helpers.js';
+import { Workdir, toolsText, type ToolText } from './e2e-helpers.js';
+import { INITIALIZE, INITIALIZED, LIST, converse, messagesIn } from './agent-channel.js';
 
 const READ: ToolText = { name: 'read_note', description: 'Read one note.', annotations: '{"readOnlyHint":true}' };
 const WRITE: ToolText = { name: 'write_note', description: 'Write a note.' };
@@ -32,29 +32,17 @@ async function pinned(tools: ToolText[] = [READ, WRITE], rules: object = RULES, 
 
 /** serve with these options, the agent sending `lines` and then ending its input. */
 async function served(options: Partial<ServeOptions>, lines: string[]) {
-  const input = new PassThrough();
-  const output = new PassThrough();
   const log: string[] = [];
-  let out = '';
-  output.on('data', (chunk: Buffer) => (out += chunk.toString()));
-  const running = serve(
-    { configPath: work.config, manifestPath: work.manifest, unpinned: false, reportPath: work.report, disabledGuards: [], stateDir: work.path('state'), agent: undefined, auditPath: undefined, ...options },
-    { input, output, log: (line) => log.push(line) },
+  const { result: code, out } = await converse(
+    ({ input, output }) =>
+      serve(
+        { configPath: work.config, manifestPath: work.manifest, unpinned: false, reportPath: work.report, disabledGuards: [], stateDir: work.path('state'), agent: undefined, auditPath: undefined, ...options },
+        { input, output, log: (line) => log.push(line) },
+      ),
+    lines,
   );
-  // Each line waits for the answers before it, so the session sees the agent's order.
-  for (const [index, line] of lines.entries()) {
-    input.write(`${line}\n`);
-    const id = JSON.parse(line).id;
-    if (id !== undefined) await waitFor(() => out.split('\n').some((answer) => answer.startsWith(`{"jsonrpc":"2.0","id":${id},`)), `the answer to request ${id} (line ${index})`, 10_000);
-  }
-  input.end();
-  const code = await running;
-  return { code, log, answers: out.split('\n').filter((line) => line !== '').map((line) => JSON.parse(line)) };
+  return { code, log, answers: messagesIn(out) };
 }
-
-const INITIALIZE = '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}';
-const INITIALIZED = '{"jsonrpc":"2.0","method":"notifications/initialized"}';
-const LIST = '{"jsonrpc":"2.0","id":1,"method":"tools/list"}';
 
 describe('pin', () => {
   it('writes a manifest pinning every tool the server lists', async () => {
