@@ -6,7 +6,7 @@ import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DEFAULT_LIMITS, loadConfig, parseConfig } from '../../src/operator/config.js';
+import { DEFAULT_LIMITS, loadConfig, parseConfig, parseConfigs } from '../../src/operator/config.js';
 import { ALL_GUARDS } from '../../src/guards/registry.js';
 import { ConfigError } from '../../src/errors.js';
 import { readJson } from '../../src/json/reader.js';
@@ -128,9 +128,63 @@ describe('parseConfig', () => {
     [`{${SERVER},"rules":{},"agents":{"a":{"tools":[],"role":"x"}}}`, 'unknown field "role"'],
     [`{${SERVER},"rules":{},"agents":{"":{"tools":[]}}}`, 'an empty id'],
     ['{"server":{"id":"notes","command":"node","prefix":1},"rules":{}}', 'config.server.prefix must be a string'],
+    [`{${SERVER},"rules":{"w":{"effect":"local_change","contract":{"readback":{"tool":"r"},"checks":[]}}}}`, 'config.rules["w"].contract.checks must name at least one check'],
+    [`{${SERVER},"rules":{"w":{"effect":"local_change","contract":{"readback":{"tool":"r","arguments":{"id":{"from":"readback","pointer":"/id"}}},"checks":[{"left":{"from":"result","pointer":""},"op":"present"}]}}}}`, 'config.rules["w"].contract.readback.arguments["id"].from must be arguments or result'],
+    [`{${SERVER},"rules":{"w":{"effect":"local_change","contract":{"readback":{"tool":"r"},"checks":[{"left":{"from":"result","pointer":""},"op":"matches","right":{"from":"result","pointer":""}}]}}}}`, 'config.rules["w"].contract.checks[0].op must be one of equals, not_equals, less_than, greater_than, contains, present'],
+    [`{${SERVER},"rules":{"w":{"effect":"local_change","contract":{"readback":{"tool":"r"},"checks":[{"left":{"from":"result","pointer":""},"op":"present","right":{"from":"result","pointer":""}}]}}}}`, 'config.rules["w"].contract.checks[0].right must be absent for present'],
+    [`{${SERVER},"rules":{"w":{"effect":"local_change","contract":{"readback":{"tool":"r"},"checks":[{"left":{"from":"result","pointer":""},"op":"equals"}]}}}}`, 'config.rules["w"].contract.checks[0].right is required for equals'],
+    [`{${SERVER},"rules":{"w":{"effect":"local_change","contract":{"readback":{"tool":"r"},"checks":[{"left":{"from":"elsewhere","pointer":""},"op":"present"}]}}}}`, 'config.rules["w"].contract.checks[0].left.from must be one of arguments, result, readback'],
+    [`{${SERVER},"rules":{"w":{"effect":"local_change","contract":{"readback":{"tool":"r"},"checks":[{"left":{"from":"result","pointer":"id"},"op":"present"}]}}}}`, 'config.rules["w"].contract.checks[0].left.pointer must be an RFC 6901 JSON Pointer'],
+    [`{${SERVER},"rules":{"w":{"effect":"local_change","contract":{"readback":{"tool":""},"checks":[{"left":{"from":"result","pointer":""},"op":"present"}]}}}}`, 'config.rules["w"].contract.readback.tool must not be empty'],
+    [`{${SERVER},"rules":{},"resources":{}}`, 'config.resources.allow is required'],
+    [`{${SERVER},"rules":{},"resources":{"allow":["notes/{id}"]}}`, 'config.resources.allow names "notes/{id}", which is not an absolute URI or URI template'],
+    [`{${SERVER},"rules":{},"prompts":{"p":{"arguments":1}}}`, 'config.prompts["p"] has an unknown field "arguments"'],
+    ['{"servers":[],"rules":{}}', 'config.rules is for one server; with servers, each entry names its own'],
+    ['{"servers":[{"id":"a","command":"node","rules":{}}],"server":{"id":"b","command":"node"}}', 'config.server is for one server; with servers, each entry names its own'],
+    ['{"servers":[{"id":"a","command":"node","rules":{}}],"resources":{"allow":["file:///x"]}}', 'config.resources is offered from one server only; a configuration naming several servers offers tools alone'],
+    ['{"servers":[{"id":"a","command":"node","rules":{}}],"prompts":{}}', 'config.prompts is offered from one server only'],
+    ['{"servers":[]}', 'config.servers must name at least one server'],
+    ['{"servers":[1]}', 'config.servers[0] must be an object'],
+    ['{"servers":[{"id":"a","command":"node"}]}', 'config.servers[0].rules is required'],
+    ['{"servers":[{"id":"a","command":"node","rules":[]}]}', 'config.servers[0].rules must be an object'],
+    ['{"servers":[{"id":"a","command":"node","rules":{},"cwd":"/"}]}', 'config.servers[0] has an unknown field "cwd"'],
+    ['{"servers":[{"id":"a","command":"node","rules":{}},{"id":"a","command":"node","rules":{}}]}', 'config.servers: the id "a" names two servers'],
   ])('refuses %s', (text, message) => {
     expect(() => parse(text)).toThrow(ConfigError);
     expect(() => parse(text)).toThrow(message);
+  });
+});
+
+describe('parseConfigs', () => {
+  const parseAll = (text: string) => parseConfigs(readJson(text));
+
+  it('reads several servers, each with its own rules, sharing the rest; parseConfig wants one', () => {
+    const text = '{"servers":[{"id":"a","command":"node","rules":{"t":{"effect":"read_only"}}},{"id":"b","url":"https://mcp.example.com/","rules":{}}],"policy":{"destructive":"deny"}}';
+    const configs = parseAll(text);
+    expect(configs.map((c) => [c.server.id, [...c.rules.keys()], c.policy.destructive, c.resources, c.prompts])).toEqual([
+      ['a', ['t'], 'deny', undefined, undefined],
+      ['b', [], 'deny', undefined, undefined],
+    ]);
+    expect(() => parse(text)).toThrow(new ConfigError('config names several servers where one is expected'));
+  });
+
+  it('reads the resources and prompts one server offers, and a write contract', () => {
+    const config = parse(`{${SERVER},"rules":{"w":{"effect":"local_change","contract":{
+      "readback":{"tool":"r","arguments":{"id":{"from":"arguments","pointer":"/id"}}},
+      "checks":[{"left":{"from":"readback","pointer":"/text"},"op":"equals","right":{"from":"arguments","pointer":"/text"}},{"left":{"from":"result","pointer":""},"op":"present"}]}}},
+      "resources":{"allow":["file:///notes/","notes://{id}/body"]},"prompts":{"summarise":{}}}`);
+    expect(config.resources).toEqual({ allow: ['file:///notes/', 'notes://{id}/body'] });
+    expect(config.prompts).toEqual(new Set(['summarise']));
+    expect(config.rules.get('w')?.contract).toEqual({
+      readbackTool: 'r',
+      readbackArguments: [['id', { from: 'arguments', pointer: '/id' }]],
+      checks: [
+        { left: { from: 'readback', pointer: '/text' }, op: 'equals', right: { from: 'arguments', pointer: '/text' } },
+        { left: { from: 'result', pointer: '' }, op: 'present', right: undefined },
+      ],
+    });
+    const bare = parse(`{${SERVER},"rules":{}}`);
+    expect([bare.resources, bare.prompts]).toEqual([undefined, undefined]);
   });
 });
 

@@ -1,13 +1,17 @@
 // The manifest round-trips what pin recorded, and refuses one that does not hold together.
 
-import { describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/errors.js';
 import { descriptionHash, sha256Hex } from '../../src/load/fingerprint.js';
 import { readJson } from '../../src/json/reader.js';
 import { writeJson } from '../../src/json/writer.js';
-import { manifestText, parseManifest } from '../../src/operator/manifest.js';
+import { loadManifests, manifestText, manifestsText, parseManifest } from '../../src/operator/manifest.js';
+import { selectGuards } from '../../src/guards/registry.js';
 import { descriptorHash } from '../../src/features/pins.js';
-import type { Descriptor, JsonObject } from '../../src/types.js';
+import type { Descriptor, JsonObject, Manifest } from '../../src/types.js';
 import { tool } from './builders.js';
 
 const when = new Date('2026-01-01T00:00:00.000Z');
@@ -63,10 +67,38 @@ describe('manifest', () => {
     [(m: any) => ({ ...m, tools: { t: { ...m.tools.bare, input_schema: '[]' } } }), 'must be a JSON object'],
     [(m: any) => ({ ...m, tools: { t: { ...m.tools.bare, annotations: [] } } }), 'must be an object or null'],
     [(m: any) => ({ ...m, tools: { t: { ...m.tools.bare, annotations: undefined } } }), 'must be an object or null'],
+    [(m: any) => ({ ...m, tools: { t: { ...m.tools.bare, input_schema: undefined } } }), 'manifest.tools["t"].input_schema is required'],
+    [(m: any) => ({ ...m, tools: { t: { ...m.tools.bare, input_schema: '{"type":' } } }), 'manifest.tools["t"].input_schema is not valid JSON: '],
   ])('refuses a manifest that does not hold together (%#)', (edit, message) => {
     const text = JSON.stringify(edit(JSON.parse(manifestText({ id: 'notes', tools: listed, features: [] }, when))));
     expect(() => parseManifest(readJson(text))).toThrow(ConfigError);
     expect(() => parseManifest(readJson(text))).toThrow(message);
+  });
+
+  describe('several servers', () => {
+    let dir = '';
+    afterEach(() => rmSync(dir, { recursive: true, force: true }));
+    const load = (text: string): Manifest[] => {
+      dir = mkdtempSync(join(tmpdir(), 'broker-manifest-'));
+      writeFileSync(join(dir, 'manifest.json'), text, { mode: 0o600 });
+      return loadManifests(join(dir, 'manifest.json'), selectGuards([]).file);
+    };
+
+    it('writes one manifest for one server, and a set of each server\'s in order for several; reads either back', () => {
+      const one = manifestsText([{ id: 'notes', tools: listed, features: [] }], when);
+      expect(one).toBe(manifestText({ id: 'notes', tools: listed, features: [] }, when));
+      expect(load(one).map((m) => [m.server, [...m.tools.keys()]])).toEqual([['notes', ['search_notes', 'bare']]]);
+      const set = manifestsText([{ id: 'notes', tools: listed, features: [] }, { id: 'files', tools: [listed[1]!], features: [] }], when);
+      expect(JSON.parse(set)).toEqual({ format: 'gauntlet-pin-set/1', manifests: [JSON.parse(one), { ...JSON.parse(manifestText({ id: 'files', tools: [listed[1]!], features: [] }, when)) }] });
+      expect(set.endsWith('}\n')).toBe(true);
+      expect(load(set).map((m) => [m.server, [...m.tools.keys()]])).toEqual([['notes', ['search_notes', 'bare']], ['files', ['bare']]]);
+    });
+
+    it('refuses a set without its manifests, or with a field it does not know', () => {
+      expect(() => load('{"format":"gauntlet-pin-set/1"}')).toThrow(new ConfigError('manifest.manifests is required'));
+      expect(() => load('{"format":"gauntlet-pin-set/1","manifests":[],"extra":1}')).toThrow('manifest has an unknown field "extra"');
+      expect(() => load('{"format":"gauntlet-pin-set/1","manifests":[{"format":"gauntlet-pin/2"}]}')).toThrow('manifest.format must be "gauntlet-pin/1"');
+    });
   });
 
   describe('resources, templates and prompts', () => {

@@ -14,10 +14,12 @@ import { ALL_GUARDS, selectGuards, type Guards } from '../../src/guards/registry
 import { decideTools } from '../../src/load/load.js';
 import { sha256Hex } from '../../src/load/fingerprint.js';
 import { Session } from '../../src/session/session.js';
-import { RequestTimedOut, ServerGone, UpstreamError } from '../../src/errors.js';
-import { CONTEXT, NOW, config, context, initialized, pinOf, registeredTools, rule, tool } from './builders.js';
+import { RequestTimedOut, ResultOverLimit, ResultTooLarge, ServerGone, UpstreamError } from '../../src/errors.js';
+import { CONTEXT, NOW, config, context, initialized, json, pinOf, registeredTools, rule, tool } from './builders.js';
 import { FakeRequester } from './fake-requester.js';
-import type { RegisteredTool } from '../../src/types.js';
+import type { JsonValue, RegisteredTool } from '../../src/types.js';
+import { writeJson } from '../../src/json/writer.js';
+import type { FeatureAnswer, FeatureSession } from '../../src/features/session.js';
 
 const listed = [tool('search_notes', { schema: '{"type":"object","properties":{"limit":{"maximum":9007199254740993}}}' })];
 const registered: readonly RegisteredTool[] = decideTools(
@@ -30,10 +32,10 @@ const registered: readonly RegisteredTool[] = decideTools(
 const RECEIPT = '{"tool":"search_notes","permission":null,"trust":"untrusted","data_classification":"workspace"}';
 
 /** A session the agent has initialized already, unless `handshake` is false. */
-function session(answer: ConstructorParameters<typeof FakeRequester>[0] = () => '{"content":[]}', guards: Guards = ALL_GUARDS, handshake = true) {
+function session(answer: ConstructorParameters<typeof FakeRequester>[0] = () => '{"content":[]}', guards: Guards = ALL_GUARDS, handshake = true, features?: FeatureSession) {
   const upstream = new FakeRequester(answer);
   const sent: string[] = [];
-  const s = new Session({ tools: registered, guards, context: CONTEXT, limits: { ...DEFAULT_LIMITS, callTimeoutMs: 99 }, serverEnv: new Map(), upstream, audit: undefined, send: (line) => sent.push(line) });
+  const s = new Session({ tools: registered, guards, context: CONTEXT, limits: { ...DEFAULT_LIMITS, callTimeoutMs: 99 }, serverEnv: new Map(), upstream, audit: undefined, send: (line) => sent.push(line), features });
   return { s: handshake ? initialized(s, sent) : s, upstream, sent };
 }
 
@@ -74,6 +76,44 @@ describe('Session', () => {
     expect(answers[0].error.message).toBe('Invalid request: tools/list before initialize');
     expect(answers[4].error.message).toBe('Invalid request: the session is already initialized');
     // The refused call never reached the server.
+    expect(upstream.asked).toEqual([]);
+  });
+
+  it('hands every resource, prompt and completion request to the feature session, and answers with what it decides', async () => {
+    const asked: string[] = [];
+    const decide = (method: string): FeatureAnswer => {
+      if (method === 'prompts/get') return { ok: false, error: json('{"code":-32602,"message":"no such prompt"}') };
+      if (method === 'completion/complete') return { ok: false, error: json('{"code":-32000,"message":"the server failed"}'), passOn: true };
+      if (method === 'resources/unsubscribe') return { ok: false, error: json('{"code":-32000,"message":"see GAUNTLET-CANARY-0123456789abcdef"}'), passOn: true };
+      return { ok: true, result: json(`{"method":${JSON.stringify(method)}}`) };
+    };
+    const features = {
+      capabilities: () => [],
+      answer: async (method: string, params: JsonValue | undefined) => {
+        asked.push(`${method} ${params === undefined ? '-' : writeJson(params)}`);
+        if (method === 'resources/subscribe') throw new Error('the audit trail cannot be written');
+        return decide(method);
+      },
+    } as unknown as FeatureSession;
+    const { s, sent, upstream } = session(undefined, ALL_GUARDS, true, features);
+    const methods = ['resources/list', 'resources/templates/list', 'resources/read', 'resources/subscribe', 'resources/unsubscribe', 'prompts/list', 'prompts/get', 'completion/complete'];
+    for (const [index, method] of methods.entries()) s.handleLine(`{"jsonrpc":"2.0","id":${index},"method":"${method}","params":{"n":${index}}}`);
+    await s.settled();
+    expect(asked).toEqual(methods.map((method, index) => `${method} {"n":${index}}`));
+    expect([...sent].sort()).toEqual(
+      [
+        '{"jsonrpc":"2.0","id":0,"result":{"method":"resources/list"}}',
+        '{"jsonrpc":"2.0","id":1,"result":{"method":"resources/templates/list"}}',
+        '{"jsonrpc":"2.0","id":2,"result":{"method":"resources/read"}}',
+        // A failure of the broker's own says only that the broker failed.
+        '{"jsonrpc":"2.0","id":3,"error":{"code":-32603,"message":"Internal error"}}',
+        // The server's error goes through the outbound stage: withheld when it carries a finding.
+        '{"jsonrpc":"2.0","id":4,"error":{"code":-32000,"message":"The server\'s error is withheld."}}',
+        '{"jsonrpc":"2.0","id":5,"result":{"method":"prompts/list"}}',
+        '{"jsonrpc":"2.0","id":6,"error":{"code":-32602,"message":"no such prompt"}}',
+        '{"jsonrpc":"2.0","id":7,"error":{"code":-32000,"message":"the server failed"}}',
+      ].sort(),
+    );
     expect(upstream.asked).toEqual([]);
   });
 
@@ -366,6 +406,24 @@ describe('Session: the call path', () => {
     const diedDuringCall = callPath({ answer: () => new ServerGone('server "notes" exited with code 1', 'notes', true) });
     await diedDuringCall.call(1, 'read_note');
     expect(diedDuringCall.audited.map(outcome)).toEqual([['allowed', null, false], ['call_rejected', 'server_unavailable', true]]);
+  });
+
+  it('turns an answer too large into result_too_large and one past the reader limits into result_withheld, both after dispatch', async () => {
+    const outcome = (a: AuditEntry) => [a.decision, a.code, a.call?.dispatched];
+    const large = callPath({ answer: () => new ResultTooLarge('server "notes" answered with a message longer than 64 bytes', 64) });
+    expect(JSON.parse(await large.call(1, 'read_note')).result).toEqual({
+      content: [{ type: 'text', text: 'result_too_large: the call already ran, and must not be retried: server "notes" answered with a message longer than 64 bytes, which was dropped unread.' }],
+      isError: true,
+      structuredContent: { code: 'result_too_large', already_ran: true, retry: false, max_bytes: 64 },
+    });
+    expect(large.audited.map(outcome)).toEqual([['allowed', null, false], ['call_rejected', 'result_too_large', true]]);
+    const deep = callPath({ answer: () => new ResultOverLimit('server "notes" answered with values nested deeper than 64') });
+    expect(JSON.parse(await deep.call(1, 'read_note')).result).toEqual({
+      content: [{ type: 'text', text: 'result_withheld: the call already ran, and must not be retried: server "notes" answered with values nested deeper than 64.' }],
+      isError: true,
+      structuredContent: { code: 'result_withheld', already_ran: true, retry: false },
+    });
+    expect(deep.audited.map(outcome)).toEqual([['allowed', null, false], ['call_rejected', 'result_withheld', true]]);
   });
 
   it('with a call guard disabled, behaves as if that protection did not exist', async () => {
