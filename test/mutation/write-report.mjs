@@ -7,9 +7,15 @@
 // written reason why each one cannot change what the broker does; a survivor with no reason is
 // listed as work left, and a reason that matches no survivor is listed as stale.
 //
-//   node test/mutation/write-report.mjs [--command TEXT [--minutes N]]... [--note TEXT]... report.json|progress.jsonl...
+// With --baseline REV, the report committed at REV (its per-file counts and its survivor lists)
+// stands for every file the given runs did not mutate, provided that file's source is what it was
+// at REV; a file changed since then must be run again. Stryker's own incremental mode does the
+// same per mutant, but needs the run's incremental file, which a fresh checkout does not have.
+//
+//   node test/mutation/write-report.mjs [--baseline REV] [--command TEXT [--minutes N]]... [--note TEXT]... report.json|progress.jsonl...
 
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 
 const { values, positionals } = parseArgs({
@@ -19,12 +25,12 @@ const { values, positionals } = parseArgs({
     minutes: { type: 'string', multiple: true, default: [] },
     command: { type: 'string', multiple: true, default: [] },
     note: { type: 'string', multiple: true, default: [] },
+    baseline: { type: 'string' },
   },
   allowPositionals: true,
 });
 if (positionals.length === 0) throw new Error('name at least one Stryker JSON report');
 
-const DETECTED = new Set(['Killed', 'Timeout']);
 const UNDETECTED = new Set(['Survived', 'NoCoverage']);
 const GUARDS = 'src/guards/';
 
@@ -78,23 +84,19 @@ const oneLine = (text, max = 90) => {
 };
 const code = (text) => `\`${oneLine(text).replaceAll('`', "'")}\``;
 
-function tally(mutants) {
-  const count = (set) => mutants.filter((m) => set.has(m.status)).length;
-  const detected = count(DETECTED);
-  const undetected = count(UNDETECTED);
-  const noCoverage = mutants.filter((m) => m.status === 'NoCoverage').length;
-  const ignored = mutants.filter((m) => m.status === 'Ignored').length;
-  const errors = mutants.filter((m) => m.status === 'CompileError' || m.status === 'RuntimeError').length;
-  const valid = detected + undetected;
+/** What a file's (or a folder's) mutants came to: counted from a run's mutants, or read from the baseline. */
+function countsOf(mutants) {
+  const count = (statuses) => mutants.filter((m) => statuses.includes(m.status)).length;
+  return { total: mutants.length, detected: count(['Killed', 'Timeout']), survived: count(['Survived']), noCoverage: count(['NoCoverage']), ignored: count(['Ignored']), errors: count(['CompileError', 'RuntimeError']) };
+}
+const sum = (list) => list.reduce((a, b) => Object.fromEntries(Object.keys(a).map((key) => [key, a[key] + b[key]])), countsOf([]));
+
+function tally(counts) {
+  const valid = counts.detected + counts.survived + counts.noCoverage;
   return {
-    total: mutants.length,
-    detected,
-    survived: undetected - noCoverage,
-    noCoverage,
-    ignored,
-    errors,
-    score: valid === 0 ? NaN : (100 * detected) / valid,
-    covered: valid - noCoverage === 0 ? NaN : (100 * detected) / (valid - noCoverage),
+    ...counts,
+    score: valid === 0 ? NaN : (100 * counts.detected) / valid,
+    covered: valid - counts.noCoverage === 0 ? NaN : (100 * counts.detected) / (valid - counts.noCoverage),
   };
 }
 const percent = (value) => (Number.isNaN(value) ? 'n/a' : `${value.toFixed(1)}%`);
@@ -105,12 +107,42 @@ const HEADER = [
   '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
 ];
 
-const entries = [...files.entries()].sort(([a], [b]) => a.localeCompare(b));
-const all = entries.flatMap(([, file]) => file.mutants);
+/**
+ * The files the report at `rev` holds that no run here mutated: their counts, and the lines it
+ * wrote of their survivors, kept only while the file is what it was at `rev`.
+ */
+function baselineFiles(rev) {
+  const text = execFileSync('git', ['show', `${rev}:reports/mutation.md`], { encoding: 'utf8' });
+  const table = text.slice(text.indexOf('## Score per file'), text.indexOf('## Surviving mutants in guards'));
+  const kept = new Map();
+  for (const match of table.matchAll(/^\| (src\/\S+) \| (\d+) \| (\d+) \| (\d+) \| (\d+) \| (\d+) \| (\d+) \|/gm)) {
+    const [, path, total, detected, survived, noCoverage, ignored, errors] = match;
+    if (files.has(path) || !existsSync(path)) continue;
+    try {
+      execFileSync('git', ['diff', '--quiet', rev, '--', path]);
+    } catch {
+      throw new Error(`${path} has changed since ${rev}: mutate it again rather than keep its old counts`);
+    }
+    // The survivor lists as the baseline wrote them: a guard's section, or a <details> block.
+    const guardSection = new RegExp(`^### ${path}\\n\\n((?:- .*\\n)+)`, 'm').exec(text)?.[1] ?? '';
+    const details = new RegExp(`^<details><summary>${path}: \\d+</summary>\\n\\n((?:- .*\\n)+)`, 'm').exec(text)?.[1] ?? '';
+    const counts = { total: +total, detected: +detected, survived: +survived, noCoverage: +noCoverage, ignored: +ignored, errors: +errors };
+    kept.set(path, { counts, survivorLines: (guardSection || details).trimEnd().split('\n').filter((line) => line !== '') });
+  }
+  return kept;
+}
+const baseline = values.baseline === undefined ? new Map() : baselineFiles(values.baseline);
+
+/** Every file in the report, run here or kept from the baseline, with its counts. */
+const entries = [
+  ...[...files.entries()].map(([path, file]) => [path, { ...file, counts: countsOf(file.mutants) }]),
+  ...[...baseline.entries()],
+].sort(([a], [b]) => a.localeCompare(b));
+const all = sum(entries.map(([, file]) => file.counts));
 const byFolder = new Map();
 for (const [path, file] of entries) {
   const folder = path.split('/').slice(0, 2).join('/');
-  byFolder.set(folder, [...(byFolder.get(folder) ?? []), ...file.mutants]);
+  byFolder.set(folder, [...(byFolder.get(folder) ?? []), file.counts]);
 }
 
 const equivalent = JSON.parse(readFileSync(values.equivalent, 'utf8'));
@@ -138,6 +170,13 @@ for (const run of partial) {
     '',
   );
 }
+if (baseline.size > 0) {
+  lines.push(
+    `**†** ${baseline.size} of the ${entries.length} files were not mutated again: their counts and survivors are those of the report committed at ${values.baseline},`,
+    `whose source each still is. Tests added since can only have killed more of their mutants, so their scores are lower bounds.`,
+    '',
+  );
+}
 lines.push(
   'Score = killed (or timed out) / (killed + survived + no coverage). Static mutants (code that runs',
   'only while a module loads: tables, constants) are not run (`ignoreStatic`: each would reload every',
@@ -146,13 +185,13 @@ lines.push(
   '## Score per folder',
   '',
   ...HEADER,
-  ...[...byFolder.entries()].map(([folder, mutants]) => row(folder, tally(mutants))),
+  ...[...byFolder.entries()].map(([folder, counts]) => row(folder, tally(sum(counts)))),
   row('**all mutated files**', tally(all)),
   '',
   '## Score per file',
   '',
   ...HEADER,
-  ...entries.map(([path, file]) => row(path, tally(file.mutants))),
+  ...entries.map(([path, file]) => row(`${path}${baseline.has(path) ? ' †' : ''}`, tally(file.counts))),
   '',
   '## Surviving mutants in guards',
   '',
@@ -162,6 +201,13 @@ lines.push(
 );
 const left = [];
 for (const [path, file] of entries.filter(([p]) => p.startsWith(GUARDS))) {
+  if (baseline.has(path)) {
+    // Kept from the baseline as it wrote them, reasons and all: the source is the same.
+    if (file.survivorLines.length === 0) continue;
+    lines.push(`### ${path} †`, '', ...file.survivorLines, '');
+    left.push(...file.survivorLines.filter((line) => line.includes('No test kills it yet')).map((line) => `${path}: ${line}`));
+    continue;
+  }
   const survivors = file.mutants.filter((m) => UNDETECTED.has(m.status));
   if (survivors.length === 0) continue;
   lines.push(`### ${path}`, '');
@@ -182,7 +228,7 @@ if (stale.length > 0) lines.push('Reasons that match no surviving mutant any mor
 const notRun = readdirSync('src', { recursive: true, encoding: 'utf8' })
   .filter((file) => file.endsWith('.ts'))
   .map((file) => `src/${file}`)
-  .filter((path) => !files.has(path))
+  .filter((path) => !files.has(path) && !baseline.has(path))
   .sort();
 lines.push(
   '## Files of src/ not in this report',
@@ -193,18 +239,14 @@ lines.push(
 
 lines.push('## Surviving mutants elsewhere', '', 'Outside src/guards/, per file, for the next round of tests:', '');
 for (const [path, file] of entries.filter(([p]) => !p.startsWith(GUARDS))) {
-  const survivors = file.mutants.filter((m) => UNDETECTED.has(m.status));
+  const survivors = baseline.has(path)
+    ? file.survivorLines
+    : file.mutants
+        .filter((m) => UNDETECTED.has(m.status))
+        .sort((a, b) => a.location.start.line - b.location.start.line)
+        .map((m) => `- line ${m.location.start.line}, ${m.mutatorName}${m.status === 'NoCoverage' ? ' (no coverage)' : ''}: ${code(original(file.source, m.location))} → ${code(m.replacement ?? '')}`);
   if (survivors.length === 0) continue;
-  lines.push(
-    `<details><summary>${path}: ${survivors.length}</summary>`,
-    '',
-    ...survivors
-      .sort((a, b) => a.location.start.line - b.location.start.line)
-      .map((m) => `- line ${m.location.start.line}, ${m.mutatorName}${m.status === 'NoCoverage' ? ' (no coverage)' : ''}: ${code(original(file.source, m.location))} → ${code(m.replacement ?? '')}`),
-    '',
-    '</details>',
-    '',
-  );
+  lines.push(`<details><summary>${path}${baseline.has(path) ? ' †' : ''}: ${survivors.length}</summary>`, '', ...survivors, '', '</details>', '');
 }
 writeFileSync(values.out, `${lines.join('\n')}\n`);
-console.log(`${values.out}: ${percent(tally(all).score)} over ${files.size} files; ${left.length} guard survivors left`);
+console.log(`${values.out}: ${percent(tally(all).score)} over ${entries.length} files (${baseline.size} kept from ${values.baseline ?? 'no baseline'}); ${left.length} guard survivors left`);
