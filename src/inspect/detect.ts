@@ -16,7 +16,10 @@ export interface Finding {
   readonly form: string;
 }
 
-const SECRETS: readonly (readonly [string, RegExp])[] = [
+/** Each pattern with the name a finding gives it. */
+type Patterns = readonly (readonly [string, RegExp])[];
+
+const SECRETS: Patterns = [
   ['an AWS access key id', /AKIA[0-9A-Z]{16}/],
   ['a private key block', /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----/],
   ['a GitHub token', /gh[pousr]_[A-Za-z0-9]{36}/],
@@ -26,7 +29,7 @@ const SECRETS: readonly (readonly [string, RegExp])[] = [
   ['the planted canary', /GAUNTLET-CANARY-[0-9a-f]{16}/i],
 ];
 
-const INJECTIONS: readonly (readonly [string, RegExp])[] = [
+const INJECTIONS: Patterns = [
   ['an instruction to ignore earlier instructions', /\b(?:ignore|disregard|forget)\s+(?:(?:all|any|the|your|of|previous|prior|earlier|above)\s+)+(?:instructions|directions|rules)\b/i],
   ['a fake system or administrator override', /\b(?:system|admin(?:istrator)?)\s+override\b/i],
   ['an <IMPORTANT>-style hidden directive', /<\s*\/?\s*important\s*>/i],
@@ -48,7 +51,24 @@ export function detect(text: string, kinds: readonly FindingKind[] = ['secret', 
   return findings;
 }
 
-function matches(text: string, patterns: readonly (readonly [string, RegExp])[], kind: FindingKind, form: string): Finding[] {
+/**
+ * A list's patterns as one alternation for each set of flags among them: a text matches one of
+ * these exactly when it matches one of the patterns, so a single scan clears the common text that
+ * matches none, which each pattern would scan again. Only a text that matches is then tried
+ * pattern by pattern, to name what matched.
+ */
+function anyOf(patterns: Patterns): readonly RegExp[] {
+  const flagSets = [...new Set(patterns.map(([, pattern]) => pattern.flags))];
+  return flagSets.map((flags) => {
+    const sources = patterns.filter(([, pattern]) => pattern.flags === flags).map(([, pattern]) => `(?:${pattern.source})`);
+    return new RegExp(sources.join('|'), flags);
+  });
+}
+
+const ANY_OF: ReadonlyMap<Patterns, readonly RegExp[]> = new Map([SECRETS, INJECTIONS].map((patterns) => [patterns, anyOf(patterns)]));
+
+function matches(text: string, patterns: Patterns, kind: FindingKind, form: string): Finding[] {
+  if (!ANY_OF.get(patterns)!.some((any) => any.test(text))) return [];
   return patterns.filter(([, pattern]) => pattern.test(text)).map(([pattern]) => ({ kind, pattern, form }));
 }
 

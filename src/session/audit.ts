@@ -91,6 +91,9 @@ const FIELDS = [
   'prev',
 ];
 
+/** The index in FIELDS of each field, in the order canonical JSON sorts their names. */
+const SORTED_AT = FIELDS.map((_, at) => at).sort((a, b) => (FIELDS[a]! < FIELDS[b]! ? -1 : 1));
+
 /** sha256(prev + canonical JSON of the record without its hash), as hex. */
 export function recordHash(prev: string, withoutHash: JsonObject): string {
   return chainHash(prev, canonicalJson(withoutHash));
@@ -153,11 +156,14 @@ export class AuditLog implements AuditSink {
       detail: escape(entry.detail),
       prev: this.prev,
     };
-    // Written from the plain fields, without a tree: the same text recordHash and writeJson give
-    // the record read back, which is what audit-verify checks it against.
-    const withoutHash: Record<string, Plain> = Object.fromEntries(FIELDS.map((key) => [key, fields[key] ?? null]));
-    const hash = chainHash(this.prev, writePlain(withoutHash, true));
-    this.unwritten.push(Buffer.from(`${writePlain({ ...withoutHash, hash })}\n`));
+    // Written from the plain fields, without a tree, each value once (nested keys sorted): the
+    // line has them in FIELDS order, and the canonical text the hash is over, which is what
+    // recordHash gives the record read back and audit-verify checks, has them sorted. Every
+    // field name is a plain identifier, so it needs no escaping.
+    const values = FIELDS.map((key) => writePlain(fields[key] ?? null, true));
+    const canonical = `{${SORTED_AT.map((at) => `"${FIELDS[at]}":${values[at]}`).join(',')}}`;
+    const hash = chainHash(this.prev, canonical);
+    this.unwritten.push(Buffer.from(`{${FIELDS.map((key, at) => `"${key}":${values[at]}`).join(',')},"hash":"${hash}"}\n`));
     this.prev = hash;
     if (this.flushScheduled) return;
     this.flushScheduled = true;

@@ -6,6 +6,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import type { Readable } from 'node:stream';
 import { UpstreamError } from '../errors.js';
+import { Outbox } from '../wire/outbox.js';
 import type { LaunchPlan, ProcessGuard } from '../guards/types.js';
 import { childEnv } from './env.js';
 import { signalGroup, signalProcess, track, untrack, type Signaller } from './reaper.js';
@@ -22,6 +23,9 @@ export class ServerProcess {
   readonly exited: Promise<string>;
   private tail = Buffer.alloc(0);
   private closing: Promise<void> | undefined;
+  private readonly outbox = new Outbox((text) => {
+    if (this.child.stdin.writable) this.child.stdin.write(text);
+  });
 
   private constructor(
     private readonly child: ChildProcessWithoutNullStreams,
@@ -74,13 +78,17 @@ export class ServerProcess {
     return this.child.stdout;
   }
 
+  /** Held to the end of this turn of the event loop, so that calls sent together leave in one write. */
   write(line: string): void {
-    if (this.child.stdin.writable) this.child.stdin.write(`${line}\n`);
+    this.outbox.push(line);
   }
 
-  /** The bytes written and not yet taken by the server: what it has left unread beyond its pipe. */
+  /**
+   * What the server has left unread beyond its pipe: the bytes written and not yet taken, and the
+   * lines held for the next write.
+   */
   queuedBytes(): number {
-    return this.child.stdin.writableLength;
+    return this.child.stdin.writableLength + this.outbox.heldLength();
   }
 
   /** The last bytes the server wrote to stderr, decoded leniently: it is only ever shown. */

@@ -1,7 +1,8 @@
 // Lines for one peer, written together: whatever is sent within one turn of the event loop leaves
-// in one write at its end, rather than one write per line. A burst of answers then costs one
-// system call and one wake-up of the peer, not one each. `beforeWrite` runs first every time, so
-// the audit trail holds the record of a decision before anything that follows from it leaves.
+// in one write at its end, rather than one write per line. A burst of answers to the agent, or of
+// calls to the server, then costs one system call and one wake-up of the peer, not one each.
+// `beforeWrite` runs first every time: the agent's flushes the audit trail, so the trail holds the
+// record of a decision before anything that follows from it leaves.
 
 export class Outbox {
   private lines: string[] = [];
@@ -10,9 +11,9 @@ export class Outbox {
 
   constructor(
     private readonly write: (text: string) => void,
-    private readonly beforeWrite: () => void,
+    private readonly beforeWrite: () => void = () => undefined,
     /** When `beforeWrite` throws: the lines held are dropped, none of them written. */
-    private readonly onFailure: (err: unknown) => void,
+    private readonly onFailure: (err: unknown) => void = () => undefined,
   ) {}
 
   /** The bytes (UTF-16 units, a bound's measure) of the lines held for the next write. */

@@ -80,6 +80,23 @@ describe('inspection', () => {
     expect(detect(normalise(text)).map((f) => f.kind)).toContain(kind);
   });
 
+  // detect scans once for any pattern of a list before naming which: every pattern a text holds
+  // is still named, whatever else it holds (a pattern with a flag of its own among them).
+  it('names every pattern planted in one text, among benign words', () => {
+    const planted = ['AKIAIOSFODNN7EXAMPLE', canary, 'xoxb-1234567890-abc', 'SYSTEM OVERRIDE', '<IMPORTANT>', 'do not tell the user'];
+    const names = (text: string) => new Set(detect(normalise(text)).map((f) => f.pattern));
+    const alone = planted.map((text) => [...names(text)]);
+    expect(alone.every((found) => found.length === 1)).toBe(true);
+    const words = fc.array(fc.constantFrom(...planted, 'notes', 'budget', '会議', '\n'), { maxLength: 12 });
+    fc.assert(
+      fc.property(words, (chosen) => {
+        const expected = new Set(chosen.flatMap((word) => alone[planted.indexOf(word)] ?? []));
+        expect(names(chosen.join(' '))).toEqual(expected);
+      }),
+      { seed: 11, numRuns: 300 },
+    );
+  });
+
   it.each([
     'Found 3 notes. To read one, call read_note with its id.',
     'Searches notes. To read a note found here, use read_note.',

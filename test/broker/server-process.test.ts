@@ -1,7 +1,8 @@
 // The server as a process (src/upstream/process.ts), run from source in this process against
 // small shell servers: how its end is reported, the last 4 KiB of stderr kept and no more, what
-// it has left unread counted, a server that cannot start refused, the environment it gets, a
-// group stopped by SIGTERM and one that ignores it by SIGKILL, and settlesWithin's bounds.
+// it has left unread counted (the lines held for a turn's one write among it), a server that
+// cannot start refused, the environment it gets, a group stopped by SIGTERM and one that ignores
+// it by SIGKILL, and settlesWithin's bounds.
 
 import { afterEach, describe, expect, it } from 'vitest';
 import { UpstreamError } from '../../src/errors.js';
@@ -60,6 +61,20 @@ describe('ServerProcess', () => {
     const echo = await start('read -r line; printf "got:%s" "$line"');
     echo.write('{"id":1}');
     expect(await stdoutOf(echo)).toBe('got:{"id":1}');
+  });
+
+  it('holds the lines of one turn for one write at its end, counting them as unread until then', async () => {
+    const deaf = await start('exec sleep 30');
+    deaf.write('{"id":1}');
+    deaf.write('{"id":2}');
+    // Held, not yet in the pipe: a server's bound sees them all the same.
+    expect(deaf.queuedBytes()).toBe(18);
+    await new Promise((resolve) => setImmediate(resolve));
+    // Written: a pipe takes 18 bytes whole, so nothing is left in the broker.
+    expect(deaf.queuedBytes()).toBe(0);
+    const echo = await start('head -n 3');
+    for (const id of [1, 2, 3]) echo.write(`{"id":${id}}`);
+    expect(await stdoutOf(echo)).toBe('{"id":1}\n{"id":2}\n{"id":3}\n');
   });
 
   it('refuses a server that cannot be started, naming it', async () => {
