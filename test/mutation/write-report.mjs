@@ -115,7 +115,9 @@ function baselineFiles(rev) {
   const text = execFileSync('git', ['show', `${rev}:reports/mutation.md`], { encoding: 'utf8' });
   const table = text.slice(text.indexOf('## Score per file'), text.indexOf('## Surviving mutants in guards'));
   const kept = new Map();
-  for (const match of table.matchAll(/^\| (src\/\S+) \| (\d+) \| (\d+) \| (\d+) \| (\d+) \| (\d+) \| (\d+) \|/gm)) {
+  // A file the report at `rev` had itself kept from its own baseline is marked † there: it is
+  // kept again, still only while its source is unchanged, so baselines chain.
+  for (const match of table.matchAll(/^\| (src\/\S+)(?: †)? \| (\d+) \| (\d+) \| (\d+) \| (\d+) \| (\d+) \| (\d+) \|/gm)) {
     const [, path, total, detected, survived, noCoverage, ignored, errors] = match;
     if (files.has(path) || !existsSync(path)) continue;
     try {
@@ -124,8 +126,8 @@ function baselineFiles(rev) {
       throw new Error(`${path} has changed since ${rev}: mutate it again rather than keep its old counts`);
     }
     // The survivor lists as the baseline wrote them: a guard's section, or a <details> block.
-    const guardSection = new RegExp(`^### ${path}\\n\\n((?:- .*\\n)+)`, 'm').exec(text)?.[1] ?? '';
-    const details = new RegExp(`^<details><summary>${path}: \\d+</summary>\\n\\n((?:- .*\\n)+)`, 'm').exec(text)?.[1] ?? '';
+    const guardSection = new RegExp(`^### ${path}(?: †)?\\n\\n((?:- .*\\n)+)`, 'm').exec(text)?.[1] ?? '';
+    const details = new RegExp(`^<details><summary>${path}(?: †)?: \\d+</summary>\\n\\n((?:- .*\\n)+)`, 'm').exec(text)?.[1] ?? '';
     const counts = { total: +total, detected: +detected, survived: +survived, noCoverage: +noCoverage, ignored: +ignored, errors: +errors };
     kept.set(path, { counts, survivorLines: (guardSection || details).trimEnd().split('\n').filter((line) => line !== '') });
   }
