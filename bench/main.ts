@@ -203,7 +203,8 @@ async function main(): Promise<number> {
 
 /** What the README quotes: the targets and where the rest is. */
 function readmeBlock(report: BenchReport): string {
-  return [`Measured ${report.generatedAt.slice(0, 10)}, ${report.roundsRun} of ${String(report.options.rounds)} rounds run whole (the rest cut by the deadline), ${report.machine.cpus} cores (load average ${report.machine.loadStart[0]!.toFixed(2)} at the start); every candidate and workload in [reports/bench.md](reports/bench.md).`, '', targetsTable(report.targets)].join('\n');
+  const cut = report.roundsRun < Number(report.options.rounds) ? ' (the rest cut by the deadline)' : '';
+  return [`Measured ${report.generatedAt.slice(0, 10)}, ${report.roundsRun} of ${String(report.options.rounds)} rounds run whole${cut}, ${report.machine.cpus} cores (load average ${report.machine.loadStart[0]!.toFixed(2)} at the start); every candidate and workload in [reports/bench.md](reports/bench.md).`, '', targetsTable(report.targets)].join('\n');
 }
 
 process.exitCode = await main();
