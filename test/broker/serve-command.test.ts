@@ -1,15 +1,16 @@
 // `pin` and `serve` (src/commands) run from source in this process, with the agent's channel a
 // pair of in-memory streams and the fake server fixture as the server, so that mutation testing
 // reaches them: what the agent is served and told, the files serve writes (load report, audit
-// trail), what it returns, and each refusal of the operator's inputs before any server starts.
+// trail), what it returns, several servers served together, and each refusal of the operator's
+// inputs before any server starts.
 // e2e.test.ts shows the same commands through the compiled command line.
 
-import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { pin } from '../../src/commands/pin.js';
 import { serve, type ServeOptions } from '../../src/commands/serve.js';
 import { ConfigError, EXIT } from '../../src/errors.js';
-import { Workdir, toolsText, type ToolText } from './e2e-helpers.js';
+import { FIXTURE, Workdir, toolsText, type ToolText } from './e2e-helpers.js';
 import { INITIALIZE, INITIALIZED, LIST, converse, messagesIn } from './agent-channel.js';
 
 const READ: ToolText = { name: 'read_note', description: 'Read one note.', annotations: '{"readOnlyHint":true}' };
@@ -128,6 +129,34 @@ describe('serve', () => {
     expect(w.received()).toHaveLength(pinning);
     const { answers } = await served({ agent: 'reader' }, [INITIALIZE, INITIALIZED, LIST]);
     expect(answers.find((a) => a.id === 1).result.tools.map((t: { name: string }) => t.name)).toEqual(['read_note']);
+  });
+
+  it('serves several servers: each pinned, listed and decided as its own, each call to its own server, and what one was lent redacted from every result', async () => {
+    work = new Workdir();
+    const w = work;
+    const callLog = (id: string) => w.path(`${id}-calls.jsonl`);
+    const server = (id: string, tool: ToolText, callResult: string) => {
+      writeFileSync(w.path(`${id}.json`), JSON.stringify({ callLog: callLog(id), pages: [toolsText([tool])], callResult }));
+      return { id, command: process.execPath, args: [FIXTURE, w.path(`${id}.json`)], prefix: id, rules: { [tool.name]: { effect: 'read_only' } } };
+    };
+    const text = (words: string) => JSON.stringify({ content: [{ type: 'text', text: words }] });
+    // beta quotes what alpha was lent: its results must not carry it either.
+    const servers = [
+      { ...server('alpha', READ, text('alpha answered')), env: { ALPHA_KEY: 'alpha-lent-value-1234' } },
+      server('beta', { ...READ, name: 'read_memo' }, text('beta saw alpha-lent-value-1234')),
+    ];
+    writeFileSync(w.config, JSON.stringify({ servers }), { mode: 0o600 });
+    await pin(w.config, w.manifest, []);
+    const call = (id: number, name: string) => JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: {} } });
+    const { code, log, answers } = await served({}, [INITIALIZE, INITIALIZED, LIST, call(2, 'alpha_read_note'), call(3, 'beta_read_memo')]);
+    expect(code).toBe(EXIT.ok);
+    expect(log).toEqual(['serving 2 tool(s) from servers "alpha", "beta"']);
+    expect(answers.find((a) => a.id === 1).result.tools.map((t: { name: string }) => t.name)).toEqual(['alpha_read_note', 'beta_read_memo']);
+    expect(w.loadReport().server).toBe('alpha, beta');
+    const calledOn = (id: string) => readFileSync(callLog(id), 'utf8').split('\n').filter((line) => line.includes('tools/call')).map((line) => JSON.parse(line).params.name);
+    expect([calledOn('alpha'), calledOn('beta')]).toEqual([['read_note'], ['read_memo']]);
+    expect(answers.find((a) => a.id === 2).result.content[0].text).toBe('alpha answered');
+    expect(answers.find((a) => a.id === 3).result.content[0].text).toBe('beta saw [redacted: alpha.ALPHA_KEY]');
   });
 
   it('refuses a state directory it cannot make', async () => {
