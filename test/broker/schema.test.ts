@@ -202,6 +202,39 @@ describe('compileSchema', () => {
     expect(validate(text, '{"c":1}')).toEqual([]);
   });
 
+  it('stands in at most 64 outside documents: a schema naming more is refused, not compiled', () => {
+    const referring = (n: number) =>
+      JSON.stringify({ type: 'object', properties: Object.fromEntries(Array.from({ length: n }, (_, i) => [`p${i}`, { $ref: `http://x.test/d${i}.json` }])) });
+    expect(compileSchema(json(referring(64))).ok).toBe(true);
+    expect(compileSchema(json(referring(65)))).toEqual({ ok: false, error: "can't resolve reference http://x.test/d64.json from id #" });
+  });
+
+  it('finds "__proto__" at any depth, arrays of subschemas included, and reads a null argument as null', () => {
+    expect(compileSchema(json('{"type":"object","allOf":[{"properties":{"__proto__":{"type":"string"}}}]}'))).toEqual({
+      ok: false,
+      error: 'it names "__proto__", which the validator skips',
+    });
+    expect(validate('{"type":"object","properties":{"a":{"type":"null"}}}', '{"a":null}')).toEqual([]);
+    expect(validate('{"type":"object","properties":{"a":{"type":"null"}}}', '{"a":1}')).toEqual(['/a must be null']);
+  });
+
+  it('keeps at most 4,096 compiled schemas: past that the cache starts again, so a server changing its schemas cannot grow it', () => {
+    const schema = (i: number) => json(`{"type":"object","required":["k${i}"]}`);
+    const probe = json('{"type":"object","required":["probe"]}');
+    // The other tests here have filled it some way: new schemas until the probe is forgotten,
+    // which is within 4,096 of them whatever it held.
+    let kept = compileSchema(probe);
+    let added = 0;
+    while (compileSchema(probe) === kept && added <= 4096) compileSchema(schema(added++));
+    expect(added).toBeLessThanOrEqual(4096);
+    // It started again with the schema that found it full, then the probe: 4,094 more fill it.
+    kept = compileSchema(probe);
+    for (let i = 0; i < 4094; i++) compileSchema(schema(added + i));
+    expect(compileSchema(probe)).toBe(kept);
+    compileSchema(schema(added + 4094));
+    expect(compileSchema(probe)).not.toBe(kept);
+  });
+
   it('never fetches: an outside reference compiles as the empty schema', () => {
     expect(validate('{"type":"object","properties":{"a":{"$ref":"http://127.0.0.1:9/a.json"}}}', '{"a":1}')).toEqual([]);
     expect(validate('{"$id":"http://127.0.0.1:9/s.json","type":"object","properties":{"a":{"$ref":"b.json"}}}', '{"a":1}')).toEqual([]);
