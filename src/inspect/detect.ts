@@ -19,7 +19,27 @@ export interface Finding {
 /** Each pattern with the name a finding gives it. */
 type Patterns = readonly (readonly [string, RegExp])[];
 
-const SECRETS: Patterns = [
+/** A list of patterns, and the same as one alternation for each set of flags among them. */
+interface PatternList {
+  readonly named: Patterns;
+  readonly anyOf: readonly RegExp[];
+}
+
+/**
+ * A text matches one of the alternations exactly when it matches one of the patterns, so a single
+ * scan clears the common text that matches none, which each pattern would scan again. Only a
+ * text that matches is then tried pattern by pattern, to name what matched.
+ */
+function patternList(named: Patterns): PatternList {
+  const flagSets = [...new Set(named.map(([, pattern]) => pattern.flags))];
+  const anyOf = flagSets.map((flags) => {
+    const sources = named.filter(([, pattern]) => pattern.flags === flags).map(([, pattern]) => `(?:${pattern.source})`);
+    return new RegExp(sources.join('|'), flags);
+  });
+  return { named, anyOf };
+}
+
+const SECRETS = patternList([
   ['an AWS access key id', /AKIA[0-9A-Z]{16}/],
   ['a private key block', /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----/],
   ['a GitHub token', /gh[pousr]_[A-Za-z0-9]{36}/],
@@ -27,15 +47,15 @@ const SECRETS: Patterns = [
   ['an OpenAI-style key', /(?<![A-Za-z0-9])sk-(?:proj-)?[A-Za-z0-9_-]{20,}/],
   ['a JWT', /eyJ[A-Za-z0-9_-]+\.eyJ[A-Za-z0-9_-]+\./],
   ['the planted canary', /GAUNTLET-CANARY-[0-9a-f]{16}/i],
-];
+]);
 
-const INJECTIONS: Patterns = [
+const INJECTIONS = patternList([
   ['an instruction to ignore earlier instructions', /\b(?:ignore|disregard|forget)\s+(?:(?:all|any|the|your|of|previous|prior|earlier|above)\s+)+(?:instructions|directions|rules)\b/i],
   ['a fake system or administrator override', /\b(?:system|admin(?:istrator)?)\s+override\b/i],
   ['an <IMPORTANT>-style hidden directive', /<\s*\/?\s*important\s*>/i],
   ['a demand for a credential file', /~\/\.ssh\/|~\/\.aws\/credentials|\bid_(?:rsa|ed25519|ecdsa)\b/i],
   ['an instruction to hide actions from the user', /\b(?:do\s+not|don['’]?t|never)\s+(?:tell|inform|mention\s+(?:this\s+)?to)\s+the\s+user\b/i],
-];
+]);
 
 const BASE64_RUN = /[A-Za-z0-9+/_-]{24,}={0,2}/g;
 const HEX_RUN = /(?:[0-9a-fA-F]{2}){16,}/g;
@@ -51,25 +71,9 @@ export function detect(text: string, kinds: readonly FindingKind[] = ['secret', 
   return findings;
 }
 
-/**
- * A list's patterns as one alternation for each set of flags among them: a text matches one of
- * these exactly when it matches one of the patterns, so a single scan clears the common text that
- * matches none, which each pattern would scan again. Only a text that matches is then tried
- * pattern by pattern, to name what matched.
- */
-function anyOf(patterns: Patterns): readonly RegExp[] {
-  const flagSets = [...new Set(patterns.map(([, pattern]) => pattern.flags))];
-  return flagSets.map((flags) => {
-    const sources = patterns.filter(([, pattern]) => pattern.flags === flags).map(([, pattern]) => `(?:${pattern.source})`);
-    return new RegExp(sources.join('|'), flags);
-  });
-}
-
-const ANY_OF: ReadonlyMap<Patterns, readonly RegExp[]> = new Map([SECRETS, INJECTIONS].map((patterns) => [patterns, anyOf(patterns)]));
-
-function matches(text: string, patterns: Patterns, kind: FindingKind, form: string): Finding[] {
-  if (!ANY_OF.get(patterns)!.some((any) => any.test(text))) return [];
-  return patterns.filter(([, pattern]) => pattern.test(text)).map(([pattern]) => ({ kind, pattern, form }));
+function matches(text: string, { named, anyOf }: PatternList, kind: FindingKind, form: string): Finding[] {
+  if (!anyOf.some((any) => any.test(text))) return [];
+  return named.filter(([, pattern]) => pattern.test(text)).map(([pattern]) => ({ kind, pattern, form }));
 }
 
 /** The text itself, then each decoding of a run in it that could hide a payload. */

@@ -20,6 +20,7 @@ import { descriptionHash, sha256Hex } from '../load/fingerprint.js';
 import { canonicalJson } from '../json/canonical.js';
 import { readJson } from '../json/reader.js';
 import { object } from '../json/tree.js';
+import { quoteString } from '../json/escape.js';
 import { writePlain } from '../json/writer.js';
 import { receiptJson } from './receipt.js';
 import { escapeServerText as esc } from '../inspect/sanitize.js';
@@ -91,7 +92,8 @@ const FIELDS = [
   'prev',
 ];
 
-/** The index in FIELDS of each field, in the order canonical JSON sorts their names. */
+/** Each field's name as a JSON key, `"name":`, and the index of each in the order canonical JSON sorts the names. */
+const KEYS = FIELDS.map((key) => `${quoteString(key)}:`);
 const SORTED_AT = FIELDS.map((_, at) => at).sort((a, b) => (FIELDS[a]! < FIELDS[b]! ? -1 : 1));
 
 /** sha256(prev + canonical JSON of the record without its hash), as hex. */
@@ -158,12 +160,11 @@ export class AuditLog implements AuditSink {
     };
     // Written from the plain fields, without a tree, each value once (nested keys sorted): the
     // line has them in FIELDS order, and the canonical text the hash is over, which is what
-    // recordHash gives the record read back and audit-verify checks, has them sorted. Every
-    // field name is a plain identifier, so it needs no escaping.
+    // recordHash gives the record read back and audit-verify checks, has them sorted.
     const values = FIELDS.map((key) => writePlain(fields[key] ?? null, true));
-    const canonical = `{${SORTED_AT.map((at) => `"${FIELDS[at]}":${values[at]}`).join(',')}}`;
+    const canonical = `{${SORTED_AT.map((at) => KEYS[at]! + values[at]!).join(',')}}`;
     const hash = chainHash(this.prev, canonical);
-    this.unwritten.push(Buffer.from(`{${FIELDS.map((key, at) => `"${key}":${values[at]}`).join(',')},"hash":"${hash}"}\n`));
+    this.unwritten.push(Buffer.from(`{${KEYS.map((key, at) => key + values[at]!).join(',')},"hash":"${hash}"}\n`));
     this.prev = hash;
     if (this.flushScheduled) return;
     this.flushScheduled = true;
