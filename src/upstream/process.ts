@@ -9,7 +9,7 @@ import { UpstreamError } from '../errors.js';
 import { Outbox } from '../wire/outbox.js';
 import type { LaunchPlan, ProcessGuard } from '../guards/types.js';
 import { childEnv } from './env.js';
-import { signalGroup, signalProcess, track, untrack, type Signaller } from './reaper.js';
+import { reaper, signalGroup, signalProcess, type Signaller } from './reaper.js';
 import { GroupWatcher } from './watcher.js';
 import type { ProcessServerSpec } from '../types.js';
 
@@ -45,7 +45,7 @@ export class ServerProcess {
     });
     // A write to a server that has died fails with EPIPE; the exit event already reports it.
     child.stdin.on('error', () => undefined);
-    track(pid, () => this.close(), signal);
+    reaper.track(pid, () => this.close(), signal);
   }
 
   /** Starts the server; rejects with an UpstreamError when it cannot be started at all. */
@@ -114,7 +114,7 @@ export class ServerProcess {
     // While anything is left (a process stuck in the kernel), the broker's exit kills it again,
     // and the watcher stays to kill it should the broker be killed.
     if (!this.signal(0)) {
-      untrack(this.pid);
+      reaper.untrack(this.pid);
       this.watcher?.dismiss();
     }
   }

@@ -10,18 +10,63 @@ interface Tracked {
   readonly signal: Signaller;
 }
 
-const live = new Map<number, Tracked>();
-let installed = false;
-
-/** Registers a server by its pid, with how to close it gracefully and how to signal it. */
-export function track(pid: number, close: () => Promise<void>, signal: Signaller): void {
-  install();
-  live.set(pid, { close, signal });
+/** What the reaper needs of the process it guards: the broker's own, or a test's stand-in. */
+export interface Host {
+  on(event: 'exit' | 'SIGTERM' | 'SIGINT' | 'SIGHUP', listener: () => void): unknown;
+  exit(code: number): void;
 }
 
-export function untrack(pid: number): void {
-  live.delete(pid);
+/** The signals that end the broker gracefully, each with its number (the exit code is 128 + it). */
+const ENDING = [
+  ['SIGTERM', 15],
+  ['SIGINT', 2],
+  ['SIGHUP', 1],
+] as const;
+
+export class Reaper {
+  private readonly live = new Map<number, Tracked>();
+  private installed = false;
+
+  constructor(private readonly host: Host) {}
+
+  /** Registers a server by its pid, with how to close it gracefully and how to signal it. */
+  track(pid: number, close: () => Promise<void>, signal: Signaller): void {
+    // Installed at the first server: a broker that starts none keeps the default handlers.
+    this.install();
+    this.live.set(pid, { close, signal });
+  }
+
+  untrack(pid: number): void {
+    this.live.delete(pid);
+  }
+
+  /** Closes every tracked server gracefully; settles once each close has, however it ended. */
+  async closeAll(): Promise<void> {
+    await Promise.allSettled([...this.live.values()].map(({ close }) => close()));
+  }
+
+  private install(): void {
+    if (this.installed) return;
+    this.installed = true;
+    // 'exit' handlers must be synchronous, so there is no grace period left: kill outright.
+    this.host.on('exit', () => {
+      for (const { signal } of this.live.values()) signal('SIGKILL');
+    });
+    let stopping = false;
+    for (const [signal, number] of ENDING) {
+      this.host.on(signal, () => {
+        // A second signal while the groups are being closed gracefully cuts the grace short; the
+        // 'exit' handler then kills what is left.
+        if (stopping) return this.host.exit(128 + number);
+        stopping = true;
+        void this.closeAll().then(() => this.host.exit(128 + number));
+      });
+    }
+  }
 }
+
+/** The broker's own: every server it starts is tracked here. */
+export const reaper = new Reaper(process);
 
 /** Sends `signal` to the whole group; false when the group no longer exists. */
 export function signalGroup(pgid: number, signal: NodeJS.Signals | 0): boolean {
@@ -39,28 +84,5 @@ function signalPid(target: number, signal: NodeJS.Signals | 0): boolean {
     return true;
   } catch {
     return false; // ESRCH: nothing left to signal
-  }
-}
-
-function install(): void {
-  if (installed) return;
-  installed = true;
-  // 'exit' handlers must be synchronous, so there is no grace period left: kill outright.
-  process.on('exit', () => {
-    for (const { signal } of live.values()) signal('SIGKILL');
-  });
-  let stopping = false;
-  for (const [signal, number] of [
-    ['SIGTERM', 15],
-    ['SIGINT', 2],
-    ['SIGHUP', 1],
-  ] as const) {
-    process.on(signal, () => {
-      // A second signal while the groups are being closed gracefully cuts the grace short; the
-      // 'exit' handler then kills what is left.
-      if (stopping) process.exit(128 + number);
-      stopping = true;
-      void Promise.allSettled([...live.values()].map(({ close }) => close())).then(() => process.exit(128 + number));
-    });
   }
 }

@@ -1,14 +1,14 @@
 // The group watcher (src/upstream/watcher.ts) run from source in this process, so that mutation
 // testing reaches it: the watcher kills the whole group once the end of its pipe the broker holds
-// closes (what the kernel does when the broker dies), and once dismissed it is gone and kills
-// nothing. watcher.test.ts shows the same with a broker really killed outright.
+// closes (what the kernel does when the broker dies), it is named in the process list and holds
+// nothing of the broker open, and once dismissed it is gone and kills nothing. watcher.test.ts shows the same with a broker really killed outright.
 
 import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { GroupWatcher } from '../../src/upstream/watcher.js';
 import { waitDead } from './e2e-helpers.js';
-import { killGroups, liveMembers, sleepingGroup } from './process-groups.js';
+import { killGroups, liveMembers, sleepingGroup, watchersOf } from './process-groups.js';
 
 afterEach(killGroups);
 
@@ -33,6 +33,20 @@ describe('GroupWatcher in this process', () => {
     const [, , group, session] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     expect(Number(group)).toBe(watcher.pid);
     expect(Number(session)).toBe(watcher.pid);
+  });
+
+  it('is named in the process list, with the group it watches, for an operator to see what it is', () => {
+    const pgid = sleepingGroup();
+    const watcher = processOf(GroupWatcher.start(pgid));
+    expect(watchersOf(pgid)).toEqual([watcher.pid]);
+  });
+
+  it('holds nothing of this process open: neither the watcher nor its pipes keep the event loop running', () => {
+    // Only what keeps the loop alive is listed; a watcher's own stdout or stderr pipe would be.
+    const holding = () => process.getActiveResourcesInfo().filter((kind) => kind === 'PipeWrap' || kind === 'ProcessWrap').length;
+    const before = holding();
+    GroupWatcher.start(sleepingGroup());
+    expect(holding()).toBe(before);
   });
 
   it('once dismissed, is gone and leaves the group alone', async () => {

@@ -1,5 +1,5 @@
-// Process groups for the watcher's tests: a group of sleepers to watch, its live members read
-// from /proc, and every group a test made killed after it.
+// Process groups for the watcher's tests: a group of sleepers to watch, its live members and its
+// watchers read from /proc, and every group a test made killed after it.
 
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -24,6 +24,21 @@ export function liveMembers(pgid: number): number[] {
         // After the command's closing parenthesis: state, ppid, pgrp.
         const [state, , group] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
         return Number(group) === pgid && state !== 'Z' && state !== 'X' ? [Number(pid)] : [];
+      } catch {
+        return []; // gone while the directory was read
+      }
+    });
+}
+
+/** The pids of the live group watchers (src/upstream/watcher.ts) watching group `pgid`, read from /proc. */
+export function watchersOf(pgid: number): number[] {
+  return readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .flatMap((pid) => {
+      try {
+        // sh -c SCRIPT gauntlet-group-watcher PGID: the last two arguments name it and its group.
+        const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').slice(-3, -1);
+        return args[0] === 'gauntlet-group-watcher' && args[1] === String(pgid) ? [Number(pid)] : [];
       } catch {
         return []; // gone while the directory was read
       }

@@ -1,16 +1,19 @@
 // The server as a process (src/upstream/process.ts), run from source in this process against
 // small shell servers: how its end is reported, the last 4 KiB of stderr kept and no more, what
 // it has left unread counted (the lines held for a turn's one write among it), a server that
-// cannot start refused, the environment it gets, a group stopped by SIGTERM and one that ignores
-// it by SIGKILL, and settlesWithin's bounds.
+// cannot start refused, the environment it gets, a group asked to end by SIGTERM first, stopped
+// by it, and one that ignores it killed by SIGKILL; closed with every other server the broker
+// tracks; its group watched only as the guards plan it, the watcher gone with the group; and
+// settlesWithin's bounds.
 
 import { afterEach, describe, expect, it } from 'vitest';
 import { UpstreamError } from '../../src/errors.js';
 import { ALL_GUARDS } from '../../src/guards/registry.js';
 import { ServerProcess, settlesWithin } from '../../src/upstream/process.js';
+import { reaper } from '../../src/upstream/reaper.js';
 import type { ProcessServerSpec } from '../../src/types.js';
 import { waitDead } from './e2e-helpers.js';
-import { liveMembers } from './process-groups.js';
+import { liveMembers, watchersOf } from './process-groups.js';
 
 const started: ServerProcess[] = [];
 afterEach(async () => {
@@ -29,6 +32,12 @@ async function start(script: string, env?: Record<string, string>, guards = ALL_
   const server = await ServerProcess.start(spec(script, env), guards);
   started.push(server);
   return server;
+}
+/** What the server has written to stdout so far, as it arrives. */
+function stdoutSoFar(server: ServerProcess): () => string {
+  let text = '';
+  server.stdout.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+  return () => text;
 }
 /** Everything the server writes to stdout until it ends. */
 async function stdoutOf(server: ServerProcess): Promise<string> {
@@ -51,6 +60,15 @@ describe('ServerProcess', () => {
     expect(tail).toBe(`${'e'.repeat(4093)}END`);
     const short = await start(`printf 'x%.0s' 1 2 3 >&2`);
     await expect.poll(() => short.stderrTail()).toBe('xxx');
+  });
+
+  it('keeps the last 4,096 bytes when what it kept and a later chunk together pass them', async () => {
+    // The end is written only once the first part has been read, so the two arrive apart.
+    const server = await start(`head -c 5000 /dev/zero | tr '\\0' e >&2; read -r _; printf END >&2; exec sleep 300`);
+    await expect.poll(() => server.stderrTail().length).toBe(4096);
+    server.write('go');
+    await expect.poll(() => server.stderrTail().endsWith('END')).toBe(true);
+    expect(server.stderrTail()).toBe(`${'e'.repeat(4093)}END`);
   });
 
   it('counts what a server that does not read has left in its pipe, and writes lines to one that does', async () => {
@@ -104,6 +122,36 @@ describe('ServerProcess', () => {
     server.write('late');
   });
 
+  it('asks the group to end with SIGTERM first: a server that ends on it is not killed', async () => {
+    const server = await start("trap 'echo terminated; exit 0' TERM; echo ready; sleep 300 & wait");
+    const stdout = stdoutSoFar(server);
+    await expect.poll(stdout).toBe('ready\n');
+    expect(await settlesWithin(server.close(), 1000)).toBe(true);
+    expect(await server.exited).toBe('exited with code 0');
+    expect(stdout()).toBe('ready\nterminated\n');
+  });
+
+  it('is closed, its whole group, when the broker closes every server it tracks (as on SIGTERM)', async () => {
+    const server = await start('sleep 300 & exec sleep 300');
+    await expect.poll(() => liveMembers(server.pid)).toHaveLength(2);
+    await reaper.closeAll();
+    expect(await server.exited).toBe('was killed by SIGTERM');
+    await expect.poll(() => liveMembers(server.pid)).toEqual([]);
+  });
+
+  it('has its group watched only when it leads one and group-dies-with-broker is on; the watcher goes with the group', async () => {
+    const watched = await start('exec sleep 300');
+    expect(watchersOf(watched.pid)).toHaveLength(1);
+    // A watcher is started with the server, so by now one that should not exist would be there.
+    const unwatched = await start('exec sleep 300', {}, ALL_GUARDS.process.filter((guard) => guard.name !== 'group-dies-with-broker'));
+    const groupless = await start('exec sleep 300', {}, ALL_GUARDS.process.filter((guard) => guard.name !== 'own-process-group'));
+    expect(watchersOf(unwatched.pid)).toEqual([]);
+    expect(watchersOf(groupless.pid)).toEqual([]);
+    await watched.close();
+    // Dismissed once nothing is left: a watcher kept would later kill whatever reuses the pid.
+    await expect.poll(() => watchersOf(watched.pid)).toEqual([]);
+  });
+
   it('kills a group that ignores SIGTERM with SIGKILL once the grace has passed', async () => {
     const server = await start("trap '' TERM; sleep 300 & wait; wait");
     await expect.poll(() => liveMembers(server.pid)).toHaveLength(2);
@@ -134,7 +182,16 @@ describe('settlesWithin', () => {
     let resolve!: () => void;
     const later = new Promise<void>((r) => (resolve = r));
     const waiting = settlesWithin(later, Infinity);
-    setImmediate(resolve);
+    // Later than the 1 ms a timer of Infinity would really wait.
+    setTimeout(resolve, 50);
+    expect(await waiting).toBe(true);
+  });
+
+  it('waits up to the bound for a promise that settles later than at once', async () => {
+    let resolve!: () => void;
+    const later = new Promise<void>((r) => (resolve = r));
+    const waiting = settlesWithin(later, 5000);
+    setTimeout(resolve, 20);
     expect(await waiting).toBe(true);
   });
 });
