@@ -67,23 +67,27 @@ describe('a server that stops reading its stdin', () => {
   });
 });
 
+/** The session run in front of an agent reading `output`, holding at most `bound` unread bytes for it. */
+const servedTo = (input: PassThrough, output: Writable, bound: number) =>
+  runSession(input, output, {
+    tools: REGISTERED,
+    guards: ALL_GUARDS,
+    context: context(),
+    limits: DEFAULT_LIMITS,
+    serverEnv: new Map(),
+    upstream: new FakeRequester(() => '{"content":[]}'),
+    audit: undefined,
+    stopServer: async () => undefined,
+    maxUnreadBytes: bound,
+  });
+
 describe('an agent that stops reading its answers', () => {
   it('is no longer read once the answers waiting for it pass the bound (backpressure)', async () => {
     const BOUND = 64 * 1024;
     const input = new PassThrough();
     // Takes nothing: every answer stays queued in the stream, as for an agent that never reads.
     const output = new Writable({ highWaterMark: 16 * 1024, write: () => undefined });
-    const session = runSession(input, output, {
-      tools: REGISTERED,
-      guards: ALL_GUARDS,
-      context: context(),
-      limits: DEFAULT_LIMITS,
-      serverEnv: new Map(),
-      upstream: new FakeRequester(() => '{"content":[]}'),
-      audit: undefined,
-      stopServer: async () => undefined,
-      maxUnreadBytes: BOUND,
-    });
+    const session = servedTo(input, output, BOUND);
     input.write('{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25"}}\n');
     const request = '{"jsonrpc":"2.0","id":1,"method":"tools/list"}\n';
     // Far more answers than the bound: about 2 MiB of them, were they all written.
@@ -96,6 +100,37 @@ describe('an agent that stops reading its answers', () => {
     expect(output.writableLength).toBeLessThan(BOUND + 100 * 300);
     expect(input.readableLength).toBeGreaterThan(0);
     output.destroy(new Error('the agent went away'));
+    await session;
+  });
+
+  it('is read again once it has read what was waiting, and every request it sent is answered', async () => {
+    const BOUND = 64 * 1024;
+    const input = new PassThrough();
+    let agentReads = false;
+    let answers = 0;
+    let taking: (() => void) | undefined;
+    // Takes one write at a time, and only while the agent reads; the answers it took are counted.
+    const output = new Writable({
+      highWaterMark: 16 * 1024,
+      write: (chunk: Buffer, _encoding, done) => {
+        answers += chunk.toString('utf8').split('\n').length - 1;
+        if (agentReads) done();
+        else taking = done;
+      },
+    });
+    const session = servedTo(input, output, BOUND);
+    input.write('{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25"}}\n');
+    const batch = '{"jsonrpc":"2.0","id":1,"method":"tools/list"}\n'.repeat(100);
+    for (let i = 0; i < 100; i++) input.write(batch);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(input.isPaused()).toBe(true);
+    expect(answers).toBeLessThan(10_001);
+    // The agent reads from now on.
+    agentReads = true;
+    taking?.();
+    await expect.poll(() => answers, { timeout: 20_000 }).toBe(10_001);
+    expect(input.isPaused()).toBe(false);
+    input.end();
     await session;
   });
 });
@@ -180,8 +215,24 @@ describe('a flood of list_changed notices', () => {
     s.handleLine(CALL(1));
     await s.settled();
     expect(Date.now() - started).toBeLessThan(2000);
-    expect(JSON.parse(sent.at(-1)!).result.structuredContent.code).toBe('tool_timeout');
+    const { result } = JSON.parse(sent.at(-1)!);
+    expect(result.structuredContent).toEqual({ code: 'tool_timeout', timeout_ms: 200 });
+    expect(result.content[0].text).toContain("the server's tools were still being decided again after 200 ms, so search_notes was not sent.");
     expect(calls()).toBe(0);
     upstream.answerListings();
+  });
+
+  it('takes the time a call waited for the rediscovery from the timeout it is forwarded with', async () => {
+    const { s, upstream, calls } = flooded(ALL_GUARDS, 5000);
+    upstream.serverNotifies(TOOLS_CHANGED);
+    s.handleLine(CALL(1));
+    // The listing takes 50 ms or more: a call waits for it.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    upstream.answerListings();
+    await s.settled();
+    expect(calls()).toBe(1);
+    const forwarded = upstream.asked.find((asked) => asked.method === 'tools/call')!;
+    expect(forwarded.timeoutMs).toBeLessThanOrEqual(5000 - 40);
+    expect(forwarded.timeoutMs).toBeGreaterThan(1000);
   });
 });

@@ -1,15 +1,18 @@
-// The broker's HTTP client side (src/upstream/http.ts): redirects refused, bodies capped whether
-// their size is announced or not, only the answer to the request accepted, an answer past the
-// reader's limits failing only its request, the session kept; and every address it connects to
-// judged as it is dialled, whatever the name resolved to when the guard looked (DNS rebinding).
+// The broker's HTTP client side (src/upstream/http.ts): redirects refused (or, when followed, at
+// most five), bodies capped whether their size is announced or not, only the answer to the
+// request accepted, an answer past the reader's limits failing only its request, the session
+// kept; a timeout told to the server, each failure (an HTTP status, a body that is no message, a
+// refused connection, a closed connection) named; and every address it connects to judged as it
+// is dialled, whatever the name resolved to when the guard looked (DNS rebinding).
 
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { getDefaultAutoSelectFamily, setDefaultAutoSelectFamily } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ResultOverLimit, ResultTooLarge, ServerGone } from '../../src/errors.js';
+import { RequestTimedOut, ResultOverLimit, ResultTooLarge, ServerGone } from '../../src/errors.js';
 import { addressGuard, PRIVATE_ORIGIN_OPT_IN } from '../../src/guards/address.js';
 import type { Resolved, Resolver } from '../../src/net/resolve.js';
 import { HttpConnection, type Dialling } from '../../src/upstream/http.js';
+import { writeJson } from '../../src/json/writer.js';
 
 type Handler = (request: IncomingMessage, body: string, response: ServerResponse) => void;
 
@@ -129,6 +132,123 @@ describe('HttpConnection', () => {
     const connection = new HttpConnection('notes', url, PLAN, ANYWHERE);
     await connection.close();
     await expect(connection.request('tools/list', undefined, 5000, 'tools/list')).rejects.toThrow(/closed by the broker/);
+  });
+});
+
+/** What a listener received: each body's method and id, and the params of each notification. */
+const parsed = (body: string) => JSON.parse(body) as { id?: number; method: string; params?: unknown };
+
+describe("HttpConnection's answers and failures, each named", () => {
+  it('numbers its requests 1, 2, ... and takes a JSON-RPC error as the answer it is', async () => {
+    const ids: Array<number | undefined> = [];
+    const url = await listen((_request, body, response) => {
+      ids.push(parsed(body).id);
+      const error = { code: -32000, message: 'the note is locked' };
+      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: parsed(body).id, ...(ids.length === 1 ? { result: {} } : { error }) }));
+    });
+    const connection = new HttpConnection('notes', url, PLAN, ANYWHERE);
+    expect((await connection.request('tools/list', undefined, 5000, 'tools/list')).ok).toBe(true);
+    const failed = await connection.request('tools/call', undefined, 5000, 'tools/call');
+    expect(failed.ok).toBe(false);
+    expect(failed.ok ? undefined : writeJson(failed.error)).toBe('{"code":-32000,"message":"the note is locked"}');
+    expect(ids).toEqual([1, 2]);
+  });
+
+  it('gives up on a request at its timeout, and tells the server it gave up', async () => {
+    const notices: unknown[] = [];
+    const url = await listen((_request, body, response) => {
+      // The request is never answered; the notice of its cancellation is accepted.
+      if (parsed(body).method === 'notifications/cancelled') {
+        notices.push(parsed(body).params);
+        response.writeHead(202).end();
+      }
+    });
+    const connection = new HttpConnection('notes', url, PLAN, ANYWHERE);
+    const asked = connection.request('tools/call', undefined, 100, 'tools/call "search_notes"');
+    await expect(asked).rejects.toBeInstanceOf(RequestTimedOut);
+    await expect(asked).rejects.toThrow(/^server "notes" did not answer tools\/call "search_notes" within 100 ms$/);
+    await expect.poll(() => notices).toEqual([{ requestId: 1, reason: 'timeout' }]);
+    await connection.close();
+  });
+
+  it.each([
+    [404, 'answered tools/list with HTTP 404'],
+    [500, 'answered tools/list with HTTP 500'],
+    [400, 'answered tools/list with HTTP 400'],
+    [300, 'answered tools/list with a redirect (HTTP 300), which is not followed'],
+  ])('fails on HTTP %d, saying so', async (status, problem) => {
+    const url = await listen((_request, body, response) => response.writeHead(status, { 'content-type': 'application/json' }).end(answer(body, {})));
+    const asked = new HttpConnection('notes', url, PLAN, ANYWHERE).request('tools/list', undefined, 5000, 'tools/list');
+    await expect(asked).rejects.toBeInstanceOf(ServerGone);
+    await expect(asked).rejects.toThrow(`server "notes" ${problem}`);
+  });
+
+  it('takes any 2xx answer, 299 included', async () => {
+    const url = await listen((_request, body, response) => response.writeHead(299, { 'content-type': 'application/json' }).end(answer(body, { fine: true })));
+    const reply = await new HttpConnection('notes', url, PLAN, ANYWHERE).request('tools/list', undefined, 5000, 'tools/list');
+    expect(reply.ok ? writeJson(reply.result) : undefined).toBe('{"fine":true}');
+  });
+
+  it(`follows at most ${5} redirects when it follows them at all`, async () => {
+    let hops = 0;
+    const url = await listen((_request, _body, response) => {
+      hops++;
+      response.writeHead(307, { location: '/mcp' }).end();
+    });
+    const asked = new HttpConnection('notes', url, { ...PLAN, followRedirects: true }, ANYWHERE).request('tools/list', undefined, 5000, 'tools/list');
+    await expect(asked).rejects.toThrow('server "notes" answered tools/list with more than 5 redirects');
+    // The first request and the five redirects it followed.
+    expect(hops).toBe(6);
+    const nowhere = await listen((_request, _body, response) => response.writeHead(307).end());
+    await expect(new HttpConnection('notes', nowhere, { ...PLAN, followRedirects: true }, ANYWHERE).request('tools/list', undefined, 5000, 'tools/list')).rejects.toThrow(
+      'server "notes" answered tools/list with a redirect (HTTP 307), which is not followed',
+    );
+  });
+
+  it('fails on a body that is no JSON-RPC message, naming the problem', async () => {
+    const url = await listen((_request, _body, response) => response.writeHead(200, { 'content-type': 'application/json' }).end('not json'));
+    const asked = new HttpConnection('notes', url, PLAN, ANYWHERE).request('tools/list', undefined, 5000, 'tools/list');
+    await expect(asked).rejects.toThrow(/^server "notes" answered tools\/list with a body that is not a JSON-RPC message: .+/);
+  });
+
+  it('reads a body of exactly its cap, announced or not', async () => {
+    const exact = (body: string) => {
+      const text = answer(body, {});
+      return text.slice(0, -1) + ' '.repeat(PLAN.maxBodyBytes - text.length) + '}';
+    };
+    const announced = await listen((_request, body, response) => {
+      const text = exact(body);
+      response.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) }).end(text);
+    });
+    const streamed = await listen((_request, body, response) => {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(exact(body));
+    });
+    for (const url of [announced, streamed]) expect((await new HttpConnection('notes', url, PLAN, ANYWHERE).request('tools/list', undefined, 5000, 'tools/list')).ok).toBe(true);
+  });
+
+  it('says why a server could not be asked when nothing listens', async () => {
+    const url = await listen(ok);
+    const closed = servers.pop()!;
+    await new Promise((resolve) => closed.close(resolve));
+    const asked = new HttpConnection('notes', url, PLAN, ANYWHERE).request('tools/list', undefined, 5000, 'tools/list');
+    await expect(asked).rejects.toBeInstanceOf(ServerGone);
+    await expect(asked).rejects.toThrow(/^server "notes" could not be asked tools\/list: connect ECONNREFUSED 127\.0\.0\.1:\d+$/);
+  });
+
+  it('sends a notification and no more once closed, and says why it was closed', async () => {
+    const methods: string[] = [];
+    const url = await listen((_request, body, response) => {
+      methods.push(parsed(body).method);
+      response.writeHead(202).end();
+    });
+    const connection = new HttpConnection('notes', url, PLAN, ANYWHERE);
+    connection.notify('notifications/initialized', undefined);
+    await expect.poll(() => methods).toEqual(['notifications/initialized']);
+    await connection.close('after its tools changed');
+    connection.notify('notifications/initialized', undefined);
+    await expect(connection.request('tools/list', undefined, 5000, 'tools/list')).rejects.toThrow('server "notes" was closed by the broker after its tools changed');
+    expect(methods).toEqual(['notifications/initialized']);
   });
 });
 
