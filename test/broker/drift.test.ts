@@ -58,6 +58,16 @@ describe('rediscover', () => {
       ['search_notes', 'listing-unique'],
       ['write_note', 'listing-unique'],
     ]);
+    // Each says why, naming the failure.
+    const reasons = (await rediscover(server({ tools: new Error('the server went away') }), CONFIG, MANIFEST, ALL_GUARDS, REGISTERED)).map(({ reason }) => reason);
+    expect(reasons).toEqual(['the tools could not be listed again: the server went away', 'the tools could not be listed again: the server went away']);
+  });
+
+  it('names a registered tool that no guard decided again as no longer registering, never as still matching', async () => {
+    // A tool the session holds that neither the listing nor the manifest names: no guard refuses
+    // it, and it is not registered again either.
+    const gone = await rediscover(server({ tools: [SEARCH, WRITE] }), CONFIG, MANIFEST, ALL_GUARDS, [...REGISTERED, { ...REGISTERED[0]!, tool: 'archive_note', name: 'archive_note' }]);
+    expect(gone.map(({ tool: t, guard, reason }) => [t.tool, guard, reason])).toEqual([['archive_note', REDISCOVERY, 'it no longer registers']]);
   });
 });
 

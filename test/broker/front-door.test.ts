@@ -1,6 +1,7 @@
 // The broker's HTTP front door (docs/front-door.md): where it listens, which Host and Origin it
-// serves, how session ids are made and bound, and what each guard removed gives back. The front
-// door is driven over real loopback HTTP, in front of a stub session that answers every request.
+// serves, how session ids are made and bound, how many sessions it holds, a request id already
+// waiting, what a session says of its own sent on its stream, and what each guard removed gives
+// back. The front door is driven over real loopback HTTP, in front of stub sessions.
 
 import { request, type ClientRequest } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -39,8 +40,8 @@ interface Reply {
 const doors: Array<{ stop: () => void }> = [];
 afterEach(() => doors.splice(0).forEach((door) => door.stop()));
 
-async function open(plan: FrontDoorPlan, allowedOrigins: string[] = []) {
-  const door = new FrontDoor({ listen: { host: undefined, port: 0 }, allowedOrigins, plan, maxBodyBytes: 1024, session: stubSessions() });
+async function open(plan: FrontDoorPlan, allowedOrigins: string[] = [], session = stubSessions()) {
+  const door = new FrontDoor({ listen: { host: undefined, port: 0 }, allowedOrigins, plan, maxBodyBytes: 1024, session });
   const url = new URL(await door.listen());
   const port = Number(url.port);
   doors.push({ stop: () => door.close() });
@@ -358,6 +359,73 @@ describe('the front door over HTTP', () => {
         expect(await openStream()).toEqual({ status: 409, type: TEXT, cache: undefined, first: 'Conflict: this session already has 4 streams open\n' });
       } finally {
         held.forEach((req) => req.destroy());
+      }
+    });
+
+    it('names why it refuses a foreign Origin and a foreign Host', async () => {
+      const door = await open(planWithout(), ['http://app.example']);
+      expect((await door.initialize({ origin: 'http://evil.example' })).reply).toMatchObject(refusal(403, 'Forbidden: this Origin is not allowed'));
+      expect((await door.initialize({ host: `rebind.example:${door.port}` })).reply).toMatchObject(refusal(403, 'Forbidden: the Host header does not name this broker'));
+    });
+
+    it(`opens at most ${MAX_SESSIONS} sessions, answering 503 past them`, async () => {
+      const door = await open(planWithout());
+      for (let i = 0; i < MAX_SESSIONS; i++) expect((await door.initialize()).reply.status).toBe(200);
+      expect((await door.initialize()).reply).toMatchObject(refusal(503, 'Service Unavailable: too many sessions'));
+    });
+
+    /**
+     * Sessions that leave a request of method "hold" unanswered, and otherwise send a notice of
+     * their own before each answer; `held` counts the requests held.
+     */
+    const held = { count: 0 };
+    const holdingSessions = () => (send: (line: string) => void) => ({
+      session: {
+        handleLine(line: string) {
+          const message = JSON.parse(line) as { id?: unknown; method?: string };
+          if (message.method === 'hold') held.count++;
+          if (message.id === undefined || message.method === 'hold') return;
+          send('{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"before the answer"}}');
+          send(JSON.stringify({ jsonrpc: '2.0', id: message.id, result: {} }));
+        },
+      },
+      end: () => {},
+    });
+
+    it('refuses a request whose id a request of the same session still waits under', async () => {
+      const door = await open(planWithout(), [], holdingSessions());
+      const { id } = await door.initialize();
+      const hold = JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'hold' });
+      // Never answered: the door's close ends it.
+      held.count = 0;
+      const waiting = door.send('POST', { 'mcp-session-id': id! }, hold).catch(() => undefined);
+      await expect.poll(() => held.count).toBe(1);
+      expect(await door.send('POST', { 'mcp-session-id': id! }, hold)).toMatchObject({
+        status: 400,
+        body: '{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid message: the id 7 is already in use by a request of this session"}}',
+      });
+      expect(held.count).toBe(1);
+      expect((await door.send('POST', { 'mcp-session-id': id! }, JSON.stringify({ jsonrpc: '2.0', id: 8, method: 'ping' }))).status).toBe(200);
+      doors.splice(0).forEach((door) => door.stop());
+      await waiting;
+    });
+
+    it("sends what the session says of its own on the session's open stream, the answer on its POST", async () => {
+      const door = await open(planWithout(), [], holdingSessions());
+      const { id } = await door.initialize();
+      let streamed = '';
+      const stream = request({ host: '127.0.0.1', port: door.port, path: '/mcp', method: 'GET', headers: { 'mcp-session-id': id!, accept: 'text/event-stream' } }, (res) => {
+        res.on('data', (chunk: Buffer) => (streamed += chunk.toString('utf8')));
+      });
+      stream.on('error', () => undefined);
+      stream.end();
+      try {
+        await expect.poll(() => streamed).toBe(': open\n\n');
+        const answered = await door.send('POST', { 'mcp-session-id': id! }, JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping' }));
+        expect(answered.body).toBe('{"jsonrpc":"2.0","id":2,"result":{}}');
+        await expect.poll(() => streamed).toBe(': open\n\nevent: message\ndata: {"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"before the answer"}}\n\n');
+      } finally {
+        stream.destroy();
       }
     });
 

@@ -42,8 +42,21 @@ describe('initializeAndList', () => {
     expect(requester.asked.every((a) => a.timeoutMs <= DEFAULT_LIMITS.connectTimeoutMs)).toBe(true);
   });
 
-  it('refuses a protocol version it does not speak', async () => {
+  it('refuses a protocol version it does not speak, or none', async () => {
+    const unspoken = 'server "notes" answered initialize without a protocol version the broker speaks';
     await expect(list(server(['[]'], { init: '{"protocolVersion":"2024-11-05"}' }))).rejects.toThrow(UpstreamError);
+    for (const init of ['{"protocolVersion":"2024-11-05"}', '{}', '["2025-11-25"]']) await expect(list(server(['[]'], { init }))).rejects.toThrow(unspoken);
+    const refused = new FakeRequester(() => ({ error: '{"code":-1,"message":"not now"}' }));
+    await expect(list(refused)).rejects.toThrow('server "notes" answered initialize with an error: not now');
+  });
+
+  it('keeps the output schema and annotations a tool gives, as given', async () => {
+    const [tool] = await list(server([`[${t('a', ',"outputSchema":{"type":"object"},"annotations":{"title":"A"}')}]`]));
+    expect(writeJson(tool!.outputSchema ?? { kind: 'null' })).toBe('{"type":"object"}');
+    expect(writeJson(tool!.annotations ?? { kind: 'null' })).toBe('{"title":"A"}');
+    const [bare] = await list(server([`[${t('b')}]`]));
+    expect(bare!.outputSchema).toBeUndefined();
+    expect(bare!.annotations).toBeUndefined();
   });
 
   it('stops at max_pages without asking for more', async () => {
@@ -77,6 +90,9 @@ describe('initializeAndList', () => {
     ['{"tools":[{"name":"a","inputSchema":{},"description":1}]}', 'description is not a string'],
     ['{"tools":[{"name":"a","inputSchema":{},"annotations":null}]}', 'annotations is not an object'],
     ['[]', 'the result is not an object'],
+    ['{"tools":[1]}', 'tool 0: not an object'],
+    ['{"tools":[{"name":"","inputSchema":{}}]}', 'tool 0: name is not a non-empty string'],
+    ['{"tools":[{"name":"a","inputSchema":{},"outputSchema":[]}]}', 'tool 0: outputSchema is not an object'],
   ])('refuses the malformed page %s', async (page, message) => {
     const requester = new FakeRequester((method) => (method === 'initialize' ? INIT : page));
     await expect(list(requester)).rejects.toThrow(message);

@@ -5,12 +5,12 @@
 // inputs before any server starts.
 // e2e.test.ts shows the same commands through the compiled command line.
 
-import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { pin } from '../../src/commands/pin.js';
 import { serve, type ServeOptions } from '../../src/commands/serve.js';
 import { ConfigError, EXIT } from '../../src/errors.js';
-import { FIXTURE, Workdir, toolsText, type ToolText } from './e2e-helpers.js';
+import { FIXTURE, Workdir, toolsText, waitDead, type ToolText } from './e2e-helpers.js';
 import { INITIALIZE, INITIALIZED, LIST, converse, messagesIn } from './agent-channel.js';
 
 const READ: ToolText = { name: 'read_note', description: 'Read one note.', annotations: '{"readOnlyHint":true}' };
@@ -51,6 +51,15 @@ describe('pin', () => {
     const manifest = JSON.parse(readFileSync(w.manifest, 'utf8'));
     expect(manifest.server).toBe('notes');
     expect(Object.keys(manifest.tools)).toEqual(['read_note', 'write_note']);
+  });
+
+  it('stops the server once the manifest is written, and names the manifest when it cannot write it', async () => {
+    const w = await pinned();
+    expect(await waitDead(Number(readFileSync(w.serverPidFile, 'utf8')))).toBe(true);
+    // A folder where the manifest should go: the write fails, and the error says what it was writing.
+    const folder = w.path('state');
+    mkdirSync(folder, { recursive: true });
+    await expect(pin(w.config, folder, [])).rejects.toThrow(new ConfigError(`cannot write the manifest ${folder}: EISDIR: illegal operation on a directory, open '${folder}'`));
   });
 });
 

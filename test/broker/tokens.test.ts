@@ -28,6 +28,13 @@ describe('readTokens', () => {
   it.each([
     ['not json', 'is not JSON'],
     ['["mcp.example.com","t"]', 'must be a JSON object'],
+    // A string's characters would read as hostnames ("0", "1", ...) mapped to one-letter tokens.
+    ['"ab"', 'must be a JSON object'],
+    ['5', 'must be a JSON object'],
+    ['null', 'must be a JSON object'],
+    ['true', 'must be a JSON object'],
+    ['{"[::1]:8443":"t"}', 'is not a bare hostname'],
+    ['{"[::1]/mcp":"t"}', 'is not a bare hostname'],
     ['{"https://mcp.example.com":"t"}', 'is not a bare hostname'],
     ['{"mcp.example.com:443":"t"}', 'is not a bare hostname'],
     ['{"user@mcp.example.com":"t"}', 'is not a bare hostname'],
