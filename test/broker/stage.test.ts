@@ -27,6 +27,36 @@ describe('the outbound stage', () => {
     }
   });
 
+  it("tells a schema's prose from its values inside arrays of subschemas, and reads a prose keyword holding no string, or a value holding a schema-like object, as a value", () => {
+    const descriptor = (schema: string) => `{"name":"t","inputSchema":{"type":"object",${schema}}}`;
+    expect(through(descriptor('"allOf":[{"description":"a\\u200Bb"}]'), 'descriptor')).toEqual({ name: 't', inputSchema: { type: 'object', allOf: [{ description: 'ab' }] } });
+    for (const schema of ['"description":{"x":"a\\u200Bb"}', '"default":{"x":{"description":"a\\u200Bb"}}']) {
+      expect(through(descriptor(schema), 'descriptor')).toEqual({ withheld: 'it carries invisible or formatting characters where text cannot be rewritten' });
+    }
+  });
+
+  it('only judges an identifier (a uri, a name), at any depth and in arrays, and normalises what is not one', () => {
+    const hidden = { withheld: 'it carries invisible or formatting characters where text cannot be rewritten' };
+    expect(through('{"contents":[{"uri":"file:///a\\u200Bb","text":"x"}]}', 'resource')).toEqual(hidden);
+    expect(through('[{"uri":"file:///a\\u200Bb"}]', 'resource')).toEqual(hidden);
+    expect(through('{"contents":[{"uri":"file:///ab","text":"a\\u200Bb"}]}', 'resource')).toEqual({ contents: [{ uri: 'file:///ab', text: 'ab' }] });
+    // A "name" that holds no string names nothing: its strings are text like any other.
+    expect(through('{"contents":[{"name":{"x":"a\\u200Bb"},"text":"x"}]}', 'resource')).toEqual({ contents: [{ name: { x: 'ab' }, text: 'x' }] });
+  });
+
+  it("caps a descriptor's description at max_description_chars, and leaves one at the cap whole", () => {
+    const descriptor = (length: number) => JSON.stringify({ name: 't', description: 'd'.repeat(length), inputSchema: { type: 'object' } });
+    const cap = DEFAULT_LIMITS.maxDescriptionChars;
+    // The marker counts toward the cap: what is shown is the cap's worth, marker included.
+    const marker = `[truncated: showing ${cap} of ${cap + 5} characters]`;
+    expect(through(descriptor(cap + 5), 'descriptor')).toEqual({
+      name: 't',
+      description: `${'d'.repeat(cap - marker.length)}${marker}`,
+      inputSchema: { type: 'object' },
+    });
+    expect(through(descriptor(cap), 'descriptor')).toEqual(JSON.parse(descriptor(cap)));
+  });
+
   it('withholds a message whose key hides a character, on every channel, and normalises its values', () => {
     expect(through('{"content":[],"structuredContent":{"no\\u200Bte":1}}', 'result')).toMatchObject({ withheld: expect.any(String) });
     expect(through('{"content":[],"structuredContent":{"note":"a\\u200Bb"}}', 'result')).toEqual({ content: [], structuredContent: { note: 'ab' } });
