@@ -28,6 +28,31 @@ function relay(policy: ServerRequests = DEFAULT_SERVER_REQUESTS, capabilities = 
 const text = (reply: Reply) => (reply.ok ? writeJson(reply.result) : writeJson(reply.error));
 const allow = (over: Record<string, unknown>) => parseServerRequests(readJson(JSON.stringify(over)));
 
+describe("the operator's server_requests", () => {
+  it('reads every bound under its own name, each left out keeping its default', () => {
+    const all = allow({
+      sampling: { allow: true, max_requests: 2, max_tokens: 30, max_message_chars: 40, allow_tools: true },
+      elicitation: { allow: true, max_requests: 3, max_message_chars: 50 },
+      roots: ['file:///notes/'],
+      notifications: { max_log_messages: 6, max_list_changed: 0 },
+    });
+    expect(all).toEqual({
+      sampling: { allow: true, maxRequests: 2, maxTokens: 30, maxMessageChars: 40, allowTools: true },
+      elicitation: { allow: true, maxRequests: 3, maxMessageChars: 50 },
+      roots: ['file:///notes/'],
+      notifications: { maxLogMessages: 6, maxListChanged: 0 },
+    });
+    expect(allow({ sampling: {}, elicitation: {}, notifications: {} })).toEqual(DEFAULT_SERVER_REQUESTS);
+  });
+
+  it('names the field it refuses by its whole path', () => {
+    expect(() => allow({ elicitation: { max_requests: 0 } })).toThrow('config.server_requests.elicitation.max_requests');
+    expect(() => allow({ sampling: { max_message_chars: 'many' } })).toThrow('config.server_requests.sampling.max_message_chars');
+    expect(() => allow({ roots: ['notes'] })).toThrow('config.server_requests.roots names "notes", which is not an absolute URI');
+    expect(() => allow({ sampling: { allow: true, extra: 1 } })).toThrow('config.server_requests.sampling');
+  });
+});
+
 describe('server requests', () => {
   it('refuses sampling unless the operator allows it, without the agent seeing it', async () => {
     const { relay: r, sent } = relay(DEFAULT_SERVER_REQUESTS, '{"sampling":{}}');
