@@ -79,6 +79,25 @@ describe('refusedName', () => {
   it.each(['example.com', 'mcp.example.org.', 'localhost.example.com'])('leaves %s to be resolved', (name) => {
     expect(refusedName(name)).toBeNull();
   });
+
+  it.each([
+    ['', '"" is not a host name'],
+    ['.', '"." is not a host name'],
+    ['.example.com', '".example.com" is not a host name'],
+    ['a..b', '"a..b" is not a host name'],
+    ['LocalHost', '"LocalHost" is a local name'],
+    ['intranet', '"intranet" is a single-label name, resolved by local search rules'],
+    ['printer.local', '"printer.local" ends in .local, a local or reserved suffix'],
+  ])('says why it refuses %j', (name, why) => {
+    expect(refusedName(name)).toBe(why);
+  });
+});
+
+describe('refusedAddress of what is no address', () => {
+  it('says it is not an IP address', () => {
+    expect(refusedAddress('mcp.example.com')).toBe('mcp.example.com is not an IP address');
+    expect(refusedAddress('')).toBe(' is not an IP address');
+  });
 });
 
 describe('hostOf', () => {
@@ -94,6 +113,11 @@ describe('hostOf', () => {
     ['http://[0:0:0:0:0:0:0:1]/', '::1'],
   ])('reads %s as the address %s', (url, address) => {
     expect(hostOf(new URL(url))).toEqual({ kind: 'address', address });
+  });
+
+  it('reads anything else as a name to resolve, as WHATWG parsing wrote it', () => {
+    expect(hostOf(new URL('http://MCP.Example.com:8443/mcp'))).toEqual({ kind: 'name', name: 'mcp.example.com' });
+    expect(hostOf(new URL('http://1.2.3.example/'))).toEqual({ kind: 'name', name: '1.2.3.example' });
   });
 });
 

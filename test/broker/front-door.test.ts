@@ -12,6 +12,8 @@ import { SharedNotices } from '../../src/front-door/notices.js';
 import type { Requester } from '../../src/upstream/connection.js';
 import { frontDoorLoopback, hostCheck, naiveFrontDoor, originCheck, sessionBinding, sessionIdsUnguessable, type FrontDoorPlan } from '../../src/guards/front-door.js';
 import { ConfigError } from '../../src/errors.js';
+import { ERROR, brokerError } from '../../src/wire/jsonrpc.js';
+import { FakeRequester } from './fake-requester.js';
 
 const ALL = [frontDoorLoopback, originCheck, hostCheck, sessionBinding, sessionIdsUnguessable];
 const planWithout = (...names: string[]): FrontDoorPlan => ALL.filter((guard) => !names.includes(guard.name)).reduce((plan, guard) => guard.plan(plan), naiveFrontDoor());
@@ -188,8 +190,27 @@ describe("the server's notices shared by the sessions", () => {
     views[1]!.end();
     await askAgent!('sampling/createMessage', undefined);
     views[0]!.end();
-    expect(await askAgent!('sampling/createMessage', undefined)).toMatchObject({ ok: false });
+    expect(await askAgent!('sampling/createMessage', undefined)).toEqual({ ok: false, error: brokerError(ERROR.invalidRequest, 'no agent session is open to ask') });
     expect(asked).toEqual(['second', 'first']);
+  });
+
+  it("leave the other sessions' handler in place when a session that never took the server's requests ends", async () => {
+    let askAgent: ((method: string, params: undefined) => Promise<{ ok: boolean }>) | undefined;
+    const upstream = { onNotification: () => {}, onRequest: (handler: typeof askAgent) => void (askAgent = handler) } as unknown as Requester;
+    const notices = new SharedNotices(upstream);
+    const taking = notices.view();
+    taking.upstream.onRequest(async () => ({ ok: true, result: { kind: 'null' } }));
+    notices.view().end();
+    expect(await askAgent!('sampling/createMessage', undefined)).toEqual({ ok: true, result: { kind: 'null' } });
+  });
+
+  it("pass each session's requests and notifications to the one server", async () => {
+    const server = new FakeRequester(() => '{"tools":[]}');
+    const { upstream } = new SharedNotices(server).view();
+    expect((await upstream.request('tools/list', undefined, 1234, 'tools/list')).ok).toBe(true);
+    upstream.notify('notifications/initialized', undefined);
+    expect(server.asked).toEqual([{ method: 'tools/list', params: undefined, timeoutMs: 1234 }]);
+    expect(server.notified).toEqual(['notifications/initialized']);
   });
 });
 

@@ -199,6 +199,24 @@ describe('canonicalJson against a model', () => {
     );
   });
 
+  it("writes members in UTF-16 code unit order, RFC 8785's example included", () => {
+    // RFC 8785 section 3.2.3: a surrogate pair sorts by its code units, before U+FB33.
+    const keys = ['\u20ac', '\r', '\ufb33', '1', '\ud83d\ude00', '\u0080', '\u00f6'];
+    // Read back with the broker's reader, which keeps members in the order written (JSON.parse would put "1" first).
+    const order = (names: readonly string[]) => {
+      const read = readJson(canonicalJson({ kind: 'object', entries: names.map((key) => [key, { kind: 'null' }] as const) }));
+      return read.kind === 'object' ? read.entries.map(([key]) => key) : [];
+    };
+    expect(order(keys)).toEqual(['\r', '1', '\u0080', '\u00f6', '\u20ac', '\ud83d\ude00', '\ufb33']);
+    fc.assert(
+      fc.property(fc.uniqueArray(fc.string({ unit: 'binary', maxLength: 4 }), { maxLength: 30 }), (names) => {
+        // The model: JavaScript's default sort compares UTF-16 code units.
+        expect(order(names)).toEqual([...names].sort());
+      }),
+      PARAMETERS,
+    );
+  });
+
   it('tells apart two values whose numbers differ, however close (a float64 would merge them)', () => {
     fc.assert(
       fc.property(fc.bigInt({ min: -(10n ** 40n), max: 10n ** 40n }), fc.integer({ min: -30, max: 30 }), (mantissa, exponent) => {

@@ -62,4 +62,14 @@ describe('LineSplitter', () => {
     splitter.push(Buffer.from('"}\nnext\n'));
     expect(events.slice(1)).toEqual([`ended {"id":7,"result":"0123456789|${'x'.repeat(254)}"}`, 'line next']);
   });
+
+  it("keeps an over-long line's end without its \\r, however the line ended", () => {
+    const tails: string[] = [];
+    const splitter = new LineSplitter(() => undefined, () => undefined, 16, ({ tail }) => tails.push(tail.toString()));
+    splitter.push(Buffer.from(`{"result":"${'x'.repeat(40)}","id":7}\r\n`));
+    splitter.push(Buffer.from(`{"result":"${'x'.repeat(40)}",`));
+    splitter.push(Buffer.from('"id":8}\r'));
+    splitter.push(Buffer.from('\n'));
+    expect(tails).toEqual([`{"result":"${'x'.repeat(40)}","id":7}`, `{"result":"${'x'.repeat(40)}","id":8}`]);
+  });
 });

@@ -159,6 +159,16 @@ describe('withhold-uninspectable', () => {
     });
   });
 
+  it('takes a block for text only by its type, and withholds content that is no list of blocks whole', async () => {
+    // An image block that also carries a "text" member is still an image: the text is not what the agent would be shown.
+    const disguised = '{"content":[{"type":"image","data":"AAAA","mimeType":"image/png","text":"see the note"},"a bare string"]}';
+    expect(await judge(withholdUninspectable, disguised)).toEqual({
+      kind: 'pass',
+      result: '{"content":[{"type":"text","text":"[withheld: image image/png]"},{"type":"text","text":"[withheld: content]"}]}',
+    });
+    expect(await judge(withholdUninspectable, '{"content":{"type":"text","text":"not a list"}}')).toEqual({ kind: 'pass', result: '{"content":[]}' });
+  });
+
   it.each([
     ['a result with no content', '{"structuredContent":{"data":"AAAA"}}'],
     ['a result that is not an object', '[{"type":"image","data":"AAAA"}]'],

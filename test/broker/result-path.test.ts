@@ -195,6 +195,21 @@ describe("redacting the server's environment", () => {
     expect(nested(bytes('secret-part').toString('hex'))).toBe('[redacted: INNER]');
   });
 
+  it('redacts a value of exactly 8 characters, none of 7, and has nothing to do when no value is that long', () => {
+    const eight = redactor(new Map([['PIN', 'abcd1234']]))!;
+    expect(eight('pin abcd1234')).toBe('pin [redacted: PIN]');
+    expect(redactor(new Map([['PIN', 'abc1234'], ['LEVEL', 'debug']]))).toBeUndefined();
+    // A value that is mostly invisible characters normalises to a short text, which stays as it is elsewhere.
+    const hidden = redactor(new Map([['KEY', 'ab\u200B\u200B\u200B\u200B\u200B\u200B']]))!;
+    expect(hidden('ab and ab\u200B\u200B\u200B\u200B\u200B\u200B')).toBe('ab and [redacted: KEY]');
+  });
+
+  it('redacts every base64 run holding a value, each value found whatever the length of the others', () => {
+    const both = redactor(new Map([['SHORT', 'k3y-8chr'], ['LONG', 'a-much-longer-token-of-forty-characters!']]))!;
+    const short = bytes('u:k3y-8chr').toString('base64');
+    expect(both(`Basic ${short} and again Basic ${short}`)).toBe('Basic [redacted: SHORT] and again Basic [redacted: SHORT]');
+  });
+
   it('leaves no token-decided base64 characters of any alignment, whatever bytes surround the token', () => {
     const token = fc.string({ unit: 'binary', minLength: 8, maxLength: 40 });
     const around = fc.uint8Array({ maxLength: 20 });
