@@ -13,7 +13,7 @@ import type { Check, CheckOp, Contract, Selector } from '../../src/types.js';
 const SOURCES: Sources = {
   arguments: readJson('{"id":7,"text":"hello","tags":["a","b"]}'),
   result: readJson('{"id":7,"version":2,"big":9007199254740993,"pair":[1,{"k":"v"}]}'),
-  readback: readJson('{"text":"hello","version":2.0,"big":9007199254740992,"title":"hello world","items":[{"k":"v"}],"note":null}'),
+  readback: readJson('{"text":"hello","version":2.0,"big":9007199254740992,"title":"hello world","items":[{"k":"v"}],"note":null,"odd":"undefined, a, b"}'),
 };
 
 const at = (from: Selector['from'], pointer: string): Selector => ({ from, pointer });
@@ -66,6 +66,9 @@ describe('failedCheck', () => {
 
   it.each([
     ['a number and a string do not compare', check(at('result', '/id'), 'less_than', at('arguments', '/text'))],
+    ['a string and a number do not compare', check(at('arguments', '/text'), 'greater_than', at('result', '/id'))],
+    ['a string contains no list, even one whose items it spells', check(at('readback', '/odd'), 'contains', at('arguments', '/tags'))],
+    ['a missing left value fails against one that is there', check(at('result', '/none'), 'equals', at('result', '/id'))],
     ['objects do not compare', check(at('result', '/pair/1'), 'greater_than', at('result', '/pair/1'))],
     ['a number does not contain anything', check(at('result', '/id'), 'contains', at('result', '/id'))],
     ['a string does not contain a number', check(at('arguments', '/text'), 'contains', at('result', '/id'))],
