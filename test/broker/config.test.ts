@@ -30,6 +30,28 @@ describe('parseConfig', () => {
     expect(config.limits).toEqual({ ...DEFAULT_LIMITS, maxPages: 3, maxTools: 10, callTimeoutMs: 1000, connectTimeoutMs: 2000 });
   });
 
+  it('reads every server field and limit under its own name, each limit up to its bound and not past it', () => {
+    const most = 16 * 1024 * 1024;
+    const config = parse(`{"server":{"id":"notes","command":"node","args":["a"],"env":{"K":"v"},"source_version":"1.2.3"},"rules":{},
+      "limits":{"max_result_chars":${most},"max_description_chars":${most},"max_message_bytes":${most}},
+      "server_requests":{"sampling":{"allow":true}}}`);
+    expect(config.server).toEqual({ id: 'notes', command: 'node', args: ['a'], env: new Map([['K', 'v']]), prefix: undefined, sourceVersion: '1.2.3' });
+    expect(config.limits).toEqual({ ...DEFAULT_LIMITS, maxResultChars: most, maxDescriptionChars: most, maxMessageBytes: most });
+    expect(config.serverRequests.sampling.allow).toBe(true);
+    for (const key of ['max_result_chars', 'max_description_chars', 'max_message_bytes']) {
+      expect(() => parse(`{${SERVER},"rules":{},"limits":{"${key}":${most + 1}}}`)).toThrow(`config.limits.${key}`);
+    }
+    expect(parse('{"server":{"id":"notes","command":"node"},"rules":{}}').server).toMatchObject({ args: [], env: new Map() });
+  });
+
+  it('refuses what only a started server has on a server reached by URL, naming the field', () => {
+    for (const [key, value] of [['command', '"node"'], ['args', '["x"]'], ['env', '{"K":"v"}']]) {
+      expect(() => parse(`{"server":{"id":"notes","url":"https://mcp.example.com/mcp","${key}":${value}},"rules":{}}`)).toThrow(
+        `config.server.${key} is for a server the broker starts; this one is reached by url`,
+      );
+    }
+  });
+
   it('reads the call-path fields: rules, grants, policy, agents and the prefix', () => {
     const config = parse(`{"server":{"id":"notes","command":"node","prefix":"nt"},
       "rules":{"write_note":{"effect":"local_change","rename":"save_note","deny":["sidenote"],
