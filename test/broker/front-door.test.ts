@@ -399,26 +399,29 @@ describe('the front door over HTTP', () => {
      * Sessions that leave a request of method "hold" unanswered, and otherwise send a notice of
      * their own before each answer; `held` counts the requests held.
      */
-    const held = { count: 0 };
-    const holdingSessions = () => (send: (line: string) => void) => ({
-      session: {
-        handleLine(line: string) {
-          const message = JSON.parse(line) as { id?: unknown; method?: string };
-          if (message.method === 'hold') held.count++;
-          if (message.id === undefined || message.method === 'hold') return;
-          send('{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"before the answer"}}');
-          send(JSON.stringify({ jsonrpc: '2.0', id: message.id, result: {} }));
+    function holdingSessions() {
+      const held = { count: 0 };
+      const sessions = (send: (line: string) => void) => ({
+        session: {
+          handleLine(line: string) {
+            const message = JSON.parse(line) as { id?: unknown; method?: string };
+            if (message.method === 'hold') held.count++;
+            if (message.id === undefined || message.method === 'hold') return;
+            send('{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"before the answer"}}');
+            send(JSON.stringify({ jsonrpc: '2.0', id: message.id, result: {} }));
+          },
         },
-      },
-      end: () => {},
-    });
+        end: () => {},
+      });
+      return { held, sessions };
+    }
 
     it('refuses a request whose id a request of the same session still waits under', async () => {
-      const door = await open(planWithout(), [], holdingSessions());
+      const { held, sessions } = holdingSessions();
+      const door = await open(planWithout(), [], sessions);
       const { id } = await door.initialize();
       const hold = JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'hold' });
       // Never answered: the door's close ends it.
-      held.count = 0;
       const waiting = door.send('POST', { 'mcp-session-id': id! }, hold).catch(() => undefined);
       await expect.poll(() => held.count).toBe(1);
       expect(await door.send('POST', { 'mcp-session-id': id! }, hold)).toMatchObject({
@@ -432,7 +435,7 @@ describe('the front door over HTTP', () => {
     });
 
     it("sends what the session says of its own on the session's open stream, the answer on its POST", async () => {
-      const door = await open(planWithout(), [], holdingSessions());
+      const door = await open(planWithout(), [], holdingSessions().sessions);
       const { id } = await door.initialize();
       let streamed = '';
       const stream = request({ host: '127.0.0.1', port: door.port, path: '/mcp', method: 'GET', headers: { 'mcp-session-id': id!, accept: 'text/event-stream' } }, (res) => {

@@ -5,7 +5,7 @@
 // refused connection, a closed connection) named; and every address it connects to judged as it
 // is dialled, whatever the name resolved to when the guard looked (DNS rebinding).
 
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { getDefaultAutoSelectFamily, setDefaultAutoSelectFamily } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RequestTimedOut, ResultOverLimit, ResultTooLarge, ServerGone } from '../../src/errors.js';
@@ -13,36 +13,9 @@ import { addressGuard, PRIVATE_ORIGIN_OPT_IN } from '../../src/guards/address.js
 import type { Resolved, Resolver } from '../../src/net/resolve.js';
 import { HttpConnection, type Dialling } from '../../src/upstream/http.js';
 import { writeJson } from '../../src/json/writer.js';
+import { accepted, closeListeners, listen, stopListening } from './loopback-http.js';
 
-type Handler = (request: IncomingMessage, body: string, response: ServerResponse) => void;
-
-const servers: Server[] = [];
-/** TCP connections each listener accepted, by port: a dial that was refused adds none. */
-const accepted = new Map<string, number>();
-
-async function listen(handler: Handler): Promise<URL> {
-  const server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => handler(request, Buffer.concat(chunks).toString('utf8'), response));
-  });
-  server.on('connection', () => {
-    const port = String((server.address() as { port: number }).port);
-    accepted.set(port, (accepted.get(port) ?? 0) + 1);
-  });
-  servers.push(server);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return new URL(`http://127.0.0.1:${address.port}/mcp`);
-}
-
-afterEach(async () => {
-  for (const server of servers.splice(0)) {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-  }
-});
+afterEach(closeListeners);
 
 const PLAN = { followRedirects: false, maxBodyBytes: 1024, bearer: undefined };
 /** As without an address guard: the listeners here are on loopback. */
@@ -229,8 +202,7 @@ describe("HttpConnection's answers and failures, each named", () => {
 
   it('says why a server could not be asked when nothing listens', async () => {
     const url = await listen(ok);
-    const closed = servers.pop()!;
-    await new Promise((resolve) => closed.close(resolve));
+    await stopListening(url);
     const asked = new HttpConnection('notes', url, PLAN, ANYWHERE).request('tools/list', undefined, 5000, 'tools/list');
     await expect(asked).rejects.toBeInstanceOf(ServerGone);
     await expect(asked).rejects.toThrow(/^server "notes" could not be asked tools\/list: connect ECONNREFUSED 127\.0\.0\.1:\d+$/);

@@ -14,35 +14,35 @@ export function sleepingGroup(): number {
   return leader.pid!;
 }
 
-/** The pids in group `pgid` that are alive (a zombie is not), read from /proc. */
-export function liveMembers(pgid: number): number[] {
+/** The pids whose /proc `file` (read as text) `holds`; a process gone while the directory was read is skipped. */
+function pidsWhere(file: string, holds: (text: string) => boolean): number[] {
   return readdirSync('/proc')
     .filter((entry) => /^\d+$/.test(entry))
     .flatMap((pid) => {
       try {
-        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-        // After the command's closing parenthesis: state, ppid, pgrp.
-        const [state, , group] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-        return Number(group) === pgid && state !== 'Z' && state !== 'X' ? [Number(pid)] : [];
+        return holds(readFileSync(`/proc/${pid}/${file}`, 'utf8')) ? [Number(pid)] : [];
       } catch {
-        return []; // gone while the directory was read
+        return [];
       }
     });
 }
 
+/** The pids in group `pgid` that are alive (a zombie is not), read from /proc. */
+export function liveMembers(pgid: number): number[] {
+  return pidsWhere('stat', (stat) => {
+    // After the command's closing parenthesis: state, ppid, pgrp.
+    const [state, , group] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return Number(group) === pgid && state !== 'Z' && state !== 'X';
+  });
+}
+
 /** The pids of the live group watchers (src/upstream/watcher.ts) watching group `pgid`, read from /proc. */
 export function watchersOf(pgid: number): number[] {
-  return readdirSync('/proc')
-    .filter((entry) => /^\d+$/.test(entry))
-    .flatMap((pid) => {
-      try {
-        // sh -c SCRIPT gauntlet-group-watcher PGID: the last two arguments name it and its group.
-        const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').slice(-3, -1);
-        return args[0] === 'gauntlet-group-watcher' && args[1] === String(pgid) ? [Number(pid)] : [];
-      } catch {
-        return []; // gone while the directory was read
-      }
-    });
+  return pidsWhere('cmdline', (cmdline) => {
+    // sh -c SCRIPT gauntlet-group-watcher PGID: the last two arguments name it and its group.
+    const args = cmdline.split('\0').slice(-3, -1);
+    return args[0] === 'gauntlet-group-watcher' && args[1] === String(pgid);
+  });
 }
 
 /** Kills every group a test made: an afterEach hook. */

@@ -7,9 +7,13 @@ import { readJson } from '../../src/json/reader.js';
 import { plain } from '../../src/json/tree.js';
 import { writeJson } from '../../src/json/writer.js';
 import type { Reply } from '../../src/upstream/connection.js';
+import { DEFAULT_LIMITS } from '../../src/operator/config.js';
+import { Session } from '../../src/session/session.js';
+import { CONTEXT } from './builders.js';
+import { FakeRequester, replyText } from './fake-requester.js';
 
 // The relay of what a server starts on its own, with every guard kept: what the agent is sent,
-// and what the server gets back.
+// and what the server gets back, by the relay alone and through the session.
 
 const SAMPLING = '{"messages":[{"role":"user","content":{"type":"text","text":"Summarise the note."}}],"maxTokens":100}';
 
@@ -152,5 +156,37 @@ describe('the operator’s server_requests', () => {
     expect(() => parseServerRequests(readJson('{"sampling":{"allow":true,"max_token":5}}'))).toThrow(/unknown field "max_token"/);
     expect(() => parseServerRequests(readJson('{"roots":["work/project"]}'))).toThrow(/not an absolute URI/);
     expect(parseServerRequests(readJson('{"sampling":{"allow":true,"max_tokens":10}}')).sampling).toEqual({ ...DEFAULT_SERVER_REQUESTS.sampling, allow: true, maxTokens: 10 });
+  });
+});
+
+describe('what the server asks of the agent, through the session', () => {
+  it("reaches the agent under the broker's own id, and the agent's answer, a result or an error, reaches the server", async () => {
+    const ANSWER = '{"role":"assistant","content":{"type":"text","text":"Done."},"model":"m"}';
+    const upstream = new FakeRequester(() => '{"content":[]}');
+    const sent: string[] = [];
+    const s = new Session({
+      tools: [],
+      guards: ALL_GUARDS,
+      context: CONTEXT,
+      limits: DEFAULT_LIMITS,
+      serverEnv: new Map(),
+      upstream,
+      audit: undefined,
+      send: (line) => sent.push(line),
+      serverRequests: allow({ sampling: { allow: true } }),
+    });
+    s.handleLine('{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"sampling":{}}}}');
+    sent.length = 0;
+    const answered = upstream.serverRequests('sampling/createMessage', SAMPLING);
+    expect(sent).toEqual([`{"jsonrpc":"2.0","id":1,"method":"sampling/createMessage","params":${SAMPLING}}`]);
+    s.handleLine(`{"jsonrpc":"2.0","id":1,"result":${ANSWER}}`);
+    expect(replyText(await answered)).toEqual({ ok: true, result: ANSWER });
+    const declined = upstream.serverRequests('sampling/createMessage', SAMPLING);
+    expect(sent[1]).toBe(`{"jsonrpc":"2.0","id":2,"method":"sampling/createMessage","params":${SAMPLING}}`);
+    s.handleLine('{"jsonrpc":"2.0","id":2,"error":{"code":-1,"message":"The user declined."}}');
+    expect(replyText(await declined)).toEqual({ ok: false, error: '{"code":-1,"message":"The user declined."}' });
+    // Nothing the agent answered is sent on to it, and the server was asked nothing.
+    expect(sent).toHaveLength(2);
+    expect(upstream.asked).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
-// The agent-facing session, against an in-memory server: the broker's own answers, calls
-// forwarded exactly or refused, and what the server asks of the agent relayed both ways.
+// The agent-facing session, against an in-memory server: the broker's own answers, and calls
+// forwarded exactly or refused.
 
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,8 +16,7 @@ import { sha256Hex } from '../../src/load/fingerprint.js';
 import { Session } from '../../src/session/session.js';
 import { RequestTimedOut, ResultOverLimit, ResultTooLarge, ServerGone, UpstreamError } from '../../src/errors.js';
 import { CONTEXT, NOW, config, context, initialized, json, pinOf, registeredTools, rule, tool } from './builders.js';
-import { FakeRequester, replyText } from './fake-requester.js';
-import { parseServerRequests } from '../../src/operator/server-requests.js';
+import { FakeRequester } from './fake-requester.js';
 import type { JsonValue, RegisteredTool } from '../../src/types.js';
 import { writeJson } from '../../src/json/writer.js';
 import type { FeatureAnswer, FeatureSession } from '../../src/features/session.js';
@@ -489,39 +488,5 @@ describe('Session: the call path', () => {
     expect(JSON.parse(seeAll.sent[0] ?? '').result.tools).toHaveLength(3);
     await seeAll.call(2, 'save_note', '{"text":"hi"}');
     expect(seeAll.upstream.asked).toHaveLength(1);
-  });
-});
-
-describe('what the server asks of the agent, through the session', () => {
-  const SAMPLING = '{"messages":[{"role":"user","content":{"type":"text","text":"Summarise the note."}}],"maxTokens":100}';
-  const ANSWER = '{"role":"assistant","content":{"type":"text","text":"Done."},"model":"m"}';
-
-  it("reaches the agent under the broker's own id, and the agent's answer, a result or an error, reaches the server", async () => {
-    const upstream = new FakeRequester(() => '{"content":[]}');
-    const sent: string[] = [];
-    const s = new Session({
-      tools: registered,
-      guards: ALL_GUARDS,
-      context: CONTEXT,
-      limits: DEFAULT_LIMITS,
-      serverEnv: new Map(),
-      upstream,
-      audit: undefined,
-      send: (line) => sent.push(line),
-      serverRequests: parseServerRequests(readJson('{"sampling":{"allow":true}}')),
-    });
-    s.handleLine('{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"sampling":{}}}}');
-    sent.length = 0;
-    const answered = upstream.serverRequests('sampling/createMessage', SAMPLING);
-    expect(sent).toEqual([`{"jsonrpc":"2.0","id":1,"method":"sampling/createMessage","params":${SAMPLING}}`]);
-    s.handleLine(`{"jsonrpc":"2.0","id":1,"result":${ANSWER}}`);
-    expect(replyText(await answered)).toEqual({ ok: true, result: ANSWER });
-    const declined = upstream.serverRequests('sampling/createMessage', SAMPLING);
-    expect(sent[1]).toBe(`{"jsonrpc":"2.0","id":2,"method":"sampling/createMessage","params":${SAMPLING}}`);
-    s.handleLine('{"jsonrpc":"2.0","id":2,"error":{"code":-1,"message":"The user declined."}}');
-    expect(replyText(await declined)).toEqual({ ok: false, error: '{"code":-1,"message":"The user declined."}' });
-    // Nothing the agent answered is sent on to it, and the server was asked nothing.
-    expect(sent).toHaveLength(2);
-    expect(upstream.asked).toEqual([]);
   });
 });

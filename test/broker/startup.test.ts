@@ -4,7 +4,6 @@
 // before anything is dialled, reached over HTTP when the guard lets it through, and every address
 // a request connects to is judged again as it is dialled (a redirect's target among them).
 
-import { createServer, type Server } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigError, UpstreamError } from '../../src/errors.js';
 import { PRIVATE_ORIGIN_OPT_IN } from '../../src/guards/address.js';
@@ -12,40 +11,30 @@ import { ALL_GUARDS, selectGuards } from '../../src/guards/registry.js';
 import { DEFAULT_LIMITS } from '../../src/operator/config.js';
 import { startAndList, type Started } from '../../src/load/startup.js';
 import { config } from './builders.js';
+import { closeListeners, listen } from './loopback-http.js';
 
 const INIT = { protocolVersion: '2025-11-25', capabilities: { tools: {} }, serverInfo: { name: 'notes', version: '1' } };
 const TOOLS = { tools: [{ name: 'search_notes', inputSchema: { type: 'object' } }] };
 
-const listeners: Server[] = [];
 const opened: Started[] = [];
 afterEach(async () => {
   delete process.env[PRIVATE_ORIGIN_OPT_IN];
   await Promise.all(opened.splice(0).map(({ upstream }) => upstream.close()));
-  for (const listener of listeners.splice(0)) {
-    listener.closeAllConnections();
-    await new Promise((resolve) => listener.close(resolve));
-  }
+  await closeListeners();
 });
 
 /** An MCP server over HTTP on loopback, answering initialize and tools/list, or redirecting every request. */
 async function mcpOverHttp(redirectTo?: URL): Promise<{ url: URL; requests: () => number }> {
   let requests = 0;
-  const listener = createServer((request, response) => {
+  const url = await listen((_request, body, response) => {
     requests++;
-    let body = '';
-    request.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
-    request.on('end', () => {
-      if (redirectTo !== undefined) return response.writeHead(307, { location: redirectTo.href }).end();
-      const message = JSON.parse(body) as { id?: number; method: string };
-      if (message.id === undefined) return response.writeHead(202).end();
-      const result = message.method === 'initialize' ? INIT : TOOLS;
-      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: message.id, result }));
-    });
+    if (redirectTo !== undefined) return response.writeHead(307, { location: redirectTo.href }).end();
+    const message = JSON.parse(body) as { id?: number; method: string };
+    if (message.id === undefined) return response.writeHead(202).end();
+    const result = message.method === 'initialize' ? INIT : TOOLS;
+    response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: message.id, result }));
   });
-  listeners.push(listener);
-  await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
-  const { port } = listener.address() as { port: number };
-  return { url: new URL(`http://127.0.0.1:${port}/mcp`), requests: () => requests };
+  return { url, requests: () => requests };
 }
 
 const atUrl = (url: URL) => config({}, { server: { id: 'notes', url, prefix: undefined, sourceVersion: undefined } });
