@@ -57,17 +57,36 @@ const INJECTIONS = patternList([
   ['an instruction to hide actions from the user', /\b(?:do\s+not|don['’]?t|never)\s+(?:tell|inform|mention\s+(?:this\s+)?to)\s+the\s+user\b/i],
 ]);
 
-const BASE64_RUN = /[A-Za-z0-9+/_-]{24,}={0,2}/g;
-const HEX_RUN = /(?:[0-9a-fA-F]{2}){16,}/g;
+/** Runs of at least this many characters, and their shortest spelling, which a shorter text cannot hold. */
+const BASE64_MIN = 24;
+const BASE64_RUN = new RegExp(`[A-Za-z0-9+/_-]{${BASE64_MIN},}={0,2}`, 'g');
+const HEX_MIN = 32;
+const HEX_RUN = new RegExp(`(?:[0-9a-fA-F]{2}){${HEX_MIN / 2},}`, 'g');
 const URL_ESCAPE = /%[0-9a-fA-F]{2}/;
+
+/**
+ * Short texts in which neither secrets nor injections were found. Keys and the words of schemas
+ * and results (`type`, `properties`, `text`) come back in every message, so each is searched
+ * once. A text's findings depend on the text alone, so a remembered one is exactly as clean as
+ * when it was searched. Bounded in count and length: a peer that sends ever-new texts fills it,
+ * and from then on nothing more is remembered.
+ */
+const CLEAN = new Set<string>();
+const CLEAN_MAX_TEXTS = 4096;
+const CLEAN_MAX_LENGTH = 64;
 
 /** Every finding in one normalised text and its decoded forms; empty when there is none. */
 export function detect(text: string, kinds: readonly FindingKind[] = ['secret', 'injection']): Finding[] {
+  if (CLEAN.has(text)) return [];
   const findings: Finding[] = [];
+  const secrets = kinds.includes('secret');
+  const injections = kinds.includes('injection');
   for (const [form, decoded] of forms(text)) {
-    if (kinds.includes('secret')) findings.push(...matches(decoded, SECRETS, 'secret', form));
-    if (kinds.includes('injection')) findings.push(...matches(decoded, INJECTIONS, 'injection', form));
+    if (secrets) findings.push(...matches(decoded, SECRETS, 'secret', form));
+    if (injections) findings.push(...matches(decoded, INJECTIONS, 'injection', form));
   }
+  // Only a text searched for both kinds is clean of both.
+  if (findings.length === 0 && secrets && injections && text.length <= CLEAN_MAX_LENGTH && CLEAN.size < CLEAN_MAX_TEXTS) CLEAN.add(text);
   return findings;
 }
 
@@ -76,14 +95,20 @@ function matches(text: string, { named, anyOf }: PatternList, kind: FindingKind,
   return named.filter(([, pattern]) => pattern.test(text)).map(([pattern]) => ({ kind, pattern, form }));
 }
 
-/** The text itself, then each decoding of a run in it that could hide a payload. */
-function* forms(text: string): Generator<readonly [string, string]> {
-  yield ['text', text];
-  for (const [run] of text.matchAll(BASE64_RUN)) {
-    yield ['base64', Buffer.from(run.replace(/-/g, '+').replace(/_/g, '/'), 'base64').toString('latin1')];
+/**
+ * The text itself, then each decoding of a run in it that could hide a payload. The scans for a
+ * run are skipped on a text shorter than the shortest run, which could hold none.
+ */
+function forms(text: string): readonly (readonly [string, string])[] {
+  const all: (readonly [string, string])[] = [['text', text]];
+  if (text.length >= BASE64_MIN) {
+    for (const [run] of text.matchAll(BASE64_RUN)) {
+      all.push(['base64', Buffer.from(run.replace(/-/g, '+').replace(/_/g, '/'), 'base64').toString('latin1')]);
+    }
   }
-  for (const [run] of text.matchAll(HEX_RUN)) yield ['hex', Buffer.from(run, 'hex').toString('latin1')];
-  if (URL_ESCAPE.test(text)) yield ['url-encoding', percentDecoded(text)];
+  if (text.length >= HEX_MIN) for (const [run] of text.matchAll(HEX_RUN)) all.push(['hex', Buffer.from(run, 'hex').toString('latin1')]);
+  if (URL_ESCAPE.test(text)) all.push(['url-encoding', percentDecoded(text)]);
+  return all;
 }
 
 /** %XX sequences as the bytes they name; malformed ones stay as written. */

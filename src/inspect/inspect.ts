@@ -4,7 +4,7 @@
 // server says goes through the outbound stage (inspect/stage.ts), which calls this; the agent's
 // arguments are inspected here directly.
 
-import { object } from '../json/tree.js';
+import { mapTree } from '../json/tree.js';
 import { boundsProblem } from './bounds.js';
 import { describeFindings, detect, type Finding, type FindingKind } from './detect.js';
 import { withoutHidden } from './invisible.js';
@@ -39,28 +39,21 @@ export function inspectValue(
     }
     findings.push(...detect(normalise(text), kinds));
   };
-  const walk = (v: JsonValue): JsonValue => {
-    switch (v.kind) {
-      case 'string': {
-        if (fixed.has(v)) {
-          judge(v.value);
-          return v;
-        }
-        const text = normalise(v.value);
-        findings.push(...detect(text, kinds));
-        return text === v.value ? v : { kind: 'string', value: text };
+  const inspected = mapTree(
+    value,
+    (node) => {
+      if (fixed.has(node)) {
+        judge(node.value);
+        return node;
       }
-      case 'array':
-        return { kind: 'array', items: v.items.map(walk) };
-      case 'object':
-        return object(v.entries.map(([key, item]) => {
-          judge(key);
-          return [key, walk(item)] as const;
-        }));
-      default:
-        return v;
-    }
-  };
-  const inspected = walk(value);
+      const text = normalise(node.value);
+      findings.push(...detect(text, kinds));
+      return text === node.value ? node : { kind: 'string', value: text };
+    },
+    (key) => {
+      judge(key);
+      return key;
+    },
+  );
   return findings.length === 0 ? { ok: true, value: inspected } : { ok: false, problem: `it carries ${describeFindings(findings)}` };
 }

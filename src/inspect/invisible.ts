@@ -47,6 +47,14 @@ const HIDDEN = new RegExp(`[${HIDDEN_CLASS}]`, 'gu');
 const ANY_HIDDEN = new RegExp(`[${HIDDEN_CLASS}]`, 'u');
 const LINE_SEPARATOR = /^[\p{Zl}\p{Zp}]$/u;
 
+/**
+ * Text of printable ASCII, tab and newline only: no character of it is hidden (tab and newline
+ * are kept), none starts an escape sequence, and NFKC maps each to itself. Most of what servers
+ * and agents say is such text, and it is cleared by this one scan instead of the Unicode
+ * property classes and the normalisation it would otherwise go through.
+ */
+export const PLAIN_TEXT = /^[\t\n\x20-\x7e]*$/;
+
 /** Whether the hidden character at `offset` of `text` is part of what it sits in. */
 function partOfText(text: string, offset: number): boolean {
   PART_OF_TEXT.lastIndex = offset;

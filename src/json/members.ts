@@ -1,6 +1,6 @@
 // Small readings of the JSON a server's own requests and notifications carry.
 
-import { member, object } from './tree.js';
+import { mapTree, member, object } from './tree.js';
 import type { JsonObject, JsonValue } from '../types.js';
 
 /** Every string in a value, keys included. */
@@ -23,16 +23,10 @@ export const codePoints = (texts: readonly string[]): number => texts.reduce((su
 
 /** Every string value (not key) of a value, mapped. */
 export function mapStrings(value: JsonValue, map: (text: string) => string): JsonValue {
-  switch (value.kind) {
-    case 'string':
-      return { kind: 'string', value: map(value.value) };
-    case 'array':
-      return { kind: 'array', items: value.items.map((item) => mapStrings(item, map)) };
-    case 'object':
-      return object(value.entries.map(([key, item]) => [key, mapStrings(item, map)] as const));
-    default:
-      return value;
-  }
+  return mapTree(value, (node) => {
+    const text = map(node.value);
+    return text === node.value ? node : { kind: 'string', value: text };
+  });
 }
 
 /** The object with these members replaced (in place) or, when it lacks them, added. */

@@ -53,6 +53,16 @@ export function readJson(text: string, limits: ReadLimits = DEFAULT_READ_LIMITS)
 // a peer as the same replacement character. Refusing them keeps every string exactly encodable.
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
+/** Up to this many keys, an object's are compared one by one rather than kept in a set. */
+const FEW_KEYS = 8;
+
+function hasKey(entries: readonly (readonly [string, JsonValue])[], key: string): boolean {
+  for (const [taken] of entries) if (taken === key) return true;
+  return false;
+}
+
+const isSurrogate = (unit: number): boolean => unit >= 0xd800 && unit <= 0xdfff;
+
 const SHORT_ESCAPES: Readonly<Record<string, string>> = {
   '"': '"',
   '\\': '\\',
@@ -140,7 +150,8 @@ class Reader {
   private readObject(depth: number): JsonObject {
     this.enter(depth);
     const entries: (readonly [string, JsonValue])[] = [];
-    const seen = new Set<string>();
+    // Most objects have a few keys, compared one by one; a larger one's keys go into a set.
+    let seen: Set<string> | undefined;
     if (this.text[this.pos] === '}') {
       this.pos++;
       return { kind: 'object', entries };
@@ -150,8 +161,11 @@ class Reader {
       const keyOffset = this.pos;
       const key = this.readString();
       // Keys are compared after unescaping, so "a" and "\u0061" are the same key.
-      if (seen.has(key)) throw new JsonReadError(`duplicate key ${JSON.stringify(key)}`, keyOffset);
-      seen.add(key);
+      if (seen === undefined ? hasKey(entries, key) : seen.has(key)) {
+        throw new JsonReadError(`duplicate key ${JSON.stringify(key)}`, keyOffset);
+      }
+      if (seen !== undefined) seen.add(key);
+      else if (entries.length === FEW_KEYS) seen = new Set([...entries.map(([taken]) => taken), key]);
       this.skipWhitespace();
       if (this.text[this.pos] !== ':') this.fail('expected ":"');
       this.pos++;
@@ -231,40 +245,58 @@ class Reader {
     return this.pos > start;
   }
 
+  /**
+   * One pass that slices the string out of the text; only a string with escapes is built from
+   * parts, and only one holding a surrogate code unit is searched for an unpaired one.
+   */
   private readString(): string {
     const start = this.pos;
     const t = this.text;
-    this.pos++; // opening quote
-    const parts: string[] = [];
+    const max = this.limits.maxStringLength;
+    let pos = start + 1; // past the opening quote
+    let runStart = pos;
+    let parts: string[] | undefined;
     let length = 0;
-    let runStart = this.pos;
-    const take = (part: string): void => {
-      length += part.length;
-      if (length > this.limits.maxStringLength) {
-        this.overLimit(`string longer than ${this.limits.maxStringLength} characters`, start);
-      }
-      parts.push(part);
-    };
+    let surrogate = false;
+    // The bound is checked where a part ends (at an escape and at the closing quote).
     for (;;) {
-      if (this.pos >= t.length) this.fail('unterminated string');
-      const c = t.charCodeAt(this.pos);
-      if (c === 0x22 /* " */) {
-        take(t.slice(runStart, this.pos));
-        this.pos++;
-        break;
+      if (pos >= t.length) {
+        this.pos = pos;
+        this.fail('unterminated string');
       }
-      if (c < 0x20) this.fail('unescaped control character in string');
-      if (c !== 0x5c /* \ */) {
-        this.pos++;
+      const c = t.charCodeAt(pos);
+      if (c === 0x22 /* " */) break;
+      if (c < 0x20) {
+        this.pos = pos;
+        this.fail('unescaped control character in string');
+      }
+      if (c === 0x5c /* \ */) {
+        length += pos - runStart;
+        if (length > max) this.stringOverLimit(start);
+        this.pos = pos;
+        const escaped = this.readEscape();
+        length += escaped.length;
+        if (length > max) this.stringOverLimit(start);
+        (parts ??= []).push(t.slice(runStart, pos), escaped);
+        surrogate ||= isSurrogate(escaped.charCodeAt(0));
+        pos = this.pos;
+        runStart = pos;
         continue;
       }
-      take(t.slice(runStart, this.pos));
-      take(this.readEscape());
-      runStart = this.pos;
+      surrogate ||= isSurrogate(c);
+      pos++;
     }
-    const value = parts.join('');
-    if (LONE_SURROGATE.test(value)) throw new JsonReadError('string holds an unpaired surrogate', start);
+    length += pos - runStart;
+    if (length > max) this.stringOverLimit(start);
+    const last = t.slice(runStart, pos);
+    this.pos = pos + 1; // past the closing quote
+    const value = parts === undefined ? last : parts.join('') + last;
+    if (surrogate && LONE_SURROGATE.test(value)) throw new JsonReadError('string holds an unpaired surrogate', start);
     return value;
+  }
+
+  private stringOverLimit(start: number): never {
+    this.overLimit(`string longer than ${this.limits.maxStringLength} characters`, start);
   }
 
   /** Reads one escape sequence starting at the backslash and returns the character it names. */

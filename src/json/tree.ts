@@ -2,7 +2,7 @@
 // must see the value the sender wrote, not what a float64 can hold. Object entries stay in the
 // order they were received, because forwarding must not reorder what it did not decide on.
 
-import type { JsonValue, JsonObject, Plain } from '../types.js';
+import type { JsonValue, JsonObject, JsonString, Plain } from '../types.js';
 
 /** The value stored under `key`, or undefined when the object has no such key. */
 export function member(object: JsonObject, key: string): JsonValue | undefined {
@@ -41,4 +41,43 @@ export function object(entries: readonly (readonly [string, JsonValue | undefine
     if (v !== undefined) kept.push([k, v]);
   }
   return { kind: 'object', entries: kept };
+}
+
+/**
+ * `value` with every string value replaced by what `onString` makes of its node and every key by
+ * `onKey`, in document order (an entry's key before its value). A part in which nothing changed
+ * is returned itself, not copied: a walk over a value that needs no rewriting allocates nothing.
+ * The reader bounds depth, so the recursion is safe.
+ */
+export function mapTree(value: JsonValue, onString: (node: JsonString) => JsonValue, onKey: (key: string) => string = (key) => key): JsonValue {
+  switch (value.kind) {
+    case 'string':
+      return onString(value);
+    case 'array': {
+      const items = mapShared(value.items, (item) => mapTree(item, onString, onKey));
+      return items === value.items ? value : { kind: 'array', items };
+    }
+    case 'object': {
+      const entries = mapShared(value.entries, (entry) => {
+        const key = onKey(entry[0]);
+        const item = mapTree(entry[1], onString, onKey);
+        return key === entry[0] && item === entry[1] ? entry : ([key, item] as const);
+      });
+      return entries === value.entries ? value : { kind: 'object', entries };
+    }
+    default:
+      return value;
+  }
+}
+
+/** `items` mapped, or `items` itself when `map` gave back every item as it was. */
+function mapShared<T>(items: readonly T[], map: (item: T) => T): readonly T[] {
+  let mapped: T[] | undefined;
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i]!;
+    const next = map(item);
+    if (mapped === undefined && next !== item) mapped = items.slice(0, i);
+    mapped?.push(next);
+  }
+  return mapped ?? items;
 }

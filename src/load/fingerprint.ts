@@ -22,5 +22,10 @@ export function descriptionHash(description: string | undefined): string {
 /** The canonical text of an input schema and the SHA-256 over its UTF-8 bytes. */
 export function schemaFingerprint(schema: JsonValue): { readonly canonical: string; readonly hash: string } {
   const canonical = canonicalJson(schema);
-  return { canonical, hash: sha256Hex(Buffer.from(canonical, 'utf8')) };
+  return { canonical, hash: canonicalHash(canonical) };
+}
+
+/** The hash of a schema whose canonical text is `canonical` (a manifest keeps that text). */
+export function canonicalHash(canonical: string): string {
+  return sha256Hex(Buffer.from(canonical, 'utf8'));
 }

@@ -7,11 +7,11 @@ import type { Guards } from '../guards/registry.js';
 import type { ToolSubject } from '../guards/types.js';
 import { hiddenParameters, restrictSchema } from './hidden.js';
 import { offeredName } from './names.js';
-import { configureStage, inspectOutbound } from '../inspect/stage.js';
+import { configureStage, inspectOutbound, type Stage, type StageStepConfig } from '../inspect/stage.js';
 import { member, object, plain, stringValue } from '../json/tree.js';
 import { compileSchema } from '../schema/compile.js';
 import { externalReference } from '../schema/references.js';
-import type { Config, Effect, Rule, Presentation, ListedTool, Manifest, PinnedTool, JsonObject, Compiled, Validator, RegisteredTool, Refusal } from '../types.js';
+import type { Config, Effect, Limits, Rule, Presentation, ListedTool, Manifest, PinnedTool, JsonObject, Compiled, Validator, RegisteredTool, Refusal } from '../types.js';
 
 export interface LoadOutcome {
   readonly registered: readonly RegisteredTool[];
@@ -98,6 +98,17 @@ export function toolSubject(
 /** Descriptors are decided before the session exists: nothing of the server's environment is redacted from them. */
 const NO_SERVER_ENV: ReadonlyMap<string, string> = new Map();
 
+/** The stage descriptors pass through, for one set of outbound guards and limits: configured once, not once per tool. */
+const descriptorStages = new WeakMap<readonly StageStepConfig[], WeakMap<Limits, Stage>>();
+
+function descriptorStage(outbound: readonly StageStepConfig[], limits: Limits): Stage {
+  let byLimits = descriptorStages.get(outbound);
+  if (byLimits === undefined) descriptorStages.set(outbound, (byLimits = new WeakMap()));
+  let stage = byLimits.get(limits);
+  if (stage === undefined) byLimits.set(limits, (stage = configureStage(outbound, { serverEnv: NO_SERVER_ENV, limits })));
+  return stage;
+}
+
 /** What the agent would be shown, as one descriptor message through the outbound stage. */
 function throughStage(
   offered: string,
@@ -111,7 +122,7 @@ function throughStage(
     ['inputSchema', presented.inputSchema],
     ['annotations', presented.annotations],
   ]);
-  const outbound = inspectOutbound(descriptor, 'descriptor', configureStage(guards.outbound, { serverEnv: NO_SERVER_ENV, limits: config.limits }));
+  const outbound = inspectOutbound(descriptor, 'descriptor', descriptorStage(guards.outbound, config.limits));
   if (!outbound.ok) return outbound;
   const shown = outbound.message;
   // The stage keeps every object an object; a descriptor it did not would show nothing inspected.

@@ -6,7 +6,7 @@ import { canonicalJson } from '../json/canonical.js';
 import { Fields } from './fields.js';
 import { readJsonFile } from './files.js';
 import type { FileGuard } from '../guards/types.js';
-import { schemaFingerprint, descriptionHash } from '../load/fingerprint.js';
+import { canonicalHash, schemaFingerprint, descriptionHash } from '../load/fingerprint.js';
 import { readJson } from '../json/reader.js';
 import { member, object, plain, stringValue } from '../json/tree.js';
 import { writeJson } from '../json/writer.js';
@@ -108,7 +108,8 @@ function parsePinnedTool(f: Fields): PinnedTool {
   const schemaHash = hash('schema_hash');
   const inputSchema = canonicalSchema(f, 'input_schema');
   if (inputSchema === undefined) return f.fail('input_schema', 'is required');
-  if (schemaFingerprint(inputSchema).hash !== schemaHash) f.fail('schema_hash', 'does not match input_schema');
+  // The field was just checked to be the schema's canonical text, so its hash is the schema's.
+  if (canonicalHash(f.required('input_schema', (g, k) => g.string(k))) !== schemaHash) f.fail('schema_hash', 'does not match input_schema');
   const annotations = f.get('annotations');
   if (annotations?.kind !== 'object' && annotations?.kind !== 'null') f.fail('annotations', 'must be an object or null');
   return {

@@ -3,7 +3,7 @@
 // server answers, as written or encoded, is replaced by a marker naming the variable, so the rest
 // of the answer stays.
 
-import { object } from '../json/tree.js';
+import { mapTree } from '../json/tree.js';
 import { normalise } from '../inspect/normalise.js';
 import type { JsonValue } from '../types.js';
 
@@ -111,18 +111,14 @@ function base64Pieces(form: string): string[] {
   return [...new Set(pieces)];
 }
 
-/** Every string and key of a value, redacted. The JSON reader bounds depth, so recursion is safe. */
+/** Every string and key of a value, redacted. */
 export function redactValue(value: JsonValue, redact: Redact): JsonValue {
-  switch (value.kind) {
-    case 'string': {
-      const text = redact(value.value);
-      return text === value.value ? value : { kind: 'string', value: text };
-    }
-    case 'array':
-      return { kind: 'array', items: value.items.map((item) => redactValue(item, redact)) };
-    case 'object':
-      return object(value.entries.map(([key, item]) => [redact(key), redactValue(item, redact)] as const));
-    default:
-      return value;
-  }
+  return mapTree(
+    value,
+    (node) => {
+      const text = redact(node.value);
+      return text === node.value ? node : { kind: 'string', value: text };
+    },
+    redact,
+  );
 }
