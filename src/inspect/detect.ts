@@ -75,6 +75,11 @@ const CLEAN = new Set<string>();
 const CLEAN_MAX_TEXTS = 4096;
 const CLEAN_MAX_LENGTH = 64;
 
+/** How many clean texts are remembered, and the longest: for the test of the bounds. */
+export function rememberedClean(): { readonly count: number; readonly longest: number } {
+  return { count: CLEAN.size, longest: Math.max(0, ...[...CLEAN].map((text) => text.length)) };
+}
+
 /** Every finding in one normalised text and its decoded forms; empty when there is none. */
 export function detect(text: string, kinds: readonly FindingKind[] = ['secret', 'injection']): Finding[] {
   if (CLEAN.has(text)) return [];

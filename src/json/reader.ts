@@ -256,9 +256,7 @@ class Reader {
     let pos = start + 1; // past the opening quote
     let runStart = pos;
     let parts: string[] | undefined;
-    let length = 0;
     let surrogate = false;
-    // The bound is checked where a part ends (at an escape and at the closing quote).
     for (;;) {
       if (pos >= t.length) {
         this.pos = pos;
@@ -271,12 +269,8 @@ class Reader {
         this.fail('unescaped control character in string');
       }
       if (c === 0x5c /* \ */) {
-        length += pos - runStart;
-        if (length > max) this.stringOverLimit(start);
         this.pos = pos;
         const escaped = this.readEscape();
-        length += escaped.length;
-        if (length > max) this.stringOverLimit(start);
         (parts ??= []).push(t.slice(runStart, pos), escaped);
         surrogate ||= isSurrogate(escaped.charCodeAt(0));
         pos = this.pos;
@@ -286,17 +280,13 @@ class Reader {
       surrogate ||= isSurrogate(c);
       pos++;
     }
-    length += pos - runStart;
-    if (length > max) this.stringOverLimit(start);
     const last = t.slice(runStart, pos);
     this.pos = pos + 1; // past the closing quote
     const value = parts === undefined ? last : parts.join('') + last;
+    // Checked once the string is whole: it is never longer than the text, which is bounded.
+    if (value.length > max) this.overLimit(`string longer than ${max} characters`, start);
     if (surrogate && LONE_SURROGATE.test(value)) throw new JsonReadError('string holds an unpaired surrogate', start);
     return value;
-  }
-
-  private stringOverLimit(start: number): never {
-    this.overLimit(`string longer than ${this.limits.maxStringLength} characters`, start);
   }
 
   /** Reads one escape sequence starting at the backslash and returns the character it names. */
