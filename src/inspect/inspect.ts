@@ -4,7 +4,7 @@
 // server says goes through the outbound stage (inspect/stage.ts), which calls this; the agent's
 // arguments are inspected here directly.
 
-import { mapTree } from '../json/tree.js';
+import { mapTree, withText } from '../json/tree.js';
 import { boundsProblem } from './bounds.js';
 import { describeFindings, detect, type Finding, type FindingKind } from './detect.js';
 import { withoutHidden } from './invisible.js';
@@ -48,7 +48,7 @@ export function inspectValue(
       }
       const text = normalise(node.value);
       findings.push(...detect(text, kinds));
-      return text === node.value ? node : { kind: 'string', value: text };
+      return withText(node, text);
     },
     (key) => {
       judge(key);

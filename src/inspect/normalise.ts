@@ -11,7 +11,7 @@ export function normalise(text: string): string {
   return PLAIN_TEXT.test(text) ? text : normaliseFully(text);
 }
 
-/** The whole normalisation, whatever the text: what `normalise` gives for plain text too (test/broker/invisible.test.ts). */
+/** The whole normalisation, whatever the text: what `normalise` gives for plain text too (test/broker/fast-paths.property.test.ts). */
 export function normaliseFully(text: string): string {
   // Hidden characters go before NFKC, which would otherwise compose across them, and after it,
   // since a compatibility mapping can yield one (U+FFA0 HALFWIDTH HANGUL FILLER becomes U+1160).

@@ -1,6 +1,6 @@
 // Small readings of the JSON a server's own requests and notifications carry.
 
-import { mapTree, member, object } from './tree.js';
+import { mapTree, member, object, withText } from './tree.js';
 import type { JsonObject, JsonValue } from '../types.js';
 
 /** Every string in a value, keys included. */
@@ -21,12 +21,9 @@ export function stringsIn(value: JsonValue | undefined): string[] {
 /** Code points, as every bound of the broker counts text. */
 export const codePoints = (texts: readonly string[]): number => texts.reduce((sum, text) => sum + [...text].length, 0);
 
-/** Every string value (not key) of a value, mapped. */
-export function mapStrings(value: JsonValue, map: (text: string) => string): JsonValue {
-  return mapTree(value, (node) => {
-    const text = map(node.value);
-    return text === node.value ? node : { kind: 'string', value: text };
-  });
+/** Every string value of a value mapped, and every key by `mapKey` (by default kept). */
+export function mapStrings(value: JsonValue, map: (text: string) => string, mapKey?: (key: string) => string): JsonValue {
+  return mapTree(value, (node) => withText(node, map(node.value)), mapKey);
 }
 
 /** The object with these members replaced (in place) or, when it lacks them, added. */

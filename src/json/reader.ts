@@ -252,7 +252,6 @@ class Reader {
   private readString(): string {
     const start = this.pos;
     const t = this.text;
-    const max = this.limits.maxStringLength;
     let pos = start + 1; // past the opening quote
     let runStart = pos;
     let parts: string[] | undefined;
@@ -284,7 +283,7 @@ class Reader {
     this.pos = pos + 1; // past the closing quote
     const value = parts === undefined ? last : parts.join('') + last;
     // Checked once the string is whole: it is never longer than the text, which is bounded.
-    if (value.length > max) this.overLimit(`string longer than ${max} characters`, start);
+    if (value.length > this.limits.maxStringLength) this.overLimit(`string longer than ${this.limits.maxStringLength} characters`, start);
     if (surrogate && LONE_SURROGATE.test(value)) throw new JsonReadError('string holds an unpaired surrogate', start);
     return value;
   }

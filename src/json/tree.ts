@@ -70,6 +70,11 @@ export function mapTree(value: JsonValue, onString: (node: JsonString) => JsonVa
   }
 }
 
+/** `node` when `text` is what it holds, else a string node of `text`: an unchanged string is not copied. */
+export function withText(node: JsonString, text: string): JsonString {
+  return text === node.value ? node : { kind: 'string', value: text };
+}
+
 /** `items` mapped, or `items` itself when `map` gave back every item as it was. */
 function mapShared<T>(items: readonly T[], map: (item: T) => T): readonly T[] {
   let mapped: T[] | undefined;

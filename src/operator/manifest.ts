@@ -106,23 +106,22 @@ function parsePinnedTool(f: Fields): PinnedTool {
   };
   const descriptionHash = hash('description_hash');
   const schemaHash = hash('schema_hash');
-  const inputSchema = canonicalSchema(f, 'input_schema');
-  if (inputSchema === undefined) return f.fail('input_schema', 'is required');
-  // The field was just checked to be the schema's canonical text, so its hash is the schema's.
-  if (canonicalHash(f.required('input_schema', (g, k) => g.string(k))) !== schemaHash) f.fail('schema_hash', 'does not match input_schema');
+  const input = canonicalSchema(f, 'input_schema');
+  if (input === undefined) return f.fail('input_schema', 'is required');
+  if (canonicalHash(input.canonical) !== schemaHash) f.fail('schema_hash', 'does not match input_schema');
   const annotations = f.get('annotations');
   if (annotations?.kind !== 'object' && annotations?.kind !== 'null') f.fail('annotations', 'must be an object or null');
   return {
     descriptionHash,
     schemaHash,
-    inputSchema,
+    inputSchema: input.schema,
     annotations: annotations.kind === 'object' ? annotations : undefined,
-    outputSchema: canonicalSchema(f, 'output_schema'),
+    outputSchema: canonicalSchema(f, 'output_schema')?.schema,
   };
 }
 
-/** A schema kept as canonical JSON text, parsed back; undefined when the field is absent. */
-function canonicalSchema(f: Fields, key: string): JsonObject | undefined {
+/** A schema kept as canonical JSON text, parsed back, with that text; undefined when the field is absent. */
+function canonicalSchema(f: Fields, key: string): { readonly schema: JsonObject; readonly canonical: string } | undefined {
   const text = f.string(key);
   if (text === undefined) return undefined;
   let schema: JsonValue;
@@ -133,5 +132,5 @@ function canonicalSchema(f: Fields, key: string): JsonObject | undefined {
   }
   if (schema.kind !== 'object') return f.fail(key, 'must be a JSON object');
   if (canonicalJson(schema) !== text) f.fail(key, 'is not in canonical form');
-  return schema;
+  return { schema, canonical: text };
 }

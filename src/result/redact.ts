@@ -3,7 +3,7 @@
 // server answers, as written or encoded, is replaced by a marker naming the variable, so the rest
 // of the answer stays.
 
-import { mapTree } from '../json/tree.js';
+import { mapStrings } from '../json/members.js';
 import { normalise } from '../inspect/normalise.js';
 import type { JsonValue } from '../types.js';
 
@@ -113,12 +113,5 @@ function base64Pieces(form: string): string[] {
 
 /** Every string and key of a value, redacted. */
 export function redactValue(value: JsonValue, redact: Redact): JsonValue {
-  return mapTree(
-    value,
-    (node) => {
-      const text = redact(node.value);
-      return text === node.value ? node : { kind: 'string', value: text };
-    },
-    redact,
-  );
+  return mapStrings(value, redact, redact);
 }

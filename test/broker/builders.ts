@@ -4,17 +4,27 @@
 import { DEFAULT_LIMITS, DEFAULT_POLICY } from '../../src/operator/config.js';
 import { descriptionHash, schemaFingerprint } from '../../src/load/fingerprint.js';
 import { DEFAULT_SERVER_REQUESTS } from '../../src/operator/server-requests.js';
-import { readJson } from '../../src/json/reader.js';
+import { JsonReadError, readJson, type ReadLimits } from '../../src/json/reader.js';
 import { ALL_GUARDS } from '../../src/guards/registry.js';
 import type { CallContext, ClientFacts, InitiatedContext } from '../../src/guards/types.js';
 import { decideTools } from '../../src/load/load.js';
 import { Quarantine } from '../../src/load/quarantine.js';
-import type { Config, Effect, Rule, ServerRequests, JsonObject, ListedTool, RegisteredTool, Manifest, PinnedTool } from '../../src/types.js';
+import type { Config, Effect, Rule, ServerRequests, JsonObject, JsonValue, ListedTool, RegisteredTool, Manifest, PinnedTool } from '../../src/types.js';
 
 export function json(text: string): JsonObject {
   const value = readJson(text);
   if (value.kind !== 'object') throw new Error(`not an object: ${text}`);
   return value;
+}
+
+/** Reads `text`; a refusal must be a JsonReadError, anything else thrown is a crash. */
+export function attemptRead(text: string, limits?: ReadLimits): JsonValue | JsonReadError {
+  try {
+    return readJson(text, limits);
+  } catch (error) {
+    if (error instanceof JsonReadError) return error;
+    throw error;
+  }
 }
 
 export function tool(name: string, overrides: { description?: string; schema?: string; annotations?: string } = {}): ListedTool {

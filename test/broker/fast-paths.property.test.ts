@@ -16,6 +16,7 @@ import { mapTree } from '../../src/json/tree.js';
 import { writeJson } from '../../src/json/writer.js';
 import type { JsonValue } from '../../src/types.js';
 import { fuzzParameters } from '../fuzz.js';
+import { attemptRead } from './builders.js';
 
 const PARAMETERS = fuzzParameters('fast-paths', 200);
 
@@ -51,23 +52,14 @@ function spelled(text: string, escapes: readonly boolean[]): string {
   return `${out}"`;
 }
 
-const readOrError = (text: string, limits = DEFAULT_READ_LIMITS): JsonValue | JsonReadError => {
-  try {
-    return readJson(text, limits);
-  } catch (err) {
-    if (err instanceof JsonReadError) return err;
-    throw err;
-  }
-};
-
 describe('readJson strings', () => {
   it('reads a string the same however much of it is escaped, lone surrogates refused either way', () => {
     fc.assert(
       fc.property(fc.string({ unit: 'binary', maxLength: 30 }), fc.string({ unit: 'binary', maxLength: 4 }), fc.array(fc.boolean(), { minLength: 1 }), (text, lone, escapes) => {
         // A lone surrogate put in on purpose, since binary units pair them.
         const withLone = lone.length > 0 ? `${text}\ud800${lone}` : text;
-        const plainly = readOrError(spelled(withLone, [false]));
-        const escaped = readOrError(spelled(withLone, escapes));
+        const plainly = attemptRead(spelled(withLone, [false]));
+        const escaped = attemptRead(spelled(withLone, escapes));
         if (plainly instanceof JsonReadError) {
           expect(escaped).toBeInstanceOf(JsonReadError);
           expect((escaped as JsonReadError).message).toContain('unpaired surrogate');
@@ -84,7 +76,7 @@ describe('readJson strings', () => {
     fc.assert(
       fc.property(fc.string({ unit: 'binary-ascii', minLength: 1, maxLength: 30 }), fc.array(fc.boolean(), { minLength: 1 }), fc.nat({ max: 3 }), (text, escapes, indent) => {
         const literal = `${' '.repeat(indent)}[${spelled(text, escapes)}]`;
-        const at = (maxStringLength: number) => readOrError(literal, { ...DEFAULT_READ_LIMITS, maxStringLength });
+        const at = (maxStringLength: number) => attemptRead(literal, { ...DEFAULT_READ_LIMITS, maxStringLength });
         expect(at(text.length)).toEqual({ kind: 'array', items: [{ kind: 'string', value: text }] });
         const over = at(text.length - 1);
         expect(over).toBeInstanceOf(JsonReadError);
@@ -103,10 +95,10 @@ describe('readJson objects', () => {
     fc.assert(
       fc.property(keys, fc.nat(), fc.nat(), (names, pick, at) => {
         const text = (list: readonly string[]) => `{${list.map((name, i) => `${JSON.stringify(name)}:${i}`).join(',')}}`;
-        expect(readOrError(text(names))).toEqual({ kind: 'object', entries: names.map((name, i) => [name, { kind: 'number', text: String(i) }]) });
+        expect(attemptRead(text(names))).toEqual({ kind: 'object', entries: names.map((name, i) => [name, { kind: 'number', text: String(i) }]) });
         const repeated = [...names];
         repeated.splice(at % (names.length + 1), 0, names[pick % names.length]!);
-        const read = readOrError(text(repeated));
+        const read = attemptRead(text(repeated));
         expect(read).toBeInstanceOf(JsonReadError);
         expect((read as JsonReadError).message).toContain('duplicate key');
       }),

@@ -14,6 +14,7 @@ import { plain } from '../../src/json/tree.js';
 import { writeJson, writePlain } from '../../src/json/writer.js';
 import type { JsonValue, Plain } from '../../src/types.js';
 import { fuzzParameters } from '../fuzz.js';
+import { attemptRead } from './builders.js';
 
 const PARAMETERS = fuzzParameters('json', 100);
 
@@ -101,16 +102,6 @@ function respelled(value: JsonValue, seed: number): JsonValue {
   }
 }
 
-/** Reads `text`; a refusal must be a JsonReadError, anything else thrown is a crash. */
-function attempt(text: string): JsonValue | JsonReadError {
-  try {
-    return readJson(text);
-  } catch (error) {
-    if (error instanceof JsonReadError) return error;
-    throw error;
-  }
-}
-
 describe('readJson against a model', () => {
   it('reads every spelling of a value back as that value: number literals digit for digit, entries in order', () => {
     fc.assert(
@@ -131,7 +122,7 @@ describe('readJson against a model', () => {
         entries.splice(at % (entries.length + 1), 0, [key, extra]);
         const duplicated: JsonValue = { kind: 'object', entries };
         const text = spell(nested ? { kind: 'array', items: [{ kind: 'null' }, duplicated] } : duplicated, how);
-        const read = attempt(text);
+        const read = attemptRead(text);
         expect(read).toBeInstanceOf(JsonReadError);
         expect((read as JsonReadError).message).toContain('duplicate key');
       }),
@@ -146,7 +137,7 @@ describe('readJson against a model', () => {
         const whole = spell(value, how);
         const cut = at % (whole.length + 1);
         const text = whole.slice(0, cut) + insert + whole.slice(cut + drop);
-        const read = attempt(text);
+        const read = attemptRead(text);
         let parsed: unknown;
         let parses = true;
         try {
@@ -170,7 +161,7 @@ describe('readJson against a model', () => {
   it('reads any string of characters or cleanly refuses it', () => {
     fc.assert(
       fc.property(fc.string({ unit: 'binary-ascii', maxLength: 40 }), (text) => {
-        attempt(text);
+        attemptRead(text);
       }),
       PARAMETERS,
     );
