@@ -1,4 +1,8 @@
 import { defineConfig } from 'vitest/config';
+import { dropMachineVariables } from './harness/run/environment.js';
+
+// Here, before the workers are forked, so that neither they nor anything a test starts inherit them.
+dropMachineVariables();
 
 export default defineConfig({
   test: {

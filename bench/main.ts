@@ -10,6 +10,7 @@ import { loadCandidate } from '../harness/candidates/registry.js';
 import type { Candidate } from '../harness/candidates/types.js';
 import type { ToolRule } from '../harness/scenario/types.js';
 import { packageRoot } from '../harness/paths.js';
+import { dropMachineVariables } from '../harness/run/environment.js';
 import { fillerTool, TOOLSETS } from '../servers/kit/tools.js';
 import { BASELINE, WORKLOADS, type Workload } from './metrics.js';
 import { OptionError, parseOptions, USAGE, type BenchOptions } from './options.js';
@@ -160,6 +161,8 @@ class Bench {
 }
 
 async function main(): Promise<number> {
+  // As the harness does: no candidate, and no server started directly, inherits them.
+  dropMachineVariables();
   let options: BenchOptions;
   try {
     options = parseOptions(process.argv.slice(2));

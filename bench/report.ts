@@ -4,6 +4,7 @@ import { BASELINE, METRICS, WORKLOADS, type Metric, type Workload } from './metr
 import type { Cell, Summary } from './results.js';
 import type { Spread } from './stats.js';
 import type { Judgement } from './targets.js';
+import { DROPPED_VARIABLES } from '../harness/run/environment.js';
 
 /** Everything one run found, as bench.json holds it and bench.md shows it. */
 export interface BenchReport {
@@ -78,6 +79,8 @@ export function renderMarkdown(report: BenchReport): string {
       `${loadText(machine.loadEnd)} at the end, highest 1-min ${machine.loadHighest.toFixed(2)} between rounds.`,
     '',
     `Options: ${Object.entries(options).map(([name, value]) => `${name} ${Array.isArray(value) ? value.join(',') : String(value)}`).join('; ')}.`,
+    '',
+    `Environment: every process, \`direct\`'s server included, starts without ${DROPPED_VARIABLES.map((name) => `\`${name}\``).join(', ')} (harness/run/environment.ts): left in, it would make every Node start parse a certificate bundle, a cost \`direct\`'s server pays and the reference's server, started with a minimal environment, does not.`,
     '',
     '## Targets (issue 11)',
     '',

@@ -13,6 +13,7 @@ import { claimReportDir } from './run/report-dir.js';
 import { onInterrupt } from './observe/containment.js';
 import { ProgressLine } from './run/progress.js';
 import { selectScenarios } from './run/select.js';
+import { dropMachineVariables } from './run/environment.js';
 import { parseShard } from './run/shard.js';
 import { runSuite } from './run/suite.js';
 import { DEFAULT_RUN_BUDGET_MS, DEFAULT_SCENARIO_BUDGET_MS } from './run/budget.js';
@@ -172,6 +173,8 @@ function list(argv: string[]): number {
 }
 
 async function main(argv: string[]): Promise<number> {
+  // Before anything is started, so that nothing inherits them (harness/run/environment.ts).
+  dropMachineVariables();
   const [command, ...rest] = argv;
   switch (command) {
     case 'run':

@@ -6,15 +6,17 @@ import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { packageRoot, reportDirFor } from '../../harness/paths.js';
+import { kitCaFile, packageRoot, reportDirFor } from '../../harness/paths.js';
 import { loadRequirements } from '../../harness/requirements.js';
 
 const bin = join(packageRoot, 'bin', 'gauntlet.js');
 const run = promisify(execFile);
 
-async function gauntlet(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+const gauntlet = (...args: string[]) => gauntletIn(process.env, ...args);
+
+async function gauntletIn(env: NodeJS.ProcessEnv, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, [bin, ...args], { cwd: packageRoot, maxBuffer: 16 * 1024 * 1024 });
+    const { stdout, stderr } = await run(process.execPath, [bin, ...args], { cwd: packageRoot, env, maxBuffer: 16 * 1024 * 1024 });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failed = error as { code: number; stdout: string; stderr: string };
@@ -103,6 +105,23 @@ describe('gauntlet CLI', () => {
     expect(existsSync(join(kept, 'pin.float-drift', 'passthrough.stderr'))).toBe(true);
     expect(basename(reportDirFor('../evil name/x'))).toBe('__evil_name_x');
     expect(dirname(reportDirFor('../evil name/x'))).toBe(dirname(reportDirFor('reference')));
+  });
+
+  it('starts nothing with the NODE_EXTRA_CA_CERTS of its own environment', async () => {
+    const dir = scratch();
+    const kept = join(dir, 'kept');
+    // Passthrough starts the server with all of its own environment, so what the harness gave it shows.
+    await gauntletIn({ ...process.env, NODE_EXTRA_CA_CERTS: kitCaFile }, 'run', '--candidate', 'passthrough', '--filter', 'pin.float-drift', '--report-dir', join(dir, 'out'), '--keep-workdir', kept);
+    const launches = readFileSync(join(kept, 'pin.float-drift', 'ledger.jsonl'), 'utf8')
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { ev: string; env: Record<string, string> })
+      .filter((event) => event.ev === 'launch');
+    expect(launches.length).toBeGreaterThan(0);
+    for (const { env } of launches) {
+      expect(env).toHaveProperty('GAUNTLET_OPERATOR_TOKEN');
+      expect(env).not.toHaveProperty('NODE_EXTRA_CA_CERTS');
+    }
   });
 
   it('a filter that selects an attack also runs its control', async () => {
