@@ -25,8 +25,9 @@ export const scenarioSchemaFile = join(packageRoot, 'harness', 'scenario', 'scen
 export const scenarioSkeletonFile = join(packageRoot, 'harness', 'scenario', 'skeleton.schema.json');
 export const expectationsDocFile = join(packageRoot, 'docs', 'expectations.md');
 /** Compiled entry points: every process the harness starts runs compiled JavaScript. */
-export const serverEntry = freshBundleOr('servers', 'main');
-export const brokerEntry = freshBundleOr('src', 'cli');
+export const serverEntry = freshBundleOr('servers', 'main', 'main.bundle.js');
+/** The broker's bundle is started by its loader, which hands V8 the bundle's code cache. */
+export const brokerEntry = freshBundleOr('src', 'cli', 'cli.start.cjs');
 /** The certificate authority that issued the kit's HTTPS certificate (servers/kit/tls/README.md). */
 export const kitCaFile = join(packageRoot, 'servers', 'kit', 'tls', 'ca.pem');
 export const passthroughEntry = join(packageRoot, 'dist', 'harness', 'candidates', 'passthrough-proxy.js');
@@ -37,16 +38,16 @@ export const legacySseRelayEntry = join(packageRoot, 'dist', 'harness', 'agent',
 export const dnsResponderEntry = join(packageRoot, 'dist', 'harness', 'observe', 'dns-responder.js');
 
 /**
- * A program's entry, `dist/<program>/<entry>.js`, or its one-file bundle beside it
- * (scripts/bundle-entries.mjs, written by `npm run build`) while that is at least as new as the
+ * A program's entry, `dist/<program>/<entry>.js`, or the file that starts its one-file bundle,
+ * `dist/<program>/<started>` (scripts/bundle-entries.mjs, written by `npm run build`), while that is at least as new as the
  * program's last `tsc -b`. `tsc -b` rewrites dist/<program>.tsbuildinfo whenever the program's
  * sources changed, so an older bundle may miss an edit and is not used: the compiled modules are
  * the same code, only slower to start. Under c8 (NODE_V8_COVERAGE set) the modules are used too:
  * c8 does not map a bundle's coverage back to its sources.
  */
-function freshBundleOr(program: 'src' | 'servers', entry: string): string {
+function freshBundleOr(program: 'src' | 'servers', entry: string, started: string): string {
   const modified = (path: string): number | undefined => statSync(path, { throwIfNoEntry: false })?.mtimeMs;
-  const bundle = join(packageRoot, 'dist', program, `${entry}.bundle.js`);
+  const bundle = join(packageRoot, 'dist', program, started);
   const bundled = modified(bundle);
   const compiled = modified(join(packageRoot, 'dist', `${program}.tsbuildinfo`));
   const fresh = bundled !== undefined && compiled !== undefined && bundled >= compiled;

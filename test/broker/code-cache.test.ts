@@ -15,7 +15,7 @@ import { describe, expect, it } from 'vitest';
 import { packageRoot } from '../../harness/paths.js';
 
 const built = join(packageRoot, 'dist', 'src');
-const FILES = ['cli.bundle.js', 'cli.bundle.cjs', 'cli.bundle.cache'];
+const FILES = ['cli.start.cjs', 'cli.bundle.cjs', 'cli.bundle.cache'];
 /** The bundle as the loader compiles it: its shebang a comment. */
 const asCompiled = (bundle: string): string => bundle.replace(/^#!/, '//');
 
@@ -42,7 +42,7 @@ describe("the broker's code cache", () => {
       const cache = readFileSync(join(work.path, 'cli.bundle.cache')).subarray(65);
       expect(new Script(Module.wrap(asCompiled(edited)), { cachedData: cache }).cachedDataRejected).toBe(false);
       writeFileSync(bundle, edited);
-      const run = await promisify(execFile)(process.execPath, [join(work.path, 'cli.bundle.js'), 'no-such-command']).catch((error: { code: number; stderr: string }) => error);
+      const run = await promisify(execFile)(process.execPath, [join(work.path, 'cli.start.cjs'), 'no-such-command']).catch((error: { code: number; stderr: string }) => error);
       expect('code' in run ? run.code : 0).toBe(2);
       expect(run.stderr).toContain('gauntlet-broker audit-verify PATH');
       expect(run.stderr).not.toContain('audit-verify FILE');
