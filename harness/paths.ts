@@ -25,7 +25,7 @@ export const scenarioSchemaFile = join(packageRoot, 'harness', 'scenario', 'scen
 export const scenarioSkeletonFile = join(packageRoot, 'harness', 'scenario', 'skeleton.schema.json');
 export const expectationsDocFile = join(packageRoot, 'docs', 'expectations.md');
 /** Compiled entry points: every process the harness starts runs compiled JavaScript. */
-export const serverEntry = freshBundleOr('servers', 'main', 'main.bundle.js');
+export const serverEntry = freshBundleOr('servers', 'main', 'main.bundle.cjs');
 /** The broker's bundle is started by its loader, which hands V8 the bundle's code cache. */
 export const brokerEntry = freshBundleOr('src', 'cli', 'cli.start.cjs');
 /** The certificate authority that issued the kit's HTTPS certificate (servers/kit/tls/README.md). */

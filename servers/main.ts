@@ -171,4 +171,6 @@ function isMainModule(): boolean {
   }
 }
 
-if (isMainModule()) await runServer(process.argv.slice(2));
+// Not awaited at the top level, so that the kit's bundle can be CommonJS (scripts/bundle-entries.mjs):
+// a rejection still ends the process with an error, as an unhandled one.
+if (isMainModule()) void runServer(process.argv.slice(2));
