@@ -73,10 +73,11 @@ export interface LoadOptions {
   serverIds: ReadonlySet<string>;
 }
 
-function* yamlFiles(dir: string): Generator<string> {
+/** Every scenario file below `dir`, in the order a load reads them. */
+export function* scenarioFiles(dir: string = scenariosDir): Generator<string> {
   for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
     const path = join(dir, entry.name);
-    if (entry.isDirectory()) yield* yamlFiles(path);
+    if (entry.isDirectory()) yield* scenarioFiles(path);
     else if (entry.name.endsWith('.yaml')) yield path;
   }
 }
@@ -152,7 +153,7 @@ export function loadScenarios(options: LoadOptions): Scenario[] {
   const { validate, validateContract } = compileSchema();
   const dir = options.dir ?? scenariosDir;
   const byId = new Map<string, Scenario>();
-  for (const path of yamlFiles(dir)) {
+  for (const path of scenarioFiles(dir)) {
     const file = relative(packageRoot, path);
     const data = parseScenarioFile(path, file);
     if (!validate(data)) {
