@@ -28,8 +28,8 @@ const KIT = 'dist/servers/main.bundle.cjs';
  * of its start (the ESM translators, and a facade for each built-in module it imports).
  */
 const ENTRIES = [
-  { input: 'src/cli.ts', file: BROKER.bundle, format: 'cjs' },
-  { input: 'servers/main.ts', file: KIT, format: 'cjs' },
+  { input: 'src/cli.ts', file: BROKER.bundle },
+  { input: 'servers/main.ts', file: KIT },
 ];
 
 let rolldown;
@@ -59,7 +59,7 @@ const requireInBundle = {
   },
 };
 
-for (const { input, file, format } of ENTRIES) {
+for (const { input, file } of ENTRIES) {
   const bundle = await rolldown({
     cwd: root,
     input,
@@ -70,15 +70,15 @@ for (const { input, file, format } of ENTRIES) {
   });
   // ASCII and without comments (the source maps point into the sources, comments and all), so
   // that the broker's loader reads less and can take its bytes as Latin-1 text, a plain copy.
-  await bundle.write({ file, format, sourcemap: true, charset: 'ascii', comments: { legal: true, annotation: false, jsdoc: false } });
+  await bundle.write({ file, format: 'cjs', sourcemap: true, charset: 'ascii', comments: { legal: true, annotation: false, jsdoc: false } });
   await bundle.close();
 }
 
 /**
  * The loader. It runs the bundle as a CommonJS module does, through vm.Script so that it can hand
- * V8 the cache. The cache file starts with the SHA-256 of the bundle's bytes it was made from, checked on
- * every start: V8 itself checks only the source's length, so a cache of an older bundle of the
- * same length would run the older code. A cache that does not match, or V8 rejects (another Node
+ * V8 the cache. The cache file starts with the SHA-256 of the bytes of the bundle it was made
+ * from, checked on every start: V8 itself checks only the source's length, so a cache of an older
+ * bundle of the same length would run the older code. A cache that does not match, or V8 rejects (another Node
  * version), is not used and the bundle compiles as it would without one. The cache is written
  * only here, at build time, into dist/ next to the bundle; GAUNTLET_CODE_CACHE_OUT is how the
  * training run asks for it.

@@ -4,17 +4,17 @@
 // filtered run's one scenario. What one full load returned is kept under a key that is the
 // SHA-256 of everything that load read or ran: each scenario file's path and bytes, the
 // requirement and hostile-server ids it was checked against, the code of the harness and the kit
-// (which generates the schema and makes every check), and the versions of Node and of the packages
-// that parsed and checked it. Any change to any of them is a miss,
-// and a miss is a full load, which then replaces the kept one.
+// (which generates the schema and makes every check), and the versions of Node and of the
+// packages that parsed and checked it. Any change to any of them is a miss, and a miss is a full
+// load, which then replaces the kept one.
 
 import { createHash, randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LosslessNumber } from 'lossless-json';
 import { packageRoot } from '../paths.js';
-import { MAX_SCENARIO_BYTES } from './load.js';
+import { filesBelow, MAX_SCENARIO_BYTES } from './load.js';
 import type { Scenario } from './types.js';
 
 /** Bumped whenever what is kept changes shape. */
@@ -29,9 +29,10 @@ export const defaultCacheDir = join(packageRoot, 'node_modules', '.cache', 'mcp-
 /** An `!exact` number, kept as its text: JSON's own numbers would read back as float64. */
 const EXACT = '!exact';
 
-/** The harness's and the kit's code, here or compiled (this module's grandparent and its sibling). */
-const CODE_DIRS = ((harness: string) => [harness, join(dirname(harness), 'servers')])(dirname(dirname(fileURLToPath(import.meta.url))));
-const CODE_FILE = /\.(?:c?js|ts)$/;
+/** The harness's code, here or compiled (this module's grandparent), and the kit's beside it. */
+const HARNESS_DIR = dirname(dirname(fileURLToPath(import.meta.url)));
+const CODE_DIRS = [HARNESS_DIR, join(dirname(HARNESS_DIR), 'servers')];
+const isCode = (name: string): boolean => /\.(?:c?js|ts)$/.test(name) && !name.endsWith('.d.ts');
 const PACKAGE_MANIFESTS = [join(packageRoot, 'package.json'), join(packageRoot, 'package-lock.json')];
 
 /**
@@ -39,14 +40,6 @@ const PACKAGE_MANIFESTS = [join(packageRoot, 'package.json'), join(packageRoot, 
  * its sources (the test suite) do not replace each other's: at most two files.
  */
 const CACHE_FILE = `catalogue-${createHash('sha256').update(CODE_DIRS.join('\n')).digest('hex').slice(0, 16)}.json`;
-
-function* codeFiles(dir: string): Generator<string> {
-  for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) yield* codeFiles(path);
-    else if (CODE_FILE.test(entry.name) && !entry.name.endsWith('.d.ts')) yield path;
-  }
-}
 
 /** What one load of the catalogue depends on. */
 export interface CatalogueInputs {
@@ -79,7 +72,7 @@ export function catalogueKey(inputs: CatalogueInputs, codeDirs: readonly string[
     part(readFileSync(file));
   }
   for (const dir of codeDirs) {
-    for (const file of codeFiles(dir)) {
+    for (const file of filesBelow(dir, isCode)) {
       part(relative(packageRoot, file));
       part(readFileSync(file));
     }

@@ -73,14 +73,17 @@ export interface LoadOptions {
   serverIds: ReadonlySet<string>;
 }
 
-/** Every scenario file below `dir`, in the order a load reads them. */
-export function* scenarioFiles(dir: string = scenariosDir): Generator<string> {
+/** Every file below `dir` whose name `wanted` accepts, folders and files in name order. */
+export function* filesBelow(dir: string, wanted: (name: string) => boolean): Generator<string> {
   for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
     const path = join(dir, entry.name);
-    if (entry.isDirectory()) yield* scenarioFiles(path);
-    else if (entry.name.endsWith('.yaml')) yield path;
+    if (entry.isDirectory()) yield* filesBelow(path, wanted);
+    else if (wanted(entry.name)) yield path;
   }
 }
+
+/** Every scenario file below `dir`, in the order a load reads them. */
+export const scenarioFiles = (dir: string = scenariosDir): Generator<string> => filesBelow(dir, (name) => name.endsWith('.yaml'));
 
 let compiled: ReturnType<typeof compileFresh> | undefined;
 
