@@ -59,6 +59,11 @@ export class ServerGone extends UpstreamError {
     readonly serverId: string,
     /** Whether the request had been written to the server before it went. */
     readonly dispatched: boolean,
+    /**
+     * Whether the broker closed the connection itself (the agent left, or a drift guard ended the
+     * session) before anything else ended it: the request failed for that alone.
+     */
+    readonly closedByBroker = false,
   ) {
     super(message);
   }

@@ -4,7 +4,7 @@
 // matches the contract the operator reviewed. What the agent is offered is not touched: the
 // listing was fixed at Load (DRF-1), and the drift guards decide what follows (DRF-2, DRF-3).
 
-import { ListingRefused } from '../errors.js';
+import { ListingRefused, ServerGone } from '../errors.js';
 import type { Guards } from '../guards/registry.js';
 import { relist } from './listing.js';
 import { decideTools } from './load.js';
@@ -25,6 +25,10 @@ export async function rediscover(
   try {
     outcome = decideTools(await relist(upstream, config.server.id, config.limits, guards.listing), manifest, config, guards);
   } catch (err) {
+    // The broker closed the connection itself (the agent left, or a drift guard ended the
+    // session): the listing failed for that alone, which says nothing of the tools, and no call
+    // can be forwarded over the connection any more.
+    if (err instanceof ServerGone && err.closedByBroker) return [];
     // A listing that fails or is refused confirms nothing, so no tool can be shown to still match.
     const guard = err instanceof ListingRefused ? err.guard : REDISCOVERY;
     return registered.map((tool) => ({ tool, guard, reason: `the tools could not be listed again: ${(err as Error).message}` }));

@@ -42,6 +42,8 @@ export class Connection implements Requester {
   private requestHandler: ServerRequestHandler | undefined;
   /** Set once the server can no longer be spoken to; says why. */
   private failure: string | undefined;
+  /** Whether that failure is the broker's own close, not the server's doing. */
+  private closedByBroker = false;
   /** Set while the rest of an over-long answer is drained whose request already failed. */
   private drainingPlaced = false;
 
@@ -112,6 +114,7 @@ export class Connection implements Requester {
 
   /** `why` completes "server X was closed by the broker ..." for every later request. */
   close(why?: string): Promise<void> {
+    this.closedByBroker ||= this.failure === undefined;
     this.fail(why === undefined ? 'was closed by the broker' : `was closed by the broker ${why}`);
     return this.server.close();
   }
@@ -125,7 +128,7 @@ export class Connection implements Requester {
   }
 
   private gone(problem: string, dispatched: boolean): ServerGone {
-    return new ServerGone(`server "${this.serverId}" ${problem}`, this.serverId, dispatched);
+    return new ServerGone(`server "${this.serverId}" ${problem}`, this.serverId, dispatched, this.closedByBroker);
   }
 
   private fail(problem: string): void {

@@ -60,7 +60,8 @@ export class HttpConnection implements Requester {
   ) {}
 
   async request(method: string, params: JsonValue | undefined, timeoutMs: number, what: string): Promise<Reply> {
-    if (this.failure !== undefined) throw new ServerGone(`server "${this.serverId}" ${this.failure}`, this.serverId, false);
+    // Only the broker's own close() sets it.
+    if (this.failure !== undefined) throw new ServerGone(`server "${this.serverId}" ${this.failure}`, this.serverId, false, true);
     const id = this.nextId++;
     const signal = AbortSignal.any([this.closing.signal, AbortSignal.timeout(timeoutMs)]);
     try {
@@ -81,7 +82,7 @@ export class HttpConnection implements Requester {
       }
       if (err instanceof UpstreamError) throw err;
       // Sent or not, nothing came back that can be read: whether it ran is unknown.
-      throw new ServerGone(`server "${this.serverId}" could not be asked ${what}: ${this.failure ?? causeOf(err)}`, this.serverId, true);
+      throw new ServerGone(`server "${this.serverId}" could not be asked ${what}: ${this.failure ?? causeOf(err)}`, this.serverId, true, this.closing.signal.aborted);
     }
   }
 

@@ -150,14 +150,15 @@ describe('when the server goes', () => {
       await settle();
     });
     expect(inFlight).toBeInstanceOf(ServerGone);
-    expect([inFlight.message, inFlight.serverId, inFlight.dispatched]).toEqual([message, 'notes', true]);
-    expect([later.message, later.dispatched]).toEqual([message, false]);
+    expect([inFlight.message, inFlight.serverId, inFlight.dispatched, inFlight.closedByBroker]).toEqual([message, 'notes', true, false]);
+    expect([later.message, later.dispatched, later.closedByBroker]).toEqual([message, false, false]);
   });
 
   it('says the broker closed it, and why, and closes the process', async () => {
     const { inFlight, later } = await failures((connection) => connection.close('after write_note drifted'));
     expect(inFlight.message).toBe('server "notes" was closed by the broker after write_note drifted');
     expect(later.message).toBe('server "notes" was closed by the broker after write_note drifted');
+    expect([inFlight.closedByBroker, later.closedByBroker]).toEqual([true, true]);
     expect(server.closed).toBe(1);
     const plainClose = await failures((connection) => connection.close());
     expect(plainClose.later.message).toBe('server "notes" was closed by the broker');
@@ -171,6 +172,15 @@ describe('when the server goes', () => {
       await settle();
     });
     expect(later.message).toBe('server "notes" closed its output');
+  });
+
+  it('does not call a server that went on its own closed by the broker when the broker closes it after', async () => {
+    const { inFlight, later } = await failures(async (connection) => {
+      server.exits('exited with code 0');
+      await settle();
+      await connection.close();
+    });
+    expect([inFlight.message, inFlight.closedByBroker, later.closedByBroker]).toEqual(['server "notes" exited with code 0', false, false]);
   });
 
   it('ends the session and stops the server on a line that is not a JSON-RPC message, and writes nothing more', async () => {

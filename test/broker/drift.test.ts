@@ -3,6 +3,7 @@
 
 import { describe, expect, it } from 'vitest';
 import type { AuditEntry } from '../../src/session/audit.js';
+import { ServerGone } from '../../src/errors.js';
 import { DEFAULT_LIMITS } from '../../src/operator/config.js';
 import { REDISCOVERY, rediscover } from '../../src/load/drift.js';
 import { ALL_GUARDS, selectGuards, type Guards } from '../../src/guards/registry.js';
@@ -61,6 +62,13 @@ describe('rediscover', () => {
     // Each says why, naming the failure.
     const reasons = (await rediscover(server({ tools: new Error('the server went away') }), CONFIG, MANIFEST, ALL_GUARDS, REGISTERED)).map(({ reason }) => reason);
     expect(reasons).toEqual(['the tools could not be listed again: the server went away', 'the tools could not be listed again: the server went away']);
+  });
+
+  it('counts nothing drifted when the listing failed only because the broker closed the connection itself', async () => {
+    // The agent left, or a drift guard ended the session: nothing more goes to this server.
+    expect(await drifted(new ServerGone('server "notes" was closed by the broker', 'notes', true, true))).toEqual([]);
+    // A server that went on its own confirms nothing.
+    expect(await drifted(new ServerGone('server "notes" exited with code 0', 'notes', true))).toHaveLength(2);
   });
 
   it('names a registered tool that no guard decided again as no longer registering, never as still matching', async () => {

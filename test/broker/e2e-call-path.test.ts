@@ -230,6 +230,26 @@ describe('the call path, end to end', () => {
     expect(await waitDead(serverPid)).toBe(true);
   });
 
+  it('answers a call that waits on a rediscovery with server_unavailable when the agent leaves, not a drift', async () => {
+    const w = await pinned([READ, { name: 'release' }], {});
+    const broker = w.serve();
+    await broker.initialize();
+    // Pin and Load have listed; from now on the server lists no more, so the rediscovery that
+    // release's notice starts is still waiting for its listing when the agent leaves.
+    const listings = () => w.received().filter((line) => JSON.parse(line).method === 'tools/list').length;
+    const loaded = listings();
+    w.spec({ pages: [toolsText([READ, { name: 'release' }])], listing: 'hang' });
+    expect(JSON.parse(await broker.call(1, 'release')).result.content[0].text).toBe('called release');
+    await waitFor(() => listings() === loaded + 1, 'the rediscovery to list');
+    const waiting = broker.call(2, 'read_note');
+    broker.closeInput();
+    // The broker closed the connection itself: the listing that failed for that says nothing of
+    // the tools, and the call goes no further than the closed connection.
+    expect(code(await waiting)).toBe('server_unavailable');
+    expect(calls(w).map((line) => JSON.parse(line).params.name)).toEqual(['release']);
+    expect((await broker.exit()).code).toBe(0);
+  });
+
   it('a broker signalled twice during a call still stops its server and exits', async () => {
     const w = await pinned([{ name: 'hang' }], {});
     const broker = w.serve();

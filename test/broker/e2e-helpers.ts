@@ -62,6 +62,7 @@ export interface Spec {
   cursors?: string[];
   endless?: boolean;
   initialize?: 'ok' | 'hang';
+  listing?: 'ok' | 'hang';
   listLine?: string;
   grandchild?: boolean;
   callResult?: string;

@@ -105,6 +105,22 @@ describe('HttpConnection', () => {
     const connection = new HttpConnection('notes', url, PLAN, ANYWHERE);
     await connection.close();
     await expect(connection.request('tools/list', undefined, 5000, 'tools/list')).rejects.toThrow(/closed by the broker/);
+    await expect(connection.request('tools/list', undefined, 5000, 'tools/list')).rejects.toMatchObject({ closedByBroker: true, dispatched: false });
+  });
+
+  it('says a request failed because the broker closed the connection only when it did', async () => {
+    let arrived!: () => void;
+    const received = new Promise<void>((resolve) => (arrived = resolve));
+    // Never answered: the request is in flight when the broker closes the connection.
+    const url = await listen(() => arrived());
+    const connection = new HttpConnection('notes', url, PLAN, ANYWHERE);
+    const pending = connection.request('tools/list', undefined, 5000, 'tools/list').catch((err: unknown) => err);
+    await received;
+    await connection.close();
+    expect(await pending).toMatchObject({ closedByBroker: true, dispatched: true });
+    const gone = await listen(ok);
+    await stopListening(gone);
+    await expect(new HttpConnection('notes', gone, PLAN, ANYWHERE).request('tools/list', undefined, 5000, 'tools/list')).rejects.toMatchObject({ closedByBroker: false });
   });
 });
 
