@@ -74,7 +74,7 @@ describe('the worker pool', () => {
     expect(started).toEqual([0, 1]);
   });
 
-  it('runs an item marked alone with nothing else in flight, and nothing starts beside it', async () => {
+  it('runs an item marked alone with nothing else in flight, and nothing starts beside it; those after all the others', async () => {
     const items = ['a', 'b', 'SOLO', 'c', 'd', 'SOLO2', 'e', 'f'];
     const inFlight = new Set<string>();
     const seen: Array<{ item: string; beside: string[] }> = [];
@@ -98,6 +98,10 @@ describe('the worker pool', () => {
     }
     // The others did overlap: the rule holds only what must be held.
     expect(seen.some(({ beside }) => beside.length > 0)).toBe(true);
+    // Handed out after all the others, so the workers drain once for them, not before each.
+    const started = seen.map(({ item }) => item);
+    expect(started.slice(0, 6)).toEqual(['a', 'b', 'c', 'd', 'e', 'f']);
+    expect(started.slice(6).sort()).toEqual(['SOLO', 'SOLO2']);
   });
 
   it('marks alone exactly the scenarios whose verdicts measure time or memory', () => {
