@@ -7,6 +7,7 @@
 
 import { member, object, plain, stringValue } from '../json/tree.js';
 import type { Requester } from '../upstream/connection.js';
+import { sharedDeadline } from '../upstream/deadline.js';
 import type { Config, Descriptor, JsonObject } from '../types.js';
 import { LISTINGS, type ListingMethod } from './methods.js';
 
@@ -28,15 +29,14 @@ export async function listFeatures(server: Requester, config: Config): Promise<D
 async function listOne(server: Requester, config: Config, method: ListingMethod): Promise<Descriptor[] | undefined> {
   const { kind, field, key } = LISTINGS[method];
   const { maxPages, maxTools, connectTimeoutMs } = config.limits;
-  const deadline = performance.now() + connectTimeoutMs;
+  const remaining = sharedDeadline(connectTimeoutMs);
   const items = new Map<string, Descriptor>();
   const cursors = new Set<string>();
   let cursor: string | undefined;
   for (let number = 1; number <= maxPages; number++) {
-    const remaining = Math.max(1, Math.ceil(deadline - performance.now()));
     let reply;
     try {
-      reply = await server.request(method, cursor === undefined ? object([]) : plain({ cursor }), remaining, `${method} page ${number}`);
+      reply = await server.request(method, cursor === undefined ? object([]) : plain({ cursor }), remaining(), `${method} page ${number}`);
     } catch {
       return undefined;
     }

@@ -8,6 +8,7 @@ import type { ListingGuard } from '../guards/types.js';
 import { BROKER_NAME, BROKER_VERSION, LATEST_PROTOCOL_VERSION, isSupportedProtocolVersion } from '../session/identity.js';
 import { member, object, plain, stringValue } from '../json/tree.js';
 import type { Requester, Reply } from '../upstream/connection.js';
+import { sharedDeadline } from '../upstream/deadline.js';
 import type { Limits, JsonObject, JsonValue, ListedTool, ListingPage } from '../types.js';
 
 /**
@@ -20,10 +21,9 @@ export const SAFETY_STOP_PAGES = 10_000;
 type Ask = (method: string, params: JsonValue, what: string) => Promise<JsonValue>;
 
 function askWithin(server: Requester, serverId: string, timeoutMs: number): Ask {
-  const deadline = performance.now() + timeoutMs;
+  const remaining = sharedDeadline(timeoutMs);
   return async (method, params, what) => {
-    const remaining = Math.max(1, Math.ceil(deadline - performance.now()));
-    const reply: Reply = await server.request(method, params, remaining, what);
+    const reply: Reply = await server.request(method, params, remaining(), what);
     if (!reply.ok) {
       const message = stringValue(member(reply.error, 'message')) ?? '';
       throw new UpstreamError(`server "${serverId}" answered ${what} with an error: ${message}`);

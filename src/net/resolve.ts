@@ -1,8 +1,6 @@
 // Name resolution as one function, shared by the address guard's check and the HTTP client's
 // dials, so that both judge the same answer and tests can stand in for DNS.
 
-import { lookup } from 'node:dns/promises';
-
 export interface Resolved {
   readonly address: string;
   /** 4 or 6. */
@@ -12,8 +10,12 @@ export interface Resolved {
 /** Every address a name resolves to; rejects when it does not resolve. */
 export type Resolver = (name: string) => Promise<readonly Resolved[]>;
 
-/** The system's resolver (hosts file, then DNS), every address in the order it gives them. */
-export const systemResolver: Resolver = (name) => lookup(name, { all: true, verbatim: true });
+/**
+ * The system's resolver (hosts file, then DNS), every address in the order it gives them. Its
+ * module is loaded at the first name asked, not at the broker's start: a broker of stdio servers
+ * never resolves a name, and loading it is about a millisecond of every start.
+ */
+export const systemResolver: Resolver = (name) => process.getBuiltinModule('node:dns/promises').lookup(name, { all: true, verbatim: true });
 
 /**
  * `resolve`, asked once per name: every later question about that name gets the first answer,
