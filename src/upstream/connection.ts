@@ -114,8 +114,7 @@ export class Connection implements Requester {
 
   /** `why` completes "server X was closed by the broker ..." for every later request. */
   close(why?: string): Promise<void> {
-    this.closedByBroker ||= this.failure === undefined;
-    this.fail(why === undefined ? 'was closed by the broker' : `was closed by the broker ${why}`);
+    this.fail(why === undefined ? 'was closed by the broker' : `was closed by the broker ${why}`, true);
     return this.server.close();
   }
 
@@ -131,9 +130,11 @@ export class Connection implements Requester {
     return new ServerGone(`server "${this.serverId}" ${problem}`, this.serverId, dispatched, this.closedByBroker);
   }
 
-  private fail(problem: string): void {
+  /** The first failure is the one kept: `byBroker` says it is the broker's own close(). */
+  private fail(problem: string, byBroker = false): void {
     if (this.failure !== undefined) return;
     this.failure = problem;
+    this.closedByBroker = byBroker;
     for (const p of this.pending.values()) {
       clearTimeout(p.timer);
       p.reject(this.gone(problem, true));

@@ -60,8 +60,7 @@ export class HttpConnection implements Requester {
   ) {}
 
   async request(method: string, params: JsonValue | undefined, timeoutMs: number, what: string): Promise<Reply> {
-    // Only the broker's own close() sets it.
-    if (this.failure !== undefined) throw new ServerGone(`server "${this.serverId}" ${this.failure}`, this.serverId, false, true);
+    if (this.failure !== undefined) throw new ServerGone(`server "${this.serverId}" ${this.failure}`, this.serverId, false, this.closing.signal.aborted);
     const id = this.nextId++;
     const signal = AbortSignal.any([this.closing.signal, AbortSignal.timeout(timeoutMs)]);
     try {
