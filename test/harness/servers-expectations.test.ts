@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import serverLedgers from '../../harness/expect/servers/ledgers.js';
 import serversReceived from '../../harness/expect/servers/received.js';
+import serverHeaders from '../../harness/expect/scenario/server-headers.js';
 import type { CallFacts, Fail, Finding, Judged, ScenarioFacts } from '../../harness/expect/types.js';
 import { recordsOf } from '../../harness/observe/ledger.js';
 import type { LedgerRecord } from '../../servers/kit/ledger.js';
@@ -77,6 +78,32 @@ describe('servers_received', () => {
 
   it('names only the harm check when every count is zero', () => {
     expect(serversReceived.checksFor!({ agent: 'refused', servers_received: { beta: 0 } })).toEqual(['call.servers_received']);
+  });
+});
+
+describe('server_headers', () => {
+  const end = { label: 'end', calls: [], canary: { requests: 0, records: [] } } as ScenarioFacts;
+
+  it('reports each thing seen once, with how many of the requests showed it', () => {
+    const leaked = { authorization: 'Bearer operator-token', 'x-trace': 'operator-token' };
+    const records = [launch(10), request(10, leaked), request(10, {}), request(10, leaked), request(10, { authorization: 'Bearer other' })];
+    const { judged: j, findings, fail } = judged(records);
+    serverHeaders.judge({ server_headers: { absent: ['authorization'], values_exclude: ['operator-token'], equals: { 'x-host': 'mine' } } }, end, j, fail);
+    expect(findings.map((f) => [f.check, f.observed])).toEqual([
+      ['server_headers.absent', 'authorization: Bearer operator-token (2 of 4 requests)'],
+      ['server_headers.values_exclude', 'in authorization, x-trace (2 of 4 requests)'],
+      ['server_headers.equals', '(absent) (4 of 4 requests)'],
+      ['server_headers.absent', 'authorization: Bearer other (1 of 4 requests)'],
+    ]);
+  });
+
+  it('finds nothing when every request is as expected, and names a missing request only where one is needed', () => {
+    const { judged: quiet, findings: none, fail: record } = judged([launch(10), request(10, { 'x-host': 'mine' })]);
+    serverHeaders.judge({ server_headers: { absent: ['authorization'], equals: { 'x-host': 'mine' } } }, end, quiet, record);
+    expect(none).toEqual([]);
+    const { judged: empty, findings, fail } = judged([launch(10)]);
+    serverHeaders.judge({ server_headers: { absent: ['authorization'], equals: { 'x-host': 'mine' } } }, end, empty, fail);
+    expect(findings.map((f) => [f.check, f.observed])).toEqual([['server_headers.requested', 'none']]);
   });
 });
 
