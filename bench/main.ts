@@ -4,6 +4,7 @@
  * to round), so load on the machine weighs on all alike. Writes reports/bench.md and bench.json.
  * Every broker is reached as a process through its candidate adapter, as the suite reaches it.
  */
+import { readFile } from 'node:fs/promises';
 import { cpus, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { loadCandidate } from '../harness/candidates/registry.js';
@@ -171,6 +172,7 @@ async function main(): Promise<number> {
     process.stderr.write(`bench: ${(error as Error).message}\nusage: ${USAGE}\n`);
     return 2;
   }
+  if (options.from !== undefined) return showAgain(options.from, options);
   const started = Date.now();
   const loadStart = loadavg();
   const candidates = new Map<string, Candidate>();
@@ -197,11 +199,26 @@ async function main(): Promise<number> {
     notes,
     targets: judge(TARGETS, summary),
   };
+  return publish(report, options);
+}
+
+/** Writes bench.md and bench.json, and the README's table when asked. */
+async function publish(report: BenchReport, options: BenchOptions): Promise<number> {
   const dir = resolve(packageRoot, options.outDir);
   const written = await writeReports(dir, report);
   if (options.updateReadme) await updateReadme(join(packageRoot, 'README.md'), readmeBlock(report));
-  process.stdout.write(`${targetsTable(report.targets)}\n\nbench: ${written.markdown} and ${written.json} in ${Math.round(report.durationS)} s\n`);
+  process.stdout.write(`${targetsTable(report.targets)}\n\nbench: ${written.markdown} and ${written.json} from a run of ${Math.round(report.durationS)} s\n`);
   return 0;
+}
+
+/** A past run shown again: the same measurements, judged and written by this version's code. */
+async function showAgain(file: string, options: BenchOptions): Promise<number> {
+  const report = JSON.parse(await readFile(resolve(file), 'utf8')) as BenchReport;
+  if (report.format !== 'mcp-gauntlet-bench/1') {
+    process.stderr.write(`bench: ${file} is not a bench.json of format mcp-gauntlet-bench/1\n`);
+    return 2;
+  }
+  return publish({ ...report, targets: judge(TARGETS, report.summary) }, options);
 }
 
 /** What the README quotes: the targets and where the rest is. */

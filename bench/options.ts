@@ -23,13 +23,19 @@ export interface BenchOptions {
   deadlineS: number;
   outDir: string;
   updateReadme: boolean;
+  /**
+   * A bench.json to show again instead of measuring: its targets judged anew and its reports (and,
+   * with updateReadme, the README's table) written from it, for a change in how results are shown.
+   */
+  from?: string;
 }
 
 /** Every built-in candidate but those that are the same broker told to do less (plain-proxy). */
 export const DEFAULT_CANDIDATES = ['direct', 'reference', 'passthrough', 'mcp-proxy', 'supergateway', 'mcp-hub', 'mcp-remote', 'civic-passthrough'];
 
 export const USAGE = `npm run bench -- [--candidates a,b,...] [--rounds N] [--calls N] [--in-flight N] [--behind N] [--tools N] [--pages N]
-  [--large-mib N] [--large-rounds N] [--call-budget-s S] [--timeout-s S] [--large-timeout-s S] [--deadline-s S] [--out DIR] [--update-readme]`;
+  [--large-mib N] [--large-rounds N] [--call-budget-s S] [--timeout-s S] [--large-timeout-s S] [--deadline-s S] [--out DIR] [--update-readme]
+       npm run bench -- --from reports/bench.json [--out DIR] [--update-readme]   (shows a past run again; measures nothing)`;
 
 const DEFAULTS = { rounds: 3, calls: 2000, 'in-flight': 16, behind: 15, tools: 1000, pages: 10, 'large-mib': 1024, 'call-budget-s': 5, 'timeout-s': 60, 'large-timeout-s': 30, 'large-rounds': 1, 'deadline-s': 450 };
 
@@ -46,7 +52,7 @@ export function parseOptions(args: readonly string[]): BenchOptions {
   const numeric = Object.fromEntries(Object.keys(DEFAULTS).map((name) => [name, { type: 'string' as const }]));
   const { values } = parseArgs({
     args: [...args],
-    options: { ...numeric, candidates: { type: 'string' }, out: { type: 'string' }, 'update-readme': { type: 'boolean' } },
+    options: { ...numeric, candidates: { type: 'string' }, out: { type: 'string' }, 'update-readme': { type: 'boolean' }, from: { type: 'string' } },
     strict: true,
   });
   const given = values as Record<string, string | boolean | undefined>;
@@ -71,6 +77,7 @@ export function parseOptions(args: readonly string[]): BenchOptions {
     deadlineS: number('deadline-s'),
     outDir: String(values.out ?? 'reports'),
     updateReadme: values['update-readme'] === true,
+    ...(values.from === undefined ? {} : { from: values.from }),
   };
   // The kit lists three tools of its own besides the fillers, and streams at most 1 GiB.
   if (options.tools < 3) throw new OptionError('--tools must be at least 3 (the kit\'s own tools)');

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { BASELINE, METRICS, WORKLOADS, type Metric, type Workload } from './metrics.js';
 import type { Cell, Summary } from './results.js';
 import type { Spread } from './stats.js';
-import type { Judgement } from './targets.js';
+import { YARDSTICK, type Judgement } from './targets.js';
 import { DROPPED_VARIABLES } from '../harness/run/environment.js';
 
 /** Everything one run found, as bench.json holds it and bench.md shows it. */
@@ -38,14 +38,18 @@ export function cellText(cell: Cell | undefined): string {
 
 const compareText = { '<=': '≤', '>=': '≥', '<': '<' } as const;
 
-/** The must-show table: each target, what was measured (median over rounds, and range), met or not. */
+/**
+ * The must-show table: each target, what was measured (median over rounds, and range), met or
+ * not, and the same measure of the yardstick (targets.ts), so that a reader sees how much of a
+ * miss a second process alone already costs.
+ */
 export function targetsTable(judgements: readonly Judgement[]): string {
-  const rows = judgements.map(({ target, measured, met }) => {
+  const rows = judgements.map(({ target, measured, met, yardstick }) => {
     const unit = target.of === 'ratio' ? 'x' : '';
     const value = measured === undefined ? 'not measured' : spreadText(measured, unit);
-    return `| ${target.text} | ${compareText[target.compare]} ${target.threshold}${unit} | ${value} | ${met ? 'met' : '**not met**'} |`;
+    return `| ${target.text} | ${compareText[target.compare]} ${target.threshold}${unit} | ${value} | ${met ? 'met' : '**not met**'} | ${yardstick === undefined ? '–' : spreadText(yardstick, unit)} |`;
   });
-  return ['| target | goal | measured: median (min–max) | |', '|---|---|---|---|', ...rows].join('\n');
+  return [`| target | goal | measured: median (min–max) | | ${YARDSTICK}, same run (relays, checks nothing) |`, '|---|---|---|---|---|', ...rows].join('\n');
 }
 
 const metricHeading = (metric: Metric) => `${metric.label} (${metric.unit})`;

@@ -28,11 +28,19 @@ export const TARGETS: readonly Target[] = [
   { id: 'large-refusal', text: 'reference refusal reaching the agent after the server crossed its bound (ms)', metric: 'large.after_bound_ms', candidate: 'reference', of: 'value', compare: '<=', threshold: 100 },
 ];
 
+/**
+ * The candidate every target is also read for, as a yardstick: passthrough relays lines and checks
+ * nothing, so what it measures is what a second process in the path costs on its own.
+ */
+export const YARDSTICK = 'passthrough';
+
 export interface Judgement {
   target: Target;
   /** Undefined when no round measured it: then it is not met. */
   measured?: Spread;
   met: boolean;
+  /** The same measure of the yardstick in the same run, when it ran and measured it. */
+  yardstick?: Spread;
 }
 
 function holds(value: number, compare: Target['compare'], threshold: number): boolean {
@@ -48,8 +56,17 @@ function holds(value: number, compare: Target['compare'], threshold: number): bo
 
 export function judge(targets: readonly Target[], summary: Summary): Judgement[] {
   return targets.map((target) => {
-    const cell = summary[target.metric]?.[target.candidate];
-    const measured = target.of === 'ratio' ? cell?.ratio : cell?.spread;
-    return { target, ...(measured === undefined ? {} : { measured }), met: measured !== undefined && holds(measured.median, target.compare, target.threshold) };
+    const read = (candidate: string) => {
+      const cell = summary[target.metric]?.[candidate];
+      return target.of === 'ratio' ? cell?.ratio : cell?.spread;
+    };
+    const measured = read(target.candidate);
+    const yardstick = read(YARDSTICK);
+    return {
+      target,
+      ...(measured === undefined ? {} : { measured }),
+      met: measured !== undefined && holds(measured.median, target.compare, target.threshold),
+      ...(yardstick === undefined ? {} : { yardstick }),
+    };
   });
 }

@@ -62,6 +62,17 @@ describe('the summary and the targets', () => {
     expect(judged).toEqual({ target: p50, met: false });
   });
 
+  it("reads the yardstick's same measure beside the target, and judges the target alone", () => {
+    const made = results([3, 3], [1, 1]);
+    const withYardstick = new Results(['direct', 'reference', 'passthrough'], 2);
+    [1, 1].forEach((value, round) => withYardstick.record('sequential.p50_ms', 'direct', round, value));
+    [3, 3].forEach((value, round) => withYardstick.record('sequential.p50_ms', 'reference', round, value));
+    [1.25, 1.5].forEach((value, round) => withYardstick.record('sequential.p50_ms', 'passthrough', round, value));
+    expect(judge([p50], summarise(withYardstick))[0]).toMatchObject({ met: false, measured: { median: 3 }, yardstick: { median: 1.375, min: 1.25, max: 1.5 } });
+    // Without passthrough in the run there is nothing to show beside it.
+    expect(judge([p50], summarise(made))[0]).not.toHaveProperty('yardstick');
+  });
+
   it('judges a value target on the value, and a higher-is-better ratio from below', () => {
     const made = new Results(['direct', 'reference'], 2);
     made.record('large.growth_mib', 'reference', 0, 15.9);
@@ -76,9 +87,10 @@ describe('the summary and the targets', () => {
 });
 
 describe('the report', () => {
-  const made = new Results(['direct', 'reference'], 3);
+  const made = new Results(['direct', 'reference', 'passthrough'], 3);
   [0.2, 0.25, 0.3].forEach((value, round) => made.record('sequential.p50_ms', 'direct', round, value));
   [0.3, 0.5, 0.36].forEach((value, round) => made.record('sequential.p50_ms', 'reference', round, value));
+  [0.22, 0.3, 0.3].forEach((value, round) => made.record('sequential.p50_ms', 'passthrough', round, value));
   made.note('reference', 'large', 'answer: refused with result_too_large');
   const summary = summarise(made);
   const report: BenchReport = {
@@ -88,7 +100,11 @@ describe('the report', () => {
     machine: { cpus: 2, node: '20.19.0', loadStart: [1, 1, 1], loadEnd: [2, 2, 2], loadHighest: 3 },
     options: { rounds: 3 },
     roundsRun: 3,
-    candidates: [{ name: 'direct', version: '0.1.0' }, { name: 'reference', version: '0.1.0' }],
+    candidates: [
+      { name: 'direct', version: '0.1.0' },
+      { name: 'reference', version: '0.1.0' },
+      { name: 'passthrough', version: '0.1.0' },
+    ],
     summary,
     notes: { reference: { large: made.notesOf('reference', 'large') } },
     targets: judge(TARGETS, summary),
@@ -103,8 +119,9 @@ describe('the report', () => {
   it('lists every target with its measurement and verdict', () => {
     const table = targetsTable(report.targets);
     expect(table.split('\n')).toHaveLength(2 + TARGETS.length);
-    expect(table).toContain('| reference tools/call p50 / direct | ≤ 1.5x | 1.50x (1.20–2.00) | met |');
-    expect(table).toContain('| reference resident growth on the large answer (MiB) | < 16 | not measured | **not met** |');
+    // The yardstick's own ratio beside each: 1.1, 1.2 and 1.0 in the three rounds.
+    expect(table).toContain('| reference tools/call p50 / direct | ≤ 1.5x | 1.50x (1.20–2.00) | met | 1.10x (1.00–1.20) |');
+    expect(table).toContain('| reference resident growth on the large answer (MiB) | < 16 | not measured | **not met** | – |');
   });
 
   it('writes the load, the targets, the tables and the notes', () => {
