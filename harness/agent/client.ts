@@ -11,7 +11,8 @@ export type Answer =
   | { kind: 'error'; error: { code: number; message: string }; raw: string }
   | { kind: 'malformed'; raw: string; why: string }
   | { kind: 'closed' }
-  | { kind: 'timeout' };
+  /** `raw`: what had arrived of an answer still coming when the time ran out (`arriving`). */
+  | { kind: 'timeout'; raw?: string };
 
 export const PROTOCOL_VERSION = '2025-11-25';
 
@@ -134,6 +135,11 @@ export class AgentClient {
         ? { jsonrpc: '2.0', id: message.id, error: { code: -32601, message: 'the agent offers no such capability' } }
         : { jsonrpc: '2.0', id: message.id, result };
     this.channel.send(stringifyLossless(reply) ?? '');
+  }
+
+  /** What has arrived of messages the broker has begun and not finished; '' when none, or unknown. */
+  arriving(): string {
+    return this.channel.arriving?.() ?? '';
   }
 
   /** `timeoutMs` overrides the client's bound for one request. */

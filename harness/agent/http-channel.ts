@@ -98,6 +98,7 @@ function httpLines(url: string, gone: Promise<unknown>, options: Omit<HttpChanne
     },
     end: () => session.end(),
     sessionId: () => session.id,
+    arriving: () => session.arriving(),
   };
 }
 
@@ -158,8 +159,9 @@ export function spawnHttpChannel(command: string, args: string[], options: HttpC
       const own = group.stderrTail(maxBytes);
       return relay ? `${own}${relay.stderrTail(maxBytes)}`.slice(-(maxBytes ?? 4_096)) : own;
     },
-    // Inside an enclosure the relay holds the session, out of the harness's reach.
-    ...(direct === undefined ? {} : { frontDoor: { url: options.url, sessionId: direct.sessionId, headers: options.headers ?? {} } }),
+    // Inside an enclosure the relay holds the session, out of the harness's reach: its front door,
+    // and what has arrived of a message still coming.
+    ...(direct === undefined ? {} : { frontDoor: { url: options.url, sessionId: direct.sessionId, headers: options.headers ?? {} }, arriving: direct.arriving }),
   };
 }
 

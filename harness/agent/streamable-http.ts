@@ -98,14 +98,20 @@ async function* boundedText(body: ReadableStream<Uint8Array>, cap: number, abort
   if (rest.length > 0) yield rest;
 }
 
+/** Messages the broker has begun and not finished, each read as far as it has come. */
+type Arriving = Set<() => string>;
+
 /**
  * The data of each event of an SSE stream (https://html.spec.whatwg.org/#event-stream-interpretation):
  * `data:` fields joined, every other field ignored, an event ended by a blank line. When the body
  * goes past its cap, the event it cut short is yielded as far as it came, then the failure thrown.
+ * While it reads, `arriving` holds the event under way as far as it has come.
  */
-async function* sseData(chunks: AsyncIterable<string>): AsyncGenerator<string> {
+async function* sseData(chunks: AsyncIterable<string>, arriving: Arriving): AsyncGenerator<string> {
   let buffer = '';
   let data: string[] = [];
+  const underWay = () => `${data.join('')}${unfinishedData(buffer)}`;
+  arriving.add(underWay);
   try {
     for await (const chunk of chunks) {
       const scanned = buffer.length;
@@ -125,10 +131,12 @@ async function* sseData(chunks: AsyncIterable<string>): AsyncGenerator<string> {
     }
   } catch (error) {
     if (error instanceof BodyTooLarge) {
-      const cut = `${data.join('')}${unfinishedData(buffer)}`;
+      const cut = underWay();
       if (cut !== '') yield cut;
     }
     throw error;
+  } finally {
+    arriving.delete(underWay);
   }
   if (data.length > 0) yield data.join('\n');
 }
@@ -152,10 +160,22 @@ export class StreamableHttpSession {
   private readonly aborter = new AbortController();
   private readonly maxBodyBytes: number;
   private readonly requestTimeoutMs: number;
+  private readonly underWay: Arriving = new Set();
 
   constructor(private readonly options: StreamableHttpOptions) {
     this.maxBodyBytes = options.maxBodyBytes ?? MAX_BODY_BYTES;
     this.requestTimeoutMs = options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
+  }
+
+  /**
+   * What has arrived of the messages the broker has begun and not finished (a JSON body or an SSE
+   * event still open), one line each; '' when there are none. It reached the agent all the same.
+   */
+  arriving(): string {
+    return [...this.underWay]
+      .map((read) => oneLine(read()))
+      .filter((text) => text !== '')
+      .join('\n');
   }
 
   /** The session id the broker gave at initialize, once it has. */
@@ -244,22 +264,29 @@ export class StreamableHttpSession {
       this.options.onLine(line);
     };
     if (type.includes('text/event-stream')) {
-      for await (const data of sseData(boundedText(response.body, this.maxBodyBytes, abort))) emit(data);
+      for await (const data of sseData(boundedText(response.body, this.maxBodyBytes, abort), this.underWay)) emit(data);
     } else {
       if (!type.includes('application/json')) this.options.onNote(`${what} answered with Content-Type ${type || '(none)'}`);
-      emit(await this.text(response.body, abort, emit));
+      emit(await this.text(response.body, abort, emit, this.underWay));
     }
     return true;
   }
 
-  /** A body's text, bounded; a body over the cap gives `cut` what came up to it, then fails. */
-  private async text(body: ReadableStream<Uint8Array>, abort: () => void, cut: (partial: string) => void = () => {}): Promise<string> {
+  /**
+   * A body's text, bounded; a body over the cap gives `cut` what came up to it, then fails. A
+   * body that is a message is in `arriving` while it is read.
+   */
+  private async text(body: ReadableStream<Uint8Array>, abort: () => void, cut: (partial: string) => void = () => {}, arriving: Arriving = new Set()): Promise<string> {
     let text = '';
+    const underWay = () => text;
+    arriving.add(underWay);
     try {
       for await (const chunk of boundedText(body, this.maxBodyBytes, abort)) text += chunk;
     } catch (error) {
       if (error instanceof BodyTooLarge) cut(text);
       throw error;
+    } finally {
+      arriving.delete(underWay);
     }
     return text;
   }

@@ -1,5 +1,6 @@
 import { killGroup } from './child.js';
 import type { AgentChannel, Candidate, SessionSpec } from './types.js';
+import { optionalMembers } from './wrapped-channel.js';
 
 /** An adapter operation that did not settle within its bound. */
 export class AdapterTimeout extends Error {
@@ -65,9 +66,7 @@ function boundedChannel(channel: AgentChannel, ms: number): AgentChannel {
       return channel.pid;
     },
     close,
-    ...(channel.endInput ? { endInput: () => channel.endInput?.() } : {}),
-    ...(channel.stderrTail ? { stderrTail: (maxBytes?: number) => channel.stderrTail?.(maxBytes) ?? '' } : {}),
-    ...(channel.frontDoor ? { frontDoor: channel.frontDoor } : {}),
+    ...optionalMembers(channel),
   };
 }
 

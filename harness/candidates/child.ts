@@ -226,6 +226,7 @@ export function spawnChannel(command: string, args: string[], options: SpawnOpti
       child.stdin?.end();
     },
     stderrTail: group.stderrTail,
+    arriving: () => pieces.join(''),
   };
 }
 

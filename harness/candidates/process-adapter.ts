@@ -5,6 +5,7 @@ import { spawnChannel, throughPrefix } from './child.js';
 import { freeLoopbackPort } from './free-port.js';
 import { spawnHttpChannel } from '../agent/http-channel.js';
 import { protocolViolation } from './protocol-schemas.js';
+import { optionalMembers } from './wrapped-channel.js';
 import {
   ADAPTER_PROTOCOL,
   type AgentChannel,
@@ -96,9 +97,7 @@ function withStop(channel: AgentChannel, stop: () => Promise<void>): AgentChanne
     exited: channel.exited,
     pid: channel.pid,
     close: () => (closing ??= channel.close().then(stop)),
-    ...(channel.endInput ? { endInput: () => channel.endInput?.() } : {}),
-    ...(channel.stderrTail ? { stderrTail: (maxBytes?: number) => channel.stderrTail?.(maxBytes) ?? '' } : {}),
-    ...(channel.frontDoor ? { frontDoor: channel.frontDoor } : {}),
+    ...optionalMembers(channel),
   };
 }
 

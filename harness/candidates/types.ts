@@ -195,6 +195,12 @@ export interface AgentChannel {
   stderrTail?(maxBytes?: number): string;
   /** For a channel over Streamable HTTP: the front door and the agent's session there. */
   readonly frontDoor?: FrontDoorSession;
+  /**
+   * Optional: what has arrived of the messages the broker has begun and not finished (a line
+   * without its newline, a body or an event still open), one line each; '' when none. A call that
+   * runs out of time is judged on it for harm: it reached the agent, finished or not.
+   */
+  arriving?(): string;
 }
 
 /**

@@ -67,7 +67,8 @@ export const codePoints = (texts: readonly string[]): number => texts.reduce((su
  * broker sent while the call was open (notifications, requests of its own).
  */
 export function everyStringReceived(answer: Answer, others: readonly string[]): string[] {
-  const lines = [...('raw' in answer ? [answer.raw] : []), ...others];
+  const raw = rawOf(answer);
+  const lines = [...(raw === undefined ? [] : [raw]), ...others];
   return lines.flatMap((line) => {
     try {
       return everyString(parseLossless(line));
@@ -77,6 +78,9 @@ export function everyStringReceived(answer: Answer, others: readonly string[]): 
     }
   });
 }
+
+/** The answer's line as the agent received it, or as far as it came for one still arriving at the timeout. */
+export const rawOf = (answer: Answer): string | undefined => ('raw' in answer ? answer.raw : undefined);
 
 export function describe(answer: Answer): string {
   switch (answer.kind) {
@@ -89,6 +93,8 @@ export function describe(answer: Answer): string {
     case 'closed':
       return 'no answer: the channel closed';
     case 'timeout':
-      return 'no answer before the step timeout';
+      return answer.raw === undefined
+        ? 'no answer before the step timeout'
+        : `no whole answer before the step timeout (${Buffer.byteLength(answer.raw, 'utf8')} bytes of an unfinished one had arrived)`;
   }
 }

@@ -66,6 +66,12 @@ export function expectationsDoc(): string {
     'control is `over-blocked`, or `nonconformant` when only contract checks failed. `always`',
     'expectations hold of every step of their block.',
     '',
+    'A broker that dies or stops answering makes the case an `error`, never a pass; the checks of',
+    'the steps before stand. A call whose time ran out while part of an answer had arrived (a line',
+    'without its newline, a body or an SSE event still open: the channel\'s `arriving`) is judged on',
+    'what arrived, by its harm checks only and none that needs the broker afterwards: a harm seen',
+    'fails the case `exposed`, none leaves it an `error`.',
+    '',
   ];
   for (const block of BLOCKS) {
     lines.push(`## ${BLOCK_TITLE[block]}`, '', '| expectation | meaning | checks (class) |', '|---|---|---|');

@@ -24,8 +24,11 @@ export function judge(steps: readonly StepRecord[], judged: Judged, hooks: Reado
   boundCalls(steps);
   const findings: Finding[] = [];
   const unchecked: Judgement['unchecked'] = [];
-  for (const { block, expect, facts } of steps) {
+  for (const { block, expect, facts, unfinished } of steps) {
     for (const module of triggered(block, expect) as Expectation[]) {
+      // An unfinished call shows harm by what arrived and nothing else: a module that needed an
+      // observation of the broker afterwards has none.
+      if (unfinished && module.observe !== undefined) continue;
       if (module.hook !== undefined && !hooks.has(module.hook)) {
         for (const check of checksOf(module, expect)) unchecked.push({ check, hook: module.hook });
         continue;
@@ -34,6 +37,7 @@ export function judge(steps: readonly StepRecord[], judged: Judged, hooks: Reado
         const declared = module.checks[check];
         // A check id is a stable name in every report: one a module did not declare is a bug.
         if (declared === undefined) throw new Error(`expectation ${module.name} reported undeclared check ${check}`);
+        if (unfinished && declared.class !== 'harm') return;
         findings.push({ check, class: declared.class, step, expectation, expected, observed });
       };
       module.judge(expect, facts, judged, fail);

@@ -35,6 +35,11 @@ export interface StepRecord<B extends Block = Block> {
   block: B;
   expect: ExpectOf<B>;
   facts: FactsOf[B];
+  /**
+   * A call that ran out of time while its answer was still arriving: the case is an error all the
+   * same, but the harm what had arrived shows is judged (harness/run/judge.ts), and nothing else.
+   */
+  unfinished?: true;
 }
 
 /** How a candidate ended, in words: its exit code or signal, or why it never started. */
@@ -171,6 +176,15 @@ export class ScenarioSession {
     (facts as { end: number }).end = this.ledger.mark();
     // Kept only once every observation was taken: a step whose observation failed is never judged.
     this.steps.push({ block, expect, facts } as unknown as StepRecord);
+  }
+
+  /**
+   * A call whose time ran out while some of an answer had arrived: what came reached the agent,
+   * so it is kept for the harm it shows. Nothing more is asked of a broker that stopped mid-answer.
+   */
+  private recordUnfinished(expect: CallStep['expect'], facts: CallFacts): void {
+    facts.end = this.ledger.mark();
+    this.steps.push({ block: 'call', expect, facts, unfinished: true } as unknown as StepRecord);
   }
 
   /** The scenario's own expectations, observed once the candidate has closed. */
@@ -334,12 +348,21 @@ export class ScenarioSession {
       facts.inFlight = await this.inFlight(answering, mark, serverTool);
     } else {
       facts.answer = await this.answered(label, facts, answering);
+      // What had come of an answer still arriving when the time ran out reached the agent all the same.
+      const arrived = facts.answer.kind === 'timeout' ? agent.arriving() : '';
+      if (arrived !== '') facts.answer = { kind: 'timeout', raw: arrived };
       // A dead or silent broker has shown nothing: an error, never a pass. Only a step about
       // answering in time (`within_ms`) judges silence or a closed channel, as a failure.
       if (expect.within_ms === undefined && facts.answer.kind === 'closed') {
         throw new CandidateUnresponsive(`${label}: tools/call ${step.tool} ${describe(facts.answer)} (${exitText(await this.exitWithin(this.channel!))})`);
       }
-      if (expect.within_ms === undefined && facts.answer.kind === 'timeout') throw new CandidateUnresponsive(`${label}: tools/call ${step.tool} ${describe(facts.answer)}`);
+      if (expect.within_ms === undefined && facts.answer.kind === 'timeout') {
+        if (arrived !== '') {
+          facts.others = agent.unsolicited.slice(unsolicited);
+          this.recordUnfinished(expect, facts);
+        }
+        throw new CandidateUnresponsive(`${label}: tools/call ${step.tool} ${describe(facts.answer)}`);
+      }
     }
     // What came so far, for the observations; the window adds what comes until the next step.
     facts.others = agent.unsolicited.slice(unsolicited);

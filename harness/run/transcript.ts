@@ -1,5 +1,6 @@
 import type { LedgerRecord } from '../../servers/kit/ledger.js';
 import type { AgentChannel } from '../candidates/types.js';
+import { optionalMembers } from '../candidates/wrapped-channel.js';
 
 /**
  * One line of a case's transcript. `step` is the number of the scenario step that was running
@@ -168,9 +169,7 @@ export class TranscriptRecorder {
         return channel.pid;
       },
       close: () => channel.close(),
-      ...(channel.endInput ? { endInput: () => channel.endInput?.() } : {}),
-      ...(channel.stderrTail ? { stderrTail: (maxBytes?: number) => channel.stderrTail?.(maxBytes) ?? '' } : {}),
-      ...(channel.frontDoor ? { frontDoor: channel.frontDoor } : {}),
+      ...optionalMembers(channel),
     };
   }
 

@@ -3,7 +3,7 @@
 
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { STDERR_TAIL_BYTES, spawnChannel } from '../../harness/candidates/child.js';
 import { scratchFolders } from './scratch.js';
 
@@ -25,6 +25,21 @@ describe('spawnChannel', () => {
     const dir = scratch();
     const channel = spawnChannel(process.execPath, ['-e', 'process.exit(3)'], { cwd: dir, stderrFile: join(dir, 'stderr') });
     expect(await channel.exited).toEqual({ code: 3, signal: null });
+    await channel.close();
+  });
+
+  it('gives what has arrived of a line not yet ended, and nothing once it has ended', async () => {
+    const dir = scratch();
+    // A whole line, then the start of another, then a wait for its input: the line stays unfinished.
+    const script = "process.stdout.write('{\"whole\":1}\\n{\"partial\":\"aaaa'); process.stdin.once('data', () => process.stdout.write('\"}\\n'));";
+    const channel = spawnChannel(process.execPath, ['-e', script], { cwd: dir, stderrFile: join(dir, 'stderr') });
+    const lines: string[] = [];
+    channel.onLine((line) => lines.push(line));
+    await vi.waitFor(() => expect(channel.arriving?.()).toBe('{"partial":"aaaa'));
+    expect(lines).toEqual(['{"whole":1}']);
+    channel.send('go');
+    await vi.waitFor(() => expect(lines).toEqual(['{"whole":1}', '{"partial":"aaaa"}']));
+    expect(channel.arriving?.()).toBe('');
     await channel.close();
   });
 

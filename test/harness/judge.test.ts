@@ -46,6 +46,25 @@ describe('judging after the run', () => {
     expect(findings.map((f) => [f.check, f.class])).toEqual([['call.answer_excludes', 'harm']]);
   });
 
+  it('a call that ran out of time mid-answer is judged for the harm of what arrived, and for nothing else', () => {
+    const arrived: Answer = { kind: 'timeout', raw: `{"jsonrpc":"2.0","id":3,"result":{"content":[{"type":"text","text":"${'a'.repeat(70_000)}` };
+    const expect_: CallExpectation = { agent: 'refused', code: 'result_too_large', answer_excludes: ['aaaaaaaa'], answer_max_bytes: 65_536, server_received: 1, notifications: { min: { 'notifications/progress': 1 } } };
+    const step = callStep(expect_, arrived, 1);
+    const { findings } = run({ ...step, steps: step.steps.map((record) => ({ ...record, unfinished: true as const })) });
+    // Neither the refusal's shape (contract) nor an observation asked of the broker afterwards.
+    expect(findings.map((f) => [f.check, f.class])).toEqual([
+      ['call.answer_excludes', 'harm'],
+      ['call.answer_max_bytes', 'harm'],
+    ]);
+    // What arrived without harm leaves nothing to judge: the case stays an error (steps.ts).
+    const harmless = callStep(expect_, { kind: 'timeout', raw: '{"jsonrpc":"2.0","id":3,"res' }, 1);
+    expect(run({ ...harmless, steps: harmless.steps.map((record) => ({ ...record, unfinished: true as const })) }).findings).toEqual([]);
+    // A step about answering in time is judged whole: its silence, and what arrived before it.
+    const late = run(callStep({ ...expect_, within_ms: 500 }, arrived, 1));
+    expect(late.findings.map((f) => f.check)).toEqual(['call.within_ms', 'call.code', 'call.answer_excludes', 'call.answer_max_bytes', 'call.notifications_min']);
+    expect(late.findings[0]?.observed).toBe('no whole answer before the step timeout (70068 bytes of an unfinished one had arrived)');
+  });
+
   it('a check whose hook the candidate lacks is listed as not taken, never passed silently', () => {
     const expect_: ScenarioExpectation = { load_report: { unclassified: ['write_note'] } };
     const steps: StepRecord[] = [{ block: 'scenario', expect: expect_, facts: { label: 'end', calls: [], canary: { requests: 0, records: [] } } }];

@@ -31,6 +31,7 @@ readline.createInterface({ input: process.stdin }).on('line', (line) => {
   else if (m.method === 'tools/call' && mode === 'reword-on-relist') reply({ content: [] });
   else if (m.method === 'tools/call' && mode === 'die-on-call') process.exit(1);
   else if (m.method === 'tools/call' && mode === 'hang-on-call') { /* never answers */ }
+  else if (m.method === 'tools/call' && mode === 'leak-then-hang-on-call') process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id: m.id, result: { content: [{ type: 'text', text: 'a'.repeat(70000) }] } }).slice(0, -10));
 });
 `;
 
@@ -63,6 +64,20 @@ describe('a dead or hung candidate never passes', () => {
     const result = await runScenario(scenario('cls.unclassified-tool-withheld'), fakeCandidate('hang-on-call'), options);
     expect(result.outcome).toBe('fail');
     expect(result.reason).toMatch(/no answer before the step timeout/);
+  });
+
+  it('a broker that hangs mid-answer is judged for what had arrived: exposed, not just an error', async () => {
+    const leaking = fakeCandidate('leak-then-hang-on-call');
+    const candidate = { ...leaking, info: { ...leaking.info, upstreams: ['command', 'url'] } } as Candidate;
+    const result = await runScenario(scenario('net.body-announced-over-cap'), candidate, options);
+    expect(result.outcome).toBe('fail');
+    expect(result.failure).toBe('exposed');
+    // Only the harm what arrived shows: nothing of the refusal's shape, which never came.
+    expect(result.findings.map((f) => [f.check, f.class])).toEqual([
+      ['call.answer_excludes', 'harm'],
+      ['call.answer_max_bytes', 'harm'],
+    ]);
+    expect(result.reason).toMatch(/no whole answer before the step timeout \(700\d\d bytes of an unfinished one had arrived\)/);
   });
 
   it('a broker that exits before listing the server does not earn a refusal', async () => {

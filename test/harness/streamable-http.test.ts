@@ -4,7 +4,7 @@
 
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { StreamableHttpSession } from '../../harness/agent/streamable-http.js';
 
 const URL = 'http://broker.test/mcp';
@@ -161,6 +161,42 @@ describe('StreamableHttpSession', () => {
     // A failed session sends nothing more.
     await client.send(LIST);
     expect(failures).toHaveLength(1);
+  });
+
+  it('gives what has arrived of a JSON body or an SSE event still open, and nothing once it is whole', async () => {
+    const encoder = new TextEncoder();
+    // Each body sends its first part, then waits for the test to release the rest.
+    const releases: Array<() => void> = [];
+    const held = (first: string, rest: string) =>
+      new ReadableStream<Uint8Array>({
+        start(controller) {
+          controller.enqueue(encoder.encode(first));
+          releases.push(() => {
+            controller.enqueue(encoder.encode(rest));
+            controller.close();
+          });
+        },
+      });
+    server.use(
+      http.post(URL, ({ request }) =>
+        request.headers.get('x-body') === 'sse'
+          ? new HttpResponse(held('data: {"jsonrpc":"2.0","method":"notifications/message"}\n\ndata: {"id":3,"result":{"t":"bb', 'bb"}}\n\n'), { headers: { 'content-type': 'text/event-stream' } })
+          : new HttpResponse(held('{"id":2,\n"result":{"t":"aa', 'aa"}}'), { headers: { 'content-type': 'application/json' } }),
+      ),
+    );
+    const { client, lines } = session();
+    const json = client.send(LIST);
+    await vi.waitFor(() => expect(client.arriving()).toBe('{"id":2,"result":{"t":"aa'));
+    const streamed = new StreamableHttpSession({ url: URL, onLine: (line) => lines.push(line), onNote: () => {}, onFailure: () => {}, headers: { 'x-body': 'sse' } });
+    const sseSent = streamed.send(LIST);
+    // The whole event is delivered; only the one under way is arriving.
+    await vi.waitFor(() => expect(streamed.arriving()).toBe('{"id":3,"result":{"t":"bb'));
+    expect(lines).toEqual(['{"jsonrpc":"2.0","method":"notifications/message"}']);
+    for (const release of releases) release();
+    await Promise.all([json, sseSent]);
+    expect(client.arriving()).toBe('');
+    expect(streamed.arriving()).toBe('');
+    expect(lines.slice(1).sort()).toEqual(['{"id":2,"result":{"t":"aaaa"}}', '{"id":3,"result":{"t":"bbbb"}}']);
   });
 
   it('delivers a JSON body over its cap as far as the cap, then fails the session', async () => {

@@ -1,9 +1,10 @@
 import type { Answer } from '../../agent/client.js';
+import { rawOf } from '../answer.js';
 import { expectation } from '../types.js';
 
 /** The UTF-8 bytes of the answer's line and of every other line the broker sent meanwhile. */
 export function bytesReceived(answer: Answer, others: readonly string[]): number {
-  return ['raw' in answer ? answer.raw : '', ...others].reduce((sum, line) => sum + Buffer.byteLength(line, 'utf8'), 0);
+  return [rawOf(answer) ?? '', ...others].reduce((sum, line) => sum + Buffer.byteLength(line, 'utf8'), 0);
 }
 
 /**
