@@ -10,31 +10,14 @@ import { dir } from 'tmp-promise';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseOptions } from '../../bench/options.js';
 import type { BenchReport } from '../../bench/report.js';
-import { Results, summarise } from '../../bench/results.js';
 import { packageRoot } from '../../harness/paths.js';
+import { madeUpRun } from './made-up.js';
 
 const run = promisify(execFile);
 const BENCH = join(packageRoot, 'dist/bench/main.js');
 
-/** A run as bench.json holds it, with targets as an older version wrote them: no yardstick. */
-function pastRun(): BenchReport {
-  const made = new Results(['direct', 'reference', 'passthrough'], 2);
-  [0.2, 0.2].forEach((value, round) => made.record('sequential.p50_ms', 'direct', round, value));
-  [0.6, 0.8].forEach((value, round) => made.record('sequential.p50_ms', 'reference', round, value));
-  [0.25, 0.25].forEach((value, round) => made.record('sequential.p50_ms', 'passthrough', round, value));
-  return {
-    format: 'mcp-gauntlet-bench/1',
-    generatedAt: '2026-12-01T00:00:00.000Z',
-    durationS: 321,
-    machine: { cpus: 2, node: '20.19.0', loadStart: [1, 1, 1], loadEnd: [1, 1, 1], loadHighest: 1 },
-    options: { rounds: 2 },
-    roundsRun: 2,
-    candidates: ['direct', 'reference', 'passthrough'].map((name) => ({ name, version: '0.1.0' })),
-    summary: summarise(made),
-    notes: {},
-    targets: [],
-  };
-}
+/** A run as bench.json holds it, with targets as an older version wrote them: none. */
+const pastRun = () => ({ ...madeUpRun({ direct: [0.2, 0.2], reference: [0.6, 0.8], passthrough: [0.25, 0.25] }), targets: [] });
 
 describe('bench --from', () => {
   const folders: Array<{ cleanup(): Promise<void> }> = [];
@@ -54,7 +37,7 @@ describe('bench --from', () => {
     const { stdout } = await run(process.execPath, [BENCH, '--from', source, '--out', out]);
     expect(stdout).toContain('| reference tools/call p50 / direct | ≤ 1.5x | 3.50x (3.00–4.00) | **not met** | 1.25x (1.25–1.25) |');
     const markdown = await readFile(join(out, 'bench.md'), 'utf8');
-    expect(markdown).toContain('Written by `npm run bench` (bench/) on 2026-12-01T00:00:00.000Z, in 321 s');
+    expect(markdown).toContain('Written by `npm run bench` (bench/) on 2026-12-02T06:00:00.000Z, in 300 s');
     const json = JSON.parse(await readFile(join(out, 'bench.json'), 'utf8')) as BenchReport;
     expect(json.targets.find((judged) => judged.target.id === 'call-p50')).toMatchObject({ met: false, yardstick: { median: 1.25 } });
     expect(json.summary).toEqual(pastRun().summary);

@@ -5,10 +5,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import { README_END, README_START, replaceSection } from '../../bench/readme.js';
-import { cellText, renderMarkdown, targetsTable, type BenchReport } from '../../bench/report.js';
+import { cellText, renderMarkdown, targetsTable } from '../../bench/report.js';
 import { Results, summarise } from '../../bench/results.js';
 import { median, percentile, roundRatios, spreadOf } from '../../bench/stats.js';
 import { judge, TARGETS, type Target } from '../../bench/targets.js';
+import { madeUpRun } from './made-up.js';
 
 describe('the statistics', () => {
   it('takes the median of odd and even counts, and of nothing undefined', () => {
@@ -63,14 +64,10 @@ describe('the summary and the targets', () => {
   });
 
   it("reads the yardstick's same measure beside the target, and judges the target alone", () => {
-    const made = results([3, 3], [1, 1]);
-    const withYardstick = new Results(['direct', 'reference', 'passthrough'], 2);
-    [1, 1].forEach((value, round) => withYardstick.record('sequential.p50_ms', 'direct', round, value));
-    [3, 3].forEach((value, round) => withYardstick.record('sequential.p50_ms', 'reference', round, value));
-    [1.25, 1.5].forEach((value, round) => withYardstick.record('sequential.p50_ms', 'passthrough', round, value));
-    expect(judge([p50], summarise(withYardstick))[0]).toMatchObject({ met: false, measured: { median: 3 }, yardstick: { median: 1.375, min: 1.25, max: 1.5 } });
+    const withYardstick = madeUpRun({ direct: [1, 1], reference: [3, 3], passthrough: [1.25, 1.5] }).summary;
+    expect(judge([p50], withYardstick)[0]).toMatchObject({ met: false, measured: { median: 3 }, yardstick: { median: 1.375, min: 1.25, max: 1.5 } });
     // Without passthrough in the run there is nothing to show beside it.
-    expect(judge([p50], summarise(made))[0]).not.toHaveProperty('yardstick');
+    expect(judge([p50], summarise(results([3, 3], [1, 1])))[0]).not.toHaveProperty('yardstick');
   });
 
   it('judges a value target on the value, and a higher-is-better ratio from below', () => {
@@ -87,28 +84,11 @@ describe('the summary and the targets', () => {
 });
 
 describe('the report', () => {
-  const made = new Results(['direct', 'reference', 'passthrough'], 3);
-  [0.2, 0.25, 0.3].forEach((value, round) => made.record('sequential.p50_ms', 'direct', round, value));
-  [0.3, 0.5, 0.36].forEach((value, round) => made.record('sequential.p50_ms', 'reference', round, value));
-  [0.22, 0.3, 0.3].forEach((value, round) => made.record('sequential.p50_ms', 'passthrough', round, value));
-  made.note('reference', 'large', 'answer: refused with result_too_large');
-  const summary = summarise(made);
-  const report: BenchReport = {
-    format: 'mcp-gauntlet-bench/1',
-    generatedAt: '2026-12-02T06:00:00.000Z',
-    durationS: 300,
-    machine: { cpus: 2, node: '20.19.0', loadStart: [1, 1, 1], loadEnd: [2, 2, 2], loadHighest: 3 },
-    options: { rounds: 3 },
-    roundsRun: 3,
-    candidates: [
-      { name: 'direct', version: '0.1.0' },
-      { name: 'reference', version: '0.1.0' },
-      { name: 'passthrough', version: '0.1.0' },
-    ],
-    summary,
-    notes: { reference: { large: made.notesOf('reference', 'large') } },
-    targets: judge(TARGETS, summary),
-  };
+  const report = madeUpRun(
+    { direct: [0.2, 0.25, 0.3], reference: [0.3, 0.5, 0.36], passthrough: [0.22, 0.3, 0.3] },
+    { reference: { large: ['answer: refused with result_too_large'] } },
+  );
+  const { summary } = report;
 
   it('shows each cell as median (range) and the ratio to direct', () => {
     expect(cellText(summary['sequential.p50_ms'].reference)).toBe('0.360 (0.300–0.500) · 1.50x (1.20–2.00)');
