@@ -276,17 +276,17 @@ export class StreamableHttpSession {
    * A body's text, bounded; a body over the cap gives `cut` what came up to it, then fails. A
    * body that is a message is in `arriving` while it is read.
    */
-  private async text(body: ReadableStream<Uint8Array>, abort: () => void, cut: (partial: string) => void = () => {}, arriving: Arriving = new Set()): Promise<string> {
+  private async text(body: ReadableStream<Uint8Array>, abort: () => void, cut: (partial: string) => void = () => {}, arriving?: Arriving): Promise<string> {
     let text = '';
     const underWay = () => text;
-    arriving.add(underWay);
+    arriving?.add(underWay);
     try {
       for await (const chunk of boundedText(body, this.maxBodyBytes, abort)) text += chunk;
     } catch (error) {
       if (error instanceof BodyTooLarge) cut(text);
       throw error;
     } finally {
-      arriving.delete(underWay);
+      arriving?.delete(underWay);
     }
     return text;
   }
