@@ -47,7 +47,7 @@ export function brokerTable(reports: ReadonlyArray<{ folder: string; report: Tab
     const notRun = summary.unsupported + summary.unsupported_environment;
     const exposed = exposedAreas(report, requirements);
     const cells = [
-      `[${report.candidate.name}](reports/${folder}/report.md) ${report.candidate.version}`,
+      `[${report.candidate.name}](reports/brokers/${folder}/report.md) ${report.candidate.version}`,
       `${summary.attacks_held} of ${summary.attacks_total}`,
       `${controlsPassed.length} of ${controlsRun.length}`,
       `${summary.exposed} / ${summary.over_blocked} / ${summary.nonconformant} / ${summary.errors}`,

@@ -13,11 +13,11 @@ const attack = (id: string, reqs: string[], failure?: CaseResult['failure']) =>
 describe("the README's broker table", () => {
   it('matches the committed reports (npm run generate rewrites it)', () => {
     const readme = readFileSync(join(packageRoot, 'README.md'), 'utf8');
-    const table = brokerTable(loadReports(join(packageRoot, 'reports')), requirements);
+    const table = brokerTable(loadReports(join(packageRoot, 'reports', 'brokers')), requirements);
     expect(readme).toBe(withBrokerTable(readme, table));
     // Every committed report has its row, and the reference holds every attack it ran.
-    for (const { folder, report } of loadReports(join(packageRoot, 'reports'))) {
-      expect(table).toContain(`(reports/${folder}/report.md)`);
+    for (const { folder, report } of loadReports(join(packageRoot, 'reports', 'brokers'))) {
+      expect(table).toContain(`(reports/brokers/${folder}/report.md)`);
       if (folder === 'reference') expect(report.summary.attacks_held).toBe(report.summary.attacks_total);
     }
   });

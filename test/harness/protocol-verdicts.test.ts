@@ -53,7 +53,7 @@ describe('the Python passthrough adapter over gauntlet-candidate/2', () => {
   }, 150_000);
 
   it('got the verdicts of the built-in passthrough on the whole catalogue, in the committed reports', () => {
-    const committed = (folder: string) => JSON.parse(readFileSync(join(packageRoot, 'reports', folder, 'report.json'), 'utf8')) as { cases: CaseResult[] };
+    const committed = (folder: string) => JSON.parse(readFileSync(join(packageRoot, 'reports', 'brokers', folder, 'report.json'), 'utf8')) as { cases: CaseResult[] };
     const python = verdicts(committed('passthrough-python').cases);
     expect(python).toEqual(verdicts(committed('passthrough').cases));
     expect(python.map((verdict) => verdict.id).sort()).toEqual(loadCatalogue().map((scenario) => scenario.id).sort());
