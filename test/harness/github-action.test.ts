@@ -1,0 +1,218 @@
+// The composite GitHub Action (action.yml): its inputs all used and passed as options `gauntlet run`
+// accepts, and its steps run as the runner runs them (bash, with the runner's variables and files),
+// on one attack and its control: the exit code, the outputs and the job summary each as expected.
+
+import { mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { execa } from 'execa';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { inputVariable, RUN_OPTION_INPUTS, runArguments } from '../../harness/ci/github-action.js';
+import { packageRoot } from '../../harness/paths.js';
+import { headlineOf } from '../../harness/report/headline.js';
+import { summarise, type Report } from '../../harness/report/summary.js';
+import { scratchFolders } from './scratch.js';
+
+interface ActionStep {
+  id?: string;
+  if?: string;
+  uses?: string;
+  shell?: string;
+  run?: string;
+  'working-directory'?: string;
+  env?: Record<string, string>;
+}
+
+interface Action {
+  inputs: Record<string, { default?: string; required?: boolean }>;
+  outputs: Record<string, { value: string }>;
+  runs: { using: string; steps: ActionStep[] };
+}
+
+const action = parse(readFileSync(join(packageRoot, 'action.yml'), 'utf8')) as Action;
+const steps = action.runs.steps;
+const runStep = steps.find((step) => step.id === 'run') as ActionStep;
+const scratch = scratchFolders('gauntlet-action');
+
+/** One attack and its control: a run of a few seconds. */
+const ATTACK = 'pin.description-reworded';
+
+interface Context {
+  inputs: Record<string, string>;
+  outputs: Record<string, Record<string, string>>;
+  workspace: string;
+}
+
+/**
+ * The expressions action.yml uses, as the runner evaluates them. Anything else fails the test, so
+ * that a step never depends on an expression this local run does not understand.
+ */
+function evaluate(text: string, context: Context): string {
+  return text.replace(/\$\{\{\s*([^}]*?)\s*\}\}/g, (_, expression: string) => {
+    const input = /^inputs\.([\w-]+)$/.exec(expression);
+    if (input) return context.inputs[input[1] as string] ?? '';
+    const output = /^steps\.([\w-]+)\.outputs\.([\w-]+)$/.exec(expression);
+    if (output) return context.outputs[output[1] as string]?.[output[2] as string] ?? '';
+    if (expression === 'github.action_path') return packageRoot;
+    if (expression === 'github.workspace') return context.workspace;
+    throw new Error(`an expression this test does not evaluate: ${expression}`);
+  });
+}
+
+/** A step's outputs, from the file the runner gives it as GITHUB_OUTPUT (`name=value` lines). */
+function readOutputs(file: string): Record<string, string> {
+  const outputs: Record<string, string> = {};
+  for (const line of readFileSync(file, 'utf8').split('\n').filter(Boolean)) {
+    const at = line.indexOf('=');
+    if (at <= 0) throw new Error(`an output line the runner would not read as name=value: ${line}`);
+    outputs[line.slice(0, at)] = line.slice(at + 1);
+  }
+  return outputs;
+}
+
+interface ActionRun {
+  exitCode: number;
+  outputs: Record<string, string>;
+  summary: string;
+  log: string;
+}
+
+/**
+ * The action's steps run as the runner runs them: `uses:` steps (setup-node, upload-artifact) and
+ * the install (dist/ is built by the tests' own build) skipped; a step without `if` only after
+ * every step before it succeeded, one with `if: always()` regardless; each with its own
+ * GITHUB_OUTPUT file, all with one GITHUB_STEP_SUMMARY. The action ends with its last step's code.
+ */
+async function runAction(given: Record<string, string>, workspace: string): Promise<ActionRun> {
+  const defaults = Object.fromEntries(Object.entries(action.inputs).map(([name, input]) => [name, input.default ?? '']));
+  const context: Context = { inputs: { ...defaults, ...given }, outputs: {}, workspace };
+  const runnerTemp = join(workspace, '.runner-temp');
+  mkdirSync(runnerTemp);
+  const summaryFile = join(runnerTemp, 'summary.md');
+  writeFileSync(summaryFile, '');
+  let failed = false;
+  let exitCode = 0;
+  let log = '';
+  for (const [index, step] of steps.entries()) {
+    if (step.uses !== undefined || step.id === 'install') continue;
+    if (step.if !== undefined && step.if !== 'always()') throw new Error(`a condition this test does not evaluate: ${step.if}`);
+    if (failed && step.if === undefined) continue;
+    const outputFile = join(runnerTemp, `output-${index}`);
+    writeFileSync(outputFile, '');
+    const env = Object.fromEntries(Object.entries(step.env ?? {}).map(([name, value]) => [name, evaluate(value, context)]));
+    const cwd = resolve(workspace, evaluate(step['working-directory'] ?? '.', context));
+    const result = await execa('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', step.run as string], {
+      cwd,
+      env: { ...env, GITHUB_ACTION_PATH: packageRoot, GITHUB_WORKSPACE: workspace, RUNNER_TEMP: runnerTemp, GITHUB_OUTPUT: outputFile, GITHUB_STEP_SUMMARY: summaryFile },
+      all: true,
+      reject: false,
+      timeout: 60_000,
+    });
+    log += result.all ?? '';
+    exitCode = result.exitCode ?? -1;
+    failed ||= exitCode !== 0;
+    if (step.id !== undefined) context.outputs[step.id] = readOutputs(outputFile);
+  }
+  const outputs = Object.fromEntries(Object.entries(action.outputs).map(([name, output]) => [name, evaluate(output.value, context)]));
+  return { exitCode, outputs, summary: readFileSync(summaryFile, 'utf8'), log };
+}
+
+/** The outputs of a run with a report, as the report's own headline gives them. */
+function headlineOutputs(report: Report): Record<string, string> {
+  return Object.fromEntries(Object.entries(headlineOf(report)).map(([name, value]) => [name.replace(/_/g, '-'), String(value)]));
+}
+
+const readReport = (dir: string): Report => JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as Report;
+
+describe('the GitHub Action', () => {
+  it('is a composite action whose shell steps run bash and take every value through env, never spliced into the script', () => {
+    expect(action.runs.using).toBe('composite');
+    const shellSteps = steps.filter((step) => step.run !== undefined);
+    expect(shellSteps.length).toBeGreaterThan(0);
+    for (const step of shellSteps) {
+      expect(step.shell, step.id).toBe('bash');
+      expect(step.run, step.id).not.toContain('${{');
+    }
+    expect(steps.find((step) => step.uses?.startsWith('actions/upload-artifact@'))?.uses).toMatch(/@v\d+$/);
+  });
+
+  it('uses every input, and hands each run option to the run step under its own name', () => {
+    const text = JSON.stringify(steps);
+    for (const name of Object.keys(action.inputs)) expect(text, `input ${name}`).toMatch(new RegExp(`inputs\\.${name}(?![\\w-])`));
+    const expected = Object.fromEntries(RUN_OPTION_INPUTS.map((name) => [inputVariable(name), `\${{ inputs.${name} }}`]));
+    expect(runStep.env).toEqual(expected);
+  });
+
+  it('declares as outputs the exit code, the report folder and every number of the headline', () => {
+    const headline = Object.keys(headlineOf({ summary: summarise([]), cases: [] } as unknown as Report)).map((name) => name.replace(/_/g, '-'));
+    expect(Object.keys(action.outputs).sort()).toEqual(['exit-code', 'report-dir', ...headline].sort());
+  });
+
+  it('passes only options that gauntlet run accepts', async () => {
+    const dir = scratch();
+    writeFileSync(join(dir, 'baseline.yaml'), 'format: mcp-gauntlet-baseline/1\ncandidate: reference\nentries: []\n');
+    const everyInput = { candidate: 'reference', baseline: 'baseline.yaml', profile: 'core', filter: ATTACK, shard: '1/1', 'step-timeout': '5000', 'scenario-budget': '60000', 'run-budget': '600000', jobs: '1' };
+    const env = Object.fromEntries(Object.entries(everyInput).map(([name, value]) => [inputVariable(name), value]));
+    const args = runArguments(env, join(dir, 'report'));
+    expect(args.filter((arg) => arg.startsWith('--')).sort()).toEqual(RUN_OPTION_INPUTS.map((name) => `--${name}`).sort());
+    // Every option is parsed and checked before the selection, which refuses --filter with --profile:
+    // reaching that refusal shows the command line took every option and every value.
+    const result = await execa(process.execPath, [join(packageRoot, 'bin', 'gauntlet.js'), ...args], { cwd: dir, reject: false, timeout: 30_000 });
+    expect(result.stderr).toContain('--filter and --profile each select the scenarios; give one');
+    expect(result.exitCode).toBe(2);
+  });
+
+  it('holds the attack against the reference broker: exit 0, the numbers as outputs, the headline in the summary', async () => {
+    const workspace = scratch();
+    mkdirSync(join(workspace, 'broker', 'gauntlet'), { recursive: true });
+    writeFileSync(join(workspace, 'broker', 'gauntlet', 'baseline.yaml'), 'format: mcp-gauntlet-baseline/1\ncandidate: reference\nentries: []\n');
+    const run = await runAction({ candidate: 'reference', filter: ATTACK, baseline: 'gauntlet/baseline.yaml', 'working-directory': 'broker', jobs: '1' }, workspace);
+    expect(run.exitCode, run.log).toBe(0);
+    const reportDir = join(workspace, 'broker', 'gauntlet-report');
+    const report = readReport(reportDir);
+    expect(report.cases.map((c) => [c.id, c.outcome])).toEqual([
+      [ATTACK, 'pass'],
+      ['pin.description-unchanged', 'pass'],
+    ]);
+    expect(run.outputs).toEqual({ 'exit-code': '0', 'report-dir': reportDir, ...headlineOutputs(report) });
+    expect(run.outputs).toMatchObject({ 'attacks-held': '1', 'attacks-run': '1', 'controls-passed': '1', 'controls-run': '1', exposed: '0' });
+    expect(run.summary).toContain('### mcp-gauntlet: reference');
+    expect(run.summary).toContain('exit 0');
+    expect(run.summary).toContain('**Attacks held: 1 of 1**');
+    expect(run.summary).toContain('controls passed: 1 of 1');
+    expect(run.summary).toContain('0 expected failure(s), 0 unexpected, 0 stale entries');
+    expect(run.summary).toContain('artifact `gauntlet-report`');
+    for (const file of ['report.html', 'report.md', 'junit.xml']) expect(readFileSync(join(reportDir, file), 'utf8').length, file).toBeGreaterThan(0);
+  });
+
+  it('shows the attack getting through passthrough: exit 1, exposed 1, and says so in the summary', async () => {
+    const workspace = scratch();
+    const run = await runAction({ candidate: 'passthrough', filter: ATTACK, 'report-dir': 'out/gauntlet', 'upload-report': 'false', jobs: '1' }, workspace);
+    expect(run.exitCode, run.log).toBe(1);
+    const reportDir = join(workspace, 'out', 'gauntlet');
+    const report = readReport(reportDir);
+    expect(run.outputs).toEqual({ 'exit-code': '1', 'report-dir': reportDir, ...headlineOutputs(report) });
+    expect(run.outputs).toMatchObject({ 'attacks-held': '0', 'attacks-run': '1', 'controls-passed': '1', exposed: '1', 'over-blocked': '0' });
+    expect(run.summary).toContain('exit 1');
+    expect(run.summary).toContain('**failed: a failure or error the baseline does not list');
+    expect(run.summary).toContain('**Attacks held: 0 of 1**');
+    expect(run.summary).toMatch(/\| 1 \(0 \/ 1\) \| 0 \| 0 \| 0 \| 0 \| 2 \|/);
+    // Not uploaded: the summary names no artifact.
+    expect(run.summary).not.toContain('artifact');
+  });
+
+  it('ends with exit 2 and says there is no report when the run cannot start, never reading an earlier run\'s report as its own', async () => {
+    const workspace = scratch();
+    writeFileSync(join(workspace, 'baseline.yaml'), 'format: mcp-gauntlet-baseline/1\nentries: [{ scenario: x }]\n');
+    const reportDir = join(workspace, 'gauntlet-report');
+    mkdirSync(reportDir);
+    // An earlier run's report, left in the folder: the run refused now does not replace it.
+    writeFileSync(join(reportDir, 'report.json'), '{"format": "mcp-gauntlet-report/3", "summary": {}}');
+    utimesSync(join(reportDir, 'report.json'), new Date(2020, 0, 1), new Date(2020, 0, 1));
+    const run = await runAction({ candidate: 'reference', filter: ATTACK, baseline: 'baseline.yaml' }, workspace);
+    expect(run.exitCode, run.log).toBe(2);
+    expect(run.outputs).toMatchObject({ 'exit-code': '2', 'report-dir': reportDir, 'attacks-held': '', exposed: '' });
+    expect(run.summary).toContain('### mcp-gauntlet: no report, exit 2');
+    expect(run.summary).toContain('nothing could be judged');
+  });
+});
