@@ -1,10 +1,10 @@
 // The steps of the composite GitHub Action (action.yml at the repository root) that are more than
-// a line of shell: `run` starts `gauntlet run` with the action's inputs and gives its exit code and
+// a line of shell: `run` starts `gauntlet run` (or `gauntlet merge`) with the action's inputs and gives its exit code and
 // headline as the step's outputs; `summary` writes the headline into the job's summary. Both end
 // 0 whatever the run gave, so that the report is uploaded and summarised before the action's last
 // step ends with the run's own exit code.
 
-import { appendFileSync, readFileSync, statSync } from 'node:fs';
+import { appendFileSync, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { execa } from 'execa';
 import { headlineMarkdown, headlineOf, noReportMarkdown, type HeadlineContext } from '../report/headline.js';
@@ -18,16 +18,38 @@ import { packageRoot } from '../paths.js';
  */
 export const RUN_OPTION_INPUTS = ['candidate', 'baseline', 'profile', 'filter', 'shard', 'step-timeout', 'jobs', 'scenario-budget', 'run-budget', 'report-dir'] as const;
 
+/** Those that are `gauntlet merge` options too: a merge judges shards that have already run. */
+const MERGE_OPTION_INPUTS: ReadonlySet<string> = new Set(['baseline', 'report-dir']);
+
 export const inputVariable = (input: string): string => `INPUT_${input.toUpperCase().replace(/-/g, '_')}`;
 
-/** The `gauntlet run` arguments the inputs ask for, the report folder made absolute. */
-export function runArguments(env: NodeJS.ProcessEnv, reportDir: string): string[] {
-  const args = ['run'];
-  for (const input of RUN_OPTION_INPUTS) {
-    const value = input === 'report-dir' ? reportDir : env[inputVariable(input)]?.trim();
-    if (value) args.push(`--${input}`, value);
+/** An input's value, trimmed, or undefined when it was left empty. */
+const inputOf = (env: NodeJS.ProcessEnv, input: string): string | undefined => env[inputVariable(input)]?.trim() || undefined;
+
+/** Thrown for inputs the action cannot run with; the step gives exit 2 with its message. */
+export class InputError extends Error {}
+
+/**
+ * The `gauntlet` arguments the inputs ask for, the report folder made absolute: a run, or with
+ * `merge-from` (a folder holding one report folder per shard, as actions/download-artifact writes
+ * them for a pattern) the merge of those shards. An input that only a run takes is refused beside
+ * `merge-from` rather than dropped, and a run needs its candidate named: the CLI's default (the
+ * reference broker) would pass for the caller's broker.
+ */
+export function gauntletArguments(env: NodeJS.ProcessEnv, reportDir: string): string[] {
+  const mergeFrom = inputOf(env, 'merge-from');
+  const given = RUN_OPTION_INPUTS.filter((input) => input !== 'report-dir' && inputOf(env, input) !== undefined);
+  const options = (inputs: readonly string[]) => inputs.flatMap((input) => [`--${input}`, input === 'report-dir' ? reportDir : (inputOf(env, input) as string)]);
+  if (mergeFrom === undefined) {
+    if (inputOf(env, 'candidate') === undefined) throw new InputError('the candidate input is required to run: a built-in candidate\'s name or your adapter\'s path');
+    return ['run', ...options([...given, 'report-dir'])];
   }
-  return args;
+  const runOnly = given.filter((input) => !MERGE_OPTION_INPUTS.has(input));
+  if (runOnly.length > 0) throw new InputError(`merge-from merges shards that have already run; ${runOnly.join(', ')} belong to the shards' runs`);
+  const folder = resolve(mergeFrom);
+  const shards = existsSync(folder) ? readdirSync(folder, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => join(folder, entry.name)).sort() : [];
+  if (shards.length === 0) throw new InputError(`merge-from: no shard report folder in ${folder}`);
+  return ['merge', ...options([...given, 'report-dir']), ...shards];
 }
 
 /** The exit code a run that ended on a signal, or never started, is given: nothing was judged. */
@@ -51,13 +73,20 @@ function writeOutputs(outputs: Record<string, string | number>): void {
   appendFileSync(file, Object.entries(outputs).map(([name, value]) => `${name}=${value}\n`).join(''));
 }
 
-/** `run`: the run itself, in the step's working directory, so that brokers, adapters and reports resolve from the user's project. */
+/** `run`: the run (or the merge) itself, in the step's working directory, so that brokers, adapters and reports resolve from the user's project. */
 export async function runStep(): Promise<void> {
-  const reportDir = resolve(process.env[inputVariable('report-dir')]?.trim() || 'gauntlet-report');
+  const reportDir = resolve(inputOf(process.env, 'report-dir') ?? 'gauntlet-report');
   const since = Date.now();
-  // Bounded by the run's own budgets (--run-budget), and by the job's timeout above them.
-  const result = await execa(process.execPath, [join(packageRoot, 'bin', 'gauntlet.js'), ...runArguments(process.env, reportDir)], { stdio: 'inherit', reject: false });
-  const exitCode = result.exitCode ?? NOT_JUDGED;
+  let exitCode: number;
+  try {
+    // Bounded by the run's own budgets (--run-budget), and by the job's timeout above them.
+    const result = await execa(process.execPath, [join(packageRoot, 'bin', 'gauntlet.js'), ...gauntletArguments(process.env, reportDir)], { stdio: 'inherit', reject: false });
+    exitCode = result.exitCode ?? NOT_JUDGED;
+  } catch (error) {
+    if (!(error instanceof InputError)) throw error;
+    process.stderr.write(`mcp-gauntlet action: ${error.message}\n`);
+    exitCode = NOT_JUDGED;
+  }
   const report = freshReport(reportDir, since);
   const numbers = report === undefined ? {} : Object.fromEntries(Object.entries(headlineOf(report)).map(([name, value]) => [name.replace(/_/g, '-'), value]));
   writeOutputs({ 'exit-code': exitCode, 'report-dir': reportDir, 'report-written': String(report !== undefined), ...numbers });

@@ -2,12 +2,12 @@
 // accepts, and its steps run as the runner runs them (bash, with the runner's variables and files),
 // on one attack and its control: the exit code, the outputs and the job summary each as expected.
 
-import { mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { inputVariable, RUN_OPTION_INPUTS, runArguments } from '../../harness/ci/github-action.js';
+import { gauntletArguments, InputError, inputVariable, RUN_OPTION_INPUTS } from '../../harness/ci/github-action.js';
 import { packageRoot } from '../../harness/paths.js';
 import { headlineOf } from '../../harness/report/headline.js';
 import { summarise, type Report } from '../../harness/report/summary.js';
@@ -86,8 +86,7 @@ interface ActionRun {
 async function runAction(given: Record<string, string>, workspace: string): Promise<ActionRun> {
   const defaults = Object.fromEntries(Object.entries(action.inputs).map(([name, input]) => [name, input.default ?? '']));
   const context: Context = { inputs: { ...defaults, ...given }, outputs: {}, workspace };
-  const runnerTemp = join(workspace, '.runner-temp');
-  mkdirSync(runnerTemp);
+  const runnerTemp = mkdtempSync(join(workspace, '.runner-temp-'));
   const summaryFile = join(runnerTemp, 'summary.md');
   writeFileSync(summaryFile, '');
   let failed = false;
@@ -139,7 +138,7 @@ describe('the GitHub Action', () => {
   it('uses every input, and hands each run option to the run step under its own name', () => {
     const text = JSON.stringify(steps);
     for (const name of Object.keys(action.inputs)) expect(text, `input ${name}`).toMatch(new RegExp(`inputs\\.${name}(?![\\w-])`));
-    const expected = Object.fromEntries(RUN_OPTION_INPUTS.map((name) => [inputVariable(name), `\${{ inputs.${name} }}`]));
+    const expected = Object.fromEntries([...RUN_OPTION_INPUTS, 'merge-from'].map((name) => [inputVariable(name), `\${{ inputs.${name} }}`]));
     expect(runStep.env).toEqual(expected);
   });
 
@@ -153,7 +152,7 @@ describe('the GitHub Action', () => {
     writeFileSync(join(dir, 'baseline.yaml'), 'format: mcp-gauntlet-baseline/1\ncandidate: reference\nentries: []\n');
     const everyInput = { candidate: 'reference', baseline: 'baseline.yaml', profile: 'core', filter: ATTACK, shard: '1/1', 'step-timeout': '5000', 'scenario-budget': '60000', 'run-budget': '600000', jobs: '1' };
     const env = Object.fromEntries(Object.entries(everyInput).map(([name, value]) => [inputVariable(name), value]));
-    const args = runArguments(env, join(dir, 'report'));
+    const args = gauntletArguments(env, join(dir, 'report'));
     expect(args.filter((arg) => arg.startsWith('--')).sort()).toEqual(RUN_OPTION_INPUTS.map((name) => `--${name}`).sort());
     // Every option is parsed and checked before the selection, which refuses --filter with --profile:
     // reaching that refusal shows the command line took every option and every value.
@@ -214,5 +213,33 @@ describe('the GitHub Action', () => {
     expect(run.outputs).toMatchObject({ 'exit-code': '2', 'report-dir': reportDir, 'attacks-held': '', exposed: '' });
     expect(run.summary).toContain('### mcp-gauntlet: no report, exit 2');
     expect(run.summary).toContain('nothing could be judged');
+  });
+
+  it('merges the shards\' reports it finds in merge-from, one folder each as download-artifact lays them out, and gates on the merge', async () => {
+    const workspace = scratch();
+    const shardCodes: number[] = [];
+    for (const shard of ['1/2', '2/2']) {
+      const run = await runAction({ candidate: 'passthrough', filter: ATTACK, shard, 'report-dir': `shards/gauntlet-shard-${shard[0]}`, 'upload-report': 'false', jobs: '1' }, workspace);
+      shardCodes.push(run.exitCode);
+    }
+    // The whole family in the first shard (exposed, exit 1); nothing in the second (exit 0).
+    expect(shardCodes).toEqual([1, 0]);
+    const merge = await runAction({ 'merge-from': 'shards', 'report-dir': 'merged' }, workspace);
+    expect(merge.exitCode, merge.log).toBe(1);
+    const merged = readReport(join(workspace, 'merged'));
+    expect(merged.cases.map((c) => c.id)).toEqual([ATTACK, 'pin.description-unchanged']);
+    expect(merge.outputs).toEqual({ 'exit-code': '1', 'report-dir': join(workspace, 'merged'), ...headlineOutputs(merged) });
+    expect(merge.outputs).toMatchObject({ 'attacks-held': '0', 'attacks-run': '1', exposed: '1' });
+    expect(merge.summary).toContain('**Attacks held: 0 of 1**');
+  });
+
+  it('refuses a run without a candidate, an input of the run beside merge-from, and a merge-from with no shard in it', () => {
+    const workspace = scratch();
+    const env = (inputs: Record<string, string>) => Object.fromEntries(Object.entries(inputs).map(([name, value]) => [inputVariable(name), value]));
+    expect(() => gauntletArguments(env({ filter: ATTACK }), workspace)).toThrow(new InputError("the candidate input is required to run: a built-in candidate's name or your adapter's path"));
+    mkdirSync(join(workspace, 'shards', 'gauntlet-shard-1'), { recursive: true });
+    expect(() => gauntletArguments(env({ 'merge-from': join(workspace, 'shards'), candidate: 'reference', shard: '1/2' }), workspace)).toThrow('candidate, shard belong to the shards\' runs');
+    expect(() => gauntletArguments(env({ 'merge-from': join(workspace, 'none') }), workspace)).toThrow(`merge-from: no shard report folder in ${join(workspace, 'none')}`);
+    expect(gauntletArguments(env({ 'merge-from': join(workspace, 'shards'), baseline: 'b.yaml' }), join(workspace, 'out'))).toEqual(['merge', '--baseline', 'b.yaml', '--report-dir', join(workspace, 'out'), join(workspace, 'shards', 'gauntlet-shard-1')]);
   });
 });
