@@ -2,7 +2,7 @@
 // accepts, and its steps run as the runner runs them (bash, with the runner's variables and files),
 // on one attack and its control: the exit code, the outputs and the job summary each as expected.
 
-import { mkdirSync, mkdtempSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
@@ -208,7 +208,8 @@ describe('the GitHub Action', () => {
     // An earlier run's report, left in the folder: the run refused now does not replace it.
     writeFileSync(join(reportDir, 'report.json'), '{"format": "mcp-gauntlet-report/3", "summary": {}}');
     utimesSync(join(reportDir, 'report.json'), new Date(2020, 0, 1), new Date(2020, 0, 1));
-    const run = await runAction({ candidate: 'reference', filter: ATTACK, baseline: 'baseline.yaml' }, workspace);
+    // fail-on-findings: false lets a finding (exit 1) pass the step, never a run that judged nothing.
+    const run = await runAction({ candidate: 'reference', filter: ATTACK, baseline: 'baseline.yaml', 'fail-on-findings': 'false' }, workspace);
     expect(run.exitCode, run.log).toBe(2);
     expect(run.outputs).toMatchObject({ 'exit-code': '2', 'report-dir': reportDir, 'attacks-held': '', exposed: '' });
     expect(run.summary).toContain('### mcp-gauntlet: no report, exit 2');
@@ -217,13 +218,13 @@ describe('the GitHub Action', () => {
 
   it('merges the shards\' reports it finds in merge-from, one folder each as download-artifact lays them out, and gates on the merge', async () => {
     const workspace = scratch();
-    const shardCodes: number[] = [];
+    const shardCodes: Array<[string | undefined, number]> = [];
     for (const shard of ['1/2', '2/2']) {
-      const run = await runAction({ candidate: 'passthrough', filter: ATTACK, shard, 'report-dir': `shards/gauntlet-shard-${shard[0]}`, 'upload-report': 'false', jobs: '1' }, workspace);
-      shardCodes.push(run.exitCode);
+      const run = await runAction({ candidate: 'passthrough', filter: ATTACK, shard, 'report-dir': `shards/gauntlet-shard-${shard[0]}`, 'upload-report': 'false', 'fail-on-findings': 'false', jobs: '1' }, workspace);
+      shardCodes.push([run.outputs['exit-code'], run.exitCode]);
     }
-    // The whole family in the first shard (exposed, exit 1); nothing in the second (exit 0).
-    expect(shardCodes).toEqual([1, 0]);
+    // The whole family in the first shard (exposed, exit 1, which does not fail its step); nothing in the second (exit 0).
+    expect(shardCodes).toEqual([['1', 0], ['0', 0]]);
     const merge = await runAction({ 'merge-from': 'shards', 'report-dir': 'merged' }, workspace);
     expect(merge.exitCode, merge.log).toBe(1);
     const merged = readReport(join(workspace, 'merged'));
@@ -241,5 +242,22 @@ describe('the GitHub Action', () => {
     expect(() => gauntletArguments(env({ 'merge-from': join(workspace, 'shards'), candidate: 'reference', shard: '1/2' }), workspace)).toThrow('candidate, shard belong to the shards\' runs');
     expect(() => gauntletArguments(env({ 'merge-from': join(workspace, 'none') }), workspace)).toThrow(`merge-from: no shard report folder in ${join(workspace, 'none')}`);
     expect(gauntletArguments(env({ 'merge-from': join(workspace, 'shards'), baseline: 'b.yaml' }), join(workspace, 'out'))).toEqual(['merge', '--baseline', 'b.yaml', '--report-dir', join(workspace, 'out'), join(workspace, 'shards', 'gauntlet-shard-1')]);
+  });
+
+  it('is used in the example workflows with inputs it declares: a candidate to run, or shards to merge', () => {
+    const dir = join(packageRoot, 'examples', 'github-actions');
+    const uses = readdirSync(dir)
+      .filter((file) => file.endsWith('.yml'))
+      .flatMap((file) => {
+        const workflow = parse(readFileSync(join(dir, file), 'utf8')) as { jobs: Record<string, { steps: Array<{ uses?: string; with?: Record<string, unknown> }> }> };
+        return Object.values(workflow.jobs).flatMap((job) => job.steps.filter((step) => step.uses?.includes('/mcp-gauntlet@')).map((step) => ({ file, with: step.with ?? {} })));
+      });
+    expect(new Set(uses.map((use) => use.file))).toEqual(new Set(['gauntlet.yml', 'gauntlet-without-baseline.yml', 'gauntlet-sharded.yml']));
+    for (const use of uses) {
+      for (const input of Object.keys(use.with)) expect(Object.keys(action.inputs), `${use.file}: ${input}`).toContain(input);
+      expect(('candidate' in use.with) !== ('merge-from' in use.with), `${use.file}: a candidate or merge-from, not both`).toBe(true);
+    }
+    expect(uses.some((use) => 'baseline' in use.with)).toBe(true);
+    expect(uses.some((use) => 'candidate' in use.with && !('baseline' in use.with))).toBe(true);
   });
 });
