@@ -6,7 +6,7 @@
 
 import { appendFileSync, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { execa } from 'execa';
+import { execa, type ResultPromise } from 'execa';
 import { headlineMarkdown, headlineOf, noReportMarkdown, type HeadlineContext } from '../report/headline.js';
 import type { Report } from '../report/summary.js';
 import { packageRoot } from '../paths.js';
@@ -66,10 +66,31 @@ export function freshReport(reportDir: string, since: number): Report | undefine
   return JSON.parse(readFileSync(file, 'utf8')) as Report;
 }
 
+/**
+ * A cancelled job's runner signals the step's own process (SIGINT, then SIGTERM), not the run it
+ * started: each signal is passed on, so that the run stops as an interrupted one does, killing
+ * what it holds and writing the report of what it judged, marked incomplete, which is then
+ * uploaded. The run has a process group of its own (detached), so that a Ctrl-C sent to a
+ * terminal's group reaches it once, through here, and not twice (a second signal ends a run at
+ * once, without its report).
+ */
+async function exitCodeForwardingSignals(subprocess: ResultPromise): Promise<number | undefined> {
+  const forward = (signal: NodeJS.Signals) => subprocess.kill(signal);
+  const signals = ['SIGINT', 'SIGTERM'] as const;
+  for (const signal of signals) process.on(signal, forward);
+  try {
+    return (await subprocess).exitCode;
+  } finally {
+    for (const signal of signals) process.off(signal, forward);
+  }
+}
+
 /** Step outputs in the runner's `name=value` format; every value here is one line. */
 function writeOutputs(outputs: Record<string, string | number>): void {
   const file = process.env.GITHUB_OUTPUT;
   if (!file) throw new Error('GITHUB_OUTPUT is not set: this step runs inside a GitHub Actions job');
+  const broken = Object.entries(outputs).find(([, value]) => String(value).includes('\n'));
+  if (broken !== undefined) throw new Error(`the ${broken[0]} output would span lines, which the runner would misread: ${JSON.stringify(broken[1])}`);
   appendFileSync(file, Object.entries(outputs).map(([name, value]) => `${name}=${value}\n`).join(''));
 }
 
@@ -80,8 +101,8 @@ export async function runStep(): Promise<void> {
   let exitCode: number;
   try {
     // Bounded by the run's own budgets (--run-budget), and by the job's timeout above them.
-    const result = await execa(process.execPath, [join(packageRoot, 'bin', 'gauntlet.js'), ...gauntletArguments(process.env, reportDir)], { stdio: 'inherit', reject: false });
-    exitCode = result.exitCode ?? NOT_JUDGED;
+    const subprocess = execa(process.execPath, [join(packageRoot, 'bin', 'gauntlet.js'), ...gauntletArguments(process.env, reportDir)], { stdio: 'inherit', reject: false, detached: true });
+    exitCode = (await exitCodeForwardingSignals(subprocess)) ?? NOT_JUDGED;
   } catch (error) {
     if (!(error instanceof InputError)) throw error;
     process.stderr.write(`mcp-gauntlet action: ${error.message}\n`);

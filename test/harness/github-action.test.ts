@@ -70,6 +70,12 @@ function readOutputs(file: string): Record<string, string> {
   return outputs;
 }
 
+/** A job cancelled during the run step: the runner's signal sent to the step's process once its output shows `after`. */
+interface CancelAt {
+  after: RegExp;
+  signal: NodeJS.Signals;
+}
+
 interface ActionRun {
   exitCode: number;
   outputs: Record<string, string>;
@@ -83,7 +89,7 @@ interface ActionRun {
  * every step before it succeeded, one with `if: always()` regardless; each with its own
  * GITHUB_OUTPUT file, all with one GITHUB_STEP_SUMMARY. The action ends with its last step's code.
  */
-async function runAction(given: Record<string, string>, workspace: string): Promise<ActionRun> {
+async function runAction(given: Record<string, string>, workspace: string, cancel?: CancelAt): Promise<ActionRun> {
   const defaults = Object.fromEntries(Object.entries(action.inputs).map(([name, input]) => [name, input.default ?? '']));
   const context: Context = { inputs: { ...defaults, ...given }, outputs: {}, workspace };
   const runnerTemp = mkdtempSync(join(workspace, '.runner-temp-'));
@@ -100,13 +106,27 @@ async function runAction(given: Record<string, string>, workspace: string): Prom
     writeFileSync(outputFile, '');
     const env = Object.fromEntries(Object.entries(step.env ?? {}).map(([name, value]) => [name, evaluate(value, context)]));
     const cwd = resolve(workspace, evaluate(step['working-directory'] ?? '.', context));
-    const result = await execa('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', step.run as string], {
+    // As the runner runs a step: its script written to a file, given to bash (so that bash does
+    // not exec the last command in its place, as it does with -c).
+    const script = join(runnerTemp, `step-${index}.sh`);
+    writeFileSync(script, step.run as string);
+    const subprocess = execa('bash', ['--noprofile', '--norc', '-eo', 'pipefail', script], {
       cwd,
       env: { ...env, GITHUB_ACTION_PATH: packageRoot, GITHUB_WORKSPACE: workspace, RUNNER_TEMP: runnerTemp, GITHUB_OUTPUT: outputFile, GITHUB_STEP_SUMMARY: summaryFile },
       all: true,
       reject: false,
       timeout: 60_000,
     });
+    if (cancel !== undefined && step.id === 'run') {
+      let seen = '';
+      let sent = false;
+      subprocess.all?.on('data', (chunk: Buffer) => {
+        seen += chunk.toString();
+        if (sent || !cancel.after.test(seen)) return;
+        sent = subprocess.kill(cancel.signal);
+      });
+    }
+    const result = await subprocess;
     log += result.all ?? '';
     exitCode = result.exitCode ?? -1;
     failed ||= exitCode !== 0;
@@ -259,5 +279,17 @@ describe('the GitHub Action', () => {
     }
     expect(uses.some((use) => 'baseline' in use.with)).toBe(true);
     expect(uses.some((use) => 'candidate' in use.with && !('baseline' in use.with))).toBe(true);
+  });
+
+  it('passes a cancelled job\'s signal on to the run, which stops and writes its report marked incomplete, summarised and ending in exit 2', async () => {
+    const workspace = scratch();
+    // The runner signals the step's own process; the step execs the program that passes it on.
+    const run = await runAction({ candidate: 'reference', filter: 'pin.*', jobs: '1' }, workspace, { after: /^\[\d+\/\d+\] /m, signal: 'SIGTERM' });
+    expect(run.exitCode, run.log).toBe(2);
+    const report = readReport(join(workspace, 'gauntlet-report'));
+    expect(report.incomplete?.reason).toBe('SIGTERM');
+    expect(report.incomplete?.not_run.length).toBeGreaterThan(0);
+    expect(run.outputs).toMatchObject({ 'exit-code': '2', ...headlineOutputs(report) });
+    expect(run.summary).toContain('**INCOMPLETE**: the run was interrupted (SIGTERM)');
   });
 });
