@@ -1,8 +1,9 @@
 // The steps of the composite GitHub Action (action.yml at the repository root) that are more than
-// a line of shell: `run` starts `gauntlet run` (or `gauntlet merge`) with the action's inputs and gives its exit code and
-// headline as the step's outputs; `summary` writes the headline into the job's summary. Both end
-// 0 whatever the run gave, so that the report is uploaded and summarised before the action's last
-// step ends with the run's own exit code.
+// a line of shell: `run` starts `gauntlet run` (or `gauntlet merge`) with the action's inputs and
+// gives its exit code and headline as the step's outputs; `summary` writes the headline into the
+// job's summary. Both end 0 whatever the run gave (only a step that cannot do its own part fails),
+// so that the report is uploaded and summarised before the action's last step ends with the run's
+// own exit code.
 
 import { appendFileSync, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
