@@ -115,7 +115,8 @@ async function runAction(given: Record<string, string>, workspace: string, cance
       env: { ...env, GITHUB_ACTION_PATH: packageRoot, GITHUB_WORKSPACE: workspace, RUNNER_TEMP: runnerTemp, GITHUB_OUTPUT: outputFile, GITHUB_STEP_SUMMARY: summaryFile },
       all: true,
       reject: false,
-      timeout: 60_000,
+      // A bound for a step that never ends; a loaded machine takes a few seconds for one.
+      timeout: 100_000,
     });
     if (cancel !== undefined && step.id === 'run') {
       let seen = '';
@@ -252,7 +253,8 @@ describe('the GitHub Action', () => {
     expect(merge.outputs).toEqual({ 'exit-code': '1', 'report-dir': join(workspace, 'merged'), ...headlineOutputs(merged) });
     expect(merge.outputs).toMatchObject({ 'attacks-held': '0', 'attacks-run': '1', exposed: '1' });
     expect(merge.summary).toContain('**Attacks held: 0 of 1**');
-  });
+    // Three runs of the action: more than the one a test's default bound is sized for, on a loaded machine.
+  }, 180_000);
 
   it('refuses a run without a candidate, an input of the run beside merge-from, and a merge-from with no shard in it', () => {
     const workspace = scratch();
