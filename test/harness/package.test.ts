@@ -1,10 +1,11 @@
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative, sep } from 'node:path';
+import { delimiter, join, sep } from 'node:path';
 import { execa, type Options, type Result } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writtenFor } from '../../harness/candidates/brokers/installed.js';
 import { packageRoot } from '../../harness/paths.js';
+import { REPORT_LOCK } from '../../harness/run/report-dir.js';
 
 // The package as a user gets it: `npm pack`, then `npm install <tarball>` in an empty project, and
 // the CLI run there. A test that links the repository (test/harness/external-adapter.test.ts) sees
@@ -13,6 +14,7 @@ import { packageRoot } from '../../harness/paths.js';
 /** Generous: npm and the CLI start slowly on a loaded machine, and a bound hit fails the test rather than hanging it. */
 const NPM_TIMEOUT_MS = 240_000;
 const RUN_TIMEOUT_MS = 180_000;
+const CLI_TEST_MS = RUN_TIMEOUT_MS + 10_000;
 
 /** The example adapter (and the proxy it starts) that the project holds, as a broker's own repository would. */
 const example = join(packageRoot, 'examples', 'external-adapter');
@@ -22,11 +24,23 @@ let project: string;
 let packed: string[];
 
 /**
+ * This environment without what npm sets for the script it runs (`npm test`): its
+ * npm_config_local_prefix and npm_package_* name this checkout, and an `npm install` in the
+ * project must act as one typed there, never on the checkout; and its PATH without this
+ * checkout's node_modules/.bin, so that the `gauntlet` run is the project's or none.
+ */
+const outsideNpm = {
+  ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_/i.test(name))),
+  PATH: (process.env.PATH ?? '').split(delimiter).filter((dir) => dir !== packageRoot && !dir.startsWith(`${packageRoot}${sep}`)).join(delimiter),
+};
+
+/**
  * Runs a command in its own process group and kills the whole group however it ends: `npx` starts
  * the CLI under a shell, and the CLI starts brokers and servers, none of which may outlive the test.
  */
 async function inGroup(command: string, args: string[], options: Options & { timeout: number }): Promise<Result> {
-  const child = execa(command, args, { ...options, detached: true, reject: false, forceKillAfterDelay: 2_000 });
+  const env = { ...outsideNpm, ...options.env };
+  const child = execa(command, args, { ...options, env, extendEnv: false, detached: true, reject: false, forceKillAfterDelay: 2_000 });
   try {
     return await child;
   } finally {
@@ -110,8 +124,8 @@ describe('the package as npm packs it', () => {
   it('runs `gauntlet --help` from the project', async () => {
     const help = await gauntlet(['--help']);
     expect(help.exitCode, help.stderr as string).toBe(0);
-    expect(help.stderr).toContain('gauntlet run');
-  });
+    expect(`${help.stdout as string}${help.stderr as string}`).toContain('gauntlet run');
+  }, CLI_TEST_MS);
 
   it('refuses a built-in broker the project has not installed, saying what to install, and judges nothing', async () => {
     // The tarball's dev dependencies are not installed with it: mcp-proxy is nowhere to be found.
@@ -119,12 +133,12 @@ describe('the package as npm packs it', () => {
     expect(run.exitCode).toBe(2);
     expect(run.stderr).toContain(`npm install --save-dev mcp-proxy@${writtenFor('mcp-proxy')}`);
     expect(existsSync(join(project, 'reports', 'mcp-proxy', 'report.json'))).toBe(false);
-  });
+  }, CLI_TEST_MS);
 
   it('smokes the project\'s adapter', async () => {
     const smoke = await gauntlet(['smoke', '--candidate', './adapter.js']);
     expect(smoke.exitCode, `${smoke.stdout as string}\n${smoke.stderr as string}`).toBe(0);
-  });
+  }, CLI_TEST_MS);
 
   it('runs the project\'s adapter and writes its reports under ./reports/<candidate> there', async () => {
     const run = await gauntlet(['run', '--candidate', './adapter.js', '--filter', 'pin.description-reworded']);
@@ -137,8 +151,8 @@ describe('the package as npm packs it', () => {
       'pin.description-reworded': 'exposed',
       'pin.description-unchanged': 'pass',
     });
-    // Nothing is written inside the installed package.
+    // Nothing is written inside the installed package, and the run let go of its folder.
     expect(existsSync(join(project, 'node_modules', 'mcp-gauntlet', 'reports'))).toBe(false);
-    expect(relative(project, reports)).toBe(join('reports', 'external-proxy'));
-  });
+    expect(existsSync(join(reports, REPORT_LOCK))).toBe(false);
+  }, CLI_TEST_MS);
 });
