@@ -34,7 +34,7 @@ export function writtenFor(packageName: string): string {
  * rather than `require.resolve`d: a package whose `exports` leaves out package.json resolves no
  * path to it.
  */
-export function brokerSearchPaths(packageName: string, cwd: string = process.cwd()): string[] {
+function brokerSearchPaths(packageName: string, cwd: string = process.cwd()): string[] {
   const fromProject = createRequire(join(cwd, 'package.json')).resolve.paths(packageName) ?? [];
   const fromSuite = createRequire(import.meta.url).resolve.paths(packageName) ?? [];
   return [...new Set([...fromProject, ...fromSuite])];
