@@ -55,10 +55,18 @@ function freshBundleOr(program: 'src' | 'servers', entry: string, started: strin
 }
 
 /**
- * The folder a candidate's reports go to by default: its name made safe for any file system (a
- * name is the adapter's to choose: it may hold a slash, `..`, spaces or anything else).
+ * A candidate's name as the name of its report folder, safe for any file system: a name is the
+ * adapter's to choose, and may hold a slash, `..`, spaces or anything else.
  */
-export function reportDirFor(candidate: string): string {
-  const safe = candidate.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^\.+/, '_').slice(0, 100) || '_';
-  return resolve(packageRoot, 'reports', safe);
+export function reportFolderName(candidate: string): string {
+  return candidate.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^\.+/, '_').slice(0, 100) || '_';
+}
+
+/**
+ * The folder a candidate's reports go to by default: `reports/<name>` under the current directory,
+ * where the person or CI job that ran it looks (installed as a dependency, the package's own
+ * folder is hidden in node_modules and wiped by the next install).
+ */
+export function reportDirFor(candidate: string, cwd: string = process.cwd()): string {
+  return resolve(cwd, 'reports', reportFolderName(candidate));
 }

@@ -1,7 +1,12 @@
+import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { installedBroker, writtenFor } from '../../harness/candidates/brokers/installed.js';
+import { packageRoot } from '../../harness/paths.js';
 import { loadCatalogue } from '../../harness/catalogue.js';
 import { loadCandidate } from '../../harness/candidates/registry.js';
 import { DEFAULT_STEP_TIMEOUT_MS, runScenario } from '../../harness/run/execute.js';
+import { scratchFolders } from './scratch.js';
 
 /**
  * The third-party brokers installed as dev dependencies really run under their adapters: each is
@@ -21,4 +26,37 @@ describe('the third-party broker adapters', () => {
       expect(result.outcome, `${result.reason ?? ''} ${JSON.stringify(result.findings)}`).toBe('pass');
     }, 30_000);
   }
+});
+
+describe('finding an installed broker', () => {
+  const folder = scratchFolders('gauntlet-broker-install');
+
+  /** A project with its own copy of a package: a manifest naming a bin, and the bin. */
+  function projectWith(name: string, version: string): string {
+    const project = folder();
+    const dir = join(project, 'node_modules', name);
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'package.json'), JSON.stringify({ name, version, bin: { [name]: 'cli.js' } }));
+    writeFileSync(join(dir, 'cli.js'), '');
+    return project;
+  }
+
+  it('takes the copy in the project it runs from before the suite\'s own', () => {
+    const project = projectWith('mcp-proxy', '9.9.9');
+    // From a folder below the project, as Node's own resolution walks up.
+    const below = join(project, 'packages', 'broker');
+    mkdirSync(below, { recursive: true });
+    expect(installedBroker('mcp-proxy', 'mcp-proxy', below)).toEqual({ version: '9.9.9', bin: realpathSync(join(project, 'node_modules', 'mcp-proxy', 'cli.js')) });
+  });
+
+  it('falls back to the suite\'s own when the project has none', () => {
+    const broker = installedBroker('mcp-proxy', 'mcp-proxy', folder());
+    expect(broker.version).toBe(writtenFor('mcp-proxy'));
+    expect(broker.bin.startsWith(realpathSync(join(packageRoot, 'node_modules')))).toBe(true);
+  });
+
+  it('refuses a package that has no such bin, naming it', () => {
+    const project = projectWith('mcp-proxy', '1.0.0');
+    expect(() => installedBroker('mcp-proxy', 'other-bin', project)).toThrow(/mcp-proxy 1\.0\.0 .* has no bin entry other-bin/);
+  });
 });

@@ -105,6 +105,8 @@ describe('gauntlet CLI', () => {
     expect(existsSync(join(kept, 'pin.float-drift', 'passthrough.stderr'))).toBe(true);
     expect(basename(reportDirFor('../evil name/x'))).toBe('__evil_name_x');
     expect(dirname(reportDirFor('../evil name/x'))).toBe(dirname(reportDirFor('reference')));
+    // Under the directory the run was started from, never inside the installed package.
+    expect(reportDirFor('reference', '/a/project')).toBe('/a/project/reports/reference');
   });
 
   it('starts nothing with the NODE_EXTRA_CA_CERTS of its own environment', async () => {

@@ -9,7 +9,8 @@ import type { Report } from '../../harness/report/summary.js';
 /**
  * A third whole-catalogue run, of the proxy that offers no hook: slow, so it is in
  * `npm run test:matrix` rather than `npm test` (README, Set-up). Its committed report,
- * reports/plain-proxy/, is made by the same run through the command line.
+ * reports/brokers/plain-proxy/, is made by the same run through the command line
+ * (`npm run report:broker -- plain-proxy`).
  */
 const scenarios = loadCatalogue();
 

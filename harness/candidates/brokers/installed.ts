@@ -1,8 +1,10 @@
-import { readFileSync, realpathSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { packageRoot } from '../../paths.js';
+import { AdapterError } from '../adapter-error.js';
 
-/** A broker installed from npm as a dev dependency: where it is and which version it is. */
+/** A broker installed from npm: where it is and which version it is. */
 export interface InstalledBroker {
   version: string;
   /**
@@ -13,13 +15,49 @@ export interface InstalledBroker {
 }
 
 /**
- * Reads the installed package's own manifest, so the version an adapter declares is the one
- * that runs, not the one someone remembered to write down.
+ * The version a built-in adapter was written against: the suite pins each broker it has an
+ * adapter for as a dev dependency (its committed report is of that version), and npm keeps the
+ * pins in the manifest it installs.
  */
-export function installedBroker(packageName: string, binName: string): InstalledBroker {
-  const dir = join(packageRoot, 'node_modules', ...packageName.split('/'));
+export function writtenFor(packageName: string): string {
+  const manifest = JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as { devDependencies?: Record<string, string> };
+  const version = manifest.devDependencies?.[packageName];
+  if (version === undefined) throw new Error(`mcp-gauntlet pins no version of ${packageName} (package.json devDependencies)`);
+  return version;
+}
+
+/**
+ * The folders Node's module resolution looks in for the package, from the user's project (the
+ * current directory) first, then from the suite's own folder: installed as a dependency, the
+ * suite is in the project's node_modules and the broker beside it; in the suite's checkout, the
+ * broker is one of its dev dependencies. The folders are searched for the package's own manifest
+ * rather than `require.resolve`d: a package whose `exports` leaves out package.json resolves no
+ * path to it.
+ */
+function brokerSearchPaths(packageName: string, cwd: string = process.cwd()): string[] {
+  const fromProject = createRequire(join(cwd, 'package.json')).resolve.paths(packageName) ?? [];
+  const fromSuite = createRequire(import.meta.url).resolve.paths(packageName) ?? [];
+  return [...new Set([...fromProject, ...fromSuite])];
+}
+
+/**
+ * Finds the installed package and reads its own manifest, so the version an adapter declares is
+ * the one that runs, not the one someone remembered to write down. A package that is not
+ * installed is an AdapterError saying what to install: the run refuses to start (exit 2) and
+ * judges nothing, where a missing binary would otherwise fail every start and read as a broker
+ * that blocks everything.
+ */
+export function installedBroker(packageName: string, binName: string, cwd: string = process.cwd()): InstalledBroker {
+  const searched = brokerSearchPaths(packageName, cwd);
+  const dir = searched.map((folder) => join(folder, ...packageName.split('/'))).find((folder) => existsSync(join(folder, 'package.json')));
+  if (dir === undefined) {
+    throw new AdapterError(
+      `the broker ${packageName} is not installed where this run can find it (from ${cwd}, then from mcp-gauntlet's own folder): ` +
+        `install the version its adapter was written for, \`npm install --save-dev ${packageName}@${writtenFor(packageName)}\``,
+    );
+  }
   const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { version: string; bin?: string | Record<string, string> };
   const bin = typeof manifest.bin === 'string' ? manifest.bin : manifest.bin?.[binName];
-  if (bin === undefined) throw new Error(`${packageName} ${manifest.version} has no bin entry ${binName}`);
+  if (bin === undefined) throw new AdapterError(`${packageName} ${manifest.version} (${dir}) has no bin entry ${binName}`);
   return { version: manifest.version, bin: realpathSync(join(dir, bin)) };
 }

@@ -1,18 +1,16 @@
-import { join } from 'node:path';
-import { packageRoot } from '../../paths.js';
 import { bridgeCandidate } from './bridge.js';
-
-const entry = join(packageRoot, 'node_modules', 'mcp-proxy', 'dist', 'bin', 'mcp-proxy.mjs');
+import { installedBroker } from './installed.js';
 
 /**
- * mcp-proxy (punkpeye), pinned as a dev dependency: a stdio server behind Streamable HTTP at
+ * mcp-proxy (punkpeye), installed from npm: a stdio server behind Streamable HTTP at
  * `/mcp` (and SSE at `/sse`), one server process shared by every session. Its only settings that
  * mean something to an operator rule are the two bounds it applies to every request alike.
  */
 export function mcpProxyCandidate() {
+  const broker = installedBroker('mcp-proxy', 'mcp-proxy');
   return bridgeCandidate({
     name: 'mcp-proxy',
-    version: '6.7.19',
+    version: broker.version,
     unapplied: [
       'tool rules (effect classes, renames and prefixes, description overrides, denied and fixed parameters, permissions, data classifications, effect contracts): it has no per-tool configuration',
       'per-tool timeouts: its --requestTimeout bounds every request alike, so it is set to the smallest one given',
@@ -27,7 +25,7 @@ export function mcpProxyCandidate() {
       return {
         command: process.execPath,
         args: [
-          entry,
+          broker.bin,
           '--host', '127.0.0.1',
           '--port', String(port),
           ...(limits?.connect_timeout_ms === undefined ? [] : ['--connectionTimeout', String(limits.connect_timeout_ms)]),

@@ -1,8 +1,5 @@
-import { join } from 'node:path';
-import { packageRoot } from '../../paths.js';
 import { bridgeCandidate } from './bridge.js';
-
-const entry = join(packageRoot, 'node_modules', 'supergateway', 'dist', 'index.js');
+import { installedBroker } from './installed.js';
 
 /** A word the shell supergateway starts its server with reads back exactly. */
 function shellWord(word: string): string {
@@ -10,14 +7,15 @@ function shellWord(word: string): string {
 }
 
 /**
- * supergateway, pinned as a dev dependency, in its default stdio to Streamable HTTP mode
+ * supergateway, installed from npm, in its default stdio to Streamable HTTP mode
  * (stateless: it starts a fresh server for every POST and initializes it itself). It takes the
  * server as one shell command line, and has no setting an operator rule maps to.
  */
 export function supergatewayCandidate() {
+  const broker = installedBroker('supergateway', 'supergateway');
   return bridgeCandidate({
     name: 'supergateway',
-    version: '4.0.0',
+    version: broker.version,
     unapplied: [
       'tool rules (effect classes, renames and prefixes, description overrides, denied and fixed parameters, permissions, timeouts, data classifications, effect contracts): it has no per-tool configuration',
       'policy, grants, approvals and agent identities: it has no policy',
@@ -29,7 +27,7 @@ export function supergatewayCandidate() {
       return {
         command: process.execPath,
         args: [
-          entry,
+          broker.bin,
           '--stdio', [upstream.command, ...upstream.args].map(shellWord).join(' '),
           '--outputTransport', 'streamableHttp',
           '--port', String(port),
