@@ -1,5 +1,4 @@
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { builtInCandidates, loadCandidate } from './candidates/registry.js';
 import { loadCatalogue } from './catalogue.js';
 import { mergeCommand } from './commands/merge.js';
@@ -8,7 +7,7 @@ import { loadRequirements } from './requirements.js';
 import { plannedChecks, requiredHooks } from './expect/plan.js';
 import { readBaseline } from './run/baseline.js';
 import { finishReport } from './run/finish.js';
-import { MAX_TIMER_MS, parseStepTimeout, parseWhole, refuseEmpty, UsageError } from './run/options.js';
+import { MAX_TIMER_MS, parseOptions, parseStepTimeout, parseWhole, refuseEmpty, UsageError } from './run/options.js';
 import { claimReportDir } from './run/report-dir.js';
 import { onInterrupt } from './observe/containment.js';
 import { ProgressLine } from './run/progress.js';
@@ -23,6 +22,7 @@ import { catalogue } from '../servers/catalogue.js';
 import { runServer } from '../servers/main.js';
 import { indexCommand } from './commands/index.js';
 import { reproCommand } from './commands/repro.js';
+import { didYouMean } from './nearest.js';
 
 const USAGE = `usage:
   gauntlet run [--candidate NAME_OR_MODULE] [--filter GLOB | --profile NAME] [--shard I/N] [--baseline FILE] [--write-baseline FILE]
@@ -42,7 +42,7 @@ the baseline lists, 1 a scenario failed or errored unexpectedly or a baseline en
 could run (docs/ci.md)`;
 
 async function run(argv: string[]): Promise<number> {
-  const { values } = parseArgs({
+  const { values } = parseOptions({
     args: argv,
     options: {
       candidate: { type: 'string', default: 'reference' },
@@ -58,7 +58,6 @@ async function run(argv: string[]): Promise<number> {
       'scenario-budget': { type: 'string' },
       'run-budget': { type: 'string' },
     },
-    strict: true,
   });
   // Every option is checked before anything runs (exit 2): none of them is found wanting after the run.
   refuseEmpty(values);
@@ -126,10 +125,9 @@ async function run(argv: string[]): Promise<number> {
 }
 
 function list(argv: string[]): number {
-  const { values } = parseArgs({
+  const { values } = parseOptions({
     args: argv,
     options: { requirements: { type: 'boolean' }, servers: { type: 'boolean' }, json: { type: 'boolean' } },
-    strict: true,
   });
   if (values.servers) {
     const rows = catalogue.map((entry) => ({ id: entry.id, attack: entry.attack, description: entry.description }));
@@ -172,29 +170,28 @@ function list(argv: string[]): number {
   return 0;
 }
 
+const COMMANDS: Record<string, (argv: string[]) => number | Promise<number>> = {
+  run,
+  list,
+  repro: reproCommand,
+  serve: runServer,
+  merge: mergeCommand,
+  index: indexCommand,
+  smoke: smokeCommand,
+};
+
 async function main(argv: string[]): Promise<number> {
   // Before anything is started, so that nothing inherits them (harness/run/environment.ts).
   dropMachineVariables();
   const [command, ...rest] = argv;
-  switch (command) {
-    case 'run':
-      return run(rest);
-    case 'list':
-      return list(rest);
-    case 'repro':
-      return reproCommand(rest);
-    case 'serve':
-      return runServer(rest);
-    case 'merge':
-      return mergeCommand(rest);
-    case 'index':
-      return indexCommand(rest);
-    case 'smoke':
-      return smokeCommand(rest);
-    default:
-      process.stderr.write(`${USAGE}\n`);
-      return command === undefined || command === '--help' ? 0 : 2;
+  const chosen = command === undefined ? undefined : COMMANDS[command];
+  if (chosen !== undefined && Object.hasOwn(COMMANDS, command!)) return chosen(rest);
+  if (command === undefined || command === '--help') {
+    process.stderr.write(`${USAGE}\n`);
+    return 0;
   }
+  process.stderr.write(`mcp-gauntlet: unknown command ${JSON.stringify(command)}${didYouMean(command, Object.keys(COMMANDS))}\n${USAGE}\n`);
+  return 2;
 }
 
 main(process.argv.slice(2)).then(

@@ -1,9 +1,9 @@
 import { chmod, mkdir, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { stringify } from 'yaml';
 import { loadCatalogue } from '../catalogue.js';
 import { serverEntry } from '../paths.js';
+import { parseOptions } from '../run/options.js';
 import type { Scenario, Step } from '../scenario/types.js';
 
 /**
@@ -14,7 +14,7 @@ import type { Scenario, Step } from '../scenario/types.js';
  * attack got through.
  */
 export async function reproCommand(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({ args: argv, options: { out: { type: 'string' } }, allowPositionals: true, strict: true });
+  const { values, positionals } = parseOptions({ args: argv, options: { out: { type: 'string' } }, allowPositionals: true });
   const [id, ...extra] = positionals;
   if (id === undefined || extra.length > 0) {
     process.stderr.write('usage: gauntlet repro <scenario-id> [--out DIR]\n');
