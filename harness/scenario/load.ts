@@ -6,6 +6,7 @@ import { parse as parseYaml, type ScalarTag } from 'yaml';
 import { isEvidence, plannedChecks } from '../expect/plan.js';
 import { scenarioSchema } from '../expect/generate.js';
 import { packageRoot, scenariosDir } from '../paths.js';
+import { describeSchemaErrors } from '../schema-errors.js';
 import { serverProblem } from './server-check.js';
 import type { Scenario } from './types.js';
 
@@ -94,7 +95,8 @@ function compileSchema() {
 }
 
 function compileFresh() {
-  const ajv = new Ajv2020.default({ allErrors: true, strict: true, allowUnionTypes: true });
+  // verbose: each error carries the value and the schema around it, which its message names.
+  const ajv = new Ajv2020.default({ allErrors: true, strict: true, allowUnionTypes: true, verbose: true });
   // Made from the expectation modules, so the loader and the committed schema file cannot differ.
   const schema = scenarioSchema() as { $id: string };
   const validate = ajv.compile(schema);
@@ -112,7 +114,7 @@ function contractProblem(scenario: Omit<Scenario, 'file'>, validateContract: Val
   const members = Object.values(scenario.operator.servers ?? {});
   for (const [tool, rule] of [scenario.operator, ...members].flatMap((part) => Object.entries(part.tools))) {
     if (rule.contract === undefined || validateContract(rule.contract)) continue;
-    const why = (validateContract.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? ''}`).join('; ');
+    const why = describeSchemaErrors(validateContract.errors, 'the contract');
     return `the contract of ${tool} does not have the shape of an effect contract (${why}); only a scenario expecting refused-before-launch may give another`;
   }
   return undefined;
@@ -160,8 +162,7 @@ export function loadScenarios(options: LoadOptions): Scenario[] {
     const file = relative(packageRoot, path);
     const data = parseScenarioFile(path, file);
     if (!validate(data)) {
-      const why = (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? ''}`).join('; ');
-      throw new ScenarioError(file, `does not match the scenario schema: ${why}`);
+      throw new ScenarioError(file, `does not match the scenario schema: ${describeSchemaErrors(validate.errors, 'the scenario')}`);
     }
     const shaped = withServers(data as Omit<Scenario, 'file'>);
     if (typeof shaped === 'string') throw new ScenarioError(file, shaped);
