@@ -83,8 +83,12 @@ export function* filesBelow(dir: string, wanted: (name: string) => boolean): Gen
   }
 }
 
-/** Every scenario file below `dir`, in the order a load reads them. */
-export const scenarioFiles = (dir: string = scenariosDir): Generator<string> => filesBelow(dir, (name) => name.endsWith('.yaml'));
+/**
+ * Every scenario file below `dir`, in the order a load reads them: YAML by either of its
+ * extensions, so that a scenario saved as `.yml` is loaded (and checked, and part of the kept
+ * catalogue's key, which is taken over this same walk) rather than silently passed over.
+ */
+export const scenarioFiles = (dir: string = scenariosDir): Generator<string> => filesBelow(dir, (name) => /\.ya?ml$/.test(name));
 
 let compiled: ReturnType<typeof compileFresh> | undefined;
 

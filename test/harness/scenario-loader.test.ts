@@ -40,6 +40,15 @@ describe('scenario loader', () => {
     expect(scenarios.map((s) => s.id).sort()).toEqual(['x.attack', 'x.benign']);
   });
 
+  it('loads a scenario saved as .yml as it loads one saved as .yaml', () => {
+    const scenarios = load({ 'a.yml': attack, 'b.yaml': control });
+    expect(scenarios.map((s) => [s.id, s.file.replace(/^.*[\\/]/, '')])).toEqual([
+      ['x.attack', 'a.yml'],
+      ['x.benign', 'b.yaml'],
+    ]);
+    expect(() => load({ 'a.yml': attack })).toThrow(/a\.yml: its control x\.benign does not exist/);
+  });
+
   it('refuses an attack proven only by the broker\'s own words, and a control that checks no benign use', () => {
     const wordsOnly = attack.replace('  - list: { expect: { excludes: [write_note] } }', '  - call: { tool: write_note, expect: { agent: refused, code: policy_denied } }');
     expect(() => load({ 'a.yaml': wordsOnly, 'b.yaml': control })).toThrow(/a\.yaml: an attack needs a harm or record check/);
