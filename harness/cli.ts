@@ -10,7 +10,7 @@ import { finishReport } from './run/finish.js';
 import { MAX_TIMER_MS, parseOptions, parseStepTimeout, parseWhole, refuseEmpty, UsageError } from './run/options.js';
 import { claimReportDir } from './run/report-dir.js';
 import { onInterrupt } from './observe/containment.js';
-import { ProgressLine } from './run/progress.js';
+import { CaseLines, ProgressLine } from './run/progress.js';
 import { selectScenarios } from './run/select.js';
 import { dropMachineVariables } from './run/environment.js';
 import { parseShard } from './run/shard.js';
@@ -94,6 +94,7 @@ async function run(argv: string[]): Promise<number> {
   }
   const progress = process.stderr.isTTY ? new ProgressLine({ write: (text) => process.stderr.write(text), columns: () => process.stderr.columns }) : undefined;
   const log = (line: string) => (progress ? progress.log(line) : process.stderr.write(`${line}\n`));
+  const caseLines = new CaseLines();
   log(`mcp-gauntlet: ${scenarios.length} scenario(s) against ${candidate.info.name}${shard ? ` (shard ${shard.index}/${shard.count})` : ''}, ${jobs} at a time`);
   const keepWorkdir = values['keep-workdir'] === undefined ? undefined : resolve(values['keep-workdir']);
   const report = await runSuite(candidate, scenarios, {
@@ -104,12 +105,11 @@ async function run(argv: string[]): Promise<number> {
     ...(keepWorkdir === undefined ? {} : { keepWorkdir }),
     ...(values.filter ? { filter: values.filter } : {}),
     onStart: (scenario, _index, total) => progress?.start(scenario.id, total),
-    onCase(result, index, total) {
+    onCase(result, _index, total) {
       progress?.finish(result);
-      const why = result.outcome === 'pass' ? '' : ` (${result.findings.length > 0 ? result.findings.map((f) => f.check).join(', ') : result.reason})`;
-      const outcome = result.failure === undefined ? result.outcome : `${result.outcome}: ${result.failure}`;
+      const line = caseLines.next(result, total);
       // On a terminal the progress line counts the passes; only what needs a look scrolls by.
-      if (progress === undefined || result.outcome !== 'pass') log(`[${index + 1}/${total}] ${outcome.padEnd(5)} ${result.id}${why}`);
+      if (progress === undefined || result.outcome !== 'pass') log(line);
     },
     interrupt: interrupt.signal,
   }).finally(() => candidate.dispose?.().catch((error: unknown) => log(`mcp-gauntlet: the candidate's adapter did not close cleanly: ${(error as Error).message}`)));
