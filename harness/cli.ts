@@ -19,9 +19,9 @@ import { DEFAULT_RUN_BUDGET_MS, DEFAULT_SCENARIO_BUDGET_MS } from './run/budget.
 import { defaultJobs, MAX_JOBS } from './run/pool.js';
 import { smokeCommand } from './commands/smoke.js';
 import { catalogue } from '../servers/catalogue.js';
-import { runServer } from '../servers/main.js';
 import { indexCommand } from './commands/index.js';
 import { reproCommand } from './commands/repro.js';
+import { serveCommand } from './commands/serve.js';
 import { didYouMean } from './nearest.js';
 
 const USAGE = `usage:
@@ -33,7 +33,7 @@ const USAGE = `usage:
   gauntlet index [--reports DIR] [--out FILE]
   gauntlet repro <scenario-id> [--out DIR]
   gauntlet smoke --candidate NAME_OR_ADAPTER [--step-timeout MS]
-  gauntlet serve <server-id> [--ledger FILE] [--control FILE] [--http [--listen ADDRESS]] [knob=value ...]
+  gauntlet serve <server-id> [--ledger FILE] [--control FILE] [--canary FILE] [--http [--listen ADDRESS]] [knob=value ...]
 
 candidates: ${builtInCandidates.join(', ')}, the path of an adapter module (.js, .mjs), or of an
 executable adapter speaking gauntlet-candidate/2 (a .py runs with python3; docs/adapter-protocol.md)
@@ -174,7 +174,7 @@ const COMMANDS: Record<string, (argv: string[]) => number | Promise<number>> = {
   run,
   list,
   repro: reproCommand,
-  serve: runServer,
+  serve: serveCommand,
   merge: mergeCommand,
   index: indexCommand,
   smoke: smokeCommand,
