@@ -80,7 +80,10 @@ async function run(argv: string[]): Promise<number> {
   const baseline = values.baseline === undefined ? undefined : readBaseline(resolve(values.baseline));
   const shard = values.shard === undefined ? undefined : parseShard(values.shard);
   const scenarios = selectScenarios({ ...(values.filter ? { filter: values.filter } : {}), ...(values.profile ? { profile: values.profile } : {}), ...(shard ? { shard } : {}) });
-  if (scenarios.length === 0 && shard === undefined) throw new UsageError(`no scenario matches ${values.filter ?? '(all)'}`);
+  if (scenarios.length === 0 && shard === undefined) {
+    const near = values.filter === undefined ? '' : didYouMean(values.filter, loadCatalogue().map((s) => s.id));
+    throw new UsageError(`no scenario matches ${values.filter ?? '(all)'}${near}`);
+  }
   // Loaded last: a protocol adapter is a process, ended once the suite has run.
   const candidate = await loadCandidate(values.candidate);
   const reportDir = givenReportDir ?? reportDirFor(candidate.info.name);
@@ -184,8 +187,7 @@ async function main(argv: string[]): Promise<number> {
   // Before anything is started, so that nothing inherits them (harness/run/environment.ts).
   dropMachineVariables();
   const [command, ...rest] = argv;
-  const chosen = command === undefined ? undefined : COMMANDS[command];
-  if (chosen !== undefined && Object.hasOwn(COMMANDS, command!)) return chosen(rest);
+  if (command !== undefined && Object.hasOwn(COMMANDS, command)) return COMMANDS[command]!(rest);
   if (command === undefined || command === '--help') {
     process.stderr.write(`${USAGE}\n`);
     return 0;

@@ -3,6 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Ajv2020 from 'ajv/dist/2020.js';
 import { packageRoot } from './paths.js';
+import { didYouMean } from './nearest.js';
 import { describeSchemaErrors } from './schema-errors.js';
 
 /** A named, versioned, frozen list of scenario ids (docs/profiles.md). */
@@ -64,6 +65,6 @@ export function loadProfiles(dir = profilesDir): Profile[] {
 
 export function findProfile(profiles: readonly Profile[], name: string): Profile {
   const profile = profiles.find((p) => p.name === name);
-  if (profile === undefined) throw new ProfileError(`no profile named ${name}; profiles: ${profiles.map((p) => p.name).join(', ')}`);
+  if (profile === undefined) throw new ProfileError(`no profile named ${name}; profiles: ${profiles.map((p) => p.name).join(', ')}${didYouMean(name, profiles.map((p) => p.name))}`);
   return profile;
 }

@@ -2,6 +2,7 @@ import { chmod, mkdir, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { stringify } from 'yaml';
 import { loadCatalogue } from '../catalogue.js';
+import { didYouMean } from '../nearest.js';
 import { MAX_RECORDS } from '../observe/canary.js';
 import { parseOptions } from '../run/options.js';
 import type { Scenario, Step } from '../scenario/types.js';
@@ -22,7 +23,8 @@ export async function reproCommand(argv: string[]): Promise<number> {
   }
   const scenario = loadCatalogue().find((s) => s.id === id);
   if (scenario === undefined) {
-    process.stderr.write(`mcp-gauntlet: no scenario ${JSON.stringify(id)} (gauntlet list names them)\n`);
+    const near = didYouMean(id, loadCatalogue().map((s) => s.id));
+    process.stderr.write(`mcp-gauntlet: no scenario ${JSON.stringify(id)}${near} (gauntlet list names them)\n`);
     return 2;
   }
   const out = resolve(values.out ?? `gauntlet-repro-${id}`);

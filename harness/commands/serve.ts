@@ -1,5 +1,7 @@
 import { appendFileSync, writeFileSync } from 'node:fs';
+import { catalogue, findServer } from '../../servers/catalogue.js';
 import { runServer } from '../../servers/main.js';
+import { didYouMean } from '../nearest.js';
 import { Canary, type CanaryRequest } from '../observe/canary.js';
 import { UsageError } from '../run/options.js';
 
@@ -12,6 +14,10 @@ import { UsageError } from '../run/options.js';
  * was reached. Sharing the server's process, it stops when the server stops, whatever stops it.
  */
 export async function serveCommand(argv: string[]): Promise<number> {
+  const [serverId] = argv;
+  if (serverId !== undefined && !serverId.startsWith('-') && findServer(serverId) === undefined) {
+    throw new UsageError(`unknown server id ${JSON.stringify(serverId)}${didYouMean(serverId, catalogue.map((entry) => entry.id))} (gauntlet list --servers names them)`);
+  }
   const at = argv.indexOf('--canary');
   if (at === -1) return runServer(argv);
   const file = argv[at + 1];

@@ -59,7 +59,7 @@ describe('run options are checked before anything runs (exit 2, a clear message,
     expect(existsSync(join(dir, 'report.json'))).toBe(false);
   });
 
-  it('suggests the nearest command, and the nearest option of every other command', async () => {
+  it('suggests the nearest command, the nearest option of every other command, and the nearest scenario, profile and server', async () => {
     const command = await gauntlet('rnu', '--candidate', 'reference');
     expect(command.code).toBe(2);
     expect(command.stderr).toMatch(/^mcp-gauntlet: unknown command "rnu"; did you mean run\?\nusage:/);
@@ -70,6 +70,10 @@ describe('run options are checked before anything runs (exit 2, a clear message,
       [['smoke', '--candiate', 'passthrough'], /unknown option --candiate; did you mean --candidate\?/],
       [['merge', '--report-dri', scratch(), scratch()], /unknown option --report-dri; did you mean --report-dir\?/],
       [['index', '--report', scratch()], /unknown option --report; did you mean --reports\?/],
+      [['run', '--filter', 'pin.description-rewordd'], /no scenario matches pin\.description-rewordd; did you mean pin\.description-reworded\?/],
+      [['run', '--profile', 'cor'], /no profile named cor; profiles: .*; did you mean core\?/],
+      [['repro', 'pin.description-rewordd', '--out', scratch()], /no scenario "pin\.description-rewordd"; did you mean pin\.description-reworded\?/],
+      [['serve', 'rug-pull-descripton'], /unknown server id "rug-pull-descripton"; did you mean rug-pull-description\?/],
     ] as const) {
       const { code, stderr } = await gauntlet(...args);
       expect(code, args.join(' ')).toBe(2);
