@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import { packageRoot } from '../../harness/paths.js';
 import { readLedger } from '../../servers/kit/ledger.js';
 
@@ -35,7 +35,12 @@ async function repro(id: string): Promise<{ out: string; stdout: string }> {
 
 /** The folder's script started as a client starts it, from another directory; npx may use nothing but what is installed. */
 const scriptOptions = { cwd: tmpdir(), env: { ...process.env, npm_config_offline: 'true' } };
-const startStdioScript = (out: string) => spawn(join(out, 'start-server.sh'), [], { ...scriptOptions, stdio: ['pipe', 'pipe', 'inherit'] });
+function startStdioScript(out: string) {
+  const server = spawn(join(out, 'start-server.sh'), [], { ...scriptOptions, stdio: ['pipe', 'pipe', 'inherit'] });
+  // A test that fails before closing its stdin leaves nothing running (a no-op once it has exited).
+  onTestFinished(() => void server.kill('SIGKILL'));
+  return server;
+}
 const startHttpScript = (out: string) => spawn(join(out, 'start-server.sh'), [], { ...scriptOptions, stdio: ['ignore', 'ignore', 'pipe'] });
 
 /** Whether anything listens on a loopback port. */
