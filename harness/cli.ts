@@ -1,5 +1,4 @@
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { builtInCandidates, loadCandidate } from './candidates/registry.js';
 import { loadCatalogue } from './catalogue.js';
 import { mergeCommand } from './commands/merge.js';
@@ -8,10 +7,10 @@ import { loadRequirements } from './requirements.js';
 import { plannedChecks, requiredHooks } from './expect/plan.js';
 import { readBaseline } from './run/baseline.js';
 import { finishReport } from './run/finish.js';
-import { MAX_TIMER_MS, parseStepTimeout, parseWhole, refuseEmpty, UsageError } from './run/options.js';
+import { MAX_TIMER_MS, parseOptions, parseStepTimeout, parseWhole, refuseEmpty, UsageError } from './run/options.js';
 import { claimReportDir } from './run/report-dir.js';
 import { onInterrupt } from './observe/containment.js';
-import { ProgressLine } from './run/progress.js';
+import { CaseLines, ProgressLine } from './run/progress.js';
 import { selectScenarios } from './run/select.js';
 import { dropMachineVariables } from './run/environment.js';
 import { parseShard } from './run/shard.js';
@@ -20,9 +19,10 @@ import { DEFAULT_RUN_BUDGET_MS, DEFAULT_SCENARIO_BUDGET_MS } from './run/budget.
 import { defaultJobs, MAX_JOBS } from './run/pool.js';
 import { smokeCommand } from './commands/smoke.js';
 import { catalogue } from '../servers/catalogue.js';
-import { runServer } from '../servers/main.js';
 import { indexCommand } from './commands/index.js';
 import { reproCommand } from './commands/repro.js';
+import { serveCommand } from './commands/serve.js';
+import { didYouMean } from './nearest.js';
 
 const USAGE = `usage:
   gauntlet run [--candidate NAME_OR_MODULE] [--filter GLOB | --profile NAME] [--shard I/N] [--baseline FILE] [--write-baseline FILE]
@@ -33,7 +33,7 @@ const USAGE = `usage:
   gauntlet index [--reports DIR] [--out FILE]
   gauntlet repro <scenario-id> [--out DIR]
   gauntlet smoke --candidate NAME_OR_ADAPTER [--step-timeout MS]
-  gauntlet serve <server-id> [--ledger FILE] [--control FILE] [--http [--listen ADDRESS]] [knob=value ...]
+  gauntlet serve <server-id> [--ledger FILE] [--control FILE] [--canary FILE] [--http [--listen ADDRESS]] [knob=value ...]
 
 candidates: ${builtInCandidates.join(', ')}, the path of an adapter module (.js, .mjs), or of an
 executable adapter speaking gauntlet-candidate/2 (a .py runs with python3; docs/adapter-protocol.md)
@@ -42,7 +42,7 @@ the baseline lists, 1 a scenario failed or errored unexpectedly or a baseline en
 could run (docs/ci.md)`;
 
 async function run(argv: string[]): Promise<number> {
-  const { values } = parseArgs({
+  const { values } = parseOptions({
     args: argv,
     options: {
       candidate: { type: 'string', default: 'reference' },
@@ -58,7 +58,6 @@ async function run(argv: string[]): Promise<number> {
       'scenario-budget': { type: 'string' },
       'run-budget': { type: 'string' },
     },
-    strict: true,
   });
   // Every option is checked before anything runs (exit 2): none of them is found wanting after the run.
   refuseEmpty(values);
@@ -81,7 +80,10 @@ async function run(argv: string[]): Promise<number> {
   const baseline = values.baseline === undefined ? undefined : readBaseline(resolve(values.baseline));
   const shard = values.shard === undefined ? undefined : parseShard(values.shard);
   const scenarios = selectScenarios({ ...(values.filter ? { filter: values.filter } : {}), ...(values.profile ? { profile: values.profile } : {}), ...(shard ? { shard } : {}) });
-  if (scenarios.length === 0 && shard === undefined) throw new UsageError(`no scenario matches ${values.filter ?? '(all)'}`);
+  if (scenarios.length === 0 && shard === undefined) {
+    const near = values.filter === undefined ? '' : didYouMean(values.filter, loadCatalogue().map((s) => s.id));
+    throw new UsageError(`no scenario matches ${values.filter ?? '(all)'}${near}`);
+  }
   // Loaded last: a protocol adapter is a process, ended once the suite has run.
   const candidate = await loadCandidate(values.candidate);
   const reportDir = givenReportDir ?? reportDirFor(candidate.info.name);
@@ -95,6 +97,7 @@ async function run(argv: string[]): Promise<number> {
   }
   const progress = process.stderr.isTTY ? new ProgressLine({ write: (text) => process.stderr.write(text), columns: () => process.stderr.columns }) : undefined;
   const log = (line: string) => (progress ? progress.log(line) : process.stderr.write(`${line}\n`));
+  const caseLines = new CaseLines();
   log(`mcp-gauntlet: ${scenarios.length} scenario(s) against ${candidate.info.name}${shard ? ` (shard ${shard.index}/${shard.count})` : ''}, ${jobs} at a time`);
   const keepWorkdir = values['keep-workdir'] === undefined ? undefined : resolve(values['keep-workdir']);
   const report = await runSuite(candidate, scenarios, {
@@ -105,12 +108,11 @@ async function run(argv: string[]): Promise<number> {
     ...(keepWorkdir === undefined ? {} : { keepWorkdir }),
     ...(values.filter ? { filter: values.filter } : {}),
     onStart: (scenario, _index, total) => progress?.start(scenario.id, total),
-    onCase(result, index, total) {
+    onCase(result, _index, total) {
       progress?.finish(result);
-      const why = result.outcome === 'pass' ? '' : ` (${result.findings.length > 0 ? result.findings.map((f) => f.check).join(', ') : result.reason})`;
-      const outcome = result.failure === undefined ? result.outcome : `${result.outcome}: ${result.failure}`;
+      const line = caseLines.next(result, total);
       // On a terminal the progress line counts the passes; only what needs a look scrolls by.
-      if (progress === undefined || result.outcome !== 'pass') log(`[${index + 1}/${total}] ${outcome.padEnd(5)} ${result.id}${why}`);
+      if (progress === undefined || result.outcome !== 'pass') log(line);
     },
     interrupt: interrupt.signal,
   }).finally(() => candidate.dispose?.().catch((error: unknown) => log(`mcp-gauntlet: the candidate's adapter did not close cleanly: ${(error as Error).message}`)));
@@ -126,10 +128,9 @@ async function run(argv: string[]): Promise<number> {
 }
 
 function list(argv: string[]): number {
-  const { values } = parseArgs({
+  const { values } = parseOptions({
     args: argv,
     options: { requirements: { type: 'boolean' }, servers: { type: 'boolean' }, json: { type: 'boolean' } },
-    strict: true,
   });
   if (values.servers) {
     const rows = catalogue.map((entry) => ({ id: entry.id, attack: entry.attack, description: entry.description }));
@@ -172,29 +173,27 @@ function list(argv: string[]): number {
   return 0;
 }
 
+const COMMANDS: Record<string, (argv: string[]) => number | Promise<number>> = {
+  run,
+  list,
+  repro: reproCommand,
+  serve: serveCommand,
+  merge: mergeCommand,
+  index: indexCommand,
+  smoke: smokeCommand,
+};
+
 async function main(argv: string[]): Promise<number> {
   // Before anything is started, so that nothing inherits them (harness/run/environment.ts).
   dropMachineVariables();
   const [command, ...rest] = argv;
-  switch (command) {
-    case 'run':
-      return run(rest);
-    case 'list':
-      return list(rest);
-    case 'repro':
-      return reproCommand(rest);
-    case 'serve':
-      return runServer(rest);
-    case 'merge':
-      return mergeCommand(rest);
-    case 'index':
-      return indexCommand(rest);
-    case 'smoke':
-      return smokeCommand(rest);
-    default:
-      process.stderr.write(`${USAGE}\n`);
-      return command === undefined || command === '--help' ? 0 : 2;
+  if (command !== undefined && Object.hasOwn(COMMANDS, command)) return COMMANDS[command]!(rest);
+  if (command === undefined || command === '--help') {
+    process.stderr.write(`${USAGE}\n`);
+    return 0;
   }
+  process.stderr.write(`mcp-gauntlet: unknown command ${JSON.stringify(command)}${didYouMean(command, Object.keys(COMMANDS))}\n${USAGE}\n`);
+  return 2;
 }
 
 main(process.argv.slice(2)).then(

@@ -3,6 +3,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Ajv2020 from 'ajv/dist/2020.js';
 import { packageRoot } from './paths.js';
+import { didYouMean } from './nearest.js';
+import { describeSchemaErrors } from './schema-errors.js';
 
 /** A named, versioned, frozen list of scenario ids (docs/profiles.md). */
 export interface Profile {
@@ -38,10 +40,10 @@ export function profileDigest(scenarios: readonly string[]): string {
   return `sha256:${createHash('sha256').update(scenarios.map((id) => `${id}\n`).join('')).digest('hex')}`;
 }
 
-const validate = new Ajv2020.default({ allErrors: true, strict: true }).compile(JSON.parse(readFileSync(schemaFile, 'utf8')) as object);
+const validate = new Ajv2020.default({ allErrors: true, strict: true, verbose: true }).compile(JSON.parse(readFileSync(schemaFile, 'utf8')) as object);
 
 export function parseProfile(data: unknown, file: string): Profile {
-  if (!validate(data)) throw new ProfileError(`${file}: not a profile (${schemaFile}): ${(validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? ''}`).join('; ')}`);
+  if (!validate(data)) throw new ProfileError(`${file}: not a profile (${schemaFile}): ${describeSchemaErrors(validate.errors, 'the profile')}`);
   const profile = data as Profile;
   if (profileDigest(profile.scenarios) !== profile.digest) {
     throw new ProfileError(`${file}: its scenario list does not match its digest; a frozen profile is changed only as a new version`);
@@ -63,6 +65,6 @@ export function loadProfiles(dir = profilesDir): Profile[] {
 
 export function findProfile(profiles: readonly Profile[], name: string): Profile {
   const profile = profiles.find((p) => p.name === name);
-  if (profile === undefined) throw new ProfileError(`no profile named ${name}; profiles: ${profiles.map((p) => p.name).join(', ')}`);
+  if (profile === undefined) throw new ProfileError(`no profile named ${name}; profiles: ${profiles.map((p) => p.name).join(', ')}${didYouMean(name, profiles.map((p) => p.name))}`);
   return profile;
 }

@@ -12,6 +12,7 @@ import { mcpProxyCandidate } from './brokers/mcp-proxy.js';
 import { supergatewayCandidate } from './brokers/supergateway.js';
 import { hooksOf, HOOK_OF_CLAIM } from './hooks.js';
 import { AdapterError } from './adapter-error.js';
+import { didYouMean } from '../nearest.js';
 import { openProtocolAdapter, type ProtocolAdapter } from './process-adapter.js';
 import { ADAPTER_PROTOCOL, FEATURES, type Candidate, type CandidateFactory, type Feature } from './types.js';
 
@@ -74,7 +75,9 @@ export async function openCandidate(nameOrPath: string): Promise<OpenedCandidate
   const builtIn = BUILT_IN[nameOrPath];
   if (builtIn) return { candidate: checkDeclaration(await builtIn(), nameOrPath) };
   if (!isModule(nameOrPath)) {
-    if (!existsSync(nameOrPath)) throw new AdapterError(`${nameOrPath}: not a built-in candidate (${builtInCandidates.join(', ')}) and no adapter file of that name`);
+    if (!existsSync(nameOrPath)) {
+      throw new AdapterError(`${nameOrPath}: not a built-in candidate (${builtInCandidates.join(', ')}) and no adapter file of that name${didYouMean(nameOrPath, builtInCandidates)}`);
+    }
     const adapter = await openProtocolAdapter(nameOrPath);
     try {
       return { candidate: checkDeclaration(adapter.candidate, nameOrPath), protocol: adapter.process };

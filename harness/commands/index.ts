@@ -1,10 +1,10 @@
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
-import { parseArgs } from 'node:util';
 import { loadRequirements } from '../requirements.js';
 import { renderMatrixPage, type PageRun } from '../report/matrix-page.js';
 import type { Report } from '../report/summary.js';
+import { parseOptions } from '../run/options.js';
 import type { TranscriptBound } from '../run/transcript.js';
 
 /**
@@ -42,7 +42,7 @@ async function readRuns(dir: string, out: string): Promise<PageRun[]> {
 
 /** `gauntlet index`: reports/index.html, every candidate's run side by side. */
 export async function indexCommand(argv: string[]): Promise<number> {
-  const { values } = parseArgs({ args: argv, options: { reports: { type: 'string', default: 'reports' }, out: { type: 'string' } }, strict: true });
+  const { values } = parseOptions({ args: argv, options: { reports: { type: 'string', default: 'reports' }, out: { type: 'string' } } });
   const dir = resolve(values.reports);
   const out = resolve(values.out ?? join(dir, 'index.html'));
   const runs = await readRuns(dir, out);

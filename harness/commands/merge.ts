@@ -1,11 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { loadCatalogue } from '../catalogue.js';
 import { mergeShards, type ShardReport } from '../report/merge.js';
 import type { Report } from '../report/summary.js';
 import { readBaseline } from '../run/baseline.js';
 import { finishReport } from '../run/finish.js';
+import { parseOptions } from '../run/options.js';
 
 async function readShard(dir: string): Promise<ShardReport> {
   const file = join(dir, 'report.json');
@@ -23,11 +23,10 @@ async function readShard(dir: string): Promise<ShardReport> {
  * one report, written in every format a run writes, with the same exit codes as the run.
  */
 export async function mergeCommand(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
+  const { values, positionals } = parseOptions({
     args: argv,
     options: { 'report-dir': { type: 'string' }, baseline: { type: 'string' }, 'write-baseline': { type: 'string' } },
     allowPositionals: true,
-    strict: true,
   });
   if (values['report-dir'] === undefined || positionals.length === 0) throw new Error('usage: gauntlet merge --report-dir OUT [--baseline FILE] SHARD_DIR...');
   const baseline = values.baseline === undefined ? undefined : readBaseline(resolve(values.baseline));

@@ -1,9 +1,10 @@
 import { chmod, mkdir, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { stringify } from 'yaml';
 import { loadCatalogue } from '../catalogue.js';
-import { serverEntry } from '../paths.js';
+import { didYouMean } from '../nearest.js';
+import { MAX_RECORDS } from '../observe/canary.js';
+import { parseOptions } from '../run/options.js';
 import type { Scenario, Step } from '../scenario/types.js';
 
 /**
@@ -14,7 +15,7 @@ import type { Scenario, Step } from '../scenario/types.js';
  * attack got through.
  */
 export async function reproCommand(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({ args: argv, options: { out: { type: 'string' } }, allowPositionals: true, strict: true });
+  const { values, positionals } = parseOptions({ args: argv, options: { out: { type: 'string' } }, allowPositionals: true });
   const [id, ...extra] = positionals;
   if (id === undefined || extra.length > 0) {
     process.stderr.write('usage: gauntlet repro <scenario-id> [--out DIR]\n');
@@ -22,15 +23,16 @@ export async function reproCommand(argv: string[]): Promise<number> {
   }
   const scenario = loadCatalogue().find((s) => s.id === id);
   if (scenario === undefined) {
-    process.stderr.write(`mcp-gauntlet: no scenario ${JSON.stringify(id)} (gauntlet list names them)\n`);
+    const near = didYouMean(id, loadCatalogue().map((s) => s.id));
+    process.stderr.write(`mcp-gauntlet: no scenario ${JSON.stringify(id)}${near} (gauntlet list names them)\n`);
     return 2;
   }
   const out = resolve(values.out ?? `gauntlet-repro-${id}`);
   await mkdir(out, { recursive: true });
-  // A fresh ledger and phase: what the folder shows is this reproduction's alone.
-  await Promise.all(['ledger.jsonl', 'phase'].map((file) => rm(join(out, file), { force: true })));
+  // A fresh ledger, phase and canary record: what the folder shows is this reproduction's alone.
+  await Promise.all(['ledger.jsonl', 'phase', CANARY_FILE].map((file) => rm(join(out, file), { force: true })));
   const http = scenario.server.transport === 'http';
-  await writeFile(join(out, 'command.txt'), `${serveLine(scenario, ['npx', 'gauntlet'], 'ledger.jsonl', 'phase').join(' ')}\n`);
+  await writeFile(join(out, 'command.txt'), `${serveLine(scenario, ['npx', 'gauntlet'], 'ledger.jsonl', 'phase', CANARY_FILE).join(' ')}\n`);
   await writeFile(join(out, 'operator.json'), `${JSON.stringify(scenario.operator, null, 2)}\n`);
   await writeFile(join(out, 'start-server.sh'), http ? httpScript(scenario) : stdioScript(scenario));
   // Executable whether the file is new or rewritten (a mode given to writeFile applies only to a new file).
@@ -42,37 +44,54 @@ export async function reproCommand(argv: string[]): Promise<number> {
       http
         ? `next: run ${join(out, 'start-server.sh')}; it prints the URL to point your MCP client or broker at`
         : `next: point your MCP client or broker at the stdio server ${join(out, 'start-server.sh')} (its command, no arguments)`,
-      `then: read ${join(out, 'README.txt')} for what the scenario expects, and ${join(out, 'ledger.jsonl')} for what the server received`,
+      `then: read ${join(out, 'README.txt')} for what the scenario expects, and ${join(out, 'ledger.jsonl')} for what the server received${judgesCanary(scenario) ? `; and ${join(out, CANARY_FILE)} for what reached the canary` : ''}`,
       '',
     ].join('\n'),
   );
   return 0;
 }
 
-/** The server's command line: `gauntlet serve <server> --ledger L --control C [--http] knob=value ...`. */
-function serveLine(scenario: Scenario, gauntlet: readonly string[], ledger: string, control: string): string[] {
+/** Where the folder's canary writes each request it receives. */
+const CANARY_FILE = 'canary.jsonl';
+
+/** Whether the scenario judges what reaches the canary, whose listener the folder then runs. */
+const judgesCanary = (scenario: Scenario): boolean => scenario.expect?.canary_requests !== undefined || scenario.expect?.canary_headers_exclude !== undefined;
+
+/** The server's command line: `gauntlet serve <server> --ledger L --control C [--canary F] [--http] knob=value ...`. */
+function serveLine(scenario: Scenario, gauntlet: readonly string[], ledger: string, control: string, canary: string): string[] {
   const knobs = Object.entries(scenario.server.knobs ?? {}).map(([knob, value]) => `${knob}=${String(value)}`);
   const http = scenario.server.transport === 'http' ? ['--http', '--listen', '127.0.0.1'] : [];
-  return [...gauntlet, 'serve', scenario.server.catalogue, '--ledger', ledger, '--control', control, ...http, ...knobs];
+  return [...gauntlet, 'serve', scenario.server.catalogue, '--ledger', ledger, '--control', control, ...(judgesCanary(scenario) ? ['--canary', canary] : []), ...http, ...knobs];
 }
 
 /** Single quotes for sh, except for words that need none (and "$here" references, kept live). */
 const quote = (word: string): string => (/^[\w@%+=:,./-]+$/.test(word) || word.startsWith('"$here/') ? word : `'${word.replaceAll("'", `'\\''`)}'`);
 
 /**
- * The same server by this installation's absolute paths, so the script runs from anywhere: the
- * kit's own entry point, as the harness starts it (`gauntlet serve` minus the CLI around it).
+ * The lines of a script that find mcp-gauntlet as installed where the folder is, so that the
+ * folder moves to any machine that has it: npx finds its command in the project around the folder
+ * (or on PATH) and downloads nothing; GAUNTLET names another command. The server then runs as the
+ * script's own child, not under npx, which would not pass a signal on to it.
  */
+const FIND_GAUNTLET = `here=$(cd "$(dirname "$0")" && pwd)
+gauntlet=\${GAUNTLET:-$(cd "$here" && npx --no-install -c 'command -v gauntlet' </dev/null 2>/dev/null)}
+if [ -z "$gauntlet" ]; then
+  echo "mcp-gauntlet is not installed where $here is: npm install mcp-gauntlet in the project around it, or set GAUNTLET to its command" >&2
+  exit 1
+fi`;
+
+/** The server's command line in a script: the command found, and the folder's files by "$here". */
 function serverInvocation(scenario: Scenario): string {
-  const [, ...rest] = serveLine(scenario, [], '"$here/ledger.jsonl"', '"$here/phase"');
-  return [process.execPath, serverEntry, ...rest].map(quote).join(' ');
+  const [, ...rest] = serveLine(scenario, ['$gauntlet'], '"$here/ledger.jsonl"', '"$here/phase"', `"$here/${CANARY_FILE}"`);
+  return ['$gauntlet', ...rest.map(quote)].join(' ');
 }
 
 function stdioScript(scenario: Scenario): string {
   return `#!/bin/sh
 # The hostile server of ${scenario.id}, on stdin/stdout: an MCP client or broker starts this
-# script as its server's command. Every launch appends to ledger.jsonl beside it.
-here=$(cd "$(dirname "$0")" && pwd)
+# script as its server's command. Every launch appends to ledger.jsonl beside it${judgesCanary(scenario) ? `, and starts
+# its own canary listener on 127.0.0.1, recorded in ${CANARY_FILE} and stopped with the server` : ''}.
+${FIND_GAUNTLET}
 if [ -t 0 ]; then
   echo "this is a stdio MCP server: configure your client or broker with the command $here/start-server.sh" >&2
 fi
@@ -83,8 +102,9 @@ exec ${serverInvocation(scenario)}
 function httpScript(scenario: Scenario): string {
   return `#!/bin/sh
 # The hostile server of ${scenario.id}, over Streamable HTTP on 127.0.0.1 until interrupted. It
-# picks a free port and writes it to ledger.jsonl; this script prints the URL once it listens.
-here=$(cd "$(dirname "$0")" && pwd)
+# picks a free port and writes it to ledger.jsonl; this script prints the URL once it listens.${judgesCanary(scenario) ? `
+# Its canary listener, on 127.0.0.1 in the server's own process, records to ${CANARY_FILE} and stops with it.` : ''}
+${FIND_GAUNTLET}
 ${serverInvocation(scenario)} &
 server=$!
 trap 'kill $server 2>/dev/null' INT TERM
@@ -136,14 +156,31 @@ function ledgerHints(scenario: Scenario): string[] {
   return hints;
 }
 
-/** What the folder leaves out, said where the scenario needs it: another server to pin, the canary. */
+/** What the folder leaves out, said where the scenario needs it: another server to pin. */
 function otherServers(scenario: Scenario): string {
   const pinned = scenario.steps.flatMap((step) => ('pin' in step && step.pin?.server !== undefined ? [step.pin.server] : []));
-  const notes = [
-    ...pinned.map((server) => `A pin step reviews another catalogue server, ${server}: \`gauntlet serve ${server}\` (its preset knobs) in its place.`),
-    ...(scenario.expect?.canary_requests === undefined ? [] : ['The harness also runs a canary listener (canary_port) that nobody may reach; it is not started here.']),
-  ];
+  const notes = pinned.map((server) => `A pin step reviews another catalogue server, ${server}: \`npx gauntlet serve ${server}\` (its preset knobs) in its place.`);
   return notes.length === 0 ? '' : `\n${notes.join('\n')}\n`;
+}
+
+/** How to read the canary's record, for a scenario that judges it: what reaching it means, and what the scenario allows. */
+function canaryReading(scenario: Scenario): string {
+  if (!judgesCanary(scenario)) return '';
+  const { canary_requests: allowed, canary_headers_exclude: excluded } = scenario.expect ?? {};
+  const rules = [
+    ...(allowed === undefined ? [] : [`at most ${allowed} request line${allowed === 1 ? '' : 's'} expected${allowed === 0 ? '; any at all means the canary was reached' : ''}`]),
+    ...(excluded === undefined ? [] : [`no header value of a request line may contain ${excluded.map((text) => JSON.stringify(text)).join(', ')}`]),
+  ];
+  return `
+What to look at in ${CANARY_FILE}
+${'-'.repeat(`What to look at in ${CANARY_FILE}`.length)}
+The server points outside itself (a URL in a schema, a redirect) at a canary listener that no
+conforming broker reaches. start-server.sh starts one with every server, on 127.0.0.1 in the
+server's own process, and stops it when the server stops. Its first line,
+{"ev":"listening","port":N}, says where it listens; each line after it,
+{"ev":"request","method":...,"path":...,"headers":{...}}, is one request it received. Its bound
+is the harness's: the first ${MAX_RECORDS} requests are written. The scenario: ${rules.join('; ')}.
+`;
 }
 
 const usesPhases = (steps: Step[]): boolean => steps.some((step) => 'phase' in step);
@@ -167,7 +204,7 @@ command.txt      the hostile server's command line, with the scenario's knobs
 operator.json    the operator's configuration, broker-neutral: translate it into your broker's${http ? ' ({port} is the port the script prints)' : ''}
 start-server.sh  starts the server with its ledger here: ${http ? 'it listens on 127.0.0.1 and prints its URL' : 'a stdio server, the command your client or broker starts'}
 ledger.jsonl     written by the server (JSON lines): everything it received, sent and did
-phase            ${usesPhases(scenario.steps) ? 'the server shows its "review" face until this file holds "run" (echo run > phase), as the steps below switch it' : 'unused by this scenario'}
+${judgesCanary(scenario) ? `${CANARY_FILE.padEnd(16)} written by the canary listener (JSON lines): every request that reached it\n` : ''}phase            ${usesPhases(scenario.steps) ? 'the server shows its "review" face until this file holds "run" (echo run > phase), as the steps below switch it' : 'unused by this scenario'}
 ${otherServers(scenario)}${enclosed ? `\nThe harness runs this server inside a network enclosure (docs/network.md: addresses ${JSON.stringify(scenario.server.listen ?? [])}, names ${JSON.stringify({ ...scenario.server.hosts, ...scenario.server.resolves })}); this script serves on 127.0.0.1 only.\n` : ''}
 What the scenario does, and what it expects
 -------------------------------------------
@@ -182,5 +219,5 @@ Each line is one record: "launch" (the server started: its argv and whole enviro
 (a line it received, with its method and, for tools/call, the tool), "sent" (a line it sent),
 "spawn", "killed", "exit", and over HTTP "listening", "connection" and "request" (with every
 header). The ledger is the server's own account; the broker never sees it.
-${hints.length === 0 ? `\nThis scenario is judged on what the agent receives (the steps' "agent", "text_*" and "answer_*"\nexpectations) rather than on ledger entries alone; the "sent" entries show what the server offered.\n` : `\nThe scenario's expectations on the ledger (${scenario.kind === 'attack' ? 'an attack that got through' : 'a broken control'} breaks at least one):\n\n${hints.map((hint) => `- ${hint}`).join('\n')}\n`}`;
+${hints.length === 0 ? `\nThis scenario is judged on what the agent receives (the steps' "agent", "text_*" and "answer_*"\nexpectations) rather than on ledger entries alone; the "sent" entries show what the server offered.\n` : `\nThe scenario's expectations on the ledger (${scenario.kind === 'attack' ? 'an attack that got through' : 'a broken control'} breaks at least one):\n\n${hints.map((hint) => `- ${hint}`).join('\n')}\n`}${canaryReading(scenario)}`;
 }

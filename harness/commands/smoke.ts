@@ -1,7 +1,6 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { AgentClient, type Answer } from '../agent/client.js';
 import { openCandidate, type OpenedCandidate } from '../candidates/registry.js';
 import type { AgentChannel, SessionSpec } from '../candidates/types.js';
@@ -9,7 +8,7 @@ import { callsTo, Ledger, serverPids } from '../observe/ledger.js';
 import { groupMembers, isAlive, killAll } from '../observe/processes.js';
 import { serverEntry } from '../paths.js';
 import { OPERATOR_ENV } from '../run/execute.js';
-import { parseStepTimeout } from '../run/options.js';
+import { parseOptions, parseStepTimeout } from '../run/options.js';
 
 /**
  * How long a broker gets to exit once its input ends, as the close steps of the catalogue allow
@@ -72,7 +71,7 @@ const listed = (members: Array<{ pid: number; command: string }>): string => mem
  * or the adapter. Exit 0 when every check passes, 2 otherwise.
  */
 export async function smokeCommand(argv: string[]): Promise<number> {
-  const { values } = parseArgs({ args: argv, options: { candidate: { type: 'string' }, 'step-timeout': { type: 'string' } }, strict: true });
+  const { values } = parseOptions({ args: argv, options: { candidate: { type: 'string' }, 'step-timeout': { type: 'string' } } });
   if (values.candidate === undefined) {
     process.stderr.write('usage: gauntlet smoke --candidate NAME_OR_ADAPTER [--step-timeout MS]\n');
     return 2;

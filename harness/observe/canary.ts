@@ -39,9 +39,11 @@ export class Canary {
   private constructor(
     private readonly server: Server,
     readonly port: number,
+    private readonly onRecord: ((record: CanaryRequest) => void) | undefined,
   ) {}
 
-  static async start(): Promise<Canary> {
+  /** `onRecord` is told each request kept, as it is kept (a reproduction folder's canary writes it down). */
+  static async start(onRecord?: (record: CanaryRequest) => void): Promise<Canary> {
     let canary: Canary | undefined;
     const server = createServer((request, response) => {
       if (canary) canary.received(request);
@@ -54,13 +56,16 @@ export class Canary {
     });
     const address = server.address();
     if (!address || typeof address === 'string') throw new Error('the canary has no port');
-    canary = new Canary(server, address.port);
+    canary = new Canary(server, address.port, onRecord);
     return canary;
   }
 
   private received(request: IncomingMessage): void {
     this.requests++;
-    if (this.records.length < MAX_RECORDS) this.records.push(recordOf(request));
+    if (this.records.length >= MAX_RECORDS) return;
+    const record = recordOf(request);
+    this.records.push(record);
+    this.onRecord?.(record);
   }
 
   async stop(): Promise<void> {

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import Ajv2020 from 'ajv/dist/2020.js';
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { packageRoot } from '../paths.js';
+import { describeSchemaErrors } from '../schema-errors.js';
 import type { CaseResult } from './outcome.js';
 
 export const BASELINE_FORMAT = 'mcp-gauntlet-baseline/1';
@@ -44,7 +45,7 @@ export interface BaselineVerdict {
 /** A baseline that cannot be used: the run could not start (exit 2). */
 export class BaselineError extends Error {}
 
-const validate = new Ajv2020.default({ allErrors: true, strict: true }).compile(JSON.parse(readFileSync(baselineSchemaFile, 'utf8')) as object);
+const validate = new Ajv2020.default({ allErrors: true, strict: true, verbose: true }).compile(JSON.parse(readFileSync(baselineSchemaFile, 'utf8')) as object);
 
 const keyOf = (scenario: string, check: string) => `${scenario}\u0000${check}`;
 
@@ -57,8 +58,7 @@ export function parseBaseline(text: string, file: string): Baseline {
     throw new BaselineError(`${file}: not YAML or JSON: ${(error as Error).message}`);
   }
   if (!validate(data)) {
-    const problems = (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? ''}`.trim());
-    throw new BaselineError(`${file}: not a baseline (${baselineSchemaFile}): ${problems.join('; ')}`);
+    throw new BaselineError(`${file}: not a baseline (${baselineSchemaFile}): ${describeSchemaErrors(validate.errors, 'the baseline')}`);
   }
   const entries = (data as { entries: BaselineEntry[] }).entries;
   const placeholders = entries.filter((entry) => entry.reason.trim() === REASON_PLACEHOLDER);

@@ -1,8 +1,9 @@
+import { isAbsolute, join, relative } from 'node:path';
 import { loadCatalogue } from '../catalogue.js';
 import { loadProfiles } from '../profiles.js';
 import { assess } from '../report/assess.js';
 import type { Report } from '../report/summary.js';
-import { writeReport } from '../report/write.js';
+import { REPORT_FILES, writeReport } from '../report/write.js';
 import { writeBaseline, type Baseline } from './baseline.js';
 import { baselineProblems, exitCodeOf } from './exit-code.js';
 
@@ -24,10 +25,10 @@ export async function finishReport(report: Report, options: FinishOptions): Prom
     const placeholders = await writeBaseline(options.writeBaselineTo, assessed.candidate.name, assessed.cases, options.baseline);
     options.log(`baseline written to ${options.writeBaselineTo}; ${placeholders.length} entr${placeholders.length === 1 ? 'y needs' : 'ies need'} a reason in place of the placeholder`);
   }
-  const files = await writeReport(assessed, options.reportDir);
+  await writeReport(assessed, options.reportDir);
   const { summary } = assessed;
   options.log(
-    `attacks held ${summary.attacks_held} of ${summary.attacks_total}; exposed ${summary.exposed}, over-blocked ${summary.over_blocked}, nonconformant ${summary.nonconformant}; ${summary.passed} passed, ${summary.failed} failed, ${summary.errors} errors, ${summary.unsupported + summary.unsupported_environment} unsupported; report: ${files[0]}`,
+    `attacks held ${summary.attacks_held} of ${summary.attacks_total}; exposed ${summary.exposed}, over-blocked ${summary.over_blocked}, nonconformant ${summary.nonconformant}; ${summary.passed} passed, ${summary.failed} failed, ${summary.errors} errors, ${summary.unsupported + summary.unsupported_environment} unsupported`,
   );
   if (report.incomplete !== undefined) {
     options.log(`INCOMPLETE: the run was interrupted (${report.incomplete.reason}); ${report.incomplete.not_run.length} selected scenario(s) not judged, the report says so`);
@@ -36,5 +37,18 @@ export async function finishReport(report: Report, options: FinishOptions): Prom
     options.log(`baseline ${assessed.baseline.file}: ${summary.expected_failures} expected failure(s), ${summary.unexpected_failures} unexpected, ${assessed.baseline.stale.length} stale entr${assessed.baseline.stale.length === 1 ? 'y' : 'ies'}`);
     for (const line of baselineProblems(assessed)) options.log(line);
   }
+  options.log(openingLine(options.reportDir));
   return exitCodeOf(assessed);
+}
+
+/**
+ * The run's last line: the page a person opens, by a path from where the run was started when it
+ * is below it, and the other files beside it, so that the end of a log says where to look.
+ */
+export function openingLine(reportDir: string): string {
+  const page = join(reportDir, 'report.html');
+  const fromHere = relative(process.cwd(), page);
+  const shown = fromHere.startsWith('..') || isAbsolute(fromHere) ? page : fromHere;
+  const others = REPORT_FILES.filter((name) => name !== 'report.html');
+  return `report: open ${shown} (${others.join(', ')} beside it)`;
 }

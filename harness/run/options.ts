@@ -1,7 +1,29 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { didYouMean } from '../nearest.js';
 import { DEFAULT_STEP_TIMEOUT_MS } from './execute.js';
 
 /** Thrown for an option the run cannot start with; the command line exits 2 with its message. */
 export class UsageError extends Error {}
+
+/**
+ * A command's options read strictly (node:util's parseArgs), an unknown one refused by name with
+ * the nearest known option: `unknown option --canddiate; did you mean --candidate?`. Every other
+ * problem parseArgs finds is a UsageError with its own message.
+ */
+export function parseOptions<T extends ParseArgsConfig>(config: T): ReturnType<typeof parseArgs<T>> {
+  try {
+    // Strict unless told otherwise: parseArgs's own default.
+    return parseArgs(config);
+  } catch (error) {
+    const { code, message } = error as { code?: string; message: string };
+    if (!code?.startsWith('ERR_PARSE_ARGS_')) throw error;
+    // parseArgs names the option in quotes: "Unknown option '--canddiate'".
+    const given = code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' ? /'(-[^'=]*)/.exec(message)?.[1] : undefined;
+    if (given === undefined) throw new UsageError(message);
+    const known = Object.keys(config.options ?? {});
+    throw new UsageError(`unknown option ${given}${given.startsWith('--') ? didYouMean(given.slice(2), known, '--') : ''}`);
+  }
+}
 
 /**
  * The longest step bound accepted: an hour. Beyond it a timer cannot be trusted to mean what was

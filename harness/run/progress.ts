@@ -77,3 +77,20 @@ export class ProgressLine {
     this.write('\r\u001b[K');
   }
 }
+
+/**
+ * The line each finished case gets in the log, `[done/total] outcome id (why)`, numbered in the
+ * order cases finish: with several jobs they finish out of catalogue order, and numbered by their
+ * place in it a log read `[79/393]` after `[366/393]`, a count that seemed to go back.
+ */
+export class CaseLines {
+  private finished = 0;
+
+  /** The line of the next case to finish, counted whether or not it is shown. */
+  next(result: CaseResult, total: number): string {
+    this.finished += 1;
+    const why = result.outcome === 'pass' ? '' : ` (${result.findings.length > 0 ? result.findings.map((f) => f.check).join(', ') : result.reason})`;
+    const outcome = result.failure === undefined ? result.outcome : `${result.outcome}: ${result.failure}`;
+    return `[${this.finished}/${total}] ${outcome.padEnd(5)} ${result.id}${why}`;
+  }
+}

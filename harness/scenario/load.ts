@@ -6,6 +6,7 @@ import { parse as parseYaml, type ScalarTag } from 'yaml';
 import { isEvidence, plannedChecks } from '../expect/plan.js';
 import { scenarioSchema } from '../expect/generate.js';
 import { packageRoot, scenariosDir } from '../paths.js';
+import { describeSchemaErrors } from '../schema-errors.js';
 import { serverProblem } from './server-check.js';
 import type { Scenario } from './types.js';
 
@@ -82,8 +83,12 @@ export function* filesBelow(dir: string, wanted: (name: string) => boolean): Gen
   }
 }
 
-/** Every scenario file below `dir`, in the order a load reads them. */
-export const scenarioFiles = (dir: string = scenariosDir): Generator<string> => filesBelow(dir, (name) => name.endsWith('.yaml'));
+/**
+ * Every scenario file below `dir`, in the order a load reads them: YAML by either of its
+ * extensions, so that a scenario saved as `.yml` is loaded (and checked, and part of the kept
+ * catalogue's key, which is taken over this same walk) rather than silently passed over.
+ */
+export const scenarioFiles = (dir: string = scenariosDir): Generator<string> => filesBelow(dir, (name) => /\.ya?ml$/.test(name));
 
 let compiled: ReturnType<typeof compileFresh> | undefined;
 
@@ -94,7 +99,8 @@ function compileSchema() {
 }
 
 function compileFresh() {
-  const ajv = new Ajv2020.default({ allErrors: true, strict: true, allowUnionTypes: true });
+  // verbose: each error carries the value and the schema around it, which its message names.
+  const ajv = new Ajv2020.default({ allErrors: true, strict: true, allowUnionTypes: true, verbose: true });
   // Made from the expectation modules, so the loader and the committed schema file cannot differ.
   const schema = scenarioSchema() as { $id: string };
   const validate = ajv.compile(schema);
@@ -112,7 +118,7 @@ function contractProblem(scenario: Omit<Scenario, 'file'>, validateContract: Val
   const members = Object.values(scenario.operator.servers ?? {});
   for (const [tool, rule] of [scenario.operator, ...members].flatMap((part) => Object.entries(part.tools))) {
     if (rule.contract === undefined || validateContract(rule.contract)) continue;
-    const why = (validateContract.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? ''}`).join('; ');
+    const why = describeSchemaErrors(validateContract.errors, 'the contract');
     return `the contract of ${tool} does not have the shape of an effect contract (${why}); only a scenario expecting refused-before-launch may give another`;
   }
   return undefined;
@@ -160,8 +166,7 @@ export function loadScenarios(options: LoadOptions): Scenario[] {
     const file = relative(packageRoot, path);
     const data = parseScenarioFile(path, file);
     if (!validate(data)) {
-      const why = (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? ''}`).join('; ');
-      throw new ScenarioError(file, `does not match the scenario schema: ${why}`);
+      throw new ScenarioError(file, `does not match the scenario schema: ${describeSchemaErrors(validate.errors, 'the scenario')}`);
     }
     const shaped = withServers(data as Omit<Scenario, 'file'>);
     if (typeof shaped === 'string') throw new ScenarioError(file, shaped);

@@ -40,6 +40,9 @@ describe('expected-failure baselines', () => {
     expect(() => parseBaseline('format: mcp-gauntlet-baseline/1\nentries:\n  - scenario: a.leak\n    check: "*"\n', 'b.yaml')).toThrow(/reason/);
     expect(() => parseBaseline('format: mcp-gauntlet-baseline/1\nentries:\n  - scenario: a.leak\n    check: "*"\n    reason: "  "\n', 'b.yaml')).toThrow(BaselineError);
     expect(() => parseBaseline('format: other\nentries: []\n', 'b.yaml')).toThrow(/format/);
+    expect(() => parseBaseline('format: mcp-gauntlet-baseline/1\nentries:\n  - scenario: a.leak\n    check: "*"\n    reasn: known\n', 'b.yaml')).toThrow(
+      /entries\[0\]: missing key "reason"; entries\[0\]: unknown key "reasn"; did you mean reason\?/,
+    );
     expect(() => parseBaseline('entries: [', 'b.yaml')).toThrow(/not YAML or JSON/);
     expect(() => readBaseline('/nonexistent/baseline.yaml')).toThrow(/cannot read baseline/);
   });

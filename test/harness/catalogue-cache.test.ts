@@ -62,6 +62,16 @@ describe('the kept catalogue', () => {
     }
   });
 
+  it('is missed when a scenario saved as .yml is added, as for one saved as .yaml', () => {
+    writeFileSync(join(work.path, 'a.yaml'), 'id: a\n');
+    writeFileSync(join(work.path, 'notes.txt'), 'not a scenario\n');
+    const key = () => catalogueKey({ files: [...scenarioFiles(work.path)], requirementIds: new Set(), serverIds: new Set() }, []);
+    const before = key();
+    writeFileSync(join(work.path, 'b.yml'), 'id: b\n');
+    expect([...scenarioFiles(work.path)].map((file) => file.slice(work.path.length + 1))).toEqual(['a.yaml', 'b.yml']);
+    expect(key()).not.toBe(before);
+  });
+
   it('is missed when a scenario file changes by one byte', async () => {
     const copy = await dir({ unsafeCleanup: true });
     try {

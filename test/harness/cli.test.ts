@@ -8,6 +8,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { afterEach, describe, expect, it } from 'vitest';
 import { kitCaFile, packageRoot, reportDirFor } from '../../harness/paths.js';
 import { loadRequirements } from '../../harness/requirements.js';
+import { openingLine } from '../../harness/run/finish.js';
 
 const bin = join(packageRoot, 'bin', 'gauntlet.js');
 const run = promisify(execFile);
@@ -73,8 +74,13 @@ describe('gauntlet CLI', () => {
 
   it('exits 1 and writes all four reports when an attack succeeds against passthrough', async () => {
     const dir = scratch();
-    const { code } = await gauntlet('run', '--candidate', 'passthrough', '--filter', 'pin.float-*', '--report-dir', dir);
+    const { code, stderr } = await gauntlet('run', '--candidate', 'passthrough', '--filter', 'pin.float-*', '--report-dir', dir, '--jobs', '2');
     expect(code).toBe(1);
+    // Without a terminal, one line per case, numbered as they finish; the last line is the page to open.
+    const lines = stderr.trimEnd().split('\n');
+    expect(lines.flatMap((line) => /^\[(\d+)\/2\] /.exec(line)?.[1] ?? [])).toEqual(['1', '2']);
+    expect(lines.at(-1)!.startsWith(`report: open ${join(dir, 'report.html')} (`)).toBe(true);
+    expect(lines.at(-1)).toMatch(/\(.*report\.json.* beside it\)$/);
     const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as {
       summary: { total: number; passed: number; attacks_held: number; attacks_total: number; exposed: number };
       cases: Array<{ id: string; outcome: string; failure?: string; control_outcome?: string; findings: Array<{ check: string; class: string }> }>;
@@ -89,6 +95,11 @@ describe('gauntlet CLI', () => {
     expect(markdown).toContain('**Attacks held: 0 of 1**');
     expect(markdown).toContain('pin.float-drift (fail: exposed, not claimed)');
     expect(readFileSync(join(dir, 'report.html'), 'utf8')).toContain('pin.float-drift');
+  });
+
+  it('names the report page by a path from where the run started when it is below it', () => {
+    expect(openingLine(join(process.cwd(), 'reports', 'mine')).startsWith(`report: open ${join('reports', 'mine', 'report.html')} (`)).toBe(true);
+    expect(openingLine(join(tmpdir(), 'elsewhere'))).toMatch(new RegExp(`^report: open ${join(tmpdir(), 'elsewhere', 'report.html')} `));
   });
 
   it('index exits 2 when the folder holds no report', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ProgressLine } from '../../harness/run/progress.js';
+import { CaseLines, ProgressLine } from '../../harness/run/progress.js';
 import { judgedCase } from './case-fixture.js';
 
 describe('the progress line', () => {
@@ -47,5 +47,15 @@ describe('the progress line', () => {
     progress.start('a.scenario-with-a-long-name', 300);
     expect(written.at(-1)).toBe('\r\u001b[K0/300 done ');
     progress.stop();
+  });
+});
+
+describe('the log\'s line for each finished case', () => {
+  it('is numbered in the order cases finish, whatever their places in the catalogue', () => {
+    const lines = new CaseLines();
+    // Finished as several jobs finish them: the catalogue's 80th after its 367th.
+    expect(lines.next(judgedCase('z.late', 'pass'), 393)).toBe('[1/393] pass  z.late');
+    expect(lines.next(judgedCase('a.early', 'fail', { checks: ['call.answer_excludes', 'ledger.calls'] }), 393)).toBe('[2/393] fail: exposed a.early (call.answer_excludes, ledger.calls)');
+    expect(lines.next(judgedCase('m.broken', 'error'), 393)).toBe('[3/393] error m.broken (the broker died)');
   });
 });

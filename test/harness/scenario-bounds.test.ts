@@ -41,10 +41,10 @@ describe('the loader checks every knob and address of a server, whatever its tra
 
   it('refuses an address that is no IP address, in listen, hosts and resolves', () => {
     // The schema's pattern refuses an octet past 255; the loader's own check, any other non-address.
-    expect(() => load(control('{ catalogue: notes, transport: http, listen: 999.0.0.5 }'))).toThrow(/a\.yaml: does not match the scenario schema: \/server\/listen/);
+    expect(() => load(control('{ catalogue: notes, transport: http, listen: 999.0.0.5 }'))).toThrow(/a\.yaml: does not match the scenario schema: server\.listen is "999\.0\.0\.5", which does not match /);
     expect(() => load(control('{ catalogue: notes, transport: http, listen: [10.0.0.5, "1:2:3"] }'))).toThrow(/a\.yaml: .*"1:2:3" is not an IP address/);
-    expect(() => load(control('{ catalogue: notes, transport: http, hosts: { a.example: 10.0.0.256 } }'))).toThrow(/a\.yaml: does not match the scenario schema: \/server\/hosts/);
-    expect(() => load(control('{ catalogue: notes, transport: http, resolves: { a.example: [300.1.1.1] } }'))).toThrow(/a\.yaml: does not match the scenario schema: \/server\/resolves/);
+    expect(() => load(control('{ catalogue: notes, transport: http, hosts: { a.example: 10.0.0.256 } }'))).toThrow(/a\.yaml: does not match the scenario schema: server\.hosts\["a\.example"\] is "10\.0\.0\.256", which does not match /);
+    expect(() => load(control('{ catalogue: notes, transport: http, resolves: { a.example: [300.1.1.1] } }'))).toThrow(/a\.yaml: does not match the scenario schema: server\.resolves\["a\.example"\]\[0\] is "300\.1\.1\.1", which does not match /);
     expect(() => load(control('{ catalogue: notes, transport: http, hosts: { a.example: "1:2:3" } }'))).toThrow(/a\.yaml: server: "1:2:3" is not an IP address/);
     expect(load(control('{ catalogue: notes, transport: http, listen: [10.0.0.5, "fd00::5"] }'))).toHaveLength(1);
   });

@@ -40,6 +40,15 @@ describe('scenario loader', () => {
     expect(scenarios.map((s) => s.id).sort()).toEqual(['x.attack', 'x.benign']);
   });
 
+  it('loads a scenario saved as .yml as it loads one saved as .yaml', () => {
+    const scenarios = load({ 'a.yml': attack, 'b.yaml': control });
+    expect(scenarios.map((s) => [s.id, s.file.replace(/^.*[\\/]/, '')])).toEqual([
+      ['x.attack', 'a.yml'],
+      ['x.benign', 'b.yaml'],
+    ]);
+    expect(() => load({ 'a.yml': attack })).toThrow(/a\.yml: its control x\.benign does not exist/);
+  });
+
   it('refuses an attack proven only by the broker\'s own words, and a control that checks no benign use', () => {
     const wordsOnly = attack.replace('  - list: { expect: { excludes: [write_note] } }', '  - call: { tool: write_note, expect: { agent: refused, code: policy_denied } }');
     expect(() => load({ 'a.yaml': wordsOnly, 'b.yaml': control })).toThrow(/a\.yaml: an attack needs a harm or record check/);
@@ -54,6 +63,25 @@ describe('scenario loader', () => {
   it('refuses unknown keys, so a misspelled expectation cannot silently assert nothing', () => {
     const typo = control.replace('outcome: ready', 'outcome: ready, servers_alve: 0');
     expect(() => load({ 'typo.yaml': typo })).toThrow(/typo\.yaml: does not match/);
+  });
+
+  it('says where each schema error is and what to write instead: the unknown key and its nearest allowed key, the allowed values, the missing key', () => {
+    const message = (text: string) => {
+      try {
+        load({ 'a.yaml': text });
+      } catch (error) {
+        return (error as Error).message.replace(/^.*a\.yaml: does not match the scenario schema: /, '');
+      }
+      throw new Error('the scenario loaded');
+    };
+    expect(message(control.replace('outcome: ready', 'outcome: ready, servers_alve: 0'))).toBe('steps[0].start.expect: unknown key "servers_alve"; did you mean servers_alive?');
+    expect(message(control.replace('  - start', '  - strat'))).toBe('steps[0]: unknown key "strat"; did you mean start?');
+    expect(message(control.replace('title:', 'titel:'))).toBe('the scenario: missing key "title"; the scenario: unknown key "titel"; did you mean title?');
+    expect(message(control.replace('kind: control', 'kind: maybe'))).toBe('kind is "maybe", not one of "attack", "control"');
+    expect(message(control.replace('effect: read_only', 'effect: read_onyl'))).toMatch(/^operator\.tools\.search_notes\.effect is "read_onyl", not one of "read_only", .*; did you mean read_only\?$/);
+    // A key near none of those allowed: the message lists them.
+    expect(message(control.replace('server: { catalogue: notes }', 'server: { catalogue: notes, zzzzzzzz: 1 }'))).toMatch(/^server: unknown key "zzzzzzzz"; allowed keys: catalogue, .*knobs/);
+    expect(message(control.replace('level: MUST', 'level: [MUST]'))).toMatch(/^level is \["MUST"\], not one of "MUST", "SHOULD"/);
   });
 
   it('refuses a duplicate id, naming both files', () => {
