@@ -3,7 +3,8 @@ import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadRequirements } from '../requirements.js';
-import { renderMatrixPage, type PageRun } from '../report/matrix-page.js';
+import { renderMatrixPage } from '../report/matrix-page.js';
+import type { PageRun } from '../report/page-summary.js';
 import type { Report } from '../report/summary.js';
 import type { TranscriptBound } from '../run/transcript.js';
 

@@ -42,7 +42,8 @@ export interface Area {
 /** Where a case citing no requirement of the document is counted. */
 export const UNLISTED: Area = { id: 'OTHER', name: 'no requirement of docs/requirements.md' };
 
-function areaOf(requirement: Requirement): Area {
+/** The area a requirement is listed under. */
+export function areaOf(requirement: Requirement): Area {
   const match = /^(.*?)\s*\(([A-Z]+)\)\s*$/.exec(requirement.area);
   if (match) return { id: match[2]!, name: match[1]! };
   // A heading without its id prefix: the requirement ids' prefix stands in.
