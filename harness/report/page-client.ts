@@ -123,13 +123,13 @@ function pick(cell){
   var detail=el('div');detail.id='detail';td.appendChild(detail);
   detail.appendChild(el('p','muted','opening\\u2026'));
   cell.parentNode.after(detailRow);
-  var c=Number(cell.dataset.c),s=Number(cell.dataset.s),mine=asked;
+  var c=cell.cellIndex-1,s=Number(cell.parentNode.dataset.s),mine=asked;
   casesOf(c).then(function(cases){if(mine===asked)show(detail,c,s,cases[s]);},function(error){if(mine===asked){detail.textContent='';detail.appendChild(el('p','error','this case could not be unpacked: '+error));}});
 }
 function toArea(cell){
-  var area=cell.dataset.area,c=cell.dataset.c;
+  var area=cell.dataset.area,c=Number(cell.dataset.c);
   document.querySelectorAll('td.lit').forEach(function(x){x.classList.remove('lit');});
-  var cells=Array.prototype.slice.call(matrix.querySelectorAll('tr[data-area="'+area+'"] td.cell[data-c="'+c+'"]'));
+  var cells=Array.prototype.map.call(matrix.querySelectorAll('tr[data-area="'+area+'"][data-s]'),function(row){return row.cells[c+1];});
   cells.forEach(function(x){x.classList.add('lit');});
   var head=document.getElementById('area-'+area);if(head)head.scrollIntoView({block:'start'});
   var first=cells.find(function(x){return x.offsetParent!==null&&!x.classList.contains('pass');})||cells[0];
@@ -142,6 +142,6 @@ function activate(selector,act){return function(ev){var cell=ev.target.closest(s
 });
 ['exposed','failing','differ'].forEach(function(name){var box=document.getElementById('only-'+name);if(box){box.addEventListener('change',function(){document.body.classList.toggle('only-'+name,box.checked);});document.body.classList.toggle('only-'+name,box.checked);}});
 var m=/^#case=(.+)$/.exec(location.hash);
-if(m){var id=decodeURIComponent(m[1]);var s=data.scenarios.findIndex(function(x){return x.id===id;});var cell=s<0?null:matrix.querySelector('td.cell[data-c="0"][data-s="'+s+'"]');if(cell){pick(cell);cell.scrollIntoView();}}
+if(m){var id=decodeURIComponent(m[1]);var s=data.scenarios.findIndex(function(x){return x.id===id;});var row=s<0?null:matrix.querySelector('tr[data-s="'+s+'"]'),cell=row&&row.cells[1];if(cell){pick(cell);cell.scrollIntoView();}}
 })();
 `;
