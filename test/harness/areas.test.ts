@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { areaStanding, areasOf, casesByArea, caseAreas, tally, UNLISTED } from '../../harness/report/areas.js';
+import { renderMarkdown } from '../../harness/report/markdown.js';
+import { summarise, type Report } from '../../harness/report/summary.js';
 import { loadRequirements } from '../../harness/requirements.js';
 import type { CaseResult } from '../../harness/run/outcome.js';
 
@@ -42,5 +44,31 @@ describe('cases by protection area', () => {
     expect(areaStanding(tally(cases.slice(0, 2)))).toBe('partial');
     expect(areaStanding(tally(cases.slice(0, 1)))).toBe('held');
     expect(areaStanding(tally([cases[3]!]))).toBe('none');
+  });
+});
+
+describe("report.md's summary by protection area", () => {
+  it('lists each area with held of run, exposed and controls, as the shared grouping counts them', () => {
+    const cases = [
+      { ...attack('a', ['PIN-1', 'NET-1'], 'fail', 'exposed'), findings: [], notes: [] },
+      { ...attack('b', ['PIN-2'], 'pass'), findings: [], notes: [] },
+      { ...control('c', ['PIN-3'], 'pass'), findings: [], notes: [] },
+    ] as CaseResult[];
+    const report = {
+      format: 'mcp-gauntlet-report/3',
+      suite: { name: 'mcp-gauntlet', version: '0' },
+      candidate: { name: 'x', version: '1', adapterProtocol: 'gauntlet-candidate/2', claims: [] },
+      started_at: '',
+      finished_at: '',
+      filter: null,
+      summary: summarise(cases),
+      cases,
+    } as unknown as Report;
+    const markdown = renderMarkdown(report, requirements);
+    expect(markdown).toContain('Controls passed: 1 of 1');
+    expect(markdown).toContain('| Pinning (PIN) | 1 of 2 | 1 | 1 of 1 |');
+    expect(markdown).toContain('| Address guard (NET) | 0 of 1 | 1 | 0 of 0 |');
+    // In the document's order: Pinning is listed before the address guard.
+    expect(markdown.indexOf('Pinning (PIN)')).toBeLessThan(markdown.indexOf('Address guard (NET)'));
   });
 });
