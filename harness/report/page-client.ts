@@ -28,7 +28,7 @@ th.cand{max-width:150px;overflow:hidden;text-overflow:ellipsis;white-space:nowra
 .summary tr.total th{background:#f3f3f3}
 .summary tr.sep th{background:#fafafa;padding-top:10px}.summary tr.sep h2{font-size:14px;margin:0}
 .tiles{display:grid;grid-template-columns:repeat(auto-fill,minmax(230px,1fr));gap:6px}
-.tiles .sum{padding:4px 8px;border-radius:3px;border:1px solid #ddd}.tiles .score{font-size:16px}
+.tiles .sum{padding:4px 8px;border-radius:3px;border:1px solid #ddd}.tiles .score{font-size:14px}
 .held{background:#c8ecc8}.partial{background:#f7c98b}.none{background:#eee;color:#777}.zero{color:#999}
 .pass{background:#c8ecc8}.exposed{background:#f4a3a3}.over-blocked{background:#f7c98b}.nonconformant{background:#f3eb9a}
 .error{background:#c9b3e6}.unsupported{background:#e4e4e4;color:#555}.absent{background:#fff}.fail{background:#f4a3a3}
@@ -36,7 +36,7 @@ th.cand{max-width:150px;overflow:hidden;text-overflow:ellipsis;white-space:nowra
 .filters{margin:6px 0 0}.filters label{margin-right:14px}
 .legend span{display:inline-block;padding:1px 6px;margin-right:4px;border-radius:3px}
 .matrix thead th{position:sticky;top:0;background:#fff;z-index:1}
-.matrix tr{scroll-margin-top:40px}
+.matrix tr{scroll-margin-top:26px}
 .matrix tr.areahead th{background:#dde;font-size:13px}
 .matrix tr.group th{background:#eef;font-weight:600}
 .matrix td.cell{cursor:pointer;text-align:center;min-width:80px}
@@ -104,8 +104,9 @@ function show(detail,c,s,k){
     k.findings.forEach(function(x){var r=el('tr');r.appendChild(el('td',null,x.check));r.appendChild(el('td',null,x.class));r.appendChild(el('td',null,x.step));r.appendChild(el('td',null,x.expectation));var e=el('td');e.appendChild(el('pre',null,x.expected));r.appendChild(e);var o=el('td');o.appendChild(el('pre',null,x.observed));r.appendChild(o);t.appendChild(r);});f.appendChild(t);}
   if(k.unchecked.length>0){var u=section('Not checked (hook missing)');k.unchecked.forEach(function(x){u.appendChild(el('div',null,x.check+' (needs '+x.hook+')'));});}
   if(k.notes.length>0){var n=section('Notes');k.notes.forEach(function(x){n.appendChild(el('pre',null,x));});}
-  if(k.stderr_tail){section('End of the candidate\\u2019s stderr').appendChild(el('pre',null,k.stderr_tail));}
   var tr=section('Transcript');
+  // The stderr, often long and repetitive, comes after the transcript and folded.
+  if(k.stderr_tail){var err=el('details');err.appendChild(el('summary',null,'End of the candidate\\u2019s stderr'));err.appendChild(el('pre',null,k.stderr_tail));detail.appendChild(err);}
   if(!k.transcript){tr.appendChild(el('p','muted','none recorded'));return;}
   tr.appendChild(el('p','muted','each line cut at '+k.transcript.bounds.line_chars+' characters, each side at about '+k.transcript.bounds.side_chars));
   var sides=el('div','sides');

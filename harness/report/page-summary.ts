@@ -91,6 +91,17 @@ function areaScore(cases: readonly CaseResult[], area: Area, column: number) {
   return { score, text, attributes, failing };
 }
 
+/** The area's failing cases (attacks and controls) by kind, in the order the verdict lists them, those with none left out. */
+function failingKinds(cases: readonly CaseResult[]): Array<[string, number]> {
+  const kinds: Array<[string, number]> = [
+    ['exposed', cases.filter((c) => c.failure === 'exposed').length],
+    ['over-blocked', cases.filter((c) => c.failure === 'over-blocked').length],
+    ['nonconformant', cases.filter((c) => c.failure === 'nonconformant').length],
+    ['error', cases.filter((c) => c.outcome === 'error').length],
+  ];
+  return kinds.filter(([, count]) => count > 0);
+}
+
 /** The rows over every area, for a page of several runs: their verdicts side by side. */
 function totalRows(runs: readonly PageRun[]): string {
   const scores = runs.map(({ report }) => ({ report, score: tally(report.cases) }));
@@ -135,9 +146,10 @@ export function areaSummary(runs: readonly PageRun[], requirements: readonly Req
   const heading = '<h2>By protection area <span class="muted">attacks held of attacks run in each requirement family of docs/requirements.md · click one for its scenarios</span></h2>';
   if (runs.length === 1) {
     const tiles = areas.map((area) => {
-      const { score, text, attributes } = areaScore(perRun[0]!.get(area.id) ?? [], area, 0);
-      const exposed = score.exposed > 0 ? ` · ${score.exposed} exposed` : '';
-      return `<div ${attributes}><strong>${escapeHtml(area.name)}</strong> <span class="muted">${escapeHtml(area.id)}</span><div class="score">${text}${score.attacks_run === 0 ? '' : ' held'}${exposed}</div></div>`;
+      const cases = perRun[0]!.get(area.id) ?? [];
+      const { score, text, attributes } = areaScore(cases, area, 0);
+      const failures = failingKinds(cases).map(([kind, count]) => ` · ${count} ${kind}`);
+      return `<div ${attributes}><strong>${escapeHtml(area.name)}</strong> <span class="muted">${escapeHtml(area.id)}</span><div class="score">${score.attacks_run === 0 ? 'no attack judged' : `${text} held`}${failures.join('')}</div></div>`;
     });
     return `<section id="summary">\n${heading}\n<div class="tiles" id="summary-areas">\n${tiles.join('\n')}\n</div>\n</section>`;
   }
