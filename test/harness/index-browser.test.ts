@@ -28,6 +28,8 @@ const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-backgro
 const FILTER = 'agt.*';
 /** An attack passthrough lets through, and the request that shows it in both sides of the transcript. */
 const EXPOSED = 'agt.guessed-name';
+/** The longest a page may take to do what one click asks, on a machine loaded by other work. */
+const PAGE_WAIT_MS = 30_000;
 /** Names of the index's further columns, as long as those of the committed reports. */
 const COPIES = ['civic-passthrough', 'mcp-hub', 'mcp-proxy', 'mcp-remote', 'passthrough-python', 'plain-proxy', 'supergateway'];
 
@@ -60,6 +62,10 @@ beforeAll(async () => {
     args: FLAGS,
     viewport: { width: 1600, height: 1000 },
   });
+  // What a wait below bounds: a page doing what a click asked (unpacking a run, drawing a case) on
+  // a loaded machine. A page that never does it fails the test when this runs out; no verdict is
+  // read from how long it took.
+  context.setDefaultTimeout(PAGE_WAIT_MS);
   await context.route('**/*', async (route) => {
     const url = route.request().url();
     if (url.startsWith('file:')) return route.continue();
@@ -106,12 +112,13 @@ async function summaryToTranscript(page: Page, summaryCell: string, run: string)
   await page.locator(summaryCell).click();
   const area = (await page.locator(summaryCell).getAttribute('data-area'))!;
   // Scrolled to: the area's heading row in view (as near the top as the page's length lets it).
-  await expect.poll(() => page.locator(`#area-${area}`).evaluate((row) => row.getBoundingClientRect().top)).toBeLessThan(1000);
-  expect(await page.locator(`#area-${area}`).evaluate((row) => row.getBoundingClientRect().top)).toBeGreaterThanOrEqual(0);
+  const top = await page.locator(`#area-${area}`).evaluate((row) => row.getBoundingClientRect().top);
+  expect(top).toBeGreaterThanOrEqual(0);
+  expect(top).toBeLessThan(1000);
   const lit = page.locator(`#matrix tr[data-area="${area}"] td.cell.lit.exposed`).first();
   await lit.click();
   const detail = page.locator('#detail');
-  await expect.poll(() => detail.textContent()).toContain('broker ↔ server (ledger)');
+  await detail.locator('h4', { hasText: 'broker ↔ server (ledger)' }).waitFor();
   const id = (await detail.locator('h2').textContent())!;
   const result = readReport(run).cases.find((c) => c.id === id)!;
   expect(result.failure).toBe('exposed');
@@ -134,7 +141,7 @@ describe('reports/index.html in headless Chromium', () => {
 
     await exposed.click();
     const detail = page.locator('#detail');
-    await expect.poll(() => detail.textContent()).toContain('Expected against observed');
+    await detail.locator('h3', { hasText: 'Expected against observed' }).waitFor();
     const shown = (await detail.textContent()) ?? '';
     const report = JSON.parse(readFileSync(join(dir, 'reports', 'passthrough', 'report.json'), 'utf8')) as Report;
     const result = report.cases.find((c) => c.id === EXPOSED)!;
@@ -157,8 +164,9 @@ describe('reports/index.html in headless Chromium', () => {
     const row = index.locator('table.matrix tbody tr', { has: index.locator('th', { hasText: EXPOSED }) }).first();
     await row.locator('td').nth(passthrough - 1).click();
     await index.locator('#detail a', { hasText: "run’s own report" }).click();
-    await expect.poll(() => index.url()).toContain(`passthrough/report.html#case=${EXPOSED}`);
-    await expect.poll(() => index.locator('#detail h2').textContent()).toBe(EXPOSED);
+    await index.waitForURL((url) => url.href.endsWith(`passthrough/report.html#case=${EXPOSED}`));
+    await index.locator('#detail h3', { hasText: 'Transcript' }).waitFor();
+    expect(await index.locator('#detail h2').textContent()).toBe(EXPOSED);
     expect(await index.locator('#detail').textContent()).toContain('broker ↔ server (ledger)');
     expect(network).toEqual([]);
     await index.close();
@@ -251,7 +259,7 @@ describe('reports/index.html in headless Chromium', () => {
     const page = await open(file);
     await page.locator('td.cell', { hasText: 'exposed' }).first().click();
     // Shown: the detail lists it verbatim, as text, once in the transcript and once in the notes.
-    await expect.poll(async () => (await page.locator('#detail pre', { hasText: hostile }).count()) >= 2).toBe(true);
+    await page.locator('#detail pre', { hasText: hostile }).nth(1).waitFor();
     expect(await page.title()).toBe(hostile);
     expect(await page.locator('thead th', { hasText: hostile }).count()).toBe(1);
     // Not run: no script of it executed and no element of it exists.
