@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -243,6 +243,21 @@ describe('reports/index.html in headless Chromium', () => {
     // The verdict and the areas are on the first screen.
     expect(await page.locator('#summary-areas .sum').last().evaluate((tile) => tile.getBoundingClientRect().bottom)).toBeLessThan(1000);
     await summaryToTranscript(page, '#summary-areas .sum.exposed', 'passthrough');
+    expect(network).toEqual([]);
+    await page.close();
+  });
+
+  it('keeps the index of the committed reports small: every run compressed, under 2 MB where it was 10 MB', async () => {
+    const out = join(dir, 'brokers', 'index.html');
+    await gauntlet('index', '--reports', join(packageRoot, 'reports', 'brokers'), '--out', out);
+    const bytes = statSync(out).size;
+    expect(bytes).toBeLessThan(2_000_000);
+    const page = await open(out);
+    const folders = readdirSync(join(packageRoot, 'reports', 'brokers'), { withFileTypes: true }).filter((entry) => entry.isDirectory());
+    expect(await page.locator('#summary-areas thead th.cand').count()).toBe(folders.length);
+    // A case of the widest run still opens from its compressed data.
+    await page.locator('#matrix td.cell.exposed').first().click();
+    await page.locator('#detail h3', { hasText: 'Transcript' }).waitFor();
     expect(network).toEqual([]);
     await page.close();
   });
