@@ -45,15 +45,19 @@ export function columnHead({ report, link }: PageRun): string {
   return `<th class="cand" title="${escapeHtml(candidateDetails(report))}">${link === undefined ? name : `<a href="${escapeHtml(link)}">${name}</a>`}</th>`;
 }
 
-/** Failing cases by kind, each with the class its cells are coloured by. */
-function failureKinds(report: Report): Array<{ kind: string; label: string; count: number; detail?: string }> {
-  const s = report.summary;
+/**
+ * Cases by kind of failure, and those that could not run, each kind named as the class its cells
+ * are coloured by; over a whole run these are report.json's summary counts.
+ */
+function kindCounts(cases: readonly CaseResult[]): Array<{ kind: string; count: number; detail?: string }> {
+  const exposed = cases.filter((c) => c.kind === 'attack' && c.failure === 'exposed');
+  const claimed = exposed.filter((c) => c.claimed).length;
   return [
-    { kind: 'exposed', label: 'exposed', count: s.exposed, detail: `${s.exposed_claimed} claimed, ${s.exposed_not_claimed} not claimed` },
-    { kind: 'over-blocked', label: 'over-blocked', count: s.over_blocked },
-    { kind: 'nonconformant', label: 'nonconformant', count: s.nonconformant },
-    { kind: 'error', label: 'error', count: s.errors },
-    { kind: 'unsupported', label: 'unsupported', count: s.unsupported + s.unsupported_environment },
+    { kind: 'exposed', count: exposed.length, detail: `${claimed} claimed, ${exposed.length - claimed} not claimed` },
+    { kind: 'over-blocked', count: cases.filter((c) => c.failure === 'over-blocked').length },
+    { kind: 'nonconformant', count: cases.filter((c) => c.failure === 'nonconformant').length },
+    { kind: 'error', count: cases.filter((c) => c.outcome === 'error').length },
+    { kind: 'unsupported', count: cases.filter((c) => c.outcome === 'unsupported' || c.outcome === 'unsupported-environment').length },
   ];
 }
 
@@ -69,8 +73,8 @@ const controlsLine = (score: Tally): string =>
 export function verdictSection(report: Report): string {
   const score = tally(report.cases);
   const { summary } = report;
-  const kinds = failureKinds(report)
-    .map(({ kind, label, count, detail }) => `<li class="${count > 0 ? kind : 'zero'}"><strong>${count}</strong> ${label}${count > 0 && detail !== undefined ? ` <span class="muted">(${detail})</span>` : ''}</li>`)
+  const kinds = kindCounts(report.cases)
+    .map(({ kind, count, detail }) => `<li class="${count > 0 ? kind : 'zero'}"><strong>${count}</strong> ${kind}${count > 0 && detail !== undefined ? ` <span class="muted">(${detail})</span>` : ''}</li>`)
     .join('');
   const about = `${report.candidate.name} ${report.candidate.version} · claims ${report.candidate.claims.join(', ') || 'none'} · ${report.suite.name} ${report.suite.version} · run ${report.started_at}${report.filter ? ` · filter ${report.filter}` : ''}${report.timing ? ` · ${timeLine(report)}` : ''}`;
   return `<section id="verdict" class="verdict standing-${areaStanding(score)}">
@@ -91,17 +95,6 @@ function areaScore(cases: readonly CaseResult[], area: Area, column: number) {
   return { score, text, attributes, failing };
 }
 
-/** The area's failing cases (attacks and controls) by kind, in the order the verdict lists them, those with none left out. */
-function failingKinds(cases: readonly CaseResult[]): Array<[string, number]> {
-  const kinds: Array<[string, number]> = [
-    ['exposed', cases.filter((c) => c.failure === 'exposed').length],
-    ['over-blocked', cases.filter((c) => c.failure === 'over-blocked').length],
-    ['nonconformant', cases.filter((c) => c.failure === 'nonconformant').length],
-    ['error', cases.filter((c) => c.outcome === 'error').length],
-  ];
-  return kinds.filter(([, count]) => count > 0);
-}
-
 /** The rows over every area, for a page of several runs: their verdicts side by side. */
 function totalRows(runs: readonly PageRun[]): string {
   const scores = runs.map(({ report }) => ({ report, score: tally(report.cases) }));
@@ -116,12 +109,13 @@ function totalRows(runs: readonly PageRun[]): string {
       scores.map(({ score }) => `<td class="${score.controls_passed === score.controls_run ? 'held' : 'over-blocked'}">${score.controls_passed} / ${score.controls_run}</td>`),
     ),
   ];
-  for (const [index, { kind, label }] of failureKinds(runs[0]!.report).entries()) {
+  const counts = runs.map(({ report }) => kindCounts(report.cases));
+  for (const [index, { kind }] of counts[0]!.entries()) {
     rows.push(
       row(
-        label,
-        runs.map(({ report }) => {
-          const { count, detail } = failureKinds(report)[index]!;
+        kind,
+        counts.map((kinds) => {
+          const { count, detail } = kinds[index]!;
           return `<td class="${count > 0 ? kind : 'zero'}"${detail === undefined ? '' : ` title="${detail}"`}>${count}</td>`;
         }),
       ),
@@ -148,7 +142,9 @@ export function areaSummary(runs: readonly PageRun[], requirements: readonly Req
     const tiles = areas.map((area) => {
       const cases = perRun[0]!.get(area.id) ?? [];
       const { score, text, attributes } = areaScore(cases, area, 0);
-      const failures = failingKinds(cases).map(([kind, count]) => ` · ${count} ${kind}`);
+      const failures = kindCounts(cases)
+        .filter(({ count }) => count > 0)
+        .map(({ kind, count }) => ` · ${count} ${kind}`);
       return `<div ${attributes}><strong>${escapeHtml(area.name)}</strong> <span class="muted">${escapeHtml(area.id)}</span><div class="score">${score.attacks_run === 0 ? 'no attack judged' : `${text} held`}${failures.join('')}</div></div>`;
     });
     return `<section id="summary">\n${heading}\n<div class="tiles" id="summary-areas">\n${tiles.join('\n')}\n</div>\n</section>`;
