@@ -60,21 +60,26 @@ export function areasOf(requirements: readonly Requirement[]): Area[] {
   return [...areas.values()];
 }
 
-/** The areas a case belongs to: those of the requirements it cites, each once; UNLISTED if it cites none the document has. */
-export function caseAreas(c: Pick<CaseResult, 'requirements'>, requirements: readonly Requirement[]): Area[] {
-  const known = new Map(requirements.map((requirement) => [requirement.id, areaOf(requirement)]));
+/** Each requirement's area, by requirement id. */
+const areaIndex = (requirements: readonly Requirement[]): Map<string, Area> => new Map(requirements.map((requirement) => [requirement.id, areaOf(requirement)]));
+
+function citedAreas(c: Pick<CaseResult, 'requirements'>, index: ReadonlyMap<string, Area>): Area[] {
   const areas = new Map<string, Area>();
   for (const id of c.requirements) {
-    const area = known.get(id);
+    const area = index.get(id);
     if (area !== undefined) areas.set(area.id, area);
   }
   return areas.size === 0 ? [UNLISTED] : [...areas.values()];
 }
 
+/** The areas a case belongs to: those of the requirements it cites, each once; UNLISTED if it cites none the document has. */
+export const caseAreas = (c: Pick<CaseResult, 'requirements'>, requirements: readonly Requirement[]): Area[] => citedAreas(c, areaIndex(requirements));
+
 /** Each area with the cases in it (a case in every area it cites), in the document's order; areas without a case left out. */
 export function casesByArea(cases: readonly CaseResult[], requirements: readonly Requirement[]): Array<{ area: Area; cases: CaseResult[] }> {
+  const index = areaIndex(requirements);
   const groups = new Map<string, { area: Area; cases: CaseResult[] }>([...areasOf(requirements), UNLISTED].map((area) => [area.id, { area, cases: [] }]));
-  for (const c of cases) for (const area of caseAreas(c, requirements)) groups.get(area.id)?.cases.push(c);
+  for (const c of cases) for (const area of citedAreas(c, index)) groups.get(area.id)?.cases.push(c);
   return [...groups.values()].filter((group) => group.cases.length > 0);
 }
 
