@@ -3,25 +3,15 @@ import { applyBaseline, isExpectedFailure, type Baseline } from '../run/baseline
 import type { CaseResult } from '../run/outcome.js';
 import type { Scenario } from '../scenario/types.js';
 import { plannedChecks } from '../expect/plan.js';
-import { held, type Report } from './summary.js';
-
-const judged = (c: CaseResult) => c.outcome === 'pass' || c.outcome === 'fail' || c.outcome === 'error';
+import { tally } from './areas.js';
+import type { Report } from './summary.js';
 
 /** A profile scored on its own scenarios; scenarios it does not list (newer ones) do not count. */
 export function scoreProfile(profile: Profile, cases: readonly CaseResult[]): ProfileScore {
   const ran = new Map(cases.map((c) => [c.id, c]));
   const mine = profile.scenarios.flatMap((id) => ran.get(id) ?? []);
-  const attacks = mine.filter((c) => c.kind === 'attack' && judged(c));
-  const controls = mine.filter((c) => c.kind === 'control' && judged(c));
-  return {
-    name: profile.name,
-    version: profile.version,
-    attacks_held: attacks.filter(held).length,
-    attacks_run: attacks.length,
-    controls_passed: controls.filter((c) => c.outcome === 'pass').length,
-    controls_run: controls.length,
-    missing: profile.scenarios.length - mine.length,
-  };
+  const { attacks_held, attacks_run, controls_passed, controls_run } = tally(mine);
+  return { name: profile.name, version: profile.version, attacks_held, attacks_run, controls_passed, controls_run, missing: profile.scenarios.length - mine.length };
 }
 
 export interface AssessOptions {

@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Requirement } from '../requirements.js';
+import { caseAreas, tally } from './areas.js';
 import type { Report } from './summary.js';
 
 /** The fields of a committed report the table reads: stable across report formats. */
@@ -16,19 +17,15 @@ export function loadReports(dir: string): Array<{ folder: string; report: TableR
     .map((folder) => ({ folder, report: JSON.parse(readFileSync(join(dir, folder, 'report.json'), 'utf8')) as TableReport }));
 }
 
-/** "Network (NET)" → "Network": the area heading without its id prefix. */
-const areaName = (area: string): string => area.replace(/\s*\([A-Z]+\)\s*$/, '');
-
 /**
  * The classes of attack a user of the broker is exposed to: each requirement area with at least
  * one attack that got through (`exposed`), and how many, most first.
  */
 export function exposedAreas(report: TableReport, requirements: readonly Requirement[]): Array<{ area: string; attacks: number }> {
-  const areaOf = new Map(requirements.map((requirement) => [requirement.id, areaName(requirement.area)]));
   const counts = new Map<string, number>();
   for (const c of report.cases) {
     if (c.kind !== 'attack' || c.failure !== 'exposed') continue;
-    for (const area of new Set(c.requirements.map((id) => areaOf.get(id) ?? id))) counts.set(area, (counts.get(area) ?? 0) + 1);
+    for (const area of caseAreas(c, requirements)) counts.set(area.name, (counts.get(area.name) ?? 0) + 1);
   }
   return [...counts].map(([area, attacks]) => ({ area, attacks })).sort((a, b) => b.attacks - a.attacks || a.area.localeCompare(b.area));
 }
@@ -41,15 +38,13 @@ export function exposedAreas(report: TableReport, requirements: readonly Require
 export function brokerTable(reports: ReadonlyArray<{ folder: string; report: TableReport }>, requirements: readonly Requirement[]): string {
   const rows = reports.map(({ folder, report }) => {
     const { summary, cases } = report;
-    const controls = cases.filter((c) => c.kind === 'control');
-    const controlsRun = controls.filter((c) => c.outcome === 'pass' || c.outcome === 'fail' || c.outcome === 'error');
-    const controlsPassed = controls.filter((c) => c.outcome === 'pass');
+    const score = tally(cases);
     const notRun = summary.unsupported + summary.unsupported_environment;
     const exposed = exposedAreas(report, requirements);
     const cells = [
       `[${report.candidate.name}](reports/brokers/${folder}/report.md) ${report.candidate.version}`,
       `${summary.attacks_held} of ${summary.attacks_total}`,
-      `${controlsPassed.length} of ${controlsRun.length}`,
+      `${score.controls_passed} of ${score.controls_run}`,
       `${summary.exposed} / ${summary.over_blocked} / ${summary.nonconformant} / ${summary.errors}`,
       String(notRun),
       exposed.length === 0 ? 'none' : exposed.map((entry) => `${entry.area} (${entry.attacks})`).join(', '),

@@ -1,4 +1,6 @@
+import { loadRequirements, type Requirement } from '../requirements.js';
 import type { CaseResult } from '../run/outcome.js';
+import { casesByArea, tally } from './areas.js';
 import { renderAssessment } from './markdown-assessment.js';
 import type { Report } from './summary.js';
 
@@ -28,9 +30,19 @@ function timingLines(report: Report): string[] {
   ];
 }
 
+/** Held of run by protection area, the grouping report.html and the README's broker table use. */
+function areaLines(report: Report, requirements: readonly Requirement[]): string[] {
+  const rows = casesByArea(report.cases, requirements).map(({ area, cases }) => {
+    const score = tally(cases);
+    return `| ${area.name} (${area.id}) | ${score.attacks_held} of ${score.attacks_run} | ${score.exposed} | ${score.controls_passed} of ${score.controls_run} |`;
+  });
+  return ['## By protection area', '', '| area | attacks held | exposed | controls passed |', '|---|---|---|---|', ...rows, ''];
+}
+
 /** A Markdown summary for people and pull requests, derived from the JSON report. */
-export function renderMarkdown(report: Report): string {
+export function renderMarkdown(report: Report, requirements: readonly Requirement[] = loadRequirements()): string {
   const { summary } = report;
+  const score = tally(report.cases);
   const lines = [
     `# mcp-gauntlet conformance report: ${report.candidate.name}`,
     '',
@@ -40,11 +52,12 @@ export function renderMarkdown(report: Report): string {
     `Candidate ${report.candidate.name} ${report.candidate.version}, claims: ${report.candidate.claims.join(', ') || 'none'}.`,
     `Suite ${report.suite.name} ${report.suite.version}; run ${report.started_at}${report.filter ? `; filter \`${report.filter}\`` : ''}.`,
     '',
-    `**Attacks held: ${summary.attacks_held} of ${summary.attacks_total}** (an attack is held when it passes and its benign control passes in the same run).`,
+    `**Attacks held: ${summary.attacks_held} of ${summary.attacks_total}** (an attack is held when it passes and its benign control passes in the same run). Controls passed: ${score.controls_passed} of ${score.controls_run} (ordinary traffic the broker must let through).`,
     '',
     `Exposed ${summary.exposed} (${summary.exposed_claimed} claimed, ${summary.exposed_not_claimed} not claimed), over-blocked ${summary.over_blocked}, nonconformant ${summary.nonconformant}; ${summary.passed} passed, ${summary.failed} failed, ${summary.errors} errors, ${summary.unsupported} unsupported, ${summary.unsupported_environment} unsupported-environment, of ${summary.total}.`,
     '',
     ...timingLines(report),
+    ...areaLines(report, requirements),
     ...renderAssessment(report),
     '| scenario | kind | requirements | outcome | control |',
     '|---|---|---|---|---|',

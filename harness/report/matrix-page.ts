@@ -1,23 +1,23 @@
 import { createHash } from 'node:crypto';
+import { gzipSync } from 'node:zlib';
 import type { Requirement } from '../requirements.js';
 import type { CaseResult } from '../run/outcome.js';
 import { boundSide, type Transcript, type TranscriptBound, type TranscriptEntry, type TranscriptLine } from '../run/transcript.js';
-import type { Report } from './summary.js';
+import { areaOf, UNLISTED, type Area } from './areas.js';
+import { SCRIPT, STYLE } from './page-client.js';
+import { areaSummary, candidateList, columnHead, verdictSection, type PageRun } from './page-summary.js';
+import { escapeHtml, scriptJson } from './page-text.js';
 
 /**
- * One self-contained HTML page: candidates as columns, scenarios grouped by requirement as rows,
- * a cell per case coloured by outcome and failure class, and a drill-down to each case. Reports
- * hold hostile strings, so the page is built to show them and never run them: every string in
- * the markup is escaped, the data the drill-down reads is JSON no `</script>` can leave, the
+ * One self-contained HTML page. It opens on the summary (for one run its verdict first, then held
+ * of run by protection area, candidates as columns); below it every scenario as a row, grouped by
+ * area and requirement, a cell per case coloured by outcome and failure class, filters, and a
+ * drill-down to each case opened under its row. Reports hold hostile strings, so the page is built
+ * to show them and never run them: every string in the markup is escaped, the data the drill-down
+ * reads is JSON no `</script>` can leave (each run's cases in it gzip-compressed, base64), the
  * script writes text with textContent only, and a Content-Security-Policy lets only the page's
  * own script and style (by hash) run and nothing be fetched.
  */
-
-/** One run on the page, and where its own report.html is, relative to the page, if linked. */
-export interface PageRun {
-  report: Report;
-  link?: string;
-}
 
 export interface PageOptions {
   title: string;
@@ -27,19 +27,6 @@ export interface PageOptions {
 
 /** Longest text of one finding's expected or observed value, of a reason, a note or stderr. */
 const FIELD_CHARS = 2_000;
-
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-/** Text made safe for HTML content and quoted attribute values. */
-export const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => ESCAPES[c] ?? c);
-
-/** JSON that stays data inside a script element: nothing in it can close the element. */
-const scriptJson = (value: unknown): string =>
-  JSON.stringify(value)
-    .replace(/</g, '\\u003c')
-    .replace(/>/g, '\\u003e')
-    .replace(/&/g, '\\u0026')
-    .replace(/\u2028/g, '\\u2028')
-    .replace(/\u2029/g, '\\u2029');
 
 const bounded = (text: string): string => (text.length <= FIELD_CHARS ? text : `${text.slice(0, FIELD_CHARS)} … (cut: ${text.length} characters in all)`);
 const shown = (value: unknown): string => bounded(typeof value === 'string' ? value : (JSON.stringify(value, null, 1) ?? String(value)));
@@ -94,20 +81,24 @@ interface Group {
   rows: number[];
 }
 
-const UNGROUPED = 'no requirement';
-
-/** Every scenario under each requirement it cites, requirements in the document's order. */
-function groupsOf(scenarios: readonly CaseResult[], requirements: readonly Requirement[]): Group[] {
+/** Every scenario under each requirement it cites, requirements in the document's order, under their areas. */
+function groupsOf(scenarios: readonly CaseResult[], requirements: readonly Requirement[]): Array<{ area: Area; groups: Group[] }> {
   const known = new Map(requirements.map((r) => [r.id, r]));
-  const groups = new Map<string, Group>(requirements.map((r) => [r.id, { id: r.id, level: r.level, text: r.text, rows: [] }]));
+  const groups = new Map<string, Group & { area: Area }>(requirements.map((r) => [r.id, { id: r.id, level: r.level, text: r.text, rows: [], area: areaOf(r) }]));
   for (const [index, scenario] of scenarios.entries()) {
     const cited = scenario.requirements.filter((id) => known.has(id));
-    for (const id of cited.length > 0 ? cited : [UNGROUPED]) {
-      if (!groups.has(id)) groups.set(id, { id, level: '', text: 'scenarios citing no requirement of docs/requirements.md', rows: [] });
+    for (const id of cited.length > 0 ? cited : [UNLISTED.id]) {
+      if (!groups.has(id)) groups.set(id, { id: '', level: '', text: 'scenarios citing no requirement of docs/requirements.md', rows: [], area: UNLISTED });
       groups.get(id)?.rows.push(index);
     }
   }
-  return [...groups.values()].filter((group) => group.rows.length > 0);
+  const areas = new Map<string, { area: Area; groups: Group[] }>();
+  for (const group of groups.values()) {
+    if (group.rows.length === 0) continue;
+    if (!areas.has(group.area.id)) areas.set(group.area.id, { area: group.area, groups: [] });
+    areas.get(group.area.id)?.groups.push(group);
+  }
+  return [...areas.values()];
 }
 
 const CELL_TEXT: Record<string, string> = {
@@ -120,96 +111,53 @@ const CELL_TEXT: Record<string, string> = {
   absent: '',
 };
 
-function summaryLine(report: Report): string {
-  const s = report.summary;
-  const t = report.timing;
-  // What the candidate cost in time, when the report says (a merge of shards does not).
-  const time = t === undefined ? '' : ` · ${(t.wall_ms / 1000).toFixed(1)} s wall, ${(t.scenario_ms / 1000).toFixed(1)} s of scenarios, slowest ${t.slowest[0] === undefined ? 'none' : `${t.slowest[0].id} ${(t.slowest[0].duration_ms / 1000).toFixed(1)} s`}`;
-  return `held ${s.attacks_held}/${s.attacks_total} · exposed ${s.exposed} · over-blocked ${s.over_blocked} · nonconformant ${s.nonconformant} · errors ${s.errors} · unsupported ${s.unsupported + s.unsupported_environment}${time}`;
+const FAILING = new Set(['exposed', 'over-blocked', 'nonconformant', 'fail', 'error']);
+
+/** What the filters test of a row, from its cells: a candidate exposed, one failing, candidates differing. */
+interface Flags {
+  exposed: boolean;
+  failing: boolean;
+  differ: boolean;
 }
 
-const STYLE = `
-body{font:14px/1.4 system-ui,sans-serif;margin:0;color:#1d1d1f;background:#fafafa}
-header{padding:12px 16px;border-bottom:1px solid #ddd;background:#fff}
-h1{font-size:18px;margin:0 0 4px}
-.legend span{display:inline-block;padding:1px 6px;margin-right:4px;border-radius:3px}
-main{display:flex;gap:0;align-items:flex-start}
-#matrix-wrap{flex:1 1 55%;overflow:auto;max-height:calc(100vh - 80px)}
-table.matrix{border-collapse:collapse;font-size:12px}
-.matrix th,.matrix td{border:1px solid #e2e2e2;padding:2px 6px;text-align:left;vertical-align:top}
-.matrix thead th{position:sticky;top:0;background:#fff;z-index:1}
-.matrix tr.group th{background:#eef;font-weight:600}
-.matrix td.cell{cursor:pointer;text-align:center;min-width:80px}
-.matrix td.cell:focus,.matrix td.cell.selected{outline:2px solid #000}
-.pass{background:#c8ecc8}.exposed{background:#f4a3a3}.over-blocked{background:#f7c98b}.nonconformant{background:#f3eb9a}
-.error{background:#c9b3e6}.unsupported{background:#e4e4e4;color:#555}.absent{background:#fff}.fail{background:#f4a3a3}
-#detail{flex:1 1 45%;padding:12px 16px;max-height:calc(100vh - 80px);overflow:auto;border-left:1px solid #ddd;background:#fff}
-#detail pre{white-space:pre-wrap;overflow-wrap:anywhere;margin:0;font-size:12px}
-table.findings{border-collapse:collapse;width:100%;font-size:12px}
-.findings td,.findings th{border:1px solid #e2e2e2;padding:2px 4px;vertical-align:top;text-align:left}
-.sides{display:flex;gap:8px}.side{flex:1 1 50%;min-width:0}
-.line{border-bottom:1px solid #eee;padding:2px 0}.line .who{font-size:11px;color:#555}
-.gap,.cut{color:#a00;font-style:italic;font-size:11px}
-.muted{color:#666}
-`;
+function flagsOf(cells: readonly string[]): Flags {
+  const present = cells.filter((cell) => cell !== 'absent');
+  return { exposed: present.includes('exposed'), failing: present.some((cell) => FAILING.has(cell)), differ: new Set(present).size > 1 };
+}
 
-const SCRIPT = `
-(function(){
-var data=JSON.parse(document.getElementById('gauntlet-data').textContent);
-var detail=document.getElementById('detail');
-function el(tag,cls,text){var e=document.createElement(tag);if(cls)e.className=cls;if(text!==undefined&&text!==null)e.textContent=String(text);return e;}
-function section(title){var s=el('section');s.appendChild(el('h3',null,title));detail.appendChild(s);return s;}
-var ARROWS={agent:'agent \\u2192 broker',broker:'broker \\u2192 agent'};
-var LEDGER={broker:'broker \\u2192 server',server:'server \\u2192 broker'};
-function side(parent,title,entries,names,steps){
-  var box=el('div','side');box.appendChild(el('h4',null,title));
-  if(entries.length===0)box.appendChild(el('p','muted','nothing recorded'));
-  entries.forEach(function(entry){
-    if(entry.dropped!==undefined){box.appendChild(el('div','gap','\\u2026 '+entry.dropped+' line(s) left out here to keep the report bounded \\u2026'));return;}
-    var line=el('div','line');
-    var who=entry.ev&&entry.ev!=='recv'&&entry.ev!=='sent'?'server: '+entry.ev:names[entry.from];
-    line.appendChild(el('div','who','step '+(steps[entry.step-1]||entry.step)+' \\u00b7 '+who+(entry.pid?' \\u00b7 pid '+entry.pid:'')));
-    line.appendChild(el('pre',null,entry.text));
-    if(entry.cut_from!==undefined)line.appendChild(el('div','cut','cut: '+entry.text.length+' of '+entry.cut_from+' characters shown'));
-    box.appendChild(line);
-  });
-  parent.appendChild(box);
+const anyOf = (flags: readonly Flags[]): Flags => ({ exposed: flags.some((f) => f.exposed), failing: flags.some((f) => f.failing), differ: flags.some((f) => f.differ) });
+
+/** A matrix row's attributes: what the filters test, and the area the summary's cells lead to. */
+const rowAttributes = (flags: Flags, area: Area): string =>
+  `data-row data-area="${escapeHtml(area.id)}"${flags.exposed ? ' data-exposed' : ''}${flags.failing ? ' data-failing' : ''}${flags.differ ? ' data-differ' : ''}`;
+
+/** The matrix's body: an area heading, its requirements' headings, and each scenario's row of cells. */
+function matrixBody(runs: readonly PageRun[], scenarios: readonly CaseResult[], requirements: readonly Requirement[]): string {
+  const caseOf = runs.map(({ report }) => new Map(report.cases.map((c) => [c.id, c])));
+  const width = runs.length + 1;
+  return groupsOf(scenarios, requirements)
+    .map(({ area, groups }) => {
+      const parts = groups.map((group) => {
+        const rows = group.rows.map((scenario) => {
+          const s = scenarios[scenario]!;
+          const kinds = caseOf.map((cases) => cellClass(cases.get(s.id)));
+          // A cell's run is its column, its scenario its row's data-s: the page's script reads them there.
+          const cells = kinds.map((kind) => `<td class="cell ${kind}" tabindex="0">${escapeHtml(CELL_TEXT[kind] ?? kind)}</td>`);
+          const flags = flagsOf(kinds);
+          return { flags, html: `<tr ${rowAttributes(flags, area)} data-s="${scenario}"><th><span title="${escapeHtml(s.title)}">${escapeHtml(s.id)}</span> <span class="muted">${escapeHtml(s.kind)}</span></th>${cells.join('')}</tr>` };
+        });
+        const flags = anyOf(rows.map((row) => row.flags));
+        const heading = `<tr class="group" ${rowAttributes(flags, area)}><th colspan="${width}">${escapeHtml(`${group.id} ${group.level}`)} <span class="muted">${escapeHtml(group.text)}</span></th></tr>`;
+        return { flags, html: [heading, ...rows.map((row) => row.html)].join('\n') };
+      });
+      const heading = `<tr class="areahead" id="area-${escapeHtml(area.id)}" ${rowAttributes(anyOf(parts.map((part) => part.flags)), area)}><th colspan="${width}">${escapeHtml(area.name)} <span class="muted">${escapeHtml(area.id)}</span></th></tr>`;
+      return [heading, ...parts.map((part) => part.html)].join('\n');
+    })
+    .join('\n');
 }
-function show(c,s){
-  var run=data.runs[c],sc=data.scenarios[s],k=run.cases[s];
-  detail.textContent='';
-  detail.appendChild(el('h2',null,sc.id));
-  detail.appendChild(el('p',null,sc.title));
-  var verdict=k?k.cell+(k.failure&&k.outcome==='fail'?' ('+(k.claimed?'claimed':'not claimed')+')':''):'not run';
-  var head=el('p');head.appendChild(el('strong',null,run.name+': '));head.appendChild(el('span',k?k.cell:'absent',verdict));detail.appendChild(head);
-  detail.appendChild(el('p','muted',sc.kind+' \\u00b7 '+sc.level+' \\u00b7 requirements '+sc.requirements.join(', ')+' \\u00b7 claims '+(sc.claims.join(', ')||'none')+(sc.control?' \\u00b7 control '+sc.control:'')+' \\u00b7 '+sc.file));
-  if(run.link){var a=el('a',null,'this case in the run\\u2019s own report');a.href=run.link+'#case='+encodeURIComponent(sc.id);detail.appendChild(a);}
-  if(!k)return;
-  detail.appendChild(el('p','muted','duration '+k.duration_ms+' ms'+(k.control_outcome?' \\u00b7 its control: '+k.control_outcome:'')));
-  if(k.reason!==null){section('Reason').appendChild(el('pre',null,k.reason));}
-  var f=section('Expected against observed');
-  if(k.findings.length===0)f.appendChild(el('p','muted',k.outcome==='pass'?'every check met':'no check failed'));
-  else{var t=el('table','findings');var hr=el('tr');['check','class','step','expectation','expected','observed'].forEach(function(h){hr.appendChild(el('th',null,h));});t.appendChild(hr);
-    k.findings.forEach(function(x){var r=el('tr');r.appendChild(el('td',null,x.check));r.appendChild(el('td',null,x.class));r.appendChild(el('td',null,x.step));r.appendChild(el('td',null,x.expectation));var e=el('td');e.appendChild(el('pre',null,x.expected));r.appendChild(e);var o=el('td');o.appendChild(el('pre',null,x.observed));r.appendChild(o);t.appendChild(r);});f.appendChild(t);}
-  if(k.unchecked.length>0){var u=section('Not checked (hook missing)');k.unchecked.forEach(function(x){u.appendChild(el('div',null,x.check+' (needs '+x.hook+')'));});}
-  if(k.notes.length>0){var n=section('Notes');k.notes.forEach(function(x){n.appendChild(el('pre',null,x));});}
-  if(k.stderr_tail){section('End of the candidate\\u2019s stderr').appendChild(el('pre',null,k.stderr_tail));}
-  var tr=section('Transcript');
-  if(!k.transcript){tr.appendChild(el('p','muted','none recorded'));return;}
-  tr.appendChild(el('p','muted','each line cut at '+k.transcript.bounds.line_chars+' characters, each side at about '+k.transcript.bounds.side_chars));
-  var sides=el('div','sides');
-  side(sides,'agent \\u2194 broker',k.transcript.agent,ARROWS,k.transcript.steps);
-  side(sides,'broker \\u2194 server (ledger)',k.transcript.server,LEDGER,k.transcript.steps);
-  tr.appendChild(sides);
-}
-var selected=null;
-function pick(cell){if(selected)selected.classList.remove('selected');selected=cell;cell.classList.add('selected');show(Number(cell.dataset.c),Number(cell.dataset.s));}
-document.getElementById('matrix').addEventListener('click',function(ev){var cell=ev.target.closest('td.cell');if(cell)pick(cell);});
-document.getElementById('matrix').addEventListener('keydown',function(ev){var cell=ev.target.closest('td.cell');if(cell&&(ev.key==='Enter'||ev.key===' ')){ev.preventDefault();pick(cell);}});
-var m=/^#case=(.+)$/.exec(location.hash);
-if(m){var id=decodeURIComponent(m[1]);var s=data.scenarios.findIndex(function(x){return x.id===id;});var cell=s<0?null:document.querySelector('td.cell[data-c="0"][data-s="'+s+'"]');if(cell){pick(cell);cell.scrollIntoView();}}
-})();
-`;
+
+/** A run's cases for the drill-down, gzip-compressed and base64-encoded: the page unpacks them when one is opened. */
+const packed = (cases: readonly unknown[]): string => gzipSync(JSON.stringify(cases), { level: 9 }).toString('base64');
 
 const hash = (text: string): string => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
 
@@ -223,33 +171,25 @@ export function renderMatrixPage(runs: readonly PageRun[], requirements: readonl
     runs: runs.map(({ report, link }) => {
       const cases: Array<ReturnType<typeof caseDetail> | null> = scenarios.map(() => null);
       for (const c of report.cases) cases[position.get(c.id)!] = caseDetail(c, options);
-      return { name: report.candidate.name, ...(link === undefined ? {} : { link }), cases };
+      return { name: report.candidate.name, ...(link === undefined ? {} : { link }), cases: packed(cases) };
     }),
     scenarios: scenarios.map((c) => ({ id: c.id, title: c.title, file: c.file, kind: c.kind, level: c.level, requirements: c.requirements, claims: c.claims, control: c.control ?? null })),
   };
-  const caseOf = runs.map(({ report }) => new Map(report.cases.map((c) => [c.id, c])));
-  const head = runs
-    .map(({ report, link }) => {
-      const name = escapeHtml(`${report.candidate.name} ${report.candidate.version}`);
-      const title = link === undefined ? name : `<a href="${escapeHtml(link)}">${name}</a>`;
-      return `<th>${title}<div class="muted">${escapeHtml(summaryLine(report))}</div></th>`;
-    })
-    .join('');
-  const body = groupsOf(scenarios, requirements)
-    .map((group) => {
-      const heading = `<tr class="group"><th colspan="${runs.length + 1}">${escapeHtml(`${group.id} ${group.level}`)} <span class="muted">${escapeHtml(group.text)}</span></th></tr>`;
-      const rows = group.rows.map((scenario) => {
-        const s = scenarios[scenario]!;
-        const cells = caseOf.map((cases, c) => {
-          const kind = cellClass(cases.get(s.id));
-          return `<td class="cell ${kind}" tabindex="0" data-c="${c}" data-s="${scenario}">${escapeHtml(CELL_TEXT[kind] ?? kind)}</td>`;
-        });
-        return `<tr><th><span title="${escapeHtml(s.title)}">${escapeHtml(s.id)}</span> <span class="muted">${escapeHtml(s.kind)}</span></th>${cells.join('')}</tr>`;
-      });
-      return [heading, ...rows].join('\n');
-    })
-    .join('\n');
+  const several = runs.length > 1;
+  const filters = [
+    '<strong>Show</strong> ',
+    '<label><input type="checkbox" id="only-exposed"> only rows where a candidate is exposed</label>',
+    '<label><input type="checkbox" id="only-failing"> only rows with a failure</label>',
+    ...(several ? ['<label><input type="checkbox" id="only-differ"> only rows where candidates differ</label>'] : []),
+  ].join('');
   const legend = ['pass', 'exposed', 'over-blocked', 'nonconformant', 'error', 'unsupported'].map((kind) => `<span class="${kind}">${kind}</span>`).join('');
+  const incomplete = runs
+    .flatMap(({ report }) =>
+      report.incomplete === undefined
+        ? []
+        : [`<p role="alert" class="error">INCOMPLETE: the run of ${escapeHtml(report.candidate.name)} was interrupted (${escapeHtml(report.incomplete.reason)}); ${report.incomplete.not_run.length} selected scenario(s) were not judged.</p>\n`],
+    )
+    .join('');
   const csp = `default-src 'none'; style-src ${hash(STYLE)}; script-src ${hash(SCRIPT)}; img-src 'none'; base-uri 'none'; form-action 'none'`;
   return `<!doctype html>
 <html lang="en">
@@ -261,16 +201,18 @@ export function renderMatrixPage(runs: readonly PageRun[], requirements: readonl
 <style>${STYLE}</style>
 </head>
 <body>
-<header><h1>${escapeHtml(options.title)}</h1><div class="legend">${legend} <span class="muted">click a cell for the case: expected against observed, and its transcript</span></div></header>
-${runs.flatMap(({ report }) => (report.incomplete === undefined ? [] : [`<p role="alert" class="error">INCOMPLETE: the run of ${escapeHtml(report.candidate.name)} was interrupted (${escapeHtml(report.incomplete.reason)}); ${report.incomplete.not_run.length} selected scenario(s) were not judged.</p>\n`])).join('')}<main>
-<div id="matrix-wrap"><table class="matrix" id="matrix">
-<thead><tr><th>scenario</th>${head}</tr></thead>
+<header><h1>${escapeHtml(options.title)}</h1><p class="filters">${filters}</p></header>
+${incomplete}${several ? '' : `${verdictSection(runs[0]!.report)}\n`}${areaSummary(runs, requirements)}
+${several ? `<section>${candidateList(runs)}</section>\n` : ''}<section id="scenarios">
+<h2>Every scenario <span class="muted">click a cell for the case: expected against observed, and its transcript</span></h2>
+<p class="legend">${legend}</p>
+<table class="matrix" id="matrix">
+<thead><tr><th>scenario</th>${runs.map(columnHead).join('')}</tr></thead>
 <tbody>
-${body}
+${matrixBody(runs, scenarios, requirements)}
 </tbody>
-</table></div>
-<aside id="detail"><p class="muted">Pick a cell.</p></aside>
-</main>
+</table>
+</section>
 <script type="application/json" id="gauntlet-data">${scriptJson(data)}</script>
 <script>${SCRIPT}</script>
 </body>
