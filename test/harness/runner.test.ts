@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { loadCatalogue } from '../../harness/catalogue.js';
 import { spawnChannel } from '../../harness/candidates/child.js';
 import { ADAPTER_PROTOCOL, type Candidate, type Feature } from '../../harness/candidates/types.js';
+import { referenceCandidate } from '../../harness/candidates/reference.js';
 import { runScenario } from '../../harness/run/execute.js';
 
 const scenarios = loadCatalogue();
@@ -78,6 +79,18 @@ describe('a dead or hung candidate never passes', () => {
       ['call.answer_max_bytes', 'harm'],
     ]);
     expect(result.reason).toMatch(/no whole answer before the step timeout \(700\d\d bytes of an unfinished one had arrived\)/);
+  });
+
+  // On a loaded machine a pin can outlast the step timeout. Taken for a refusal, it sent the start
+  // on unpinned: every tool refused, an attack held and its control over-blocked by the clock.
+  it('a pin the harness cut off is an error, never a refusal the start goes on from', async () => {
+    // The server never answers initialize and the broker would wait a minute for it, so only the
+    // step timeout ends the pin, whatever the machine's speed.
+    const silent = scenario('tim.silent-handshake');
+    const patient = { ...silent, operator: { ...silent.operator, limits: { connect_timeout_ms: 60_000 } } };
+    const result = await runScenario(patient, referenceCandidate(), options);
+    expect(result).toMatchObject({ outcome: 'error', findings: [], reason: `1:pin: the candidate's pin did not finish within ${options.stepTimeoutMs} ms` });
+    expect(result.transcript.agent).toEqual([]);
   });
 
   it('a broker that exits before listing the server does not earn a refusal', async () => {
