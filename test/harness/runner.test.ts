@@ -4,7 +4,7 @@ import { loadCatalogue } from '../../harness/catalogue.js';
 import { spawnChannel } from '../../harness/candidates/child.js';
 import { ADAPTER_PROTOCOL, type Candidate, type Feature } from '../../harness/candidates/types.js';
 import { referenceCandidate } from '../../harness/candidates/reference.js';
-import { runScenario } from '../../harness/run/execute.js';
+import { DEFAULT_STEP_TIMEOUT_MS, runScenario } from '../../harness/run/execute.js';
 
 const scenarios = loadCatalogue();
 const scenario = (id: string) => {
@@ -92,6 +92,20 @@ describe('a dead or hung candidate never passes', () => {
     expect(result).toMatchObject({ outcome: 'error', findings: [], reason: `1:pin: the candidate's pin did not finish within ${options.stepTimeoutMs} ms` });
     expect(result.transcript.agent).toEqual([]);
   });
+
+  // The reference broker's deadlines are 10 s by default; it starts counting only once it runs, so
+  // a step timeout no longer than them always ran out first and made an error of the refusal.
+  it("a refusal at the broker's own default deadline is seen, not raced by the step timeout", async () => {
+    const silent = scenario('tim.silent-handshake');
+    const atDefaults = {
+      ...silent,
+      operator: { ...silent.operator, limits: {} },
+      steps: [{ pin: {} }, { start: { expect: { outcome: 'refused' as const, after: 'initialize' as const, servers_alive: 0 } } }],
+    };
+    const result = await runScenario(atDefaults, referenceCandidate(), { stepTimeoutMs: DEFAULT_STEP_TIMEOUT_MS });
+    expect(result, JSON.stringify(result.reason)).toMatchObject({ outcome: 'pass', findings: [] });
+    expect(result.notes.join('\n')).toMatch(/refused: .*initialize/);
+  }, 60_000);
 
   it('a broker that exits before listing the server does not earn a refusal', async () => {
     const result = await runScenario(scenario('cls.nothing-registered-fails-closed'), fakeCandidate('exit-at-once'), options);
