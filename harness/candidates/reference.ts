@@ -170,7 +170,8 @@ export function referenceCandidate(options: ReferenceOptions = {}): Candidate {
         timeoutMs: spec.timeoutMs,
       });
       const ok = status.code === 0 && existsSync(files(spec).manifest);
-      return { ok, detail: status.timedOut ? 'pin timed out' : `pin exited with ${status.code ?? status.signal}` };
+      if (status.timedOut) return { ok: false, detail: `pin did not finish within ${spec.timeoutMs} ms`, timedOut: true };
+      return { ok, detail: `pin exited with ${status.code ?? status.signal}` };
     },
     async start(spec) {
       const { config, manifest, pinLog, report, state, audit } = files(spec);

@@ -245,6 +245,12 @@ export interface ApprovalDecision {
 export interface PinOutcome {
   ok: boolean;
   detail: string;
+  /**
+   * The pin was cut off by the session's `timeoutMs`, not refused by the candidate: it reviewed
+   * nothing and gave no account, so the case ends as an `error` instead of going on to a start
+   * that works around a refusal the candidate never made.
+   */
+  timedOut?: true;
 }
 
 export interface Candidate {

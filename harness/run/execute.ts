@@ -36,7 +36,15 @@ export interface RunOptions {
   signal?: AbortSignal;
 }
 
-export const DEFAULT_STEP_TIMEOUT_MS = 10_000;
+/**
+ * How long the harness waits on a candidate for one step (or one adapter request) before the case
+ * is an `error`: a bound on waiting, never a verdict. It is three times the reference broker's own
+ * deadlines (connect_timeout_ms and call_timeout_ms, 10 s by default), so that a broker's refusal
+ * at its own deadline is observed rather than raced: at 10 s, on a loaded machine the harness's
+ * wait ran out first (test/guards.test.ts "without listing-bounds" was an error, not the fail its
+ * ledger shows). A working broker takes well under a second a step; only a hung one costs more.
+ */
+export const DEFAULT_STEP_TIMEOUT_MS = 30_000;
 
 /**
  * What the operator's environment holds besides the harness's own: a credential and a proxy

@@ -206,6 +206,9 @@ export class ScenarioSession {
   private async pin(label: string, server: string | undefined): Promise<void> {
     const spec = server === undefined ? this.spec : { ...this.spec, upstream: this.upstreamOf(server) };
     const outcome = await this.candidate.pin(spec);
+    // Cut off by the harness's own bound, a pin has reviewed nothing: going on would start the
+    // broker as after a refusal (unpinned), and judge a slow machine as the broker's choice.
+    if (outcome.timedOut) throw new CandidateUnresponsive(`${label}: the candidate's ${outcome.detail}`);
     // A pin refusal is the broker's own account, so it decides nothing; the later steps observe.
     this.notes.push(`${label}: pin ${outcome.ok ? 'succeeded' : 'was refused'} (${outcome.detail})`);
   }

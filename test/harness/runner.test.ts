@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { loadCatalogue } from '../../harness/catalogue.js';
 import { spawnChannel } from '../../harness/candidates/child.js';
 import { ADAPTER_PROTOCOL, type Candidate, type Feature } from '../../harness/candidates/types.js';
-import { runScenario } from '../../harness/run/execute.js';
+import { referenceCandidate } from '../../harness/candidates/reference.js';
+import { DEFAULT_STEP_TIMEOUT_MS, runScenario } from '../../harness/run/execute.js';
 
 const scenarios = loadCatalogue();
 const scenario = (id: string) => {
@@ -79,6 +80,32 @@ describe('a dead or hung candidate never passes', () => {
     ]);
     expect(result.reason).toMatch(/no whole answer before the step timeout \(700\d\d bytes of an unfinished one had arrived\)/);
   });
+
+  // On a loaded machine a pin can outlast the step timeout. Taken for a refusal, it sent the start
+  // on unpinned: every tool refused, an attack held and its control over-blocked by the clock.
+  it('a pin the harness cut off is an error, never a refusal the start goes on from', async () => {
+    // The server never answers initialize and the broker would wait a minute for it, so only the
+    // step timeout ends the pin, whatever the machine's speed.
+    const silent = scenario('tim.silent-handshake');
+    const patient = { ...silent, operator: { ...silent.operator, limits: { connect_timeout_ms: 60_000 } } };
+    const result = await runScenario(patient, referenceCandidate(), options);
+    expect(result).toMatchObject({ outcome: 'error', findings: [], reason: `1:pin: the candidate's pin did not finish within ${options.stepTimeoutMs} ms` });
+    expect(result.transcript.agent).toEqual([]);
+  });
+
+  // The reference broker's deadlines are 10 s by default; it starts counting only once it runs, so
+  // a step timeout no longer than them always ran out first and made an error of the refusal.
+  it("a refusal at the broker's own default deadline is seen, not raced by the step timeout", async () => {
+    const silent = scenario('tim.silent-handshake');
+    const atDefaults = {
+      ...silent,
+      operator: { ...silent.operator, limits: {} },
+      steps: [{ pin: {} }, { start: { expect: { outcome: 'refused' as const, after: 'initialize' as const, servers_alive: 0 } } }],
+    };
+    const result = await runScenario(atDefaults, referenceCandidate(), { stepTimeoutMs: DEFAULT_STEP_TIMEOUT_MS });
+    expect(result, JSON.stringify(result.reason)).toMatchObject({ outcome: 'pass', findings: [] });
+    expect(result.notes.join('\n')).toMatch(/refused: .*initialize/);
+  }, 60_000);
 
   it('a broker that exits before listing the server does not earn a refusal', async () => {
     const result = await runScenario(scenario('cls.nothing-registered-fails-closed'), fakeCandidate('exit-at-once'), options);
