@@ -355,6 +355,7 @@ const NEEDED_BY: Record<string, Record<string, string[]>> = {
   },
   'origin-check': {
     'fdr.hostile-origin-refused': ['http.unanswered', 'http.server_received'],
+    'fdr.other-local-origin-refused': ['http.unanswered', 'http.server_received'],
   },
   'host-check': {
     'fdr.foreign-host-refused': ['http.unanswered', 'http.server_received'],
