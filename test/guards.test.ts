@@ -355,6 +355,7 @@ const NEEDED_BY: Record<string, Record<string, string[]>> = {
   },
   'origin-check': {
     'fdr.hostile-origin-refused': ['http.unanswered', 'http.server_received'],
+    'fdr.other-local-origin-refused': ['http.unanswered', 'http.server_received'],
   },
   'host-check': {
     'fdr.foreign-host-refused': ['http.unanswered', 'http.server_received'],
@@ -392,6 +393,7 @@ const NEEDED_BY: Record<string, Record<string, string[]>> = {
     'eli.url-reordered': ['call.agent_requests_max', 'call.server_refused'],
   },
   'elicitation-no-credentials': {
+    'eli.credential-described': ['call.agent_requests_max', 'call.server_refused'],
     'eli.credential-form': ['call.agent_requests_max', 'call.server_refused'],
   },
   'elicitation-bounds': {

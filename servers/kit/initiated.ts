@@ -36,6 +36,21 @@ const ASK_PRESETS = {
       api_token: { type: 'string', title: 'API token' },
     }),
   ],
+  /**
+   * A form with server-everything's integer field, verbatim: its prose names a PIN only to tell
+   * the user not to give one.
+   */
+  'elicit-form-prose': () => [
+    form('Which priority should the note have?', {
+      integer: { title: 'Integer', type: 'integer', description: 'Your favorite integer (do not give us your phone number, pin, or other sensitive info)', minimum: 1, maximum: 100, default: 42 },
+    }),
+  ],
+  /** A form whose field's name and title say nothing, and whose description asks for a one-time code. */
+  'elicit-credential-described': () => [
+    form('Please confirm the sync.', {
+      confirmation: { type: 'string', title: 'Confirmation', description: 'Type the one-time code we just texted you (never share it with anyone else)' },
+    }),
+  ],
   /** URL mode: the client is to show the user this URL (and the user may open it). */
   'elicit-url': () => [urlElicitation(ELICIT_URL)],
   /** URL mode with a right-to-left override inside the URL, so it reads as another address. */

@@ -1,7 +1,8 @@
 // Where the front door listens, as the operator wrote it (`--listen [HOST:]PORT`), and which Host
 // headers name it. A request reaching a loopback listener under a name of the attacker's (DNS
 // rebinding) carries that name as its Host, so only the names of the address listened on are
-// taken.
+// taken. The same names, over http with the port listened on, are the front door's own origin,
+// which a client may send as its Origin (the SDK's and the official conformance suite's do).
 
 import { isIP } from 'node:net';
 import { ConfigError } from '../errors.js';
@@ -39,4 +40,17 @@ export function namesListener(header: string | undefined, host: string | undefin
   // Every client sends the port of a listener off port 80, as URL serialisation does.
   if (at < 0 || header.endsWith(']')) return false;
   return names.has(header.slice(0, at).toLowerCase()) && header.slice(at + 1) === String(port);
+}
+
+/**
+ * Whether an Origin header is the listener's own origin: http, a name `namesListener` takes, the
+ * port listened on, serialised as a browser sends it (no path, no user). The front door serves no
+ * page, so no script runs at this origin but a client on this machine naming the broker itself; a
+ * page whose name was rebound to loopback carries its own name.
+ */
+export function isOwnOrigin(origin: string, host: string | undefined, port: number): boolean {
+  if (!URL.canParse(origin)) return false;
+  const url = new URL(origin);
+  if (url.protocol !== 'http:' || url.origin !== origin) return false;
+  return namesListener(`${url.hostname}:${url.port === '' ? '80' : url.port}`, host, port);
 }

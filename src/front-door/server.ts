@@ -18,7 +18,7 @@ import { ERROR, brokerError, errorLine, parseMessage } from '../wire/jsonrpc.js'
 import { plain } from '../json/tree.js';
 import { writeJson } from '../json/writer.js';
 import type { Session } from '../session/session.js';
-import { namesListener, type ListenAddress } from './address.js';
+import { isOwnOrigin, namesListener, type ListenAddress } from './address.js';
 import { SessionTable } from './sessions.js';
 
 /** The one path the front door serves. */
@@ -146,13 +146,14 @@ export class FrontDoor {
     const { plan } = this.options;
     // Judged before anything is read: a request from the wrong place learns nothing, not even
     // whether the path exists.
-    if (plan.checkHost && !namesListener(req.headers.host, this.options.listen.host ?? plan.defaultHost, this.port)) {
+    const host = this.options.listen.host ?? plan.defaultHost;
+    if (plan.checkHost && !namesListener(req.headers.host, host, this.port)) {
       refuse(res, 403, 'Forbidden: the Host header does not name this broker');
       return;
     }
     const origin = req.headers.origin;
     // No Origin is a client that is not a browser page (MCP's transport: servers MUST validate Origin when present).
-    if (plan.checkOrigin && origin !== undefined && !this.origins.has(origin)) {
+    if (plan.checkOrigin && origin !== undefined && !this.origins.has(origin) && !isOwnOrigin(origin, host, this.port)) {
       refuse(res, 403, 'Forbidden: this Origin is not allowed');
       return;
     }

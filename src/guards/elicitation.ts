@@ -1,7 +1,8 @@
 // The guards on a server's elicitation requests (elicitation/create): the server asks the agent's
 // user for input, in a form the agent renders or at a URL the user is sent to. Refused unless the
-// operator allows elicitation for the server; a form that asks for a credential is refused (MCP
-// forbids it: a credential goes to the server by URL, out of the agent's sight); a URL must be
+// operator allows elicitation for the server; a form with a field that asks for a credential is
+// refused (MCP forbids it: a credential goes to the server by URL, out of the agent's sight; the
+// field is judged in credential-field.ts); a URL must be
 // shown exactly as it will be opened, so one whose text could read as another address is
 // refused; a mode the agent did not declare is refused; and each is bounded. The broker never
 // opens the URL itself: it only passes it on.
@@ -10,6 +11,7 @@ import { member, stringValue } from '../json/tree.js';
 import { escapeServerText } from '../inspect/sanitize.js';
 import type { ServerRequestGuard } from './types.js';
 import { codePoints, stringsIn } from '../json/members.js';
+import { credentialCue } from './credential-field.js';
 
 const ELICITATION = ['elicitation/create'];
 
@@ -32,9 +34,6 @@ export const elicitationModeDeclared: ServerRequestGuard = {
   },
 };
 
-/** What a form field asking for a credential is called, by its name, title or description. */
-const CREDENTIAL = /pass(?:word|phrase|code)|api[\s_-]?key|token|secret|credential|private[\s_-]?key|\bpin\b|\botp\b|one[\s_-]?time/i;
-
 export const elicitationNoCredentials: ServerRequestGuard = {
   name: 'elicitation-no-credentials',
   methods: ELICITATION,
@@ -42,11 +41,10 @@ export const elicitationNoCredentials: ServerRequestGuard = {
     if (modeOf(request.params) !== 'form') return { kind: 'pass', params: request.params };
     const schema = member(request.params, 'requestedSchema');
     const properties = schema?.kind === 'object' ? member(schema, 'properties') : undefined;
-    const fields = properties?.kind === 'object' ? properties.entries : [];
-    const asking = fields.find(([name, field]) =>
-      [name, ...(field.kind === 'object' ? ['title', 'description'].map((key) => stringValue(member(field, key)) ?? '') : [])].some((text) => CREDENTIAL.test(text)),
-    );
-    if (asking !== undefined) return { kind: 'refuse', reason: 'the form asks the user for a credential' };
+    for (const [name, field] of properties?.kind === 'object' ? properties.entries : []) {
+      const cue = credentialCue(name, field);
+      if (cue !== undefined) return { kind: 'refuse', reason: `the form asks the user for a credential (a field's ${cue})` };
+    }
     return { kind: 'pass', params: request.params };
   },
 };

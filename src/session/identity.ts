@@ -4,8 +4,13 @@
 export const BROKER_NAME = 'gauntlet-reference-broker';
 export const BROKER_VERSION = '0.1.0';
 
-/** The revisions the broker speaks, newest first; the first is what it asks for and offers. */
-export const PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18'] as const;
+/**
+ * The revisions the broker speaks, newest first; the first is what it asks for and offers. The
+ * older ones are those the official SDK still negotiates (its SUPPORTED_PROTOCOL_VERSIONS): agents
+ * and servers built on it ask for them and send them in MCP-Protocol-Version, and the broker's
+ * guards do not depend on what a revision adds (test/broker/protocol-versions.test.ts).
+ */
+export const PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05', '2024-10-07'] as const;
 export const LATEST_PROTOCOL_VERSION = PROTOCOL_VERSIONS[0];
 
 export function isSupportedProtocolVersion(version: string): boolean {

@@ -61,11 +61,12 @@ describe('elicitation-mode-declared', () => {
 describe('elicitation-no-credentials', () => {
   const form = (properties: unknown) => JSON.stringify({ message: 'm', requestedSchema: { type: 'object', properties } });
   it.each([
-    ['its name', { api_key: { type: 'string' } }],
-    ['its title', { field1: { type: 'string', title: 'Your password' } }],
-    ['its description', { field1: { type: 'string', description: 'the one-time code we sent' } }],
-  ])('refuses a form with a field asking for a credential by %s', (_, properties) => {
-    refuses(elicitationNoCredentials, form(properties), 'the form asks the user for a credential');
+    ['name', { city: { type: 'string' }, api_key: { type: 'string' } }],
+    ['format', { field1: { type: 'string', format: 'password' } }],
+    ['title', { field1: { type: 'string', title: 'Your password' } }],
+    ['description', { field1: { type: 'string', description: 'the one-time code we sent' } }],
+  ])("refuses a form with a field asking for a credential by its %s, and says so", (cue, properties) => {
+    refuses(elicitationNoCredentials, form(properties), `the form asks the user for a credential (a field's ${cue})`);
   });
 
   it.each([
@@ -74,6 +75,8 @@ describe('elicitation-no-credentials', () => {
     ['properties that are not an object', JSON.stringify({ message: 'm', requestedSchema: { type: 'object', properties: ['password'] } })],
     ['a requested schema that is not an object', JSON.stringify({ message: 'm', requestedSchema: 'password' })],
     ['no requested schema', '{"message":"What is your password?"}'],
+    // server-everything's trigger-elicitation-request field, verbatim: prose saying what not to give.
+    ['a field telling the user not to give a PIN', form({ integer: { title: 'Integer', type: 'integer', description: 'Your favorite integer (do not give us your phone number, pin, or other sensitive info)', minimum: 1, maximum: 100, default: 42 } })],
   ])('passes a form with %s', (_, params) => passes(elicitationNoCredentials, params));
 
   it('leaves URL mode alone: the credential goes to the server by URL, which is what MCP asks', () => {

@@ -4,8 +4,9 @@
 // back. The front door is driven over real loopback HTTP, in front of stub sessions.
 
 import { request, type ClientRequest } from 'node:http';
+import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { namesListener, parseListen } from '../../src/front-door/address.js';
+import { isOwnOrigin, namesListener, parseListen } from '../../src/front-door/address.js';
 import { FrontDoor, type AgentSession } from '../../src/front-door/server.js';
 import { MAX_SESSIONS, SessionTable } from '../../src/front-door/sessions.js';
 import { SharedNotices } from '../../src/front-door/notices.js';
@@ -121,6 +122,34 @@ describe('the Host header', () => {
     expect(namesListener('10.0.0.5:4000', '10.0.0.6', 4000)).toBe(false);
     expect(namesListener(':4000', '127.0.0.1', 4000)).toBe(false);
     expect(namesListener('127.0.0.1:', '127.0.0.1', 4000)).toBe(false);
+  });
+});
+
+describe('the Origin header', () => {
+  it("is the listener's own origin for each of its names over http with its port, as a browser serialises it", () => {
+    for (const origin of ['http://localhost:4000', 'http://127.0.0.1:4000', 'http://[::1]:4000']) expect(isOwnOrigin(origin, '127.0.0.1', 4000), origin).toBe(true);
+    expect(isOwnOrigin('http://localhost:4000', undefined, 4000)).toBe(true);
+    expect(isOwnOrigin('http://10.0.0.5:4000', '10.0.0.5', 4000)).toBe(true);
+    expect(isOwnOrigin('http://localhost', '127.0.0.1', 80)).toBe(true);
+  });
+
+  it('is not for another name (a rebound one), another port, another scheme, a path, a user, another serialisation or no URL', () => {
+    for (const origin of [
+      'http://rebind.example:4000',
+      'http://localhost.evil.example:4000',
+      'http://localhost:4001',
+      'http://localhost',
+      'https://localhost:4000',
+      'http://localhost:4000/',
+      'http://localhost:4000/mcp',
+      'http://user@localhost:4000',
+      'http://LOCALHOST:4000',
+      'http://localhost:80',
+      'http://10.0.0.5:4000',
+      'null',
+      '',
+    ])
+      expect(isOwnOrigin(origin, '127.0.0.1', 4000), origin).toBe(false);
   });
 });
 
@@ -265,6 +294,17 @@ describe('the front door over HTTP', () => {
     expect((await door.initialize()).reply.status).toBe(200);
   });
 
+  it('serves its own loopback origin under each loopback name, with the Host naming it likewise, and refuses it on another port', async () => {
+    const door = await open(planWithout());
+    for (const name of ['localhost', '127.0.0.1', '[::1]']) {
+      const own = `${name}:${door.port}`;
+      expect((await door.initialize({ origin: `http://${own}`, host: own })).reply.status, own).toBe(200);
+    }
+    expect((await door.initialize({ origin: `http://localhost:${door.port + 1}` })).reply.status).toBe(403);
+    expect((await door.initialize({ origin: `http://rebind.example:${door.port}`, host: `rebind.example:${door.port}` })).reply.status).toBe(403);
+    expect((await door.initialize({ origin: `http://localhost:${door.port}`, host: `rebind.example:${door.port}` })).reply.status).toBe(403);
+  });
+
   it('without origin-check and host-check, serves them', async () => {
     const door = await open(planWithout('origin-check', 'host-check'));
     expect((await door.initialize({ origin: 'http://evil.example', host: 'rebind.example:1' })).reply.status).toBe(200);
@@ -311,6 +351,12 @@ describe('the front door over HTTP', () => {
         refusal(400, 'Bad Request: unsupported MCP-Protocol-Version "1999-01-01"'),
       );
       expect(await door.post('ping', { ...inSession, 'mcp-protocol-version': '2025-11-25' })).toMatchObject({ status: 200 });
+    });
+
+    it.each(SUPPORTED_PROTOCOL_VERSIONS)('accepts MCP-Protocol-Version %s, which the SDK still negotiates', async (version) => {
+      const door = await open(planWithout());
+      const { id } = await door.initialize();
+      expect(await door.post('ping', { 'mcp-session-id': id!, 'mcp-protocol-version': version })).toMatchObject({ status: 200 });
     });
 
     it('answers a body of exactly the cap, and refuses one byte more, declared or sent in chunks', async () => {

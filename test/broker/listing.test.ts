@@ -44,8 +44,8 @@ describe('initializeAndList', () => {
 
   it('refuses a protocol version it does not speak, or none', async () => {
     const unspoken = 'server "notes" answered initialize without a protocol version the broker speaks';
-    await expect(list(server(['[]'], { init: '{"protocolVersion":"2024-11-05"}' }))).rejects.toThrow(UpstreamError);
-    for (const init of ['{"protocolVersion":"2024-11-05"}', '{}', '["2025-11-25"]']) await expect(list(server(['[]'], { init }))).rejects.toThrow(unspoken);
+    await expect(list(server(['[]'], { init: '{"protocolVersion":"2024-01-01"}' }))).rejects.toThrow(UpstreamError);
+    for (const init of ['{"protocolVersion":"2024-01-01"}', '{}', '["2025-11-25"]']) await expect(list(server(['[]'], { init }))).rejects.toThrow(unspoken);
     const refused = new FakeRequester(() => ({ error: '{"code":-1,"message":"not now"}' }));
     await expect(list(refused)).rejects.toThrow('server "notes" answered initialize with an error: not now');
   });
