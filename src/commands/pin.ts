@@ -11,7 +11,7 @@ import { selectGuards } from '../guards/registry.js';
 import { manifestsText, type PinnedServer } from '../operator/manifest.js';
 import { startAndList } from '../load/startup.js';
 import { listFeatures } from '../features/listing.js';
-import { permittedCapabilities } from '../operator/client-capabilities.js';
+import { declarableCapabilities } from '../operator/client-capabilities.js';
 
 export async function pin(configPath: string, outPath: string, disabledGuards: readonly string[]): Promise<void> {
   const guards = selectGuards(disabledGuards);
@@ -19,7 +19,7 @@ export async function pin(configPath: string, outPath: string, disabledGuards: r
   // One at a time: each server is started, listed and stopped before the next is reached.
   for (const config of loadConfigs(configPath, guards.file)) {
     // Pinned under every capability the operator permits, so the review sees all the server offers.
-    const capabilities = permittedCapabilities(config.serverRequests);
+    const capabilities = declarableCapabilities(config);
     const { upstream, listed } = await startAndList(config, guards, capabilities);
     try {
       pinned.push({ id: config.server.id, tools: listed, features: await listFeatures(upstream, config), capabilities });

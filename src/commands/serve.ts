@@ -29,7 +29,7 @@ import { systemClock } from '../operator/time.js';
 import { tokenEnv } from '../upstream/tokens.js';
 import type { ServerEnv } from '../guards/types.js';
 import { EFFECTS, type ClientFacts, type Config, type Manifest } from '../types.js';
-import { NO_CAPABILITIES, commonCapabilities, permittedCapabilities } from '../operator/client-capabilities.js';
+import { NO_CAPABILITIES, commonCapabilities, declarableCapabilities } from '../operator/client-capabilities.js';
 import { escapeServerText } from '../inspect/sanitize.js';
 import { decideFeatures } from '../features/decide.js';
 import { listFeatures } from '../features/listing.js';
@@ -182,7 +182,7 @@ export async function serve(options: ServeOptions, io: ServeIo): Promise<number>
  * (docs/reference-broker.md, "Capabilities declared to the server").
  */
 function declaredCapabilities(config: Config, manifest: Manifest, pinned: boolean): ClientFacts {
-  const permitted = permittedCapabilities(config.serverRequests);
+  const permitted = declarableCapabilities(config);
   return pinned ? commonCapabilities(permitted, manifest.capabilities ?? NO_CAPABILITIES) : permitted;
 }
 

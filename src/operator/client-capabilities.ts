@@ -7,7 +7,7 @@
 
 import { member, object } from '../json/tree.js';
 
-import type { ClientFacts, JsonObject, JsonValue, ServerRequests } from '../types.js';
+import type { ClientFacts, Config, JsonObject, JsonValue, ServerRequests } from '../types.js';
 
 export const NO_CAPABILITIES: ClientFacts = { sampling: false, samplingTools: false, elicitationForm: false, elicitationUrl: false, roots: false };
 
@@ -25,6 +25,15 @@ export function permittedCapabilities(policy: ServerRequests): ClientFacts {
     elicitationUrl: policy.elicitation.allow,
     roots: policy.roots.length > 0,
   };
+}
+
+/**
+ * What the broker may declare to the server the configuration names: what the operator permits,
+ * but nothing to a server reached by URL, since over HTTP the broker keeps no stream on which the
+ * server could send it a request (src/upstream/http.ts): it promises nothing it could not relay.
+ */
+export function declarableCapabilities(config: Config): ClientFacts {
+  return config.server.url === undefined ? permittedCapabilities(config.serverRequests) : NO_CAPABILITIES;
 }
 
 /** Each capability only where both declare it. */

@@ -2,7 +2,8 @@
 // more, in MCP 2025-11-25's shape; and what an agent's initialize declares.
 
 import { describe, expect, it } from 'vitest';
-import { NO_CAPABILITIES, capabilitiesValue, commonCapabilities, permittedCapabilities, readCapabilities } from '../../src/operator/client-capabilities.js';
+import { NO_CAPABILITIES, capabilitiesValue, commonCapabilities, declarableCapabilities, permittedCapabilities, readCapabilities } from '../../src/operator/client-capabilities.js';
+import { config } from './builders.js';
 import { DEFAULT_SERVER_REQUESTS, parseServerRequests } from '../../src/operator/server-requests.js';
 import { readJson } from '../../src/json/reader.js';
 import { writeJson } from '../../src/json/writer.js';
@@ -25,6 +26,13 @@ describe('client capabilities', () => {
     expect(declared({ elicitation: { allow: true } })).toBe('{"elicitation":{"form":{},"url":{}}}');
     expect(declared({ roots: ['file:///notes'] })).toBe('{"roots":{}}');
     expect(declared({ sampling: { allow: true }, elicitation: { allow: true }, roots: ['file:///notes'] })).toBe('{"roots":{},"sampling":{},"elicitation":{"form":{},"url":{}}}');
+  });
+
+  it('declares nothing to a server reached by URL, where the broker could relay none of its requests', () => {
+    const serverRequests = parseServerRequests(readJson('{"sampling":{"allow":true},"elicitation":{"allow":true},"roots":["file:///notes"]}'));
+    const started = config({}, { serverRequests });
+    expect(declarableCapabilities(started)).toEqual(permittedCapabilities(serverRequests));
+    expect(declarableCapabilities({ ...started, server: { id: 'notes', url: new URL('https://mcp.example.test/mcp'), prefix: undefined, sourceVersion: undefined } })).toEqual(NO_CAPABILITIES);
   });
 
   it('keeps only what both declare', () => {
