@@ -276,6 +276,9 @@ function answerRequest(
     }
     case 'completion/complete':
       return resultText(id, completeResult(setup.knobs, params));
+    case 'logging/setLevel':
+      // The kit declares logging; what it logs does not depend on the level.
+      return resultText(id, '{}');
     case 'tools/call': {
       if (call === null) return errorText(id, INVALID_PARAMS, 'params.name must be a string');
       const error = callError(setup.knobs, call);
