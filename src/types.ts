@@ -240,11 +240,22 @@ export interface PinnedTool {
   readonly outputSchema: JsonObject | undefined;
 }
 
+/** Client capabilities as MCP 2025-11-25 declares them: what an agent declared, or the broker declares to a server. */
+export interface ClientFacts {
+  readonly sampling: boolean;
+  readonly samplingTools: boolean;
+  readonly elicitationForm: boolean;
+  readonly elicitationUrl: boolean;
+  readonly roots: boolean;
+}
+
 export interface Manifest {
   readonly server: string;
   readonly tools: ReadonlyMap<string, PinnedTool>;
   /** The resources, templates and prompts pinned; undefined for a manifest made in no pin (serve --unpinned). */
   readonly features?: FeaturePins;
+  /** The client capabilities the server was pinned under; undefined for a manifest made in no pin. */
+  readonly capabilities?: ClientFacts;
 }
 
 /** Checks one call's arguments; returns what is wrong with them, or an empty list. */

@@ -131,9 +131,15 @@ export interface Knobs {
   asks: Record<string, AskPreset>;
   /** Per tool of the tool set: the notifications a call of it makes the server send before its answer. */
   notifies: Record<string, NotifyPreset>;
+  /** Per tool of the tool set: the client capability its listing needs the client's initialize to have declared. */
+  needs: Record<string, ClientFeature>;
   /** A line written in pieces gets a `written` ledger record, with the time, at every multiple of this many bytes; null records none. */
   markEvery: number | null;
 }
+
+/** The client capabilities a tool may be offered under (`needs.<tool>`), as MCP names them. */
+export const CLIENT_FEATURES = ['sampling', 'elicitation', 'roots'] as const;
+export type ClientFeature = (typeof CLIENT_FEATURES)[number];
 
 /** How an oversized HTTP body is sent: with a Content-Length that says so, or chunked. */
 const OVERSIZE_MODES = ['announced', 'streamed'] as const;
@@ -185,6 +191,7 @@ const KNOB_KEYS = [
   'echo_env.<tool>',
   'ask.<tool>',
   'notify.<tool>',
+  'needs.<tool>',
   'lie_on_write',
   'assign_ids',
   'linger',
@@ -318,6 +325,7 @@ export function resolveKnobs(assigned: Readonly<Record<string, string>>): Knobs 
     notifyFeaturesChanged: false,
     asks: {},
     notifies: {},
+    needs: {},
     markEvery: null,
   };
   for (const [key, value] of Object.entries(assigned)) {
@@ -361,6 +369,9 @@ export function resolveKnobs(assigned: Readonly<Record<string, string>>): Knobs 
           break;
         case 'notify':
           knobs.notifies[name] = oneOf(key, value, NOTIFY_PRESET_NAMES);
+          break;
+        case 'needs':
+          knobs.needs[name] = oneOf(key, value, CLIENT_FEATURES);
           break;
       }
       continue;
@@ -553,11 +564,11 @@ function isFillerName(name: string, count: number): boolean {
   return n >= 1 && n <= count && fillerTool(n).name === name;
 }
 
-type ToolKnob = 'annotations' | 'run.annotations' | 'description' | 'title' | 'schema' | 'name' | 'output' | 'result' | 'error' | 'echo_env' | 'ask' | 'notify';
+type ToolKnob = 'annotations' | 'run.annotations' | 'description' | 'title' | 'schema' | 'name' | 'output' | 'result' | 'error' | 'echo_env' | 'ask' | 'notify' | 'needs';
 
 /** `annotations.write_note` → annotations of write_note; any other key → null. */
 function splitToolKey(key: string): { prefix: ToolKnob; tool: string } | null {
-  const match = /^(run\.annotations|annotations|description|title|schema|name|output|result|error|echo_env|ask|notify)\.(.+)$/.exec(key);
+  const match = /^(run\.annotations|annotations|description|title|schema|name|output|result|error|echo_env|ask|notify|needs)\.(.+)$/.exec(key);
   return match ? { prefix: match[1] as ToolKnob, tool: match[2]! } : null;
 }
 

@@ -36,11 +36,16 @@ interface Presented {
   annotations: AnnotationPreset;
 }
 
-/** Each page is a list of raw tool texts; there is always at least one page. */
-export function listingPages(knobs: Knobs, phase: Phase): string[][] {
+/**
+ * Each page is a list of raw tool texts; there is always at least one page. `declared` are the
+ * client capabilities the client's initialize declared: a tool `needs.<tool>` names is listed only
+ * under its capability.
+ */
+export function listingPages(knobs: Knobs, phase: Phase, declared: ReadonlySet<string> = new Set()): string[][] {
   const run = phase === 'run';
   const tools = TOOLSETS[knobs.toolset]
     .filter((def) => !(run && def.name === knobs.runDrop))
+    .filter((def) => knobs.needs[def.name] === undefined || declared.has(knobs.needs[def.name]!))
     .map((def) => present(def, knobs, phase));
   for (let n = 1; n <= knobs.filler; n++) tools.push(asIs(fillerTool(n)));
   if (run && knobs.runAdd !== null) tools.push(asIs(addedTool(knobs.runAdd)));
@@ -74,8 +79,8 @@ export function featurePage(field: string, texts: string[], pageSize: number | n
  * The answer to tools/list with `cursor` (undefined for the first page). Cursors are
  * `page-N` (N ≥ 2); `cursor=repeat` hands out `again` and `cursor=endless` never stops.
  */
-export function listingPage(knobs: Knobs, phase: Phase, cursor: unknown): PageAnswer {
-  const pages = listingPages(knobs, phase);
+export function listingPage(knobs: Knobs, phase: Phase, cursor: unknown, declared: ReadonlySet<string> = new Set()): PageAnswer {
+  const pages = listingPages(knobs, phase, declared);
   if (knobs.cursor === 'repeat') {
     if (cursor === undefined) return page(pages[0]!, 'again');
     if (cursor === 'again') return page([], 'again');

@@ -74,6 +74,8 @@ interface Serving extends ServerSetup {
   awaiting: Map<string, { method: string; call: HeldAnswer }>;
   /** The tools/call requests read so far, for `stop_reading_after_calls`. */
   calls: number;
+  /** The client capabilities the last initialize declared, by name: what `needs.<tool>` lists under. */
+  declared: ReadonlySet<string>;
 }
 
 /** A call's answer held until every request its handling started has its reply. */
@@ -102,7 +104,7 @@ export type StopReason = Extract<ExitReason, 'stdin-closed' | 'bad-control-file'
  * caller records the exit.
  */
 export function serve(setup: ServerSetup, streams: Streams): Promise<StopReason> {
-  const serving: Serving = { ...setup, output: streams.output, notes: new Notes(setup.knobs), lastPhase: null, awaiting: new Map(), calls: 0 };
+  const serving: Serving = { ...setup, output: streams.output, notes: new Notes(setup.knobs), lastPhase: null, awaiting: new Map(), calls: 0, declared: new Set() };
   return new Promise((resolve, reject) => {
     let stopped = false;
     const onLine = (line: Line): void | Promise<void> => {
@@ -248,11 +250,12 @@ function answerRequest(
 ): RawText {
   switch (method) {
     case 'initialize':
+      setup.declared = declaredCapabilities(params);
       return resultText(id, initializeResult(setup, params, phase));
     case 'ping':
       return resultText(id, '{}');
     case 'tools/list':
-      return pageText(id, listingPage(setup.knobs, phase, cursorOf(params)));
+      return pageText(id, listingPage(setup.knobs, phase, cursorOf(params), setup.declared));
     case 'resources/list':
       return pageText(id, resourcesPage(setup.knobs, phase, cursorOf(params)));
     case 'resources/templates/list':
@@ -273,6 +276,9 @@ function answerRequest(
     }
     case 'completion/complete':
       return resultText(id, completeResult(setup.knobs, params));
+    case 'logging/setLevel':
+      // The kit declares logging; what it logs does not depend on the level.
+      return resultText(id, '{}');
     case 'tools/call': {
       if (call === null) return errorText(id, INVALID_PARAMS, 'params.name must be a string');
       const error = callError(setup.knobs, call);
@@ -310,6 +316,12 @@ function initializeResult({ serverId, knobs }: Serving, params: unknown, phase: 
     `"resources":{"subscribe":true,"listChanged":true},"prompts":{"listChanged":true},"completions":{},"logging":{}},` +
     `"serverInfo":{"name":${writeString(name)},"version":${writeString(serverVersion)}}}`
   );
+}
+
+/** The names of the capabilities an initialize's params declare, each as an object. */
+function declaredCapabilities(params: unknown): ReadonlySet<string> {
+  const capabilities = isRecord(params) ? params['capabilities'] : undefined;
+  return new Set(isRecord(capabilities) ? Object.keys(capabilities).filter((name) => isRecord(capabilities[name])) : []);
 }
 
 /** The call a tools/call's params make, resolved once for all that acts on it; null without a name. */

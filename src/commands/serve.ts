@@ -28,7 +28,8 @@ import { startAndList, type Started } from '../load/startup.js';
 import { systemClock } from '../operator/time.js';
 import { tokenEnv } from '../upstream/tokens.js';
 import type { ServerEnv } from '../guards/types.js';
-import { EFFECTS, type Config, type Manifest } from '../types.js';
+import { EFFECTS, type ClientFacts, type Config, type Manifest } from '../types.js';
+import { NO_CAPABILITIES, commonCapabilities, declarableCapabilities } from '../operator/client-capabilities.js';
 import { escapeServerText } from '../inspect/sanitize.js';
 import { decideFeatures } from '../features/decide.js';
 import { listFeatures } from '../features/listing.js';
@@ -93,7 +94,7 @@ export async function serve(options: ServeOptions, io: ServeIo): Promise<number>
   const started: Started[] = [];
   try {
     // One at a time, each started and listed as if it were the only one.
-    for (const { config: own } of members) started.push(await startAndList(own, guards));
+    for (const { config: own, manifest } of members) started.push(await startAndList(own, guards, declaredCapabilities(own, manifest, given !== undefined)));
     const outcome = decideFleet(
       members.map(({ config: own, manifest }, i) => decideTools(started[i]!.listed, manifest, own, guards)),
       guards,
@@ -117,7 +118,7 @@ export async function serve(options: ServeOptions, io: ServeIo): Promise<number>
           rediscover: () => rediscover(upstream, own, manifest, guards, outcome.registered.filter((tool) => tool.server === own.server.id)),
           closeUpstream: (why: string) => upstream.close(why),
         };
-        return [own.server.id, { upstream, rediscovery }] as const;
+        return [own.server.id, { upstream, rediscovery, logging: started[i]!.logging }] as const;
       }),
     );
     const first = servers.get(config.server.id)!;
@@ -133,6 +134,7 @@ export async function serve(options: ServeOptions, io: ServeIo): Promise<number>
       limits: config.limits,
       serverEnv: lentValues(configs),
       upstream: first.upstream,
+      logging: started[0]!.logging,
       rediscovery: first.rediscovery,
       ...(members.length > 1 ? { servers } : {}),
       audit,
@@ -169,6 +171,19 @@ export async function serve(options: ServeOptions, io: ServeIo): Promise<number>
     await closeAll(started);
     audit?.close();
   }
+}
+
+/**
+ * The client capabilities declared to a server: what the operator permits, and with a manifest no
+ * more than it was pinned under (a manifest from before they were recorded, none), so the server
+ * presents what was reviewed and never more. They do not wait for the agent's own: the server is
+ * started and decided before any agent's handshake, and behind the front door it serves many
+ * agents; a request for a feature the session's agent did not declare is refused by the relay
+ * (docs/reference-broker.md, "Capabilities declared to the server").
+ */
+function declaredCapabilities(config: Config, manifest: Manifest, pinned: boolean): ClientFacts {
+  const permitted = declarableCapabilities(config);
+  return pinned ? commonCapabilities(permitted, manifest.capabilities ?? NO_CAPABILITIES) : permitted;
 }
 
 /**

@@ -7,7 +7,7 @@ import type { Resolver } from '../net/resolve.js';
 import type { Quarantine } from '../load/quarantine.js';
 import type { Clock } from '../operator/time.js';
 import type { StageStepConfig } from '../inspect/stage.js';
-import type { AuditDecision, CallFacts, Agents, Config, ServerRequests, Effect, Grant, Limits, Policy, Rule, JsonObject, JsonValue, ListedTool, ListingPage, RegisteredTool, Refusal, Manifest, PinnedTool, ToolRefusal, Drift, Compiled, Presentation, AnswerSubject, AnswerVerdict, DescriptorSubject, DescriptorVerdict, FeatureRequest, FeatureRequestVerdict, Offered } from '../types.js';
+import type { ClientFacts, AuditDecision, CallFacts, Agents, Config, ServerRequests, Effect, Grant, Limits, Policy, Rule, JsonObject, JsonValue, ListedTool, ListingPage, RegisteredTool, Refusal, Manifest, PinnedTool, ToolRefusal, Drift, Compiled, Presentation, AnswerSubject, AnswerVerdict, DescriptorSubject, DescriptorVerdict, FeatureRequest, FeatureRequestVerdict, Offered } from '../types.js';
 
 /** Refuses the whole listing: sees every page in turn and returns a reason, or null. */
 export interface ListingGuard {
@@ -300,13 +300,7 @@ export interface FeatureGuard {
 // acts on; the session's relay runs only those.
 
 /** What the agent declared in its initialize request's capabilities. */
-export interface ClientFacts {
-  readonly sampling: boolean;
-  readonly samplingTools: boolean;
-  readonly elicitationForm: boolean;
-  readonly elicitationUrl: boolean;
-  readonly roots: boolean;
-}
+export type { ClientFacts } from '../types.js';
 
 export interface InitiatedContext {
   readonly policy: ServerRequests;

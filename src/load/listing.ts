@@ -5,11 +5,12 @@
 
 import { ListingRefused, UpstreamError } from '../errors.js';
 import type { ListingGuard } from '../guards/types.js';
+import { NO_CAPABILITIES, capabilitiesValue } from '../operator/client-capabilities.js';
 import { BROKER_NAME, BROKER_VERSION, LATEST_PROTOCOL_VERSION, isSupportedProtocolVersion } from '../session/identity.js';
 import { member, object, plain, stringValue } from '../json/tree.js';
 import type { Requester, Reply } from '../upstream/connection.js';
 import { sharedDeadline } from '../upstream/deadline.js';
-import type { Limits, JsonObject, JsonValue, ListedTool, ListingPage } from '../types.js';
+import type { ClientFacts, Limits, JsonObject, JsonValue, ListedTool, ListingPage } from '../types.js';
 
 /**
  * Stops even a listing no guard bounds (every listing guard disabled), so the broker can never
@@ -32,20 +33,29 @@ function askWithin(server: Requester, serverId: string, timeoutMs: number): Ask 
   };
 }
 
+/** The server's handshake and listing: its tools, and whether it declared `logging`. */
+export interface Handshake {
+  readonly listed: ListedTool[];
+  /** Whether it may be asked `logging/setLevel`. */
+  readonly logging: boolean;
+}
+
+/** `declared` are the client capabilities the broker declares to the server (operator/client-capabilities.ts). */
 export async function initializeAndList(
   server: Requester,
   serverId: string,
   limits: Limits,
   guards: readonly ListingGuard[],
-): Promise<ListedTool[]> {
+  declared: ClientFacts = NO_CAPABILITIES,
+): Promise<Handshake> {
   const ask = askWithin(server, serverId, limits.connectTimeoutMs);
   const init = await ask(
     'initialize',
-    plain({
-      protocolVersion: LATEST_PROTOCOL_VERSION,
-      capabilities: {},
-      clientInfo: { name: BROKER_NAME, version: BROKER_VERSION },
-    }),
+    object([
+      ['protocolVersion', plain(LATEST_PROTOCOL_VERSION)],
+      ['capabilities', capabilitiesValue(declared)],
+      ['clientInfo', plain({ name: BROKER_NAME, version: BROKER_VERSION })],
+    ]),
     'initialize',
   );
   const version = init.kind === 'object' ? stringValue(member(init, 'protocolVersion')) : undefined;
@@ -53,7 +63,9 @@ export async function initializeAndList(
     throw new UpstreamError(`server "${serverId}" answered initialize without a protocol version the broker speaks`);
   }
   server.notify('notifications/initialized', undefined);
-  return listAllPages(ask, serverId, limits, guards);
+  const capabilities = init.kind === 'object' ? member(init, 'capabilities') : undefined;
+  const logging = capabilities?.kind === 'object' && member(capabilities, 'logging')?.kind === 'object';
+  return { listed: await listAllPages(ask, serverId, limits, guards), logging };
 }
 
 /**

@@ -6,6 +6,8 @@
 
 import { ConfigError, UpstreamError } from '../errors.js';
 import type { Guards } from '../guards/registry.js';
+
+import { NO_CAPABILITIES } from '../operator/client-capabilities.js';
 import { initializeAndList } from './listing.js';
 import { Connection, type Requester } from '../upstream/connection.js';
 import { systemResolver, type Resolver } from '../net/resolve.js';
@@ -13,7 +15,7 @@ import { HttpConnection, unguardedHttp, type Dialling } from '../upstream/http.j
 import { readTokens, tokenFor } from '../upstream/tokens.js';
 import { ServerProcess } from '../upstream/process.js';
 import { loadValidators } from '../schema/compile.js';
-import type { Config, ProcessServerSpec, UrlServerSpec, ListedTool } from '../types.js';
+import type { ClientFacts, Config, ProcessServerSpec, UrlServerSpec, ListedTool } from '../types.js';
 
 /** A connection to the server, whichever way it is reached. */
 export interface Upstream extends Requester {
@@ -24,14 +26,17 @@ export interface Upstream extends Requester {
 export interface Started {
   readonly upstream: Upstream;
   readonly listed: readonly ListedTool[];
+  /** Whether the server declared `logging`: the agent's `logging/setLevel` goes to it. */
+  readonly logging: boolean;
 }
 
 type StartGuards = Pick<Guards, 'process' | 'frame' | 'queue' | 'listing' | 'address' | 'http'>;
 
-export async function startAndList(config: Config, guards: StartGuards): Promise<Started> {
+/** `declared` are the client capabilities the broker declares to the server in its initialize. */
+export async function startAndList(config: Config, guards: StartGuards, declared: ClientFacts = NO_CAPABILITIES): Promise<Started> {
   const { upstream, diagnostics } = config.server.url === undefined ? await startProcess(config, config.server, guards) : await reach(config, config.server, guards);
   try {
-    return { upstream, listed: await initializeAndList(upstream, config.server.id, config.limits, guards.listing) };
+    return { upstream, ...(await initializeAndList(upstream, config.server.id, config.limits, guards.listing, declared)) };
   } catch (err) {
     await upstream.close();
     const tail = diagnostics();

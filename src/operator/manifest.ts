@@ -6,11 +6,12 @@ import { canonicalJson } from '../json/canonical.js';
 import { Fields } from './fields.js';
 import { readJsonFile } from './files.js';
 import type { FileGuard } from '../guards/types.js';
+import { capabilitiesValue, readCapabilities } from './client-capabilities.js';
 import { canonicalHash, schemaFingerprint, descriptionHash } from '../load/fingerprint.js';
 import { readJson } from '../json/reader.js';
 import { member, object, plain, stringValue } from '../json/tree.js';
 import { writeJson } from '../json/writer.js';
-import type { Descriptor, JsonObject, JsonValue, ListedTool, PinnedTool, Manifest } from '../types.js';
+import type { ClientFacts, Descriptor, JsonObject, JsonValue, ListedTool, PinnedTool, Manifest } from '../types.js';
 import { PIN_SECTIONS, parsePins, pinEntries } from '../features/pins.js';
 
 const MANIFEST_FORMAT = 'gauntlet-pin/1';
@@ -23,6 +24,8 @@ export interface PinnedServer {
   readonly tools: readonly ListedTool[];
   /** The resources, templates and prompts it presented (docs/reference-broker.md). */
   readonly features: readonly Descriptor[];
+  /** The client capabilities the broker declared to it: what it presented depends on them. */
+  readonly capabilities: ClientFacts;
 }
 
 /** The manifest text for a listing; tools keep the server's order. */
@@ -43,7 +46,7 @@ export function manifestsText(servers: readonly PinnedServer[], pinnedAt: Date):
   return `${writeJson(set)}\n`;
 }
 
-function manifestValue({ id: serverId, tools, features }: PinnedServer, pinnedAt: Date): JsonObject {
+function manifestValue({ id: serverId, tools, features, capabilities }: PinnedServer, pinnedAt: Date): JsonObject {
   const entries = tools.map((tool) => {
     const schema = schemaFingerprint(tool.inputSchema);
     const entry = object([
@@ -59,6 +62,7 @@ function manifestValue({ id: serverId, tools, features }: PinnedServer, pinnedAt
     ['format', plain(MANIFEST_FORMAT)],
     ['server', plain(serverId)],
     ['pinned_at', plain(pinnedAt.toISOString())],
+    ['client_capabilities', capabilitiesValue(capabilities)],
     ['tools', object(entries)],
     ...pinEntries(features),
   ]);
@@ -79,7 +83,7 @@ export function loadManifests(path: string, guards: readonly FileGuard[]): Manif
 
 /** Whether it pins the server the configuration names is the `manifest-server` guard's to judge. */
 export function parseManifest(value: JsonValue): Manifest {
-  const top: Fields = new Fields(value, 'manifest', ['format', 'server', 'pinned_at', 'tools', ...Object.values(PIN_SECTIONS)]);
+  const top: Fields = new Fields(value, 'manifest', ['format', 'server', 'pinned_at', 'client_capabilities', 'tools', ...Object.values(PIN_SECTIONS)]);
   if (top.string('format') !== MANIFEST_FORMAT) top.fail('format', `must be "${MANIFEST_FORMAT}"`);
   const server = top.required('server', (f, k) => f.string(k));
   top.required('pinned_at', (f, k) => f.string(k));
@@ -93,7 +97,10 @@ export function parseManifest(value: JsonValue): Manifest {
       'output_schema',
     ])));
   }
-  return { server, tools, features: parsePins(top) };
+  // A manifest from before they were recorded was pinned under none.
+  const capabilities = top.get('client_capabilities');
+  if (capabilities !== undefined && capabilities.kind !== 'object') top.fail('client_capabilities', 'must be an object');
+  return { server, tools, features: parsePins(top), capabilities: readCapabilities(capabilities) };
 }
 
 const SHA256_HEX = /^[0-9a-f]{64}$/;

@@ -14,6 +14,7 @@ import type { Reply } from '../upstream/connection.js';
 import type { ClientFacts, InitiatedContext, NotificationGuard, ServerReplyGuard, ServerRequestGuard } from '../guards/types.js';
 import type { JsonObject, JsonValue, ServerRequests } from '../types.js';
 import { withMembers } from '../json/members.js';
+import { NO_CAPABILITIES, readCapabilities } from '../operator/client-capabilities.js';
 
 export interface InitiatedGuards {
   readonly serverRequest: readonly ServerRequestGuard[];
@@ -31,8 +32,6 @@ const CAPABILITY: Readonly<Record<string, (client: ClientFacts) => boolean>> = {
 /** The notifications a server may send the agent through the broker; others are not passed on. */
 const FORWARDED = new Set(['notifications/message', 'notifications/progress', 'notifications/resources/list_changed', 'notifications/prompts/list_changed']);
 
-const NO_CLIENT: ClientFacts = { sampling: false, samplingTools: false, elicitationForm: false, elicitationUrl: false, roots: false };
-
 export interface RelayOptions {
   readonly guards: InitiatedGuards;
   readonly policy: ServerRequests;
@@ -43,7 +42,7 @@ export interface RelayOptions {
 }
 
 export class Relay {
-  private client: ClientFacts = NO_CLIENT;
+  private client: ClientFacts = NO_CAPABILITIES;
   private nextId = 1;
   /** The broker's requests to the agent still waiting, by the id's literal. */
   private readonly waiting = new Map<string, (reply: Reply) => void>();
@@ -56,22 +55,7 @@ export class Relay {
 
   /** What the agent declared in its initialize request. */
   learnClient(params: JsonValue | undefined): void {
-    const capabilities = params?.kind === 'object' ? member(params, 'capabilities') : undefined;
-    const declared = (key: string): JsonObject | undefined => {
-      const value = capabilities?.kind === 'object' ? member(capabilities, key) : undefined;
-      return value?.kind === 'object' ? value : undefined;
-    };
-    const sampling = declared('sampling');
-    const elicitation = declared('elicitation');
-    // An empty elicitation capability is the form mode of 2025-06-18.
-    const modes = elicitation === undefined ? [] : elicitation.entries.map(([key]) => key);
-    this.client = {
-      sampling: sampling !== undefined,
-      samplingTools: sampling !== undefined && member(sampling, 'tools')?.kind === 'object',
-      elicitationForm: elicitation !== undefined && (modes.length === 0 || modes.includes('form')),
-      elicitationUrl: modes.includes('url'),
-      roots: declared('roots') !== undefined,
-    };
+    this.client = readCapabilities(params?.kind === 'object' ? member(params, 'capabilities') : undefined);
   }
 
   /** The answer the server gets to its request of `method`. */

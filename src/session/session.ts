@@ -30,6 +30,9 @@ import { DEFAULT_SERVER_REQUESTS } from '../operator/server-requests.js';
 import { Relay } from './relay.js';
 import type { FeatureSession } from '../features/session.js';
 
+/** The severities of `logging/setLevel` (MCP 2025-11-25 `LoggingLevel`, RFC 5424's). */
+const LOG_LEVELS: readonly string[] = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
+
 /** The server's notice that its tools changed: the occasion for a rediscovery. */
 export const TOOLS_CHANGED = 'notifications/tools/list_changed';
 
@@ -44,6 +47,8 @@ export interface Rediscovery {
 export interface SessionServer {
   readonly upstream: Requester;
   readonly rediscovery?: Rediscovery;
+  /** Whether the server declared `logging`, so the agent's `logging/setLevel` goes to it. */
+  readonly logging?: boolean;
 }
 
 /** Where a call names the upstream agents it is made for (docs/call-path.md). */
@@ -59,6 +64,8 @@ export interface SessionOptions {
   /** What the operator placed in the server's environment: never the agent's to read. */
   readonly serverEnv: ServerEnv;
   readonly upstream: Requester;
+  /** Whether `upstream`'s server declared `logging` (with several servers, each says so in `servers`). */
+  readonly logging?: boolean;
   /**
    * With several servers: each by id. A tool's calls go to its own server's connection, and a
    * server that says its tools changed has only its own decided again; `upstream` and
@@ -96,6 +103,8 @@ export class Session {
   private readonly relay: Relay;
   /** What every message the server chose passes through before the agent sees it. */
   private readonly stage: Stage;
+  /** The servers that declared `logging`: where the agent's `logging/setLevel` goes. */
+  private readonly logging: readonly Requester[];
 
   constructor(private readonly options: SessionOptions) {
     this.stage = configureStage(options.guards.outbound, { serverEnv: options.serverEnv, limits: options.limits });
@@ -107,7 +116,8 @@ export class Session {
       send: (line) => options.send(line),
       timeoutMs: options.limits.callTimeoutMs,
     });
-    const servers = options.servers ?? new Map([['', { upstream: options.upstream, rediscovery: options.rediscovery }]]);
+    const servers: ReadonlyMap<string, SessionServer> = options.servers ?? new Map([['', { upstream: options.upstream, rediscovery: options.rediscovery, logging: options.logging }]]);
+    this.logging = [...servers.values()].filter((server) => server.logging === true).map((server) => server.upstream);
     for (const { upstream, rediscovery } of servers.values()) {
       upstream.onRequest((method, params) => this.relay.request(method, params));
       for (const method of RELAYED_NOTIFICATIONS) upstream.onNotification(method, (params) => this.relay.notification(method, params));
@@ -157,7 +167,7 @@ export class Session {
       case 'initialize':
         this.initialized = true;
         this.relay.learnClient(params);
-        this.options.send(resultLine(id, initializeResult(params, this.options.features?.capabilities() ?? [])));
+        this.options.send(resultLine(id, initializeResult(params, [...(this.logging.length > 0 ? [['logging', object([])] as const] : []), ...(this.options.features?.capabilities() ?? [])])));
         return;
       case 'ping':
         this.options.send(resultLine(id, object([])));
@@ -167,6 +177,10 @@ export class Session {
         return;
       case 'tools/call':
         this.track(id, this.call(id, params));
+        return;
+      case 'logging/setLevel':
+        if (this.logging.length === 0) break;
+        this.track(id, this.setLevel(id, params));
         return;
       case 'resources/list':
       case 'resources/templates/list':
@@ -219,6 +233,30 @@ export class Session {
     const error = this.outbound(answer.error, 'error');
     const shown = error.ok && error.message.kind === 'object' ? error.message : brokerError(ERROR.upstream, "The server's error is withheld.");
     this.options.send(errorLine(id, shown));
+  }
+
+  /**
+   * The agent's log level, for every server that declared `logging`: only a level MCP names is
+   * sent, and only the level (nothing else of the agent's params). The log messages that follow
+   * are judged by the notification guards as every other.
+   */
+  private async setLevel(id: JsonValue, params: JsonValue | undefined): Promise<void> {
+    const level = params?.kind === 'object' ? stringValue(member(params, 'level')) : undefined;
+    if (level === undefined || !LOG_LEVELS.includes(level)) {
+      this.options.send(errorLine(id, brokerError(ERROR.invalidParams, `Invalid params: level must be one of ${LOG_LEVELS.join(', ')}`)));
+      return;
+    }
+    const { callTimeoutMs } = this.options.limits;
+    const replies = await Promise.all(
+      this.logging.map((upstream) => upstream.request('logging/setLevel', object([['level', plain(level)]]), callTimeoutMs, 'logging/setLevel').catch(() => undefined)),
+    );
+    // What a server said in refusing is its own text: the agent learns only that one did.
+    const refused = replies.filter((reply) => reply?.ok !== true).length;
+    this.options.send(
+      refused === 0
+        ? resultLine(id, object([]))
+        : errorLine(id, brokerError(ERROR.upstream, `${refused} of ${replies.length} server(s) did not accept the log level ${level}`)),
+    );
   }
 
   /** Answers a line that held no readable request; without an id, the answer's id is null. */

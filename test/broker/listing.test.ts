@@ -22,7 +22,7 @@ function server(pages: string[], { init = INIT, cursor = (i: number) => (i < pag
 }
 
 const list = (requester: FakeRequester, limits = DEFAULT_LIMITS, guards = ALL_GUARDS.listing) =>
-  initializeAndList(requester, 'notes', limits, guards);
+  initializeAndList(requester, 'notes', limits, guards).then((handshake) => handshake.listed);
 
 describe('initializeAndList', () => {
   it('initializes, then reads every page keeping raw trees', async () => {
@@ -40,6 +40,19 @@ describe('initializeAndList', () => {
     expect(requester.notified).toEqual(['notifications/initialized']);
     // One deadline bounds the whole step.
     expect(requester.asked.every((a) => a.timeoutMs <= DEFAULT_LIMITS.connectTimeoutMs)).toBe(true);
+  });
+
+  it('declares to the server the client capabilities it is given, and learns whether the server declared logging', async () => {
+    const declared = { sampling: true, samplingTools: true, elicitationForm: true, elicitationUrl: false, roots: false };
+    const requester = server(['[]'], { init: '{"protocolVersion":"2025-11-25","capabilities":{"tools":{},"logging":{}}}' });
+    const handshake = await initializeAndList(requester, 'notes', DEFAULT_LIMITS, ALL_GUARDS.listing, declared);
+    expect(JSON.parse(requester.asked[0]!.params!).capabilities).toEqual({ sampling: { tools: {} }, elicitation: { form: {} } });
+    expect(handshake.logging).toBe(true);
+    // Declared without an object, or not at all, logging is not declared.
+    for (const capabilities of ['{"tools":{}}', '{"logging":true}']) {
+      const without = await initializeAndList(server(['[]'], { init: `{"protocolVersion":"2025-11-25","capabilities":${capabilities}}` }), 'notes', DEFAULT_LIMITS, ALL_GUARDS.listing);
+      expect(without.logging).toBe(false);
+    }
   });
 
   it('refuses a protocol version it does not speak, or none', async () => {

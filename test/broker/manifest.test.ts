@@ -12,6 +12,7 @@ import { loadManifests, manifestText, manifestsText, parseManifest } from '../..
 import { selectGuards } from '../../src/guards/registry.js';
 import { descriptorHash } from '../../src/features/pins.js';
 import type { Descriptor, JsonObject, Manifest } from '../../src/types.js';
+import { NO_CAPABILITIES } from '../../src/operator/client-capabilities.js';
 import { tool } from './builders.js';
 
 const when = new Date('2026-01-01T00:00:00.000Z');
@@ -22,12 +23,13 @@ const listed = [
 
 describe('manifest', () => {
   it('records the canonical schema, both hashes and the annotations as received', () => {
-    const manifest = JSON.parse(manifestText({ id: 'notes', tools: listed, features: [] }, when));
+    const manifest = JSON.parse(manifestText({ id: 'notes', tools: listed, features: [], capabilities: NO_CAPABILITIES }, when));
     const canonical = '{"properties":{"n":{"maximum":9007199254740993}},"type":"object"}';
     expect(manifest).toEqual({
       format: 'gauntlet-pin/1',
       server: 'notes',
       pinned_at: '2026-01-01T00:00:00.000Z',
+      client_capabilities: {},
       tools: {
         search_notes: {
           description_hash: sha256Hex('search_notes does things'),
@@ -45,13 +47,27 @@ describe('manifest', () => {
     });
   });
 
+  it('records the client capabilities the server was pinned under, and reads them back', () => {
+    const capabilities = { sampling: true, samplingTools: false, elicitationForm: true, elicitationUrl: true, roots: true };
+    const text = manifestText({ id: 'notes', tools: listed, features: [], capabilities }, when);
+    expect(JSON.parse(text).client_capabilities).toEqual({ roots: {}, sampling: {}, elicitation: { form: {}, url: {} } });
+    expect(parseManifest(readJson(text)).capabilities).toEqual(capabilities);
+  });
+
+  it('reads a manifest from before capabilities were recorded as pinned under none, and refuses a malformed record', () => {
+    const value = JSON.parse(manifestText({ id: 'notes', tools: listed, features: [], capabilities: NO_CAPABILITIES }, when));
+    delete value.client_capabilities;
+    expect(parseManifest(readJson(JSON.stringify(value))).capabilities).toEqual(NO_CAPABILITIES);
+    expect(() => parseManifest(readJson(JSON.stringify({ ...value, client_capabilities: ['sampling'] })))).toThrow(/client_capabilities.*must be an object/);
+  });
+
   it('hashes a missing description apart from every present one, the empty one included', () => {
     expect(descriptionHash(undefined)).not.toBe(descriptionHash(''));
     expect(descriptionHash('')).toBe(sha256Hex(''));
   });
 
   it('reads back what it wrote', () => {
-    const parsed = parseManifest(readJson(manifestText({ id: 'notes', tools: listed, features: [] }, when)));
+    const parsed = parseManifest(readJson(manifestText({ id: 'notes', tools: listed, features: [], capabilities: NO_CAPABILITIES }, when)));
     const pin = parsed.tools.get('search_notes');
     expect(writeJson(pin?.inputSchema ?? readJson('{}'))).toBe('{"properties":{"n":{"maximum":9007199254740993}},"type":"object"}');
     expect(pin?.annotations === undefined ? undefined : writeJson(pin.annotations)).toBe('{"readOnlyHint":true}');
@@ -70,7 +86,7 @@ describe('manifest', () => {
     [(m: any) => ({ ...m, tools: { t: { ...m.tools.bare, input_schema: undefined } } }), 'manifest.tools["t"].input_schema is required'],
     [(m: any) => ({ ...m, tools: { t: { ...m.tools.bare, input_schema: '{"type":' } } }), 'manifest.tools["t"].input_schema is not valid JSON: '],
   ])('refuses a manifest that does not hold together (%#)', (edit, message) => {
-    const text = JSON.stringify(edit(JSON.parse(manifestText({ id: 'notes', tools: listed, features: [] }, when))));
+    const text = JSON.stringify(edit(JSON.parse(manifestText({ id: 'notes', tools: listed, features: [], capabilities: NO_CAPABILITIES }, when))));
     expect(() => parseManifest(readJson(text))).toThrow(ConfigError);
     expect(() => parseManifest(readJson(text))).toThrow(message);
   });
@@ -85,11 +101,11 @@ describe('manifest', () => {
     };
 
     it('writes one manifest for one server, and a set of each server\'s in order for several; reads either back', () => {
-      const one = manifestsText([{ id: 'notes', tools: listed, features: [] }], when);
-      expect(one).toBe(manifestText({ id: 'notes', tools: listed, features: [] }, when));
+      const one = manifestsText([{ id: 'notes', tools: listed, features: [], capabilities: NO_CAPABILITIES }], when);
+      expect(one).toBe(manifestText({ id: 'notes', tools: listed, features: [], capabilities: NO_CAPABILITIES }, when));
       expect(load(one).map((m) => [m.server, [...m.tools.keys()]])).toEqual([['notes', ['search_notes', 'bare']]]);
-      const set = manifestsText([{ id: 'notes', tools: listed, features: [] }, { id: 'files', tools: [listed[1]!], features: [] }], when);
-      expect(JSON.parse(set)).toEqual({ format: 'gauntlet-pin-set/1', manifests: [JSON.parse(one), { ...JSON.parse(manifestText({ id: 'files', tools: [listed[1]!], features: [] }, when)) }] });
+      const set = manifestsText([{ id: 'notes', tools: listed, features: [], capabilities: NO_CAPABILITIES }, { id: 'files', tools: [listed[1]!], features: [], capabilities: NO_CAPABILITIES }], when);
+      expect(JSON.parse(set)).toEqual({ format: 'gauntlet-pin-set/1', manifests: [JSON.parse(one), { ...JSON.parse(manifestText({ id: 'files', tools: [listed[1]!], features: [], capabilities: NO_CAPABILITIES }, when)) }] });
       expect(set.endsWith('}\n')).toBe(true);
       expect(load(set).map((m) => [m.server, [...m.tools.keys()]])).toEqual([['notes', ['search_notes', 'bare']], ['files', ['bare']]]);
     });
@@ -108,7 +124,7 @@ describe('manifest', () => {
       descriptor('resource', 'file:///notes/b', '{"name":"b","uri":"file:///notes/b"}'),
       descriptor('prompt', 'summarise', '{"name":"summarise","arguments":[{"name":"topic","required":true}]}'),
     ];
-    const written = () => JSON.parse(manifestText({ id: 'notes', tools: listed, features }, when));
+    const written = () => JSON.parse(manifestText({ id: 'notes', tools: listed, features, capabilities: NO_CAPABILITIES }, when));
 
     it('pins each descriptor by the SHA-256 of its canonical JSON, under its kind, and writes no section for a kind not listed', () => {
       const manifest = written();

@@ -60,3 +60,23 @@ describe('notify.<tool>', () => {
     expect(out.filter((message) => message.method === 'notifications/message')).toHaveLength(200);
   });
 });
+
+describe('needs.<tool>', () => {
+  const initialize = (capabilities: Record<string, unknown>) => JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities } });
+  const list = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
+  const listed = (knobs: string[], lines: string[]) =>
+    (serve(knobs, lines).out.find((message) => message.id === 1)!.result as { tools: { name: string }[] }).tools.map((tool) => tool.name);
+
+  it('lists the tool only to a client whose initialize declared the capability, as an object', () => {
+    const knobs = ['needs.search_notes=sampling'];
+    expect(listed(knobs, [initialize({ sampling: {} }), list])).toEqual(['search_notes', 'read_note', 'write_note']);
+    expect(listed(knobs, [initialize({ roots: {}, elicitation: {} }), list])).toEqual(['read_note', 'write_note']);
+    expect(listed(knobs, [initialize({ sampling: true }), list])).toEqual(['read_note', 'write_note']);
+    // Listed before any initialize, no capability is declared.
+    expect(listed(knobs, [list])).toEqual(['read_note', 'write_note']);
+  });
+
+  it('refuses a capability MCP does not name for a client', () => {
+    expect(serve(['needs.search_notes=logging'], []).status).toBe(2);
+  });
+});
