@@ -180,12 +180,32 @@ function proxyToUrl(agent: AgentSide, target: string, tokens: Record<string, str
     };
     void fetch(url, { method: 'POST', headers, body: line })
       .then(async (response) => {
-        const body = (await response.text()).trim();
-        if (body !== '' && response.ok) agent.write(stamp?.stamp(body) ?? body);
-        else if (!response.ok) answerFailure(agent, line, `HTTP ${response.status}`);
+        if (!response.ok) answerFailure(agent, line, `HTTP ${response.status}`);
+        else if (response.headers.get('content-type')?.startsWith('text/event-stream') === true) await copyEvents(response, (data) => agent.write(stamp?.stamp(data) ?? data));
+        else {
+          const body = (await response.text()).trim();
+          if (body !== '') agent.write(stamp?.stamp(body) ?? body);
+        }
       })
       .catch((error: Error) => answerFailure(agent, line, error.message));
   });
+}
+
+/**
+ * An event-stream answer copied to the agent event by event, each event's data as one line, for
+ * as long as the server sends: no bound, no check, and no line ending but LF understood.
+ */
+async function copyEvents(response: Response, write: (data: string) => void): Promise<void> {
+  const decoder = new TextDecoder();
+  let text = '';
+  for await (const chunk of response.body ?? []) {
+    text += decoder.decode(chunk as Uint8Array, { stream: true });
+    for (let end = text.indexOf('\n\n'); end !== -1; end = text.indexOf('\n\n')) {
+      const data = text.slice(0, end).split('\n').filter((field) => field.startsWith('data:')).map((field) => field.slice(5).trimStart());
+      text = text.slice(end + 2);
+      if (data.join('') !== '') write(data.join('\n'));
+    }
+  }
 }
 
 function answerFailure(agent: AgentSide, line: string, problem: string): void {

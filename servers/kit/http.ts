@@ -11,6 +11,10 @@
  * the certificate in servers/kit/tls/) and quote each call's request headers in its result
  * (`http_echo_headers`), as a careless server echoing its request would; and one closes every
  * connection after its response (`http_close_connections`), so each request is dialled anew.
+ * With `http_sse` every request is answered as the transport also allows, on an event stream: a
+ * priming event at once, then whatever the server sends of its own while the request is pending
+ * (notifications, requests: `notify.*`, `ask.*`), then the answer; or, for a call (`endless`), log
+ * lines for as long as the client reads and never the answer.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
@@ -22,6 +26,7 @@ import { isRecord, rawMemberText } from './jsonrpc.js';
 import type { Knobs } from './knobs.js';
 import { type SentLine, serve, type ServerSetup, type StopReason } from './server.js';
 import { streamPieces } from './wire.js';
+import type { Pieces, RawText } from './json-text.js';
 
 /** Bigger than any cap a broker may set on a body (16 MiB), by 1 MiB. */
 const OVERSIZE_BYTES = 17 * 1024 * 1024;
@@ -74,6 +79,35 @@ async function sendOversized(response: ServerResponse, key: string, announced: b
   if (await streamPieces(response, body)) response.end();
 }
 
+/** One event carrying `line` as its data: serve() writes a line with no newline in it. */
+function sseEvent(line: RawText): Pieces {
+  return function* () {
+    yield 'data: ';
+    yield* typeof line === 'string' ? [line] : line();
+    yield '\n\n';
+  };
+}
+
+/** The log line an endless stream repeats. */
+const STILL_WORKING = [...sseEvent('{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","logger":"notes","data":"still working"}}')()].join('');
+
+/**
+ * Opens the event stream a request is answered on, with the priming event the transport asks
+ * for (an id and empty data): answered before serve() has the request, so that what serve()
+ * sends while it is pending has a stream to go on.
+ */
+function openStream(response: ServerResponse, eventId: number): void {
+  response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+  response.write(`id: ${eventId}\ndata:\n\n`);
+}
+
+/** Log lines for as long as the client reads: a call's stream that never carries its answer. */
+async function sendEndless(response: ServerResponse): Promise<void> {
+  await streamPieces(response, function* () {
+    for (;;) yield STILL_WORKING;
+  });
+}
+
 /** servers/kit/tls, found by walking up: the kit runs compiled from dist/ and from sources alike. */
 function tlsDir(): string {
   let dir = dirname(fileURLToPath(import.meta.url));
@@ -112,10 +146,16 @@ function withHeadersEchoed(text: string, headers: Record<string, string>): strin
  * A reply as serve() wrote it, its length announced; with `echoed`, a call's result quoting those
  * headers (the echo rewrites the reply, so a reply in pieces is then joined first).
  */
-async function sendReply(response: ServerResponse, { line, bytes }: SentLine, echoed: Record<string, string> | null): Promise<void> {
+async function sendReply(response: ServerResponse, { line, bytes }: SentLine, echoed: Record<string, string> | null, onStream: boolean): Promise<void> {
   if (echoed !== null || typeof line === 'string') {
     const text = typeof line === 'string' ? line : [...line()].join('');
-    response.writeHead(200, { 'content-type': 'application/json' }).end(echoed === null ? text : withHeadersEchoed(text, echoed));
+    const body = echoed === null ? text : withHeadersEchoed(text, echoed);
+    if (onStream) response.end([...sseEvent(body)()].join(''));
+    else response.writeHead(200, { 'content-type': 'application/json' }).end(body);
+    return;
+  }
+  if (onStream) {
+    if (await streamPieces(response, sseEvent(line))) response.end();
     return;
   }
   response.writeHead(200, { 'content-type': 'application/json', 'content-length': bytes });
@@ -145,8 +185,17 @@ export async function serveHttp(setup: ServerSetup, addresses: readonly string[]
   // serve() answers in its own time (or never, for hang_on_call): replies are matched by id, and
   // each is sent without holding serve() up, so one slow reader delays no other request.
   const waiting = new Map<string, (reply: SentLine) => void>();
+  // With http_sse, the streams still waiting for their answer, oldest first: what the server
+  // sends of its own goes on the latest, the call it handles (scenarios make one at a time).
+  const streams: ServerResponse[] = [];
+  let eventIds = 0;
   const onSent = (sent: SentLine): void => {
-    const respond = sent.inReplyTo === null ? undefined : waiting.get(sent.inReplyTo);
+    if (sent.inReplyTo === null) {
+      const stream = streams.at(-1);
+      if (stream !== undefined) void streamPieces(stream, sseEvent(sent.line));
+      return;
+    }
+    const respond = waiting.get(sent.inReplyTo);
     if (respond === undefined) return;
     waiting.delete(sent.inReplyTo!);
     respond(sent);
@@ -167,17 +216,32 @@ export async function serveHttp(setup: ServerSetup, addresses: readonly string[]
         response.writeHead(307, { location }).end();
         return;
       }
-      if (key !== undefined) {
+      // A response (the client's answer to a request of the server's own) is owed only 202, as a notification is.
+      const isRequest = key !== undefined && method !== undefined;
+      const onStream = isRequest && knobs.httpSse !== null;
+      if (onStream) {
+        openStream(response, ++eventIds);
+        streams.push(response);
+        response.once('close', () => {
+          const at = streams.indexOf(response);
+          if (at !== -1) streams.splice(at, 1);
+        });
+      }
+      if (onStream && call && knobs.httpSse === 'endless') {
+        // serve() still handles the call (the ledger shows it received), and its answer is never sent.
+        waiting.set(key, () => undefined);
+        sendEndless(response).catch(() => response.destroy());
+      } else if (isRequest) {
         waiting.set(key, (reply) => {
           const sending =
             call && knobs.httpOversize !== null
               ? sendOversized(response, key, knobs.httpOversize === 'announced')
-              : sendReply(response, reply, call && knobs.httpEchoHeaders ? headers : null);
+              : sendReply(response, reply, call && knobs.httpEchoHeaders ? headers : null, onStream);
           sending.catch(() => response.destroy());
         });
       }
       input.write(`${line}\n`);
-      if (key === undefined) response.writeHead(202).end();
+      if (!isRequest) response.writeHead(202).end();
     })().catch(() => response.destroy());
   };
   const tls = knobs.httpTls ? tlsDir() : undefined;

@@ -107,6 +107,8 @@ export interface Knobs {
   httpEchoHeaders: boolean;
   /** Over HTTP: every response closes its connection, so each request is dialled afresh. */
   httpCloseConnections: boolean;
+  /** Over HTTP: every request is answered on an event stream (`answer`), a call's never ending (`endless`). */
+  httpSse: SseMode | null;
   /** Per resource: what reading it returns instead of its own text. */
   resourceContents: Record<string, ResourceContents>;
   /** Per resource: the preset that replaces its description in both phases. */
@@ -144,6 +146,14 @@ export type ClientFeature = (typeof CLIENT_FEATURES)[number];
 /** How an oversized HTTP body is sent: with a Content-Length that says so, or chunked. */
 const OVERSIZE_MODES = ['announced', 'streamed'] as const;
 export type OversizeMode = (typeof OVERSIZE_MODES)[number];
+
+/**
+ * How requests are answered on an event stream: each carries what the server sends while it is
+ * pending, then its answer (`answer`); or, for a call, log lines for as long as the client reads
+ * and never the answer (`endless`).
+ */
+const SSE_MODES = ['answer', 'endless'] as const;
+export type SseMode = (typeof SSE_MODES)[number];
 
 export class KnobError extends Error {}
 
@@ -205,6 +215,7 @@ const KNOB_KEYS = [
   'http_tls',
   'http_echo_headers',
   'http_close_connections',
+  'http_sse',
   'resource.<resource>',
   'resource_description.<resource>',
   'template_description',
@@ -313,6 +324,7 @@ export function resolveKnobs(assigned: Readonly<Record<string, string>>): Knobs 
     httpTls: false,
     httpEchoHeaders: false,
     httpCloseConnections: false,
+    httpSse: null,
     resourceContents: {},
     resourceDescriptions: {},
     templateDescription: null,
@@ -422,6 +434,9 @@ export function resolveKnobs(assigned: Readonly<Record<string, string>>): Knobs 
       case 'http_oversize':
         knobs.httpOversize = oneOf(key, value, OVERSIZE_MODES);
         break;
+      case 'http_sse':
+        knobs.httpSse = oneOf(key, value, SSE_MODES);
+        break;
       case 'hang_on':
         knobs.hangOn = oneOf(key, value, HANGABLE_METHODS);
         break;
@@ -487,9 +502,11 @@ function featureKnob(knobs: Knobs, key: string, value: string): boolean {
  * leaves the addresses the harness gave it.
  */
 export function refuseUnlistened(knobs: Knobs, listen: readonly string[] | null): void {
-  // Over HTTP a request of the server's own needs a stream to the client the kit does not keep.
+  // Over HTTP a request or notification of the server's own needs a stream to the client: only
+  // the event stream a call is answered on (`http_sse`) is one.
   const initiated = [...Object.keys(knobs.asks).map((tool) => `ask.${tool}`), ...Object.keys(knobs.notifies).map((tool) => `notify.${tool}`)];
-  if (listen !== null && initiated.length > 0) throw new KnobError(`knob ${initiated[0]} is served over stdio only`);
+  if (listen !== null && knobs.httpSse === null && initiated.length > 0) throw new KnobError(`knob ${initiated[0]} is served over stdio, or over HTTP with http_sse`);
+  if (listen === null && knobs.httpSse !== null) throw new KnobError('knob http_sse needs --http');
   const target = knobs.httpRedirectTo;
   if (target !== null && !(listen ?? []).includes(target)) {
     throw new KnobError(`knob http_redirect_to=${target} needs --http and ${target} among the addresses the server listens on`);
@@ -542,6 +559,9 @@ function refuseConflicts(knobs: Knobs, toolNames: readonly string[]): void {
   }
   if (knobs.httpRedirectCalls && knobs.httpRedirectTo !== null) {
     throw new KnobError('knobs http_redirect_calls and http_redirect_to cannot be combined: each says where a call is redirected');
+  }
+  if (knobs.httpSse !== null && knobs.httpOversize !== null) {
+    throw new KnobError('knobs http_sse and http_oversize cannot be combined: each says how a call is answered');
   }
   if (knobs.runOutputSchema !== null && knobs.outputs[knobs.runOutputSchema] === undefined) {
     throw new KnobError(`knob run.output_schema=${knobs.runOutputSchema} needs output.${knobs.runOutputSchema}, the output schema it loosens`);

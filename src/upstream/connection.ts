@@ -4,13 +4,15 @@
 // the server is gone every pending and later request fails at once, naming the server.
 
 import { RequestTimedOut, ResultOverLimit, ResultTooLarge, ServerGone, UpstreamError } from '../errors.js';
-import { ERROR, brokerError, errorLine, notificationLine, parseMessage, requestLine, resultLine } from '../wire/jsonrpc.js';
+import { errorLine, notificationLine, parseMessage, requestLine, resultLine } from '../wire/jsonrpc.js';
 import { LineSplitter, OVERLONG_KEPT_BYTES, type Overlong } from '../wire/lines.js';
-import { object, plain } from '../json/tree.js';
+import { plain } from '../json/tree.js';
+import { ServerInitiated, type Reply, type ServerRequestHandler } from './inbound.js';
 import type { ServerProcess } from './process.js';
-import type { JsonObject, JsonValue } from '../types.js';
+import type { JsonValue } from '../types.js';
 
-export type Reply = { readonly ok: true; readonly result: JsonValue } | { readonly ok: false; readonly error: JsonObject };
+// Defined with what hands a server's own messages over, which both connections share.
+export type { Reply, ServerRequestHandler } from './inbound.js';
 
 /** What the listing and the session need from a server connection. */
 export interface Requester {
@@ -22,9 +24,6 @@ export interface Requester {
   /** From now on, answers each request the server sends (but ping) with what `handler` settles to. */
   onRequest(handler: ServerRequestHandler): void;
 }
-
-/** Answers a request the server started; it must settle, within a bound of its own. */
-export type ServerRequestHandler = (method: string, params: JsonValue | undefined) => Promise<Reply>;
 
 /** More requests in flight than this are refused rather than queued without bound. */
 const MAX_PENDING = 256;
@@ -38,8 +37,7 @@ interface Pending {
 export class Connection implements Requester {
   private nextId = 1;
   private readonly pending = new Map<string, Pending>();
-  private readonly listeners = new Map<string, Array<(params: JsonValue | undefined) => void>>();
-  private requestHandler: ServerRequestHandler | undefined;
+  private readonly initiated = new ServerInitiated();
   /** Set once the server can no longer be spoken to; says why. */
   private failure: string | undefined;
   /** Whether that failure is the broker's own close, not the server's doing. */
@@ -105,11 +103,11 @@ export class Connection implements Requester {
   }
 
   onNotification(method: string, listener: (params: JsonValue | undefined) => void): void {
-    this.listeners.set(method, [...(this.listeners.get(method) ?? []), listener]);
+    this.initiated.onNotification(method, listener);
   }
 
   onRequest(handler: ServerRequestHandler): void {
-    this.requestHandler = handler;
+    this.initiated.onRequest(handler);
   }
 
   /** `why` completes "server X was closed by the broker ..." for every later request. */
@@ -215,25 +213,14 @@ export class Connection implements Requester {
         this.broken(`sent a line that is not a valid JSON-RPC message: ${message.problem}`);
         return;
       case 'request': {
-        // Ping is answered so that a server checking liveness does not give up on the broker;
-        // anything else only once the session handles the server's requests (not during Load).
         const { id, method, params } = message;
-        if (method === 'ping' || this.requestHandler === undefined) {
-          this.server.write(method === 'ping' ? resultLine(id, object([])) : errorLine(id, brokerError(ERROR.methodNotFound, `Method not found: ${method}`)));
-          return;
-        }
-        void this.requestHandler(method, params)
-          // A failure of the broker's own answers the server; it never ends the session.
-          .catch((): Reply => ({ ok: false, error: brokerError(ERROR.internal, 'Internal error') }))
-          .then((reply) => {
-            if (this.failure === undefined) this.server.write(reply.ok ? resultLine(id, reply.result) : errorLine(id, reply.error));
-          });
+        void this.initiated.answer(method, params).then((reply) => {
+          if (this.failure === undefined) this.server.write(reply.ok ? resultLine(id, reply.result) : errorLine(id, reply.error));
+        });
         return;
       }
       case 'notification':
-        // Only what someone listens for has any effect; the tool set offered to the agent is
-        // fixed at Load either way.
-        for (const listener of this.listeners.get(message.method) ?? []) listener(message.params);
+        this.initiated.notification(message.method, message.params);
         return;
       case 'result':
       case 'error': {

@@ -1,5 +1,8 @@
 // A JSON-RPC session with a server reached over MCP's Streamable HTTP transport: each request is
-// one POST whose answer is one application/json body. The URL was judged by the address guards
+// one POST whose answer is one application/json body, or an event stream (text/event-stream) that
+// carries the answer after any requests and notifications the server sends first; those are
+// handed to the same listeners and handler as over stdio, and the server's requests answered
+// with one more POST. The URL was judged by the address guards
 // before the first request, and every address a request connects to is judged again as it is
 // dialled (docs/network.md); the HTTP guards decide whether a redirect is followed and how much
 // of a body is read. As over stdio, ids are the broker's own integers, every request is bounded
@@ -9,11 +12,13 @@ import type { IncomingMessage } from 'node:http';
 import type { LookupFunction } from 'node:net';
 import { RequestTimedOut, ResultOverLimit, ResultTooLarge, ServerGone, UpstreamError } from '../errors.js';
 import type { HttpPlan } from '../guards/types.js';
-import { notificationLine, parseMessage, requestLine } from '../wire/jsonrpc.js';
+import { errorLine, notificationLine, parseMessage, requestLine, resultLine, type Message } from '../wire/jsonrpc.js';
+import { SseProblem, SseReader } from '../wire/sse.js';
 import { member, plain, stringValue } from '../json/tree.js';
 import { hostOf } from '../net/address.js';
 import { systemResolver, type Resolved, type Resolver } from '../net/resolve.js';
-import type { Reply, Requester } from './connection.js';
+import type { Reply, Requester, ServerRequestHandler } from './connection.js';
+import { ServerInitiated } from './inbound.js';
 import type { JsonValue } from '../types.js';
 
 /** The session the server assigned at initialize; sent back with every later request. */
@@ -22,6 +27,13 @@ const SESSION_HEADER = 'mcp-session-id';
 const VERSION_HEADER = 'mcp-protocol-version';
 /** How many redirects are followed when they are followed at all (no-redirects disabled): NET-7's five. */
 const MAX_REDIRECTS = 5;
+/** The most events one answer's stream may carry: progress and logging before an answer, not a flood. */
+const MAX_STREAM_EVENTS = 1024;
+/**
+ * An event stream may carry, besides its answer, as many bytes again of what the server sends
+ * before it: each event is bounded as one answer body is, the whole stream by twice that.
+ */
+const STREAM_BODIES = 2;
 
 /** What a connection may dial, and how it resolves a name to find out. */
 export interface Dialling {
@@ -42,6 +54,7 @@ export class HttpConnection implements Requester {
   private version: string | undefined;
   /** Set once the connection is closed; says why. */
   private failure: string | undefined;
+  private readonly initiated = new ServerInitiated();
   /** Aborted by close(), so that no request outlives the connection. */
   private readonly closing = new AbortController();
   /**
@@ -66,8 +79,7 @@ export class HttpConnection implements Requester {
     try {
       const response = await this.post(requestLine(plain(id), method, params), signal, what);
       if (method === 'initialize') this.session = headerValue(response, SESSION_HEADER);
-      const tooLong = `server "${this.serverId}" answered ${what} with a body longer than ${this.plan.maxBodyBytes} bytes`;
-      const reply = this.answerTo(id, await readBody(response, this.plan.maxBodyBytes, tooLong), what);
+      const reply = isEventStream(response) ? await this.answerOnStream(id, response, what) : await this.answerInBody(id, response, what);
       // Whether the version is one the broker speaks is the listing's to judge, as over stdio.
       if (method === 'initialize' && reply.ok && reply.result.kind === 'object') {
         this.version = stringValue(member(reply.result, 'protocolVersion'));
@@ -89,16 +101,28 @@ export class HttpConnection implements Requester {
     if (this.failure !== undefined) return;
     // A notification's answer carries nothing (202 Accepted); a failure to deliver one is not
     // the caller's to handle, as over stdio. Reading the answer out frees its socket for reuse.
-    void this.post(notificationLine(method, params), this.closing.signal, method)
+    this.deliver(notificationLine(method, params), method);
+  }
+
+  /** Sends one message that is owed no answer but 202 Accepted. */
+  private deliver(line: string, what: string): void {
+    void this.post(line, this.closing.signal, what)
       .then((response) => response.resume())
       .catch(() => undefined);
   }
 
-  /** Servers can only send notifications on a stream this client does not open, so none arrive. */
-  onNotification(): void {}
+  /**
+   * Notifications arrive only on the event stream that answers a request: the broker opens no
+   * stream of its own (GET), so what the server sends unasked is never received.
+   */
+  onNotification(method: string, listener: (params: JsonValue | undefined) => void): void {
+    this.initiated.onNotification(method, listener);
+  }
 
-  // Over HTTP the broker keeps no stream on which the server could send it a request.
-  onRequest(): void {}
+  /** As notifications, the server's requests arrive on the stream that answers one of the broker's. */
+  onRequest(handler: ServerRequestHandler): void {
+    this.initiated.onRequest(handler);
+  }
 
   close(why?: string): Promise<void> {
     this.failure ??= why === undefined ? 'was closed by the broker' : `was closed by the broker ${why}`;
@@ -192,19 +216,81 @@ export class HttpConnection implements Requester {
     };
   }
 
-  /** Only an answer carrying the number literal the broker wrote answers the request. */
-  private answerTo(id: number, text: string, what: string): Reply {
+  private async answerInBody(id: number, response: IncomingMessage, what: string): Promise<Reply> {
+    const tooLong = `server "${this.serverId}" answered ${what} with a body longer than ${this.plan.maxBodyBytes} bytes`;
+    const message = this.read(await readBody(response, this.plan.maxBodyBytes, tooLong), 'a body', what);
+    const reply = answering(message, id);
+    if (reply === undefined) throw this.error(`answered ${what} with something other than its answer`);
+    return reply;
+  }
+
+  /**
+   * The answer on an event stream, once it arrives; what the server sends before it is handled
+   * as it arrives, and anything after it is not read (the stream is closed). Each event is bounded
+   * as a body is, the stream in events and bytes, and all of it by the request's time.
+   */
+  private async answerOnStream(id: number, response: IncomingMessage, what: string): Promise<Reply> {
+    const maxBytes = this.plan.maxBodyBytes;
+    const reader = new SseReader({ maxEventBytes: maxBytes, maxEvents: MAX_STREAM_EVENTS, maxStreamBytes: STREAM_BODIES * maxBytes });
+    try {
+      for await (const chunk of response as AsyncIterable<Buffer>) {
+        for (const event of reader.push(chunk)) {
+          // Only a message event carries JSON-RPC; an empty one (a resumption point) carries nothing.
+          if (event.type !== 'message' || event.data === '') continue;
+          const message = this.read(event.data, 'an event', what);
+          const reply = answering(message, id);
+          if (reply !== undefined) return reply;
+          this.initiate(message);
+        }
+      }
+    } catch (err) {
+      if (!(err instanceof SseProblem)) throw err;
+      const problem = `answered ${what} with ${err.message}`;
+      // One event is one message: past the bound it is refused as an over-long body is.
+      if (err.kind === 'event-bytes') throw new ResultTooLarge(`server "${this.serverId}" ${problem}`, maxBytes);
+      throw this.error(problem);
+    } finally {
+      response.destroy();
+    }
+    throw this.error(`ended the event stream answering ${what} without its answer`);
+  }
+
+  /** One message as the server framed it; `framing` names the frame in a failure. */
+  private read(text: string, framing: string, what: string): Message {
     const message = parseMessage(text);
     if (message.kind === 'unreadable') {
-      // The body answers this request and no other, so one past the reader's limits fails it alone.
+      // The frame answers this request and no other, so one past the reader's limits fails it alone.
       if (message.overLimit) throw new ResultOverLimit(`server "${this.serverId}" answered ${what} with a message the broker will not read: ${message.problem}`);
-      throw this.error(`answered ${what} with a body that is not a JSON-RPC message: ${message.problem}`);
+      throw this.error(`answered ${what} with ${framing} that is not a JSON-RPC message: ${message.problem}`);
     }
-    if ((message.kind === 'result' || message.kind === 'error') && message.id.kind === 'number' && message.id.text === String(id)) {
-      return message.kind === 'result' ? { ok: true, result: message.result } : { ok: false, error: message.error };
-    }
-    throw this.error(`answered ${what} with something other than its answer`);
+    return message;
   }
+
+  /**
+   * A request or notification the server sent on a stream, handed over as over stdio; a request's
+   * answer is one more POST. An answer to another request is dropped, as over stdio.
+   */
+  private initiate(message: Message): void {
+    if (message.kind === 'notification') this.initiated.notification(message.method, message.params);
+    if (message.kind !== 'request') return;
+    const { id, method, params } = message;
+    void this.initiated.answer(method, params).then((reply) => {
+      if (this.failure === undefined) this.deliver(reply.ok ? resultLine(id, reply.result) : errorLine(id, reply.error), `the answer to ${method}`);
+    });
+  }
+}
+
+/** The reply `message` is, when it answers the request numbered `id`: only the number literal the broker wrote. */
+function answering(message: Message, id: number): Reply | undefined {
+  if ((message.kind === 'result' || message.kind === 'error') && message.id.kind === 'number' && message.id.text === String(id)) {
+    return message.kind === 'result' ? { ok: true, result: message.result } : { ok: false, error: message.error };
+  }
+  return undefined;
+}
+
+/** Whether the answer is an event stream rather than one JSON body. */
+function isEventStream(response: IncomingMessage): boolean {
+  return (response.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase() === 'text/event-stream';
 }
 
 /**
