@@ -29,11 +29,12 @@ export function permittedCapabilities(policy: ServerRequests): ClientFacts {
 
 /**
  * What the broker may declare to the server the configuration names: what the operator permits,
- * but nothing to a server reached by URL, since over HTTP the broker keeps no stream on which the
- * server could send it a request (src/upstream/http.ts): it promises nothing it could not relay.
+ * over stdio and over HTTP alike, since a server reached by URL sends its requests on the event
+ * stream of the call they belong to and the broker relays them as it relays a stdio server's
+ * (src/upstream/http.ts, src/upstream/inbound.ts; scenario net.sse-sampling-reaches-agent).
  */
 export function declarableCapabilities(config: Config): ClientFacts {
-  return config.server.url === undefined ? permittedCapabilities(config.serverRequests) : NO_CAPABILITIES;
+  return permittedCapabilities(config.serverRequests);
 }
 
 /** Each capability only where both declare it. */

@@ -28,11 +28,11 @@ describe('client capabilities', () => {
     expect(declared({ sampling: { allow: true }, elicitation: { allow: true }, roots: ['file:///notes'] })).toBe('{"roots":{},"sampling":{},"elicitation":{"form":{},"url":{}}}');
   });
 
-  it('declares nothing to a server reached by URL, where the broker could relay none of its requests', () => {
+  it('declares what the operator permits to a server reached by URL too, whose requests arrive on a call\'s event stream', () => {
     const serverRequests = parseServerRequests(readJson('{"sampling":{"allow":true},"elicitation":{"allow":true},"roots":["file:///notes"]}'));
     const started = config({}, { serverRequests });
     expect(declarableCapabilities(started)).toEqual(permittedCapabilities(serverRequests));
-    expect(declarableCapabilities({ ...started, server: { id: 'notes', url: new URL('https://mcp.example.test/mcp'), prefix: undefined, sourceVersion: undefined } })).toEqual(NO_CAPABILITIES);
+    expect(declarableCapabilities({ ...started, server: { id: 'notes', url: new URL('https://mcp.example.test/mcp'), prefix: undefined, sourceVersion: undefined } })).toEqual(permittedCapabilities(serverRequests));
   });
 
   it('keeps only what both declare', () => {
