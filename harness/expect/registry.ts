@@ -26,6 +26,7 @@ import { answered, serverListed, uniqueNames, wellFormedDescriptions } from './l
 import { descriptionExcludes, descriptionMaxChars, descriptions } from './list/descriptions.js';
 import effectiveHints from './list/effective-hints.js';
 import listingExcludes from './list/listing-excludes.js';
+import members from './list/members.js';
 import { count, excludes, includes } from './list/offered.js';
 import { hidden, required } from './list/schemas.js';
 import unchanged from './list/unchanged.js';
@@ -77,6 +78,7 @@ export const EXPECTATIONS: readonly Expectation[] = [
   descriptionMaxChars,
   descriptionExcludes,
   listingExcludes,
+  members,
   effectiveHints,
   hidden,
   required,

@@ -205,6 +205,8 @@ export interface ListExpectation {
   description_excludes?: Record<string, string[]>;
   /** Strings nowhere in the listing, keys included (harness/expect/list/listing-excludes.ts). */
   listing_excludes?: string[];
+  /** Members of a tool's entry the agent must receive as given (harness/expect/list/members.ts). */
+  members?: Record<string, Record<string, unknown>>;
   /**
    * The listing is the session's first one again: the same tools, each the same JSON value
    * (name, description, input schema, annotations and all).

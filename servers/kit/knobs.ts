@@ -26,7 +26,7 @@ import { OUTPUT_PRESETS, type OutputPreset } from './outputs.js';
 import { RESULT_FAMILIES, RESULT_PRESETS, type ResultPreset } from './results.js';
 import { DEFAULT_CANARY_PORT, SCHEMA_FAMILIES, SCHEMA_PRESETS, type SchemaPreset } from './schemas.js';
 import type { Sized, SizeRange } from './sized.js';
-import { type AnnotationPreset, ANNOTATION_TEXT, fillerTool, TITLES, type TitlePreset, TOOLSETS, type ToolsetName } from './tools.js';
+import { type AnnotationPreset, ANNOTATION_TEXT, fillerTool, TASK_SUPPORT, type TaskSupport, TITLES, type TitlePreset, TOOLSETS, type ToolsetName } from './tools.js';
 
 export type CursorMode = 'normal' | 'repeat' | 'endless';
 
@@ -49,6 +49,10 @@ export interface Knobs {
   runAdd: string | null;
   /** In phase `run` this tool of the set is listed with a loosened output schema (needs `output.<tool>`). */
   runOutputSchema: string | null;
+  /** In phase `run` this tool of the set is listed with another plain title (`RUN_TITLE`). */
+  runTitle: string | null;
+  /** In phase `run` this tool of the set is listed with `execution.taskSupport` `required`. */
+  runExecution: string | null;
   /** When a line arrives in another phase than the line before it, the server first says its tools changed. */
   notifyListChanged: boolean;
   /** Per tool of the tool set. */
@@ -59,6 +63,8 @@ export interface Knobs {
   descriptions: Record<string, DescriptionPreset>;
   /** Per tool of the tool set: the title (display name) it is listed with in both phases. */
   titles: Record<string, TitlePreset>;
+  /** Per tool of the tool set: the `execution.taskSupport` it is listed with in both phases. */
+  executions: Record<string, TaskSupport>;
   /** Per tool of the tool set: the preset that replaces its input schema in both phases. */
   schemas: Record<string, SchemaPreset>;
   /** The port the URLs in schema presets name. */
@@ -167,11 +173,14 @@ const KNOB_KEYS = [
   'run.drop',
   'run.add',
   'run.output_schema',
+  'run.title',
+  'run.execution',
   'notify_list_changed',
   'annotations.<tool>',
   'run.annotations.<tool>',
   'description.<tool>',
   'title.<tool>',
+  'execution.<tool>',
   'schema.<tool>',
   'canary_port',
   'name.<tool>',
@@ -235,6 +244,8 @@ const TOOL_NAME_KNOBS = {
   'run.schema': 'runSchema',
   'run.drop': 'runDrop',
   'run.output_schema': 'runOutputSchema',
+  'run.title': 'runTitle',
+  'run.execution': 'runExecution',
   hang_on_call: 'hangOnCall',
   die_on_call: 'dieOnCall',
 } as const satisfies Record<string, keyof Knobs>;
@@ -277,11 +288,14 @@ export function resolveKnobs(assigned: Readonly<Record<string, string>>): Knobs 
     runDrop: null,
     runAdd: null,
     runOutputSchema: null,
+    runTitle: null,
+    runExecution: null,
     notifyListChanged: false,
     annotations: {},
     runAnnotations: {},
     descriptions: {},
     titles: {},
+    executions: {},
     schemas: {},
     canaryPort: DEFAULT_CANARY_PORT,
     names: {},
@@ -337,6 +351,9 @@ export function resolveKnobs(assigned: Readonly<Record<string, string>>): Knobs 
           break;
         case 'title':
           knobs.titles[name] = oneOf(key, value, Object.keys(TITLES) as TitlePreset[]);
+          break;
+        case 'execution':
+          knobs.executions[name] = oneOf(key, value, TASK_SUPPORT);
           break;
         case 'schema':
           knobs.schemas[name] = preset(key, value, SCHEMA_PRESETS, SCHEMA_FAMILIES);
@@ -532,6 +549,9 @@ function refuseConflicts(knobs: Knobs, toolNames: readonly string[]): void {
   if (knobs.httpRedirectCalls && knobs.httpRedirectTo !== null) {
     throw new KnobError('knobs http_redirect_calls and http_redirect_to cannot be combined: each says where a call is redirected');
   }
+  if (knobs.runExecution !== null && knobs.executions[knobs.runExecution] === 'required') {
+    throw new KnobError(`knob run.execution=${knobs.runExecution} changes nothing on a tool already listed with execution.${knobs.runExecution}=required`);
+  }
   if (knobs.runOutputSchema !== null && knobs.outputs[knobs.runOutputSchema] === undefined) {
     throw new KnobError(`knob run.output_schema=${knobs.runOutputSchema} needs output.${knobs.runOutputSchema}, the output schema it loosens`);
   }
@@ -553,11 +573,11 @@ function isFillerName(name: string, count: number): boolean {
   return n >= 1 && n <= count && fillerTool(n).name === name;
 }
 
-type ToolKnob = 'annotations' | 'run.annotations' | 'description' | 'title' | 'schema' | 'name' | 'output' | 'result' | 'error' | 'echo_env' | 'ask' | 'notify';
+type ToolKnob = 'annotations' | 'run.annotations' | 'description' | 'title' | 'execution' | 'schema' | 'name' | 'output' | 'result' | 'error' | 'echo_env' | 'ask' | 'notify';
 
 /** `annotations.write_note` → annotations of write_note; any other key → null. */
 function splitToolKey(key: string): { prefix: ToolKnob; tool: string } | null {
-  const match = /^(run\.annotations|annotations|description|title|schema|name|output|result|error|echo_env|ask|notify)\.(.+)$/.exec(key);
+  const match = /^(run\.annotations|annotations|description|title|execution|schema|name|output|result|error|echo_env|ask|notify)\.(.+)$/.exec(key);
   return match ? { prefix: match[1] as ToolKnob, tool: match[2]! } : null;
 }
 

@@ -18,6 +18,8 @@ import {
   inputSchema,
   poisonedDescription,
   rewordedDescription,
+  RUN_TITLE,
+  type TaskSupport,
   TITLES,
   TOOLSETS,
   type ToolDef,
@@ -34,6 +36,8 @@ interface Presented {
   /** Null lists no output schema. */
   outputSchema: JsonObject | null;
   annotations: AnnotationPreset;
+  /** Null lists no `execution`. */
+  taskSupport: TaskSupport | null;
 }
 
 /** Each page is a list of raw tool texts; there is always at least one page. */
@@ -101,7 +105,7 @@ function present(def: ToolDef, knobs: Knobs, phase: Phase): Presented {
   const title = knobs.titles[def.name];
   return {
     name: listedNameOf(knobs, def.name),
-    title: title === undefined ? null : TITLES[title],
+    title: run && knobs.runTitle === def.name ? RUN_TITLE : title === undefined ? null : TITLES[title],
     description,
     schema:
       preset === undefined
@@ -117,6 +121,7 @@ function present(def: ToolDef, knobs: Knobs, phase: Phase): Presented {
           ? LOOSENED_OUTPUT_SCHEMA
           : OUTPUT_SCHEMA,
     annotations: (run ? knobs.runAnnotations[def.name] : undefined) ?? knobs.annotations[def.name] ?? def.annotations,
+    taskSupport: run && knobs.runExecution === def.name ? 'required' : (knobs.executions[def.name] ?? null),
   };
 }
 
@@ -128,6 +133,7 @@ function asIs(def: ToolDef): Presented {
     schema: inputSchema(def),
     outputSchema: null,
     annotations: def.annotations,
+    taskSupport: null,
   };
 }
 
@@ -137,7 +143,8 @@ function writeTool(tool: Presented, schemaStyle: TextStyle): string {
     `{"name":${writeString(tool.name)},${tool.title === null ? '' : `"title":${writeString(tool.title)},`}"description":${writeString(tool.description)},` +
     `"inputSchema":${writeJson(tool.schema, schemaStyle)}` +
     `${tool.outputSchema === null ? '' : `,"outputSchema":${writeJson(tool.outputSchema, schemaStyle)}`}` +
-    `${annotations === null ? '' : `,"annotations":${annotations}`}}`
+    `${annotations === null ? '' : `,"annotations":${annotations}`}` +
+    `${tool.taskSupport === null ? '' : `,"execution":{"taskSupport":${writeString(tool.taskSupport)}}`}}`
   );
 }
 

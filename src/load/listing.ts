@@ -113,11 +113,31 @@ function readTool(value: JsonValue, bad: (problem: string) => never): ListedTool
   if (annotations !== undefined && annotations.kind !== 'object') bad('annotations is not an object');
   const outputSchema = member(value, 'outputSchema');
   if (outputSchema !== undefined && outputSchema.kind !== 'object') bad('outputSchema is not an object');
+  const title = member(value, 'title');
+  if (title !== undefined && title.kind !== 'string') bad('title is not a string');
+  const execution = member(value, 'execution');
+  if (execution !== undefined && execution.kind !== 'object') bad('execution is not an object');
   return {
     name: name.value,
+    title: stringValue(title),
     description: stringValue(description),
     inputSchema,
     annotations: annotations?.kind === 'object' ? annotations : undefined,
     outputSchema: outputSchema?.kind === 'object' ? outputSchema : undefined,
+    execution: execution?.kind === 'object' ? knownExecution(execution, bad) : undefined,
   };
+}
+
+/** MCP 2025-11-25's `ToolExecution.taskSupport` values. */
+const TASK_SUPPORT = new Set(['forbidden', 'optional', 'required']);
+
+/**
+ * A tool's `execution` with only the members the broker knows (`taskSupport`), so nothing it
+ * cannot judge reaches the agent; an empty object when it has none of them.
+ */
+function knownExecution(execution: JsonObject, bad: (problem: string) => never): JsonObject {
+  const taskSupport = member(execution, 'taskSupport');
+  if (taskSupport === undefined) return object([]);
+  if (taskSupport.kind !== 'string' || !TASK_SUPPORT.has(taskSupport.value)) return bad('execution.taskSupport is not forbidden, optional or required');
+  return object([['taskSupport', taskSupport]]);
 }

@@ -48,10 +48,12 @@ function manifestValue({ id: serverId, tools, features }: PinnedServer, pinnedAt
     const schema = schemaFingerprint(tool.inputSchema);
     const entry = object([
       ['description_hash', plain(descriptionHash(tool.description))],
+      ['title_hash', tool.title === undefined ? undefined : plain(descriptionHash(tool.title))],
       ['schema_hash', plain(schema.hash)],
       ['input_schema', plain(schema.canonical)],
       ['annotations', tool.annotations ?? plain(null)],
       ['output_schema', tool.outputSchema === undefined ? undefined : plain(canonicalJson(tool.outputSchema))],
+      ['execution', tool.execution],
     ]);
     return [tool.name, entry] as const;
   });
@@ -87,10 +89,12 @@ export function parseManifest(value: JsonValue): Manifest {
   for (const [name, entry] of top.required('tools', (f, k) => f.entries(k))) {
     tools.set(name, parsePinnedTool(new Fields(entry, `manifest.tools[${JSON.stringify(name)}]`, [
       'description_hash',
+      'title_hash',
       'schema_hash',
       'input_schema',
       'annotations',
       'output_schema',
+      'execution',
     ])));
   }
   return { server, tools, features: parsePins(top) };
@@ -99,12 +103,12 @@ export function parseManifest(value: JsonValue): Manifest {
 const SHA256_HEX = /^[0-9a-f]{64}$/;
 
 function parsePinnedTool(f: Fields): PinnedTool {
-  const hash = (key: string): string => {
-    const value = f.required(key, (g, k) => g.string(k));
-    if (!SHA256_HEX.test(value)) f.fail(key, 'must be a lowercase SHA-256 hex digest');
-    return value;
-  };
+  const digest = (key: string, value: string): string => (SHA256_HEX.test(value) ? value : f.fail(key, 'must be a lowercase SHA-256 hex digest'));
+  const hash = (key: string): string => digest(key, f.required(key, (g, k) => g.string(k)));
   const descriptionHash = hash('description_hash');
+  const title = f.string('title_hash');
+  const execution = f.get('execution');
+  if (execution !== undefined && execution.kind !== 'object') f.fail('execution', 'must be an object');
   const schemaHash = hash('schema_hash');
   const input = canonicalSchema(f, 'input_schema');
   if (input === undefined) return f.fail('input_schema', 'is required');
@@ -113,6 +117,8 @@ function parsePinnedTool(f: Fields): PinnedTool {
   if (annotations?.kind !== 'object' && annotations?.kind !== 'null') f.fail('annotations', 'must be an object or null');
   return {
     descriptionHash,
+    titleHash: title === undefined ? undefined : digest('title_hash', title),
+    execution: execution?.kind === 'object' ? execution : undefined,
     schemaHash,
     inputSchema: input.schema,
     annotations: annotations.kind === 'object' ? annotations : undefined,

@@ -15,6 +15,7 @@ import type { CallContext, CallFindings, CallSubject, DriftResponse, ResultSubje
 import { sha256Hex } from '../load/fingerprint.js';
 import { canonicalJson } from '../json/canonical.js';
 import { injectFixed } from '../load/hidden.js';
+import { toolDescriptor } from '../load/tool-descriptor.js';
 import { configureStage, inspectOutbound, type Channel, type Outbound, type Stage } from '../inspect/stage.js';
 import { BROKER_NAME, BROKER_VERSION, LATEST_PROTOCOL_VERSION, isSupportedProtocolVersion } from './identity.js';
 import { ERROR, brokerError, errorLine, parseMessage, resultLine } from '../wire/jsonrpc.js';
@@ -122,14 +123,7 @@ export class Session {
           kind: 'array',
           items: options.tools
             .filter((tool) => this.visible(tool.name, tool))
-            .map(({ name, shown }) =>
-              object([
-                ['name', plain(name)],
-                ['description', shown.description === undefined ? undefined : plain(shown.description)],
-                ['inputSchema', shown.inputSchema],
-                ['annotations', shown.annotations],
-              ]),
-            ),
+            .map(({ name, shown }) => toolDescriptor(name, shown)),
         },
       ],
     ]);

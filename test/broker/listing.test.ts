@@ -59,6 +59,17 @@ describe('initializeAndList', () => {
     expect(bare!.annotations).toBeUndefined();
   });
 
+  it("keeps a tool's title and of its execution only taskSupport; refuses a page where either is malformed", async () => {
+    const [tool] = await list(server([`[${t('a', ',"title":"Search","execution":{"taskSupport":"optional","x":1}')}]`]));
+    expect(tool!.title).toBe('Search');
+    expect(writeJson(tool!.execution ?? { kind: 'null' })).toBe('{"taskSupport":"optional"}');
+    const [unknownOnly] = await list(server([`[${t('b', ',"execution":{"x":1}')}]`]));
+    expect(writeJson(unknownOnly!.execution ?? { kind: 'null' })).toBe('{}');
+    for (const extra of [',"title":1', ',"execution":[]', ',"execution":{"taskSupport":"always"}']) {
+      await expect(list(server([`[${t('c', extra)}]`]))).rejects.toThrow(UpstreamError);
+    }
+  });
+
   it('stops at max_pages without asking for more', async () => {
     const requester = server([], { cursor: (i) => `p${i + 1}` });
     await expect(list(requester, { ...DEFAULT_LIMITS, maxPages: 5 })).rejects.toThrow(ListingRefused);
