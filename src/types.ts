@@ -250,6 +250,8 @@ export interface PinnedTool {
 
 export interface Manifest {
   readonly server: string;
+  /** The hash of the server's `instructions` at pin time (as a description's); undefined when it gave none. */
+  readonly instructionsHash?: string;
   readonly tools: ReadonlyMap<string, PinnedTool>;
   /** The resources, templates and prompts pinned; undefined for a manifest made in no pin (serve --unpinned). */
   readonly features?: FeaturePins;

@@ -26,6 +26,7 @@ import { answered, serverListed, uniqueNames, wellFormedDescriptions } from './l
 import { descriptionExcludes, descriptionMaxChars, descriptions } from './list/descriptions.js';
 import effectiveHints from './list/effective-hints.js';
 import listingExcludes from './list/listing-excludes.js';
+import { instructions, instructionsExclude } from './start/instructions.js';
 import members from './list/members.js';
 import { count, excludes, includes } from './list/offered.js';
 import { hidden, required } from './list/schemas.js';
@@ -69,6 +70,8 @@ export const EXPECTATIONS: readonly Expectation[] = [
   startSurvivors,
   serverGroup,
   listens,
+  instructions,
+  instructionsExclude,
   answered,
   serverListed,
   includes,

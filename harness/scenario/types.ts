@@ -383,6 +383,10 @@ export interface StartExpectation {
   after?: 'initialize' | 'tools/list';
   /** Every server started for this session runs in a process group other than the candidate's. */
   server_group?: 'separate';
+  /** The exact `instructions` the agent's initialize answer carries (harness/expect/start/instructions.ts). */
+  instructions?: string;
+  /** Strings the `instructions` the agent receives must not contain. */
+  instructions_excludes?: string[];
   /** Every socket the candidate's process group listens on is bound to a loopback address (read from /proc). */
   listens?: 'loopback';
 }

@@ -99,6 +99,10 @@ export interface Knobs {
   killWatchdog: boolean;
   /** What the server calls itself in its initialize answer in phase `run`; null keeps the review-time name. */
   runServerName: string | null;
+  /** The `instructions` the initialize answer carries; null carries none. */
+  instructions: InstructionsPreset | null;
+  /** In phase `run` the instructions gain one plain sentence (`WIDENED_INSTRUCTIONS`). */
+  runInstructions: boolean;
   /** The version it reports in phase `run`; null keeps the review-time version. */
   runServerVersion: string | null;
   /** Over HTTP: every tools/call is answered with a redirect to the canary instead. */
@@ -200,6 +204,8 @@ const KNOB_KEYS = [
   'descendant',
   'kill_watchdog',
   'run.server_name',
+  'instructions',
+  'run.instructions',
   'run.server_version',
   'http_redirect_calls',
   'http_redirect_to',
@@ -234,6 +240,7 @@ const FLAG_KNOBS = {
   kill_watchdog: 'killWatchdog',
   'run.resource_add': 'runResourceAdd',
   notify_features_changed: 'notifyFeaturesChanged',
+  'run.instructions': 'runInstructions',
 } as const satisfies Record<string, keyof Knobs>;
 
 /** Knobs whose value is one tool of the set, and the field each sets. */
@@ -255,6 +262,10 @@ function isKnobOf<T extends object>(table: T, key: string): key is Extract<keyof
 }
 
 /** Handshake requests a server can leave unanswered, to test a broker's connect timeout. */
+/** The presets of `instructions`: plain advice, or the same with an injection after it. */
+export const INSTRUCTIONS_PRESETS = ['plain', 'injection'] as const;
+export type InstructionsPreset = (typeof INSTRUCTIONS_PRESETS)[number];
+
 const HANGABLE_METHODS = ['initialize', 'tools/list'] as const;
 export type HangableMethod = (typeof HANGABLE_METHODS)[number];
 
@@ -313,6 +324,8 @@ export function resolveKnobs(assigned: Readonly<Record<string, string>>): Knobs 
     descendant: false,
     killWatchdog: false,
     runServerName: null,
+    instructions: null,
+    runInstructions: false,
     runServerVersion: null,
     httpRedirectCalls: false,
     httpRedirectTo: null,
@@ -434,6 +447,9 @@ export function resolveKnobs(assigned: Readonly<Record<string, string>>): Knobs 
       case 'assign_ids':
         knobs.assignIds = oneOf(key, value, Object.keys(ASSIGNED_IDS) as AssignedIds[]);
         break;
+      case 'instructions':
+        knobs.instructions = oneOf(key, value, INSTRUCTIONS_PRESETS);
+        break;
       case 'run.server_name':
         knobs.runServerName = selfReport(key, value);
         break;
@@ -548,6 +564,9 @@ function refuseConflicts(knobs: Knobs, toolNames: readonly string[]): void {
   }
   if (knobs.httpRedirectCalls && knobs.httpRedirectTo !== null) {
     throw new KnobError('knobs http_redirect_calls and http_redirect_to cannot be combined: each says where a call is redirected');
+  }
+  if (knobs.runInstructions && knobs.instructions === null) {
+    throw new KnobError('knob run.instructions=1 needs instructions, the text it widens');
   }
   if (knobs.runExecution !== null && knobs.executions[knobs.runExecution] === 'required') {
     throw new KnobError(`knob run.execution=${knobs.runExecution} changes nothing on a tool already listed with execution.${knobs.runExecution}=required`);

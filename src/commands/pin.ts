@@ -16,9 +16,9 @@ export async function pin(configPath: string, outPath: string, disabledGuards: r
   const pinned: PinnedServer[] = [];
   // One at a time: each server is started, listed and stopped before the next is reached.
   for (const config of loadConfigs(configPath, guards.file)) {
-    const { upstream, listed } = await startAndList(config, guards);
+    const { upstream, listed, instructions } = await startAndList(config, guards);
     try {
-      pinned.push({ id: config.server.id, tools: listed, features: await listFeatures(upstream, config) });
+      pinned.push({ id: config.server.id, tools: listed, instructions, features: await listFeatures(upstream, config) });
     } finally {
       await upstream.close();
     }

@@ -64,8 +64,8 @@ function identifiersAndSchemas(message: JsonValue): ReadonlySet<JsonValue> {
   return fixed;
 }
 
-/** The prose members of a descriptor the model reads, each cut to the description cap. */
-const PROSE = ['title', 'description'];
+/** The prose members of a descriptor the model reads (a server's `instructions` too), each cut to the description cap. */
+const PROSE = ['title', 'description', 'instructions'];
 
 function capProse(message: JsonValue, limits: Limits): JsonValue {
   if (message.kind !== 'object') return message;

@@ -32,12 +32,19 @@ function askWithin(server: Requester, serverId: string, timeoutMs: number): Ask 
   };
 }
 
+/** What Load reads of a server: its tools, and the `instructions` its initialize answer gave. */
+export interface Listing {
+  readonly tools: ListedTool[];
+  /** Undefined when it gave none, or gave something that is not a string. */
+  readonly instructions: string | undefined;
+}
+
 export async function initializeAndList(
   server: Requester,
   serverId: string,
   limits: Limits,
   guards: readonly ListingGuard[],
-): Promise<ListedTool[]> {
+): Promise<Listing> {
   const ask = askWithin(server, serverId, limits.connectTimeoutMs);
   const init = await ask(
     'initialize',
@@ -53,7 +60,8 @@ export async function initializeAndList(
     throw new UpstreamError(`server "${serverId}" answered initialize without a protocol version the broker speaks`);
   }
   server.notify('notifications/initialized', undefined);
-  return listAllPages(ask, serverId, limits, guards);
+  const instructions = init.kind === 'object' ? stringValue(member(init, 'instructions')) : undefined;
+  return { tools: await listAllPages(ask, serverId, limits, guards), instructions };
 }
 
 /**

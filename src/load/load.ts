@@ -106,7 +106,7 @@ const NO_SERVER_ENV: ReadonlyMap<string, string> = new Map();
 /** The stage descriptors pass through, for one set of outbound guards and limits: configured once, not once per tool. */
 const descriptorStages = new WeakMap<readonly StageStepConfig[], WeakMap<Limits, Stage>>();
 
-function descriptorStage(outbound: readonly StageStepConfig[], limits: Limits): Stage {
+export function descriptorStage(outbound: readonly StageStepConfig[], limits: Limits): Stage {
   let byLimits = descriptorStages.get(outbound);
   if (byLimits === undefined) descriptorStages.set(outbound, (byLimits = new WeakMap()));
   let stage = byLimits.get(limits);

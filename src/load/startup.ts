@@ -24,6 +24,8 @@ export interface Upstream extends Requester {
 export interface Started {
   readonly upstream: Upstream;
   readonly listed: readonly ListedTool[];
+  /** The server's `instructions` as it gave them at initialize; undefined when none. */
+  readonly instructions: string | undefined;
 }
 
 type StartGuards = Pick<Guards, 'process' | 'frame' | 'queue' | 'listing' | 'address' | 'http'>;
@@ -31,7 +33,8 @@ type StartGuards = Pick<Guards, 'process' | 'frame' | 'queue' | 'listing' | 'add
 export async function startAndList(config: Config, guards: StartGuards): Promise<Started> {
   const { upstream, diagnostics } = config.server.url === undefined ? await startProcess(config, config.server, guards) : await reach(config, config.server, guards);
   try {
-    return { upstream, listed: await initializeAndList(upstream, config.server.id, config.limits, guards.listing) };
+    const { tools, instructions } = await initializeAndList(upstream, config.server.id, config.limits, guards.listing);
+    return { upstream, listed: tools, instructions };
   } catch (err) {
     await upstream.close();
     const tail = diagnostics();

@@ -21,6 +21,8 @@ const MANIFEST_SET_FORMAT = 'gauntlet-pin-set/1';
 export interface PinnedServer {
   readonly id: string;
   readonly tools: readonly ListedTool[];
+  /** The `instructions` its initialize answer gave; undefined when none. */
+  readonly instructions?: string;
   /** The resources, templates and prompts it presented (docs/reference-broker.md). */
   readonly features: readonly Descriptor[];
 }
@@ -43,7 +45,7 @@ export function manifestsText(servers: readonly PinnedServer[], pinnedAt: Date):
   return `${writeJson(set)}\n`;
 }
 
-function manifestValue({ id: serverId, tools, features }: PinnedServer, pinnedAt: Date): JsonObject {
+function manifestValue({ id: serverId, tools, instructions, features }: PinnedServer, pinnedAt: Date): JsonObject {
   const entries = tools.map((tool) => {
     const schema = schemaFingerprint(tool.inputSchema);
     const entry = object([
@@ -61,6 +63,7 @@ function manifestValue({ id: serverId, tools, features }: PinnedServer, pinnedAt
     ['format', plain(MANIFEST_FORMAT)],
     ['server', plain(serverId)],
     ['pinned_at', plain(pinnedAt.toISOString())],
+    ['instructions_hash', instructions === undefined ? undefined : plain(descriptionHash(instructions))],
     ['tools', object(entries)],
     ...pinEntries(features),
   ]);
@@ -81,7 +84,7 @@ export function loadManifests(path: string, guards: readonly FileGuard[]): Manif
 
 /** Whether it pins the server the configuration names is the `manifest-server` guard's to judge. */
 export function parseManifest(value: JsonValue): Manifest {
-  const top: Fields = new Fields(value, 'manifest', ['format', 'server', 'pinned_at', 'tools', ...Object.values(PIN_SECTIONS)]);
+  const top: Fields = new Fields(value, 'manifest', ['format', 'server', 'pinned_at', 'instructions_hash', 'tools', ...Object.values(PIN_SECTIONS)]);
   if (top.string('format') !== MANIFEST_FORMAT) top.fail('format', `must be "${MANIFEST_FORMAT}"`);
   const server = top.required('server', (f, k) => f.string(k));
   top.required('pinned_at', (f, k) => f.string(k));
@@ -97,7 +100,9 @@ export function parseManifest(value: JsonValue): Manifest {
       'execution',
     ])));
   }
-  return { server, tools, features: parsePins(top) };
+  const instructions = top.string('instructions_hash');
+  if (instructions !== undefined && !SHA256_HEX.test(instructions)) top.fail('instructions_hash', 'must be a lowercase SHA-256 hex digest');
+  return { server, tools, instructionsHash: instructions, features: parsePins(top) };
 }
 
 const SHA256_HEX = /^[0-9a-f]{64}$/;

@@ -75,6 +75,8 @@ export interface SessionOptions {
   readonly features?: FeatureSession;
   /** What the server may ask of the agent and notify it of; absent, the defaults (none of it). */
   readonly serverRequests?: ServerRequests;
+  /** The servers' instructions as Load decided them (src/load/instructions.ts); absent, none. */
+  readonly instructions?: string;
 }
 
 /** What the server starts on its own that the relay judges: its requests and these notifications. */
@@ -151,7 +153,7 @@ export class Session {
       case 'initialize':
         this.initialized = true;
         this.relay.learnClient(params);
-        this.options.send(resultLine(id, initializeResult(params, this.options.features?.capabilities() ?? [])));
+        this.options.send(resultLine(id, initializeResult(params, this.options.features?.capabilities() ?? [], this.options.instructions)));
         return;
       case 'ping':
         this.options.send(resultLine(id, object([])));
@@ -512,12 +514,13 @@ function messageOf(error: JsonValue): string {
 }
 
 /** `offered` are the capabilities of what the broker offers besides tools. */
-function initializeResult(params: JsonValue | undefined, offered: readonly (readonly [string, JsonValue])[]): JsonValue {
+function initializeResult(params: JsonValue | undefined, offered: readonly (readonly [string, JsonValue])[], instructions: string | undefined): JsonValue {
   const requested = params?.kind === 'object' ? stringValue(member(params, 'protocolVersion')) : undefined;
   return object([
     ['protocolVersion', plain(requested !== undefined && isSupportedProtocolVersion(requested) ? requested : LATEST_PROTOCOL_VERSION)],
     ['capabilities', object([['tools', object([])], ...offered])],
     ['serverInfo', plain({ name: BROKER_NAME, version: BROKER_VERSION })],
+    ['instructions', instructions === undefined ? undefined : plain(instructions)],
   ]);
 }
 

@@ -22,7 +22,7 @@ function server(pages: string[], { init = INIT, cursor = (i: number) => (i < pag
 }
 
 const list = (requester: FakeRequester, limits = DEFAULT_LIMITS, guards = ALL_GUARDS.listing) =>
-  initializeAndList(requester, 'notes', limits, guards);
+  initializeAndList(requester, 'notes', limits, guards).then(({ tools }) => tools);
 
 describe('initializeAndList', () => {
   it('initializes, then reads every page keeping raw trees', async () => {
@@ -40,6 +40,14 @@ describe('initializeAndList', () => {
     expect(requester.notified).toEqual(['notifications/initialized']);
     // One deadline bounds the whole step.
     expect(requester.asked.every((a) => a.timeoutMs <= DEFAULT_LIMITS.connectTimeoutMs)).toBe(true);
+  });
+
+  it('keeps the instructions the initialize answer gives, and none that is not a string', async () => {
+    const given = async (instructions: string) =>
+      (await initializeAndList(server(['[]'], { init: `{"protocolVersion":"2025-11-25","instructions":${instructions}}` }), 'notes', DEFAULT_LIMITS, ALL_GUARDS.listing)).instructions;
+    expect(await given('"Search first."')).toBe('Search first.');
+    expect(await given('["Search first."]')).toBeUndefined();
+    expect((await initializeAndList(server(['[]']), 'notes', DEFAULT_LIMITS, ALL_GUARDS.listing)).instructions).toBeUndefined();
   });
 
   it('refuses a protocol version it does not speak, or none', async () => {

@@ -56,6 +56,14 @@ describe('manifest', () => {
     expect([bare?.titleHash, bare?.execution]).toEqual([undefined, undefined]);
   });
 
+  it("records the server's instructions as a hash, and reads it back; none when it gave none", () => {
+    const text = manifestText({ id: 'notes', tools: listed, instructions: 'Search first.', features: [] }, when);
+    expect(JSON.parse(text).instructions_hash).toBe(sha256Hex('Search first.'));
+    expect(parseManifest(readJson(text)).instructionsHash).toBe(sha256Hex('Search first.'));
+    expect(parseManifest(readJson(manifestText({ id: 'notes', tools: listed, features: [] }, when))).instructionsHash).toBeUndefined();
+    expect(() => parseManifest(readJson(text.replace(sha256Hex('Search first.'), 'x')))).toThrow('manifest.instructions_hash must be a lowercase SHA-256');
+  });
+
   it('hashes a missing description apart from every present one, the empty one included', () => {
     expect(descriptionHash(undefined)).not.toBe(descriptionHash(''));
     expect(descriptionHash('')).toBe(sha256Hex(''));
