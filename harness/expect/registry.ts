@@ -42,6 +42,7 @@ import serversReceived from './servers/received.js';
 import requestAgent from './request/agent.js';
 import requestAnswerExcludes from './request/answer-excludes.js';
 import requestAnswerIncludes from './request/answer-includes.js';
+import requestAnswerMembers from './request/answer-members.js';
 import requestAnswerMaxBytes from './request/answer-max-bytes.js';
 import requestAnswersLikeUnknown from './request/answers-like-unknown.js';
 import { descriptionExcludes as requestDescriptionExcludes, descriptions as requestDescriptions } from './request/descriptions.js';
@@ -124,6 +125,7 @@ export const EXPECTATIONS: readonly Expectation[] = [
   requestDescriptions,
   requestDescriptionExcludes,
   requestAnswerIncludes,
+  requestAnswerMembers,
   requestAnswerExcludes,
   requestAnswerMaxBytes,
   requestTextMaxChars,

@@ -334,6 +334,8 @@ export interface RequestExpectation {
   answer_excludes?: string[];
   /** Strings the agent's answer must carry somewhere. */
   answer_includes?: string[];
+  /** Members the agent's result must carry as given (harness/expect/request/answer-members.ts). */
+  answer_members?: Record<string, unknown>;
   /** The most UTF-8 bytes the agent may receive during the step, on any channel. */
   answer_max_bytes?: number;
   /** The most code points over every `text` the answer carries. */
