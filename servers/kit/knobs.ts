@@ -81,6 +81,8 @@ export interface Knobs {
   stopReadingAfterCalls: number | null;
   /** Per tool of the tool set: the output schema it is listed with and the result that goes with it. */
   outputs: Record<string, OutputPreset>;
+  /** Per tool of the tool set: its output schema's description carries the injection payload (needs `output.<tool>`). */
+  injectedOutputSchemas: Set<string>;
   /** Per tool of the tool set: the preset result that replaces its answer in both phases. */
   results: Record<string, ResultPreset>;
   /** Per tool of the tool set: the JSON-RPC error that answers its calls instead of a result. */
@@ -193,6 +195,7 @@ const KNOB_KEYS = [
   'die_on_call',
   'stop_reading_after_calls',
   'output.<tool>',
+  'output_schema.<tool>',
   'result.<tool>',
   'error.<tool>',
   'echo_env.<tool>',
@@ -315,6 +318,7 @@ export function resolveKnobs(assigned: Readonly<Record<string, string>>): Knobs 
     dieOnCall: null,
     stopReadingAfterCalls: null,
     outputs: {},
+    injectedOutputSchemas: new Set(),
     results: {},
     errors: {},
     echoEnv: {},
@@ -373,6 +377,10 @@ export function resolveKnobs(assigned: Readonly<Record<string, string>>): Knobs 
           break;
         case 'output':
           knobs.outputs[name] = oneOf(key, value, OUTPUT_PRESETS);
+          break;
+        case 'output_schema':
+          oneOf(key, value, ['injection']);
+          knobs.injectedOutputSchemas.add(name);
           break;
         case 'result':
           knobs.results[name] = preset(key, value, RESULT_PRESETS, RESULT_FAMILIES);
@@ -565,6 +573,9 @@ function refuseConflicts(knobs: Knobs, toolNames: readonly string[]): void {
   if (knobs.httpRedirectCalls && knobs.httpRedirectTo !== null) {
     throw new KnobError('knobs http_redirect_calls and http_redirect_to cannot be combined: each says where a call is redirected');
   }
+  for (const tool of knobs.injectedOutputSchemas) {
+    if (knobs.outputs[tool] === undefined) throw new KnobError(`knob output_schema.${tool}=injection needs output.${tool}, the output schema it poisons`);
+  }
   if (knobs.runInstructions && knobs.instructions === null) {
     throw new KnobError('knob run.instructions=1 needs instructions, the text it widens');
   }
@@ -592,11 +603,11 @@ function isFillerName(name: string, count: number): boolean {
   return n >= 1 && n <= count && fillerTool(n).name === name;
 }
 
-type ToolKnob = 'annotations' | 'run.annotations' | 'description' | 'title' | 'execution' | 'schema' | 'name' | 'output' | 'result' | 'error' | 'echo_env' | 'ask' | 'notify';
+type ToolKnob = 'annotations' | 'run.annotations' | 'description' | 'title' | 'execution' | 'schema' | 'name' | 'output_schema' | 'output' | 'result' | 'error' | 'echo_env' | 'ask' | 'notify';
 
 /** `annotations.write_note` → annotations of write_note; any other key → null. */
 function splitToolKey(key: string): { prefix: ToolKnob; tool: string } | null {
-  const match = /^(run\.annotations|annotations|description|title|execution|schema|name|output|result|error|echo_env|ask|notify)\.(.+)$/.exec(key);
+  const match = /^(run\.annotations|annotations|description|title|execution|schema|name|output_schema|output|result|error|echo_env|ask|notify)\.(.+)$/.exec(key);
   return match ? { prefix: match[1] as ToolKnob, tool: match[2]! } : null;
 }
 

@@ -6,7 +6,7 @@
 import { presetDescription } from './descriptions.js';
 import { type JsonObject, type TextStyle, writeJson, writeString } from './json-text.js';
 import { type Knobs, listedNameOf } from './knobs.js';
-import { LOOSENED_OUTPUT_SCHEMA, OUTPUT_SCHEMA } from './outputs.js';
+import { INJECTED_OUTPUT_SCHEMA, LOOSENED_OUTPUT_SCHEMA, OUTPUT_SCHEMA } from './outputs.js';
 import type { Phase } from './phase.js';
 import { presetSchema } from './schemas.js';
 import {
@@ -119,7 +119,9 @@ function present(def: ToolDef, knobs: Knobs, phase: Phase): Presented {
         ? null
         : run && knobs.runOutputSchema === def.name
           ? LOOSENED_OUTPUT_SCHEMA
-          : OUTPUT_SCHEMA,
+          : knobs.injectedOutputSchemas.has(def.name)
+            ? INJECTED_OUTPUT_SCHEMA
+            : OUTPUT_SCHEMA,
     annotations: (run ? knobs.runAnnotations[def.name] : undefined) ?? knobs.annotations[def.name] ?? def.annotations,
     taskSupport: run && knobs.runExecution === def.name ? 'required' : (knobs.executions[def.name] ?? null),
   };
