@@ -214,11 +214,15 @@ export interface ServerRequests {
 /** One tool as the server listed it, with its parts kept as parsed trees. */
 export interface ListedTool {
   readonly name: string;
+  /** Its display name (MCP 2025-06-18 on), text the model may read as it reads the description. */
+  readonly title?: string;
   readonly description: string | undefined;
   readonly inputSchema: JsonObject;
   readonly annotations: JsonObject | undefined;
   /** The structure the tool promises its structuredContent keeps to; undefined when none. */
   readonly outputSchema: JsonObject | undefined;
+  /** How it may be run (MCP 2025-11-25 `ToolExecution`), with only the members the broker knows. */
+  readonly execution?: JsonObject;
 }
 
 /** One page of the listing, as the listing guards see it. */
@@ -231,6 +235,10 @@ export interface ListingPage {
 
 export interface PinnedTool {
   readonly descriptionHash: string;
+  /** The hash of the title as `descriptionHash` is taken; undefined for a tool pinned without one. */
+  readonly titleHash?: string;
+  /** As the broker read it at pin time (its known members); undefined when the tool had none. */
+  readonly execution?: JsonObject;
   readonly schemaHash: string;
   /** The pinned input schema, parsed back from its canonical text. */
   readonly inputSchema: JsonObject;
@@ -251,6 +259,8 @@ export interface ClientFacts {
 
 export interface Manifest {
   readonly server: string;
+  /** The hash of the server's `instructions` at pin time (as a description's); undefined when it gave none. */
+  readonly instructionsHash?: string;
   readonly tools: ReadonlyMap<string, PinnedTool>;
   /** The resources, templates and prompts pinned; undefined for a manifest made in no pin (serve --unpinned). */
   readonly features?: FeaturePins;
@@ -265,9 +275,12 @@ export type Compiled = { readonly ok: true; readonly validate: Validator } | { r
 
 /** What the agent is shown for one registered tool. */
 export interface Presentation {
+  readonly title?: string;
   readonly description: string | undefined;
   readonly inputSchema: JsonObject;
+  readonly outputSchema?: JsonObject;
   readonly annotations: JsonObject | undefined;
+  readonly execution?: JsonObject;
 }
 
 export interface RegisteredTool {

@@ -41,6 +41,9 @@ const NEEDED_BY: Record<string, Record<string, string[]>> = {
     'pin.description-reworded': ['list.excludes', 'call.server_received', 'load_report.sections'],
     'pin.drift-stays-refused': ['list.excludes', 'call.server_received'],
   },
+  'execution-pin': {
+    'pin.execution-changed': ['list.excludes', 'call.server_received', 'load_report.sections'],
+  },
   'schema-pin': {
     'pin.float-drift': ['list.excludes', 'call.server_received'],
     'pin.schema-loosened': ['list.excludes', 'call.server_received'],
@@ -334,8 +337,10 @@ const NEEDED_BY: Record<string, Record<string, string[]>> = {
     'drf.schema-loosened': ['call.server_received', 'ledger.calls'],
     'drf.tool-withdrawn': ['call.server_received', 'ledger.calls'],
   },
+  // A widened description and a plain title are nothing descriptor inspection withholds: only the pin sees them changed.
   'description-pin': {
     'pin.description-widened': ['list.excludes', 'call.server_received', 'load_report.sections'],
+    'pin.title-changed': ['list.excludes', 'call.server_received', 'load_report.sections'],
   },
   'no-redirects': {
     'net.redirect-to-public-not-followed': ['ledger.connections_to', 'call.server_received'],

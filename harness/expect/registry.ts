@@ -26,6 +26,8 @@ import { answered, serverListed, uniqueNames, wellFormedDescriptions } from './l
 import { descriptionExcludes, descriptionMaxChars, descriptions } from './list/descriptions.js';
 import effectiveHints from './list/effective-hints.js';
 import listingExcludes from './list/listing-excludes.js';
+import { instructions, instructionsExclude } from './start/instructions.js';
+import members from './list/members.js';
 import { count, excludes, includes } from './list/offered.js';
 import { hidden, required } from './list/schemas.js';
 import unchanged from './list/unchanged.js';
@@ -40,6 +42,7 @@ import serversReceived from './servers/received.js';
 import requestAgent from './request/agent.js';
 import requestAnswerExcludes from './request/answer-excludes.js';
 import requestAnswerIncludes from './request/answer-includes.js';
+import requestAnswerMembers from './request/answer-members.js';
 import requestAnswerMaxBytes from './request/answer-max-bytes.js';
 import requestAnswersLikeUnknown from './request/answers-like-unknown.js';
 import { descriptionExcludes as requestDescriptionExcludes, descriptions as requestDescriptions } from './request/descriptions.js';
@@ -68,6 +71,8 @@ export const EXPECTATIONS: readonly Expectation[] = [
   startSurvivors,
   serverGroup,
   listens,
+  instructions,
+  instructionsExclude,
   answered,
   serverListed,
   includes,
@@ -77,6 +82,7 @@ export const EXPECTATIONS: readonly Expectation[] = [
   descriptionMaxChars,
   descriptionExcludes,
   listingExcludes,
+  members,
   effectiveHints,
   hidden,
   required,
@@ -119,6 +125,7 @@ export const EXPECTATIONS: readonly Expectation[] = [
   requestDescriptions,
   requestDescriptionExcludes,
   requestAnswerIncludes,
+  requestAnswerMembers,
   requestAnswerExcludes,
   requestAnswerMaxBytes,
   requestTextMaxChars,

@@ -205,6 +205,8 @@ export interface ListExpectation {
   description_excludes?: Record<string, string[]>;
   /** Strings nowhere in the listing, keys included (harness/expect/list/listing-excludes.ts). */
   listing_excludes?: string[];
+  /** Members of a tool's entry the agent must receive as given (harness/expect/list/members.ts). */
+  members?: Record<string, Record<string, unknown>>;
   /**
    * The listing is the session's first one again: the same tools, each the same JSON value
    * (name, description, input schema, annotations and all).
@@ -332,6 +334,8 @@ export interface RequestExpectation {
   answer_excludes?: string[];
   /** Strings the agent's answer must carry somewhere. */
   answer_includes?: string[];
+  /** Members the agent's result must carry as given (harness/expect/request/answer-members.ts). */
+  answer_members?: Record<string, unknown>;
   /** The most UTF-8 bytes the agent may receive during the step, on any channel. */
   answer_max_bytes?: number;
   /** The most code points over every `text` the answer carries. */
@@ -381,6 +385,10 @@ export interface StartExpectation {
   after?: 'initialize' | 'tools/list';
   /** Every server started for this session runs in a process group other than the candidate's. */
   server_group?: 'separate';
+  /** The exact `instructions` the agent's initialize answer carries (harness/expect/start/instructions.ts). */
+  instructions?: string;
+  /** Strings the `instructions` the agent receives must not contain. */
+  instructions_excludes?: string[];
   /** Every socket the candidate's process group listens on is bound to a loopback address (read from /proc). */
   listens?: 'loopback';
 }

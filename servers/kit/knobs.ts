@@ -26,7 +26,7 @@ import { OUTPUT_PRESETS, type OutputPreset } from './outputs.js';
 import { RESULT_FAMILIES, RESULT_PRESETS, type ResultPreset } from './results.js';
 import { DEFAULT_CANARY_PORT, SCHEMA_FAMILIES, SCHEMA_PRESETS, type SchemaPreset } from './schemas.js';
 import type { Sized, SizeRange } from './sized.js';
-import { type AnnotationPreset, ANNOTATION_TEXT, fillerTool, TITLES, type TitlePreset, TOOLSETS, type ToolsetName } from './tools.js';
+import { type AnnotationPreset, ANNOTATION_TEXT, fillerTool, TASK_SUPPORT, type TaskSupport, TITLES, type TitlePreset, TOOLSETS, type ToolsetName } from './tools.js';
 
 export type CursorMode = 'normal' | 'repeat' | 'endless';
 
@@ -49,6 +49,10 @@ export interface Knobs {
   runAdd: string | null;
   /** In phase `run` this tool of the set is listed with a loosened output schema (needs `output.<tool>`). */
   runOutputSchema: string | null;
+  /** In phase `run` this tool of the set is listed with another plain title (`RUN_TITLE`). */
+  runTitle: string | null;
+  /** In phase `run` this tool of the set is listed with `execution.taskSupport` `required`. */
+  runExecution: string | null;
   /** When a line arrives in another phase than the line before it, the server first says its tools changed. */
   notifyListChanged: boolean;
   /** Per tool of the tool set. */
@@ -59,6 +63,8 @@ export interface Knobs {
   descriptions: Record<string, DescriptionPreset>;
   /** Per tool of the tool set: the title (display name) it is listed with in both phases. */
   titles: Record<string, TitlePreset>;
+  /** Per tool of the tool set: the `execution.taskSupport` it is listed with in both phases. */
+  executions: Record<string, TaskSupport>;
   /** Per tool of the tool set: the preset that replaces its input schema in both phases. */
   schemas: Record<string, SchemaPreset>;
   /** The port the URLs in schema presets name. */
@@ -75,6 +81,8 @@ export interface Knobs {
   stopReadingAfterCalls: number | null;
   /** Per tool of the tool set: the output schema it is listed with and the result that goes with it. */
   outputs: Record<string, OutputPreset>;
+  /** Per tool of the tool set: its output schema's description carries the injection payload (needs `output.<tool>`). */
+  injectedOutputSchemas: Set<string>;
   /** Per tool of the tool set: the preset result that replaces its answer in both phases. */
   results: Record<string, ResultPreset>;
   /** Per tool of the tool set: the JSON-RPC error that answers its calls instead of a result. */
@@ -93,6 +101,10 @@ export interface Knobs {
   killWatchdog: boolean;
   /** What the server calls itself in its initialize answer in phase `run`; null keeps the review-time name. */
   runServerName: string | null;
+  /** The `instructions` the initialize answer carries; null carries none. */
+  instructions: InstructionsPreset | null;
+  /** In phase `run` the instructions gain one plain sentence (`WIDENED_INSTRUCTIONS`). */
+  runInstructions: boolean;
   /** The version it reports in phase `run`; null keeps the review-time version. */
   runServerVersion: string | null;
   /** Over HTTP: every tools/call is answered with a redirect to the canary instead. */
@@ -183,11 +195,14 @@ const KNOB_KEYS = [
   'run.drop',
   'run.add',
   'run.output_schema',
+  'run.title',
+  'run.execution',
   'notify_list_changed',
   'annotations.<tool>',
   'run.annotations.<tool>',
   'description.<tool>',
   'title.<tool>',
+  'execution.<tool>',
   'schema.<tool>',
   'canary_port',
   'name.<tool>',
@@ -196,6 +211,7 @@ const KNOB_KEYS = [
   'die_on_call',
   'stop_reading_after_calls',
   'output.<tool>',
+  'output_schema.<tool>',
   'result.<tool>',
   'error.<tool>',
   'echo_env.<tool>',
@@ -208,6 +224,8 @@ const KNOB_KEYS = [
   'descendant',
   'kill_watchdog',
   'run.server_name',
+  'instructions',
+  'run.instructions',
   'run.server_version',
   'http_redirect_calls',
   'http_redirect_to',
@@ -243,6 +261,7 @@ const FLAG_KNOBS = {
   kill_watchdog: 'killWatchdog',
   'run.resource_add': 'runResourceAdd',
   notify_features_changed: 'notifyFeaturesChanged',
+  'run.instructions': 'runInstructions',
 } as const satisfies Record<string, keyof Knobs>;
 
 /** Knobs whose value is one tool of the set, and the field each sets. */
@@ -253,6 +272,8 @@ const TOOL_NAME_KNOBS = {
   'run.schema': 'runSchema',
   'run.drop': 'runDrop',
   'run.output_schema': 'runOutputSchema',
+  'run.title': 'runTitle',
+  'run.execution': 'runExecution',
   hang_on_call: 'hangOnCall',
   die_on_call: 'dieOnCall',
 } as const satisfies Record<string, keyof Knobs>;
@@ -262,6 +283,10 @@ function isKnobOf<T extends object>(table: T, key: string): key is Extract<keyof
 }
 
 /** Handshake requests a server can leave unanswered, to test a broker's connect timeout. */
+/** The presets of `instructions`: plain advice, or the same with an injection after it. */
+export const INSTRUCTIONS_PRESETS = ['plain', 'injection'] as const;
+export type InstructionsPreset = (typeof INSTRUCTIONS_PRESETS)[number];
+
 const HANGABLE_METHODS = ['initialize', 'tools/list'] as const;
 export type HangableMethod = (typeof HANGABLE_METHODS)[number];
 
@@ -295,11 +320,14 @@ export function resolveKnobs(assigned: Readonly<Record<string, string>>): Knobs 
     runDrop: null,
     runAdd: null,
     runOutputSchema: null,
+    runTitle: null,
+    runExecution: null,
     notifyListChanged: false,
     annotations: {},
     runAnnotations: {},
     descriptions: {},
     titles: {},
+    executions: {},
     schemas: {},
     canaryPort: DEFAULT_CANARY_PORT,
     names: {},
@@ -308,6 +336,7 @@ export function resolveKnobs(assigned: Readonly<Record<string, string>>): Knobs 
     dieOnCall: null,
     stopReadingAfterCalls: null,
     outputs: {},
+    injectedOutputSchemas: new Set(),
     results: {},
     errors: {},
     echoEnv: {},
@@ -317,6 +346,8 @@ export function resolveKnobs(assigned: Readonly<Record<string, string>>): Knobs 
     descendant: false,
     killWatchdog: false,
     runServerName: null,
+    instructions: null,
+    runInstructions: false,
     runServerVersion: null,
     httpRedirectCalls: false,
     httpRedirectTo: null,
@@ -358,11 +389,18 @@ export function resolveKnobs(assigned: Readonly<Record<string, string>>): Knobs 
         case 'title':
           knobs.titles[name] = oneOf(key, value, Object.keys(TITLES) as TitlePreset[]);
           break;
+        case 'execution':
+          knobs.executions[name] = oneOf(key, value, TASK_SUPPORT);
+          break;
         case 'schema':
           knobs.schemas[name] = preset(key, value, SCHEMA_PRESETS, SCHEMA_FAMILIES);
           break;
         case 'output':
           knobs.outputs[name] = oneOf(key, value, OUTPUT_PRESETS);
+          break;
+        case 'output_schema':
+          oneOf(key, value, ['injection']);
+          knobs.injectedOutputSchemas.add(name);
           break;
         case 'result':
           knobs.results[name] = preset(key, value, RESULT_PRESETS, RESULT_FAMILIES);
@@ -442,6 +480,9 @@ export function resolveKnobs(assigned: Readonly<Record<string, string>>): Knobs 
         break;
       case 'assign_ids':
         knobs.assignIds = oneOf(key, value, Object.keys(ASSIGNED_IDS) as AssignedIds[]);
+        break;
+      case 'instructions':
+        knobs.instructions = oneOf(key, value, INSTRUCTIONS_PRESETS);
         break;
       case 'run.server_name':
         knobs.runServerName = selfReport(key, value);
@@ -563,6 +604,15 @@ function refuseConflicts(knobs: Knobs, toolNames: readonly string[]): void {
   if (knobs.httpSse !== null && knobs.httpOversize !== null) {
     throw new KnobError('knobs http_sse and http_oversize cannot be combined: each says how a call is answered');
   }
+  for (const tool of knobs.injectedOutputSchemas) {
+    if (knobs.outputs[tool] === undefined) throw new KnobError(`knob output_schema.${tool}=injection needs output.${tool}, the output schema it poisons`);
+  }
+  if (knobs.runInstructions && knobs.instructions === null) {
+    throw new KnobError('knob run.instructions=1 needs instructions, the text it widens');
+  }
+  if (knobs.runExecution !== null && knobs.executions[knobs.runExecution] === 'required') {
+    throw new KnobError(`knob run.execution=${knobs.runExecution} changes nothing on a tool already listed with execution.${knobs.runExecution}=required`);
+  }
   if (knobs.runOutputSchema !== null && knobs.outputs[knobs.runOutputSchema] === undefined) {
     throw new KnobError(`knob run.output_schema=${knobs.runOutputSchema} needs output.${knobs.runOutputSchema}, the output schema it loosens`);
   }
@@ -584,11 +634,11 @@ function isFillerName(name: string, count: number): boolean {
   return n >= 1 && n <= count && fillerTool(n).name === name;
 }
 
-type ToolKnob = 'annotations' | 'run.annotations' | 'description' | 'title' | 'schema' | 'name' | 'output' | 'result' | 'error' | 'echo_env' | 'ask' | 'notify' | 'needs';
+type ToolKnob = 'annotations' | 'run.annotations' | 'description' | 'title' | 'execution' | 'schema' | 'name' | 'output_schema' | 'output' | 'result' | 'error' | 'echo_env' | 'ask' | 'notify' | 'needs';
 
 /** `annotations.write_note` → annotations of write_note; any other key → null. */
 function splitToolKey(key: string): { prefix: ToolKnob; tool: string } | null {
-  const match = /^(run\.annotations|annotations|description|title|schema|name|output|result|error|echo_env|ask|notify|needs)\.(.+)$/.exec(key);
+  const match = /^(run\.annotations|annotations|description|title|execution|schema|name|output_schema|output|result|error|echo_env|ask|notify|needs)\.(.+)$/.exec(key);
   return match ? { prefix: match[1] as ToolKnob, tool: match[2]! } : null;
 }
 

@@ -6,7 +6,7 @@
 import { presetDescription } from './descriptions.js';
 import { type JsonObject, type TextStyle, writeJson, writeString } from './json-text.js';
 import { type Knobs, listedNameOf } from './knobs.js';
-import { LOOSENED_OUTPUT_SCHEMA, OUTPUT_SCHEMA } from './outputs.js';
+import { INJECTED_OUTPUT_SCHEMA, LOOSENED_OUTPUT_SCHEMA, OUTPUT_SCHEMA } from './outputs.js';
 import type { Phase } from './phase.js';
 import { presetSchema } from './schemas.js';
 import {
@@ -18,6 +18,8 @@ import {
   inputSchema,
   poisonedDescription,
   rewordedDescription,
+  RUN_TITLE,
+  type TaskSupport,
   TITLES,
   TOOLSETS,
   type ToolDef,
@@ -34,6 +36,8 @@ interface Presented {
   /** Null lists no output schema. */
   outputSchema: JsonObject | null;
   annotations: AnnotationPreset;
+  /** Null lists no `execution`. */
+  taskSupport: TaskSupport | null;
 }
 
 /**
@@ -106,7 +110,7 @@ function present(def: ToolDef, knobs: Knobs, phase: Phase): Presented {
   const title = knobs.titles[def.name];
   return {
     name: listedNameOf(knobs, def.name),
-    title: title === undefined ? null : TITLES[title],
+    title: run && knobs.runTitle === def.name ? RUN_TITLE : title === undefined ? null : TITLES[title],
     description,
     schema:
       preset === undefined
@@ -120,8 +124,11 @@ function present(def: ToolDef, knobs: Knobs, phase: Phase): Presented {
         ? null
         : run && knobs.runOutputSchema === def.name
           ? LOOSENED_OUTPUT_SCHEMA
-          : OUTPUT_SCHEMA,
+          : knobs.injectedOutputSchemas.has(def.name)
+            ? INJECTED_OUTPUT_SCHEMA
+            : OUTPUT_SCHEMA,
     annotations: (run ? knobs.runAnnotations[def.name] : undefined) ?? knobs.annotations[def.name] ?? def.annotations,
+    taskSupport: run && knobs.runExecution === def.name ? 'required' : (knobs.executions[def.name] ?? null),
   };
 }
 
@@ -133,6 +140,7 @@ function asIs(def: ToolDef): Presented {
     schema: inputSchema(def),
     outputSchema: null,
     annotations: def.annotations,
+    taskSupport: null,
   };
 }
 
@@ -142,7 +150,8 @@ function writeTool(tool: Presented, schemaStyle: TextStyle): string {
     `{"name":${writeString(tool.name)},${tool.title === null ? '' : `"title":${writeString(tool.title)},`}"description":${writeString(tool.description)},` +
     `"inputSchema":${writeJson(tool.schema, schemaStyle)}` +
     `${tool.outputSchema === null ? '' : `,"outputSchema":${writeJson(tool.outputSchema, schemaStyle)}`}` +
-    `${annotations === null ? '' : `,"annotations":${annotations}`}}`
+    `${annotations === null ? '' : `,"annotations":${annotations}`}` +
+    `${tool.taskSupport === null ? '' : `,"execution":{"taskSupport":${writeString(tool.taskSupport)}}`}}`
   );
 }
 

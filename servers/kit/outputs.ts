@@ -4,7 +4,7 @@
  * the broker's result cap (docs/result-path.md: output validation and caps are independent).
  */
 import { type JsonObject, writeJson } from './json-text.js';
-import { letters } from './payloads.js';
+import { INJECTION, letters } from './payloads.js';
 import { textBlock, toolResult } from './tool-result.js';
 
 export const OUTPUT_PRESETS = ['valid', 'invalid', 'missing', 'oversized'] as const;
@@ -16,6 +16,9 @@ export const OUTPUT_SCHEMA: JsonObject = {
   required: ['id', 'text'],
   additionalProperties: false,
 };
+
+/** What `output_schema.<tool>=injection` lists: the same schema, its description ending in the injection payload. */
+export const INJECTED_OUTPUT_SCHEMA: JsonObject = { ...OUTPUT_SCHEMA, description: `The note found. ${INJECTION}` };
 
 /**
  * What `run.output_schema` lists instead: text no longer promised, and any other field allowed, so

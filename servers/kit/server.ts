@@ -22,6 +22,7 @@ import {
 import { type RawText, writeString } from './json-text.js';
 import { askLines, notifyLines, replyOf } from './initiated.js';
 import type { Knobs } from './knobs.js';
+import { INJECTED_INSTRUCTIONS, PLAIN_INSTRUCTIONS, WIDENED_INSTRUCTIONS } from './payloads.js';
 import { cutRaw, RAW_LIMIT, type ExitReason, type Ledger } from './ledger.js';
 import { completeResult } from './completion.js';
 import { listingPage, type PageAnswer } from './listing.js';
@@ -314,7 +315,8 @@ function initializeResult({ serverId, knobs }: Serving, params: unknown, phase: 
   return (
     `{"protocolVersion":${writeString(version)},"capabilities":{"tools":{"listChanged":true},` +
     `"resources":{"subscribe":true,"listChanged":true},"prompts":{"listChanged":true},"completions":{},"logging":{}},` +
-    `"serverInfo":{"name":${writeString(name)},"version":${writeString(serverVersion)}}}`
+    `"serverInfo":{"name":${writeString(name)},"version":${writeString(serverVersion)}}` +
+    `${knobs.instructions === null ? '' : `,"instructions":${writeString(instructionsText(knobs, running))}`}}`
   );
 }
 
@@ -322,6 +324,12 @@ function initializeResult({ serverId, knobs }: Serving, params: unknown, phase: 
 function declaredCapabilities(params: unknown): ReadonlySet<string> {
   const capabilities = isRecord(params) ? params['capabilities'] : undefined;
   return new Set(isRecord(capabilities) ? Object.keys(capabilities).filter((name) => isRecord(capabilities[name])) : []);
+}
+
+/** The server's `instructions`, as the knobs make them for the phase. */
+function instructionsText(knobs: Knobs, running: boolean): string {
+  const text = knobs.instructions === 'injection' ? INJECTED_INSTRUCTIONS : PLAIN_INSTRUCTIONS;
+  return running && knobs.runInstructions ? `${text}${WIDENED_INSTRUCTIONS}` : text;
 }
 
 /** The call a tools/call's params make, resolved once for all that acts on it; null without a name. */

@@ -34,6 +34,13 @@ export const ANNOTATION_TEXT: Record<AnnotationPreset, string | null> = {
 export const TITLES = { plain: PLAIN_TITLE, injection: TITLE_INJECTION };
 export type TitlePreset = keyof typeof TITLES;
 
+/** The title `run.title` lists a tool with in phase `run`: plain words, so only a pin sees the change. */
+export const RUN_TITLE = 'Search and export notes';
+
+/** MCP 2025-11-25's `ToolExecution.taskSupport` values, which `execution.<tool>` lists a tool with. */
+export const TASK_SUPPORT = ['forbidden', 'optional', 'required'] as const;
+export type TaskSupport = (typeof TASK_SUPPORT)[number];
+
 export interface ToolDef {
   name: string;
   description: string;

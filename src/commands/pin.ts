@@ -20,9 +20,9 @@ export async function pin(configPath: string, outPath: string, disabledGuards: r
   for (const config of loadConfigs(configPath, guards.file)) {
     // Pinned under every capability the operator permits, so the review sees all the server offers.
     const capabilities = declarableCapabilities(config);
-    const { upstream, listed } = await startAndList(config, guards, capabilities);
+    const { upstream, listed, instructions } = await startAndList(config, guards, capabilities);
     try {
-      pinned.push({ id: config.server.id, tools: listed, features: await listFeatures(upstream, config), capabilities });
+      pinned.push({ id: config.server.id, tools: listed, instructions, features: await listFeatures(upstream, config), capabilities });
     } finally {
       await upstream.close();
     }

@@ -16,6 +16,7 @@ import { selectGuards } from '../guards/registry.js';
 import { rediscover } from '../load/drift.js';
 import { decideFleet } from '../load/fleet.js';
 import { decideTools, type LoadOutcome } from '../load/load.js';
+import { decideInstructions } from '../load/instructions.js';
 import { loadManifests } from '../operator/manifest.js';
 import { Quarantine } from '../load/quarantine.js';
 import { reportText } from '../load/report.js';
@@ -127,6 +128,12 @@ export async function serve(options: ServeOptions, io: ServeIo): Promise<number>
     const unregistered = started[0]!.listed.map((tool) => tool.name).filter((name) => !registered.has(name));
     const features = decideFeatures(await listFeatures(first.upstream, config), members[0]!.manifest.features, config, guards.feature, unregistered);
     for (const { kind, key, guard, reason } of features.withheld) io.log(`withheld ${kind} ${escapeServerText(key)}: ${guard}: ${reason}`);
+    const instructions = decideInstructions(
+      members.map(({ config: own, manifest }, i) => ({ server: own.server.id, text: started[i]!.instructions, pinnedHash: manifest.instructionsHash })),
+      guards,
+      config.limits,
+    );
+    for (const { server, reason } of instructions.withheld) io.log(`withheld the instructions of server "${server}": ${reason}`);
     const session: Omit<SessionOptions, 'send'> = {
       tools: outcome.registered,
       guards,
@@ -139,6 +146,7 @@ export async function serve(options: ServeOptions, io: ServeIo): Promise<number>
       ...(members.length > 1 ? { servers } : {}),
       audit,
       serverRequests: config.serverRequests,
+      instructions: instructions.text,
       features: new FeatureSession({ offered: features.offered, guards: guards.feature, limits: config.limits, upstream: first.upstream }),
     };
     if (options.frontDoor !== undefined) {

@@ -7,14 +7,18 @@ import type { FeatureGuard } from '../guards/types.js';
 import { normaliseUri } from './uri.js';
 import type { Config, Descriptor, FeatureKind, FeaturePins, JsonObject, Offered } from '../types.js';
 
-/** The members of a descriptor the agent is shown; a server's title, icons and _meta are not passed on. */
+/**
+ * The members of a descriptor the agent is shown: those MCP 2025-11-25 defines that the broker
+ * judges (a title is pinned with the whole descriptor and inspected as its description is); a
+ * server's icons, annotations and _meta are not passed on.
+ */
 const SHOWN: Readonly<Record<FeatureKind, readonly string[]>> = {
-  resource: ['uri', 'name', 'description', 'mimeType'],
-  template: ['uriTemplate', 'name', 'description', 'mimeType'],
-  prompt: ['name', 'description', 'arguments'],
+  resource: ['uri', 'name', 'title', 'description', 'mimeType'],
+  template: ['uriTemplate', 'name', 'title', 'description', 'mimeType'],
+  prompt: ['name', 'title', 'description', 'arguments'],
 };
 
-const ARGUMENT_SHOWN = ['name', 'description', 'required'];
+const ARGUMENT_SHOWN = ['name', 'title', 'description', 'required'];
 
 function shownOf({ kind, listed }: Descriptor): JsonObject {
   const picked = (from: JsonObject, keys: readonly string[]) => object(keys.map((key) => [key, member(from, key)]));

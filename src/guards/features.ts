@@ -171,23 +171,40 @@ export const withholdFeatureBlobs: FeatureGuard = {
 };
 
 /** The suggestions of a completion answer, as strings; anything else in the list is no suggestion. */
-function completionValues(result: JsonValue): { values: string[]; hasMore: boolean } {
+/** A completion as the guards judge it: its string values, hasMore, and total when it is a plain count. */
+interface Completion {
+  readonly values: string[];
+  readonly hasMore: boolean;
+  readonly total: number | undefined;
+}
+
+/** A count written as digits only, small enough to be exact: anything else is not passed on. */
+const COUNT = /^(?:0|[1-9]\d{0,14})$/;
+
+function completionValues(result: JsonValue): Completion {
   const completion = result.kind === 'object' ? member(result, 'completion') : undefined;
   const values = completion?.kind === 'object' ? itemsOf(completion, 'values').flatMap((value) => (value.kind === 'string' ? [value.value] : [])) : [];
   const more = completion?.kind === 'object' ? member(completion, 'hasMore') : undefined;
-  return { values, hasMore: more?.kind === 'bool' && more.value };
+  const total = completion?.kind === 'object' ? member(completion, 'total') : undefined;
+  return { values, hasMore: more?.kind === 'bool' && more.value, total: total?.kind === 'number' && COUNT.test(total.text) ? Number(total.text) : undefined };
 }
 
-const completionResult = (values: readonly string[], hasMore: boolean): JsonValue => plain({ completion: { values: [...values], hasMore } });
+/**
+ * MCP 2025-11-25's `completion`: the values, `total` (how many options exist, which may exceed
+ * the values sent) only when it counts at least the values sent, and `hasMore`.
+ */
+const completionResult = ({ values, hasMore, total }: Completion): JsonValue =>
+  plain({ completion: { values: [...values], ...(total === undefined || total < values.length ? {} : { total }), hasMore } });
 
 export const completionBounded: FeatureGuard = {
   name: 'completion-bounded',
   answer(result, { request }) {
     if (request.method !== 'completion/complete') return { ok: true, result };
-    const { values, hasMore } = completionValues(result);
+    const { values, hasMore, total } = completionValues(result);
     const fitting = values.filter((value) => codePoints(value) <= MAX_COMPLETION_VALUE_CHARS);
     const kept = fitting.slice(0, MAX_COMPLETION_VALUES);
-    return { ok: true, result: completionResult(kept, hasMore || kept.length < values.length) };
+    // The options past the bound still exist: the server's total still counts them.
+    return { ok: true, result: completionResult({ values: kept, hasMore: hasMore || kept.length < values.length, total }) };
   },
 };
 
@@ -195,10 +212,12 @@ export const completionNoHiddenNames: FeatureGuard = {
   name: 'completion-no-hidden-names',
   answer(result, { request, offered }) {
     if (request.method !== 'completion/complete') return { ok: true, result };
-    const { values, hasMore } = completionValues(result);
+    const completion = completionValues(result);
     const hidden = [...offered.hidden];
-    // A suggestion that names what the agent is not offered tells it that thing exists.
-    return { ok: true, result: completionResult(values.filter((value) => !hidden.some((name) => value.includes(name))), hasMore) };
+    // A suggestion that names what the agent is not offered tells it that thing exists; so would
+    // a total that still counts it, so a total is passed on only when nothing was dropped.
+    const values = completion.values.filter((value) => !hidden.some((name) => value.includes(name)));
+    return { ok: true, result: completionResult({ ...completion, values, total: values.length === completion.values.length ? completion.total : undefined }) };
   },
 };
 

@@ -61,8 +61,11 @@ export const foreignMentions: FleetGuard = {
         const own = new Set(registered.filter((other) => other.server === tool.server).flatMap((other) => [other.tool, other.name]));
         const foreign = [...new Set(registered.filter((other) => other.server !== tool.server).map((other) => other.name))].filter((name) => !own.has(name));
         const remove = mentions(foreign);
-        const description = tool.shown.description;
-        return remove === undefined ? tool : { ...tool, foreign, shown: { ...tool.shown, description: description === undefined ? undefined : remove(description) } };
+        if (remove === undefined) return tool;
+        // The title is read as the description is, so it may not steer the agent either.
+        const { title, description } = tool.shown;
+        const removed = (text: string | undefined) => (text === undefined ? undefined : remove(text));
+        return { ...tool, foreign, shown: { ...tool.shown, title: removed(title), description: removed(description) } };
       }),
       refused: [],
     };

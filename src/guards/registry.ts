@@ -38,7 +38,7 @@ import { rootsPermitted } from './roots.js';
 import { samplingAllowed, samplingBounds, samplingToolsDeclared } from './sampling.js';
 import type { NotificationGuard, ServerReplyGuard, ServerRequestGuard } from './types.js';
 import { agentVisibility, nothingRegistered, registeredCallsOnly } from './session.js';
-import { classified, descriptionPin, effectContractSound, hintConsistency, outputSchemaPin, pinned, schemaPin, stillOffered } from './tool.js';
+import { classified, descriptionPin, effectContractSound, executionPin, hintConsistency, outputSchemaPin, pinned, schemaPin, stillOffered } from './tool.js';
 import type {
   AddressGuard,
   CallGuard,
@@ -104,6 +104,7 @@ export const ALL_GUARDS: Guards = {
     classified,
     schemaPin,
     outputSchemaPin,
+    executionPin,
     descriptionPin,
     hintConsistency,
     objectSchema,

@@ -40,19 +40,34 @@ export const schemaPin: ToolGuard = {
 export const outputSchemaPin: ToolGuard = {
   name: 'output-schema-pin',
   check: ({ live, pin }) =>
-    live !== undefined && pin !== undefined && outputCanonical(live.outputSchema) !== outputCanonical(pin.outputSchema)
+    live !== undefined && pin !== undefined && canonicalOrNull(live.outputSchema) !== canonicalOrNull(pin.outputSchema)
       ? refuse('the output schema changed since the pin')
       : PASS,
 };
 
-const outputCanonical = (schema: JsonObject | undefined): string | null =>
-  schema === undefined ? null : canonicalJson(schema);
+/** The canonical text of a pinned object, or null for one that is absent. */
+const canonicalOrNull = (value: JsonObject | undefined): string | null =>
+  value === undefined ? null : canonicalJson(value);
 
+// The words the model reads of a tool: its description and its title (display name). A pin
+// without title_hash records a tool listed without a title, so one appearing is a change too.
 export const descriptionPin: ToolGuard = {
   name: 'description-pin',
+  check({ live, pin }) {
+    if (live === undefined || pin === undefined) return PASS;
+    if (descriptionHash(live.description) !== pin.descriptionHash) return refuse('the description changed since the pin, and a description is model input');
+    const title = live.title === undefined ? undefined : descriptionHash(live.title);
+    return title !== pin.titleHash ? refuse('the title changed since the pin, and a title is model input') : PASS;
+  },
+};
+
+// How a tool may be run (`execution.taskSupport`) is part of what the operator reviewed, as its
+// output schema is; a pin without `execution` records a tool listed without one.
+export const executionPin: ToolGuard = {
+  name: 'execution-pin',
   check: ({ live, pin }) =>
-    live !== undefined && pin !== undefined && descriptionHash(live.description) !== pin.descriptionHash
-      ? refuse('the description changed since the pin, and a description is model input')
+    live !== undefined && pin !== undefined && canonicalOrNull(live.execution) !== canonicalOrNull(pin.execution)
+      ? refuse('how it may be run (execution) changed since the pin')
       : PASS,
 };
 

@@ -9,8 +9,8 @@ import type { JsonValue, Limits } from '../types.js';
 import { collectData, collectSchemaValues } from './schema-text.js';
 
 export const CHANNELS = [
-  /** A tool's descriptor as the agent is shown it: name, description, input schema, annotations
-   * (and, for the other engineers' listings, a prompt's or resource's entry). */
+  /** A tool's descriptor as the agent is shown it: name, title, description, input and output
+   * schemas, annotations, execution (and a prompt's or resource's entry). */
   'descriptor',
   /** A tools/call result, every member. */
   'result',
@@ -64,15 +64,20 @@ function identifiersAndSchemas(message: JsonValue): ReadonlySet<JsonValue> {
   return fixed;
 }
 
-function capDescription(message: JsonValue, limits: Limits): JsonValue {
-  const description = message.kind === 'object' ? stringValue(member(message, 'description')) : undefined;
-  if (message.kind !== 'object' || description === undefined) return message;
-  const capped = capText(description, limits.maxDescriptionChars);
-  return capped === description ? message : object(message.entries.map(([key, value]) => [key, key === 'description' ? plain(capped) : value] as const));
+/** The prose members of a descriptor the model reads (a server's `instructions` too), each cut to the description cap. */
+const PROSE = ['title', 'description', 'instructions'];
+
+function capProse(message: JsonValue, limits: Limits): JsonValue {
+  if (message.kind !== 'object') return message;
+  const capped = (key: string, value: JsonValue): JsonValue => {
+    const text = PROSE.includes(key) ? stringValue(value) : undefined;
+    return text === undefined ? value : plain(capText(text, limits.maxDescriptionChars));
+  };
+  return object(message.entries.map(([key, value]) => [key, capped(key, value)] as const));
 }
 
 export const CHANNEL_PROFILES: Readonly<Record<Channel, ChannelProfile>> = {
-  descriptor: { fixed: identifiersAndSchemas, cap: capDescription },
+  descriptor: { fixed: identifiersAndSchemas, cap: capProse },
   result: { cap: (message, limits) => capResult(message, limits.maxResultChars) },
   error: { escaped: ['message'] },
   notification: {},

@@ -33,9 +33,11 @@ function askWithin(server: Requester, serverId: string, timeoutMs: number): Ask 
   };
 }
 
-/** The server's handshake and listing: its tools, and whether it declared `logging`. */
-export interface Handshake {
-  readonly listed: ListedTool[];
+/** What Load reads of a server: its tools, the `instructions` its initialize answer gave, and whether it declared `logging`. */
+export interface Listing {
+  readonly tools: ListedTool[];
+  /** Undefined when it gave none, or gave something that is not a string. */
+  readonly instructions: string | undefined;
   /** Whether it may be asked `logging/setLevel`. */
   readonly logging: boolean;
 }
@@ -47,7 +49,7 @@ export async function initializeAndList(
   limits: Limits,
   guards: readonly ListingGuard[],
   declared: ClientFacts = NO_CAPABILITIES,
-): Promise<Handshake> {
+): Promise<Listing> {
   const ask = askWithin(server, serverId, limits.connectTimeoutMs);
   const init = await ask(
     'initialize',
@@ -65,7 +67,8 @@ export async function initializeAndList(
   server.notify('notifications/initialized', undefined);
   const capabilities = init.kind === 'object' ? member(init, 'capabilities') : undefined;
   const logging = capabilities?.kind === 'object' && member(capabilities, 'logging')?.kind === 'object';
-  return { listed: await listAllPages(ask, serverId, limits, guards), logging };
+  const instructions = init.kind === 'object' ? stringValue(member(init, 'instructions')) : undefined;
+  return { tools: await listAllPages(ask, serverId, limits, guards), instructions, logging };
 }
 
 /**
@@ -125,11 +128,31 @@ function readTool(value: JsonValue, bad: (problem: string) => never): ListedTool
   if (annotations !== undefined && annotations.kind !== 'object') bad('annotations is not an object');
   const outputSchema = member(value, 'outputSchema');
   if (outputSchema !== undefined && outputSchema.kind !== 'object') bad('outputSchema is not an object');
+  const title = member(value, 'title');
+  if (title !== undefined && title.kind !== 'string') bad('title is not a string');
+  const execution = member(value, 'execution');
+  if (execution !== undefined && execution.kind !== 'object') bad('execution is not an object');
   return {
     name: name.value,
+    title: stringValue(title),
     description: stringValue(description),
     inputSchema,
     annotations: annotations?.kind === 'object' ? annotations : undefined,
     outputSchema: outputSchema?.kind === 'object' ? outputSchema : undefined,
+    execution: execution?.kind === 'object' ? knownExecution(execution, bad) : undefined,
   };
+}
+
+/** MCP 2025-11-25's `ToolExecution.taskSupport` values. */
+const TASK_SUPPORT = new Set(['forbidden', 'optional', 'required']);
+
+/**
+ * A tool's `execution` with only the members the broker knows (`taskSupport`), so nothing it
+ * cannot judge reaches the agent; an empty object when it has none of them.
+ */
+function knownExecution(execution: JsonObject, bad: (problem: string) => never): JsonObject {
+  const taskSupport = member(execution, 'taskSupport');
+  if (taskSupport === undefined) return object([]);
+  if (taskSupport.kind !== 'string' || !TASK_SUPPORT.has(taskSupport.value)) return bad('execution.taskSupport is not forbidden, optional or required');
+  return object([['taskSupport', taskSupport]]);
 }

@@ -6,6 +6,7 @@
 import type { Guards } from '../guards/registry.js';
 import type { ToolSubject } from '../guards/types.js';
 import { hiddenParameters, restrictSchema } from './hidden.js';
+import { toolDescriptor } from './tool-descriptor.js';
 import { offeredName } from './names.js';
 import { configureStage, inspectOutbound, type Stage, type StageStepConfig } from '../inspect/stage.js';
 import { member, object, plain, stringValue } from '../json/tree.js';
@@ -69,10 +70,14 @@ export function toolSubject(
   const effect = rule?.effect;
   // A tool the server no longer lists reaches the agent only with still-offered disabled; it is
   // then shown as pinned.
+  // A pin keeps a title only as its hash, so a tool shown as pinned has no title.
   const asReceived: Presentation = {
+    title: live?.title,
     description: live?.description,
     inputSchema: restricted,
+    outputSchema: live === undefined ? pin?.outputSchema : live.outputSchema,
     annotations: live === undefined ? pin?.annotations : live.annotations,
+    execution: live === undefined ? pin?.execution : live.execution,
   };
   const offered = offeredName(name, rule, config.server.prefix);
   const presented = guards.presentation.reduce((shown, guard) => guard.present(shown, effect, rule, config.limits), asReceived);
@@ -101,7 +106,7 @@ const NO_SERVER_ENV: ReadonlyMap<string, string> = new Map();
 /** The stage descriptors pass through, for one set of outbound guards and limits: configured once, not once per tool. */
 const descriptorStages = new WeakMap<readonly StageStepConfig[], WeakMap<Limits, Stage>>();
 
-function descriptorStage(outbound: readonly StageStepConfig[], limits: Limits): Stage {
+export function descriptorStage(outbound: readonly StageStepConfig[], limits: Limits): Stage {
   let byLimits = descriptorStages.get(outbound);
   if (byLimits === undefined) descriptorStages.set(outbound, (byLimits = new WeakMap()));
   let stage = byLimits.get(limits);
@@ -116,28 +121,30 @@ function throughStage(
   guards: Pick<Guards, 'outbound'>,
   config: Config,
 ): { readonly ok: true; readonly shown: Presentation } | { readonly ok: false; readonly problem: string } {
-  const descriptor = object([
-    ['name', plain(offered)],
-    ['description', presented.description === undefined ? undefined : plain(presented.description)],
-    ['inputSchema', presented.inputSchema],
-    ['annotations', presented.annotations],
-  ]);
+  const descriptor = toolDescriptor(offered, presented);
   const outbound = inspectOutbound(descriptor, 'descriptor', descriptorStage(guards.outbound, config.limits));
   if (!outbound.ok) return outbound;
   const shown = outbound.message;
   // The stage keeps every object an object; a descriptor it did not would show nothing inspected.
   const schema = shown.kind === 'object' ? member(shown, 'inputSchema') : undefined;
   if (shown.kind !== 'object' || schema?.kind !== 'object') return { ok: false, problem: 'it could not be inspected' };
-  const annotations = member(shown, 'annotations');
+  const objectMember = (key: string): JsonObject | undefined => {
+    const value = member(shown, key);
+    return value?.kind === 'object' ? value : undefined;
+  };
   return {
     ok: true,
     shown: {
+      title: stringValue(member(shown, 'title')),
       description: stringValue(member(shown, 'description')),
       inputSchema: schema,
-      annotations: annotations?.kind === 'object' ? annotations : undefined,
+      outputSchema: objectMember('outputSchema'),
+      annotations: objectMember('annotations'),
+      execution: objectMember('execution'),
     },
   };
 }
+
 
 function register(subject: ToolSubject, config: Config, hintMismatchOverridden: string | undefined): RegisteredTool {
   const { live, pin, rule } = subject;

@@ -28,6 +28,8 @@ export interface Started {
   readonly listed: readonly ListedTool[];
   /** Whether the server declared `logging`: the agent's `logging/setLevel` goes to it. */
   readonly logging: boolean;
+  /** The server's `instructions` as it gave them at initialize; undefined when none. */
+  readonly instructions: string | undefined;
 }
 
 type StartGuards = Pick<Guards, 'process' | 'frame' | 'queue' | 'listing' | 'address' | 'http'>;
@@ -36,7 +38,8 @@ type StartGuards = Pick<Guards, 'process' | 'frame' | 'queue' | 'listing' | 'add
 export async function startAndList(config: Config, guards: StartGuards, declared: ClientFacts = NO_CAPABILITIES): Promise<Started> {
   const { upstream, diagnostics } = config.server.url === undefined ? await startProcess(config, config.server, guards) : await reach(config, config.server, guards);
   try {
-    return { upstream, ...(await initializeAndList(upstream, config.server.id, config.limits, guards.listing, declared)) };
+    const { tools, instructions, logging } = await initializeAndList(upstream, config.server.id, config.limits, guards.listing, declared);
+    return { upstream, listed: tools, instructions, logging };
   } catch (err) {
     await upstream.close();
     const tail = diagnostics();

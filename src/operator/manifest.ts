@@ -22,6 +22,8 @@ const MANIFEST_SET_FORMAT = 'gauntlet-pin-set/1';
 export interface PinnedServer {
   readonly id: string;
   readonly tools: readonly ListedTool[];
+  /** The `instructions` its initialize answer gave; undefined when none. */
+  readonly instructions?: string;
   /** The resources, templates and prompts it presented (docs/reference-broker.md). */
   readonly features: readonly Descriptor[];
   /** The client capabilities the broker declared to it: what it presented depends on them. */
@@ -46,15 +48,17 @@ export function manifestsText(servers: readonly PinnedServer[], pinnedAt: Date):
   return `${writeJson(set)}\n`;
 }
 
-function manifestValue({ id: serverId, tools, features, capabilities }: PinnedServer, pinnedAt: Date): JsonObject {
+function manifestValue({ id: serverId, tools, instructions, features, capabilities }: PinnedServer, pinnedAt: Date): JsonObject {
   const entries = tools.map((tool) => {
     const schema = schemaFingerprint(tool.inputSchema);
     const entry = object([
       ['description_hash', plain(descriptionHash(tool.description))],
+      ['title_hash', tool.title === undefined ? undefined : plain(descriptionHash(tool.title))],
       ['schema_hash', plain(schema.hash)],
       ['input_schema', plain(schema.canonical)],
       ['annotations', tool.annotations ?? plain(null)],
       ['output_schema', tool.outputSchema === undefined ? undefined : plain(canonicalJson(tool.outputSchema))],
+      ['execution', tool.execution],
     ]);
     return [tool.name, entry] as const;
   });
@@ -63,6 +67,7 @@ function manifestValue({ id: serverId, tools, features, capabilities }: PinnedSe
     ['server', plain(serverId)],
     ['pinned_at', plain(pinnedAt.toISOString())],
     ['client_capabilities', capabilitiesValue(capabilities)],
+    ['instructions_hash', instructions === undefined ? undefined : plain(descriptionHash(instructions))],
     ['tools', object(entries)],
     ...pinEntries(features),
   ]);
@@ -83,7 +88,7 @@ export function loadManifests(path: string, guards: readonly FileGuard[]): Manif
 
 /** Whether it pins the server the configuration names is the `manifest-server` guard's to judge. */
 export function parseManifest(value: JsonValue): Manifest {
-  const top: Fields = new Fields(value, 'manifest', ['format', 'server', 'pinned_at', 'client_capabilities', 'tools', ...Object.values(PIN_SECTIONS)]);
+  const top: Fields = new Fields(value, 'manifest', ['format', 'server', 'pinned_at', 'client_capabilities', 'instructions_hash', 'tools', ...Object.values(PIN_SECTIONS)]);
   if (top.string('format') !== MANIFEST_FORMAT) top.fail('format', `must be "${MANIFEST_FORMAT}"`);
   const server = top.required('server', (f, k) => f.string(k));
   top.required('pinned_at', (f, k) => f.string(k));
@@ -91,27 +96,31 @@ export function parseManifest(value: JsonValue): Manifest {
   for (const [name, entry] of top.required('tools', (f, k) => f.entries(k))) {
     tools.set(name, parsePinnedTool(new Fields(entry, `manifest.tools[${JSON.stringify(name)}]`, [
       'description_hash',
+      'title_hash',
       'schema_hash',
       'input_schema',
       'annotations',
       'output_schema',
+      'execution',
     ])));
   }
   // A manifest from before they were recorded was pinned under none.
   const capabilities = top.get('client_capabilities');
   if (capabilities !== undefined && capabilities.kind !== 'object') top.fail('client_capabilities', 'must be an object');
-  return { server, tools, features: parsePins(top), capabilities: readCapabilities(capabilities) };
+  const instructions = top.string('instructions_hash');
+  if (instructions !== undefined && !SHA256_HEX.test(instructions)) top.fail('instructions_hash', 'must be a lowercase SHA-256 hex digest');
+  return { server, tools, instructionsHash: instructions, features: parsePins(top), capabilities: readCapabilities(capabilities) };
 }
 
 const SHA256_HEX = /^[0-9a-f]{64}$/;
 
 function parsePinnedTool(f: Fields): PinnedTool {
-  const hash = (key: string): string => {
-    const value = f.required(key, (g, k) => g.string(k));
-    if (!SHA256_HEX.test(value)) f.fail(key, 'must be a lowercase SHA-256 hex digest');
-    return value;
-  };
+  const digest = (key: string, value: string): string => (SHA256_HEX.test(value) ? value : f.fail(key, 'must be a lowercase SHA-256 hex digest'));
+  const hash = (key: string): string => digest(key, f.required(key, (g, k) => g.string(k)));
   const descriptionHash = hash('description_hash');
+  const title = f.string('title_hash');
+  const execution = f.get('execution');
+  if (execution !== undefined && execution.kind !== 'object') f.fail('execution', 'must be an object');
   const schemaHash = hash('schema_hash');
   const input = canonicalSchema(f, 'input_schema');
   if (input === undefined) return f.fail('input_schema', 'is required');
@@ -120,6 +129,8 @@ function parsePinnedTool(f: Fields): PinnedTool {
   if (annotations?.kind !== 'object' && annotations?.kind !== 'null') f.fail('annotations', 'must be an object or null');
   return {
     descriptionHash,
+    titleHash: title === undefined ? undefined : digest('title_hash', title),
+    execution: execution?.kind === 'object' ? execution : undefined,
     schemaHash,
     inputSchema: input.schema,
     annotations: annotations.kind === 'object' ? annotations : undefined,

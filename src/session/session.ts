@@ -15,6 +15,7 @@ import type { CallContext, CallFindings, CallSubject, DriftResponse, ResultSubje
 import { sha256Hex } from '../load/fingerprint.js';
 import { canonicalJson } from '../json/canonical.js';
 import { injectFixed } from '../load/hidden.js';
+import { toolDescriptor } from '../load/tool-descriptor.js';
 import { configureStage, inspectOutbound, type Channel, type Outbound, type Stage } from '../inspect/stage.js';
 import { BROKER_NAME, BROKER_VERSION, LATEST_PROTOCOL_VERSION, isSupportedProtocolVersion } from './identity.js';
 import { ERROR, brokerError, errorLine, parseMessage, resultLine } from '../wire/jsonrpc.js';
@@ -81,6 +82,8 @@ export interface SessionOptions {
   readonly features?: FeatureSession;
   /** What the server may ask of the agent and notify it of; absent, the defaults (none of it). */
   readonly serverRequests?: ServerRequests;
+  /** The servers' instructions as Load decided them (src/load/instructions.ts); absent, none. */
+  readonly instructions?: string;
 }
 
 /** What the server starts on its own that the relay judges: its requests and these notifications. */
@@ -132,14 +135,7 @@ export class Session {
           kind: 'array',
           items: options.tools
             .filter((tool) => this.visible(tool.name, tool))
-            .map(({ name, shown }) =>
-              object([
-                ['name', plain(name)],
-                ['description', shown.description === undefined ? undefined : plain(shown.description)],
-                ['inputSchema', shown.inputSchema],
-                ['annotations', shown.annotations],
-              ]),
-            ),
+            .map(({ name, shown }) => toolDescriptor(name, shown)),
         },
       ],
     ]);
@@ -167,7 +163,7 @@ export class Session {
       case 'initialize':
         this.initialized = true;
         this.relay.learnClient(params);
-        this.options.send(resultLine(id, initializeResult(params, [...(this.logging.length > 0 ? [['logging', object([])] as const] : []), ...(this.options.features?.capabilities() ?? [])])));
+        this.options.send(resultLine(id, initializeResult(params, [...(this.logging.length > 0 ? [['logging', object([])] as const] : []), ...(this.options.features?.capabilities() ?? [])], this.options.instructions)));
         return;
       case 'ping':
         this.options.send(resultLine(id, object([])));
@@ -556,12 +552,13 @@ function messageOf(error: JsonValue): string {
 }
 
 /** `offered` are the capabilities of what the broker offers besides tools. */
-function initializeResult(params: JsonValue | undefined, offered: readonly (readonly [string, JsonValue])[]): JsonValue {
+function initializeResult(params: JsonValue | undefined, offered: readonly (readonly [string, JsonValue])[], instructions: string | undefined): JsonValue {
   const requested = params?.kind === 'object' ? stringValue(member(params, 'protocolVersion')) : undefined;
   return object([
     ['protocolVersion', plain(requested !== undefined && isSupportedProtocolVersion(requested) ? requested : LATEST_PROTOCOL_VERSION)],
     ['capabilities', object([['tools', object([])], ...offered])],
     ['serverInfo', plain({ name: BROKER_NAME, version: BROKER_VERSION })],
+    ['instructions', instructions === undefined ? undefined : plain(instructions)],
   ]);
 }
 

@@ -40,6 +40,8 @@ export function tool(name: string, overrides: { description?: string; schema?: s
 export function pinOf(listed: ListedTool): PinnedTool {
   return {
     descriptionHash: descriptionHash(listed.description),
+    titleHash: listed.title === undefined ? undefined : descriptionHash(listed.title),
+    execution: listed.execution,
     schemaHash: schemaFingerprint(listed.inputSchema).hash,
     inputSchema: listed.inputSchema,
     annotations: listed.annotations,

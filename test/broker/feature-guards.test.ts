@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   completionBounded,
+  completionNoHiddenNames,
   featureContentCap,
   featurePin,
   inspectFeatureContents,
@@ -252,6 +253,30 @@ describe('completion-bounded', () => {
 
   it('leaves an answer to any other request as it is', () => {
     expect(answered(completionBounded, 'prompts/get', '{"completion":{"values":[1]}}')).toBe('ok {"completion":{"values":[1]}}');
+  });
+
+  it("passes on the server's total when it is a plain count of at least the values sent, past the bound too", () => {
+    const bounded = (completion: string) => answered(completionBounded, 'completion/complete', `{"completion":${completion}}`);
+    expect(bounded('{"values":["a","b"],"total":7,"hasMore":true}')).toBe('ok {"completion":{"values":["a","b"],"total":7,"hasMore":true}}');
+    expect(bounded('{"values":["a"],"total":1}')).toBe('ok {"completion":{"values":["a"],"total":1,"hasMore":false}}');
+    for (const total of ['1', '-3', '2.5', '1e3', '"9"', '90071992547409930']) {
+      expect(bounded(`{"values":["a","b"],"total":${total},"hasMore":false}`)).toBe('ok {"completion":{"values":["a","b"],"hasMore":false}}');
+    }
+    const values = Array.from({ length: 150 }, (_, i) => `v${i}`);
+    expect(JSON.parse(bounded(JSON.stringify({ values, total: 150 })).slice(3)).completion).toMatchObject({ total: 150, hasMore: true });
+  });
+});
+
+describe('completion-no-hidden-names', () => {
+  const completed = (result: string, hidden: string[]) => {
+    const verdict = completionNoHiddenNames.answer!(readJson(result), { request: request('completion/complete'), offered: offer({ hidden }), limits: DEFAULT_LIMITS });
+    return verdict.ok ? text(verdict.result) : 'error';
+  };
+
+  it('drops a value naming what is hidden, and then the total, which would still count it', () => {
+    const result = '{"completion":{"values":["budget","export_everything"],"total":2,"hasMore":false}}';
+    expect(completed(result, ['export_everything'])).toBe('{"completion":{"values":["budget"],"hasMore":false}}');
+    expect(completed(result, [])).toBe('{"completion":{"values":["budget","export_everything"],"total":2,"hasMore":false}}');
   });
 });
 

@@ -94,15 +94,15 @@ describe('decideFeatures, with stand-in guards', () => {
   const resource = (uri: string, name: string): Descriptor => ({ kind: 'resource', key: uri, listed: json(`{"uri":"${uri}","name":"${name}","title":"T","_meta":{"k":1}}`) });
   const withholding = (keys: string[]): FeatureGuard => ({ name: 'withholds', present: ({ descriptor, shown }) => (keys.includes(descriptor.key) ? { ok: false, reason: 'not allowed' } : { ok: true, shown }) });
 
-  it("shows only each kind's members, and of a prompt's arguments only their name, description and required", () => {
-    const prompt: Descriptor = { kind: 'prompt', key: 'p', listed: json('{"name":"p","title":"T","arguments":[{"name":"a","required":true,"x":1},"junk",{"description":"d"}]}') };
+  it("shows only each kind's members, and of a prompt's arguments only their name, title, description and required", () => {
+    const prompt: Descriptor = { kind: 'prompt', key: 'p', listed: json('{"name":"p","title":"T","arguments":[{"name":"a","title":"A","required":true,"x":1},"junk",{"description":"d"}]}') };
     const noArguments: Descriptor = { kind: 'prompt', key: 'q', listed: json('{"name":"q"}') };
     const notAList: Descriptor = { kind: 'prompt', key: 'r', listed: json('{"name":"r","arguments":{"name":"a"}}') };
     const template: Descriptor = { kind: 'template', key: 'file:///n/{id}', listed: json('{"uriTemplate":"file:///n/{id}","name":"t","mimeType":"text/plain","icons":[]}') };
     const { offered } = decideFeatures([resource('file:///n/1', 'one'), template, prompt, noArguments, notAList], undefined, config({}), [], []);
-    expect(offered.resources.map(writeJson)).toEqual(['{"uri":"file:///n/1","name":"one"}']);
+    expect(offered.resources.map(writeJson)).toEqual(['{"uri":"file:///n/1","name":"one","title":"T"}']);
     expect(offered.templates.map(writeJson)).toEqual(['{"uriTemplate":"file:///n/{id}","name":"t","mimeType":"text/plain"}']);
-    expect(offered.prompts.map(writeJson)).toEqual(['{"name":"p","arguments":[{"name":"a","required":true},{"description":"d"}]}', '{"name":"q"}', '{"name":"r","arguments":[]}']);
+    expect(offered.prompts.map(writeJson)).toEqual(['{"name":"p","title":"T","arguments":[{"name":"a","title":"A","required":true},{"description":"d"}]}', '{"name":"q"}', '{"name":"r","arguments":[]}']);
   });
 
   it('passes what each guard shows to the next, and stops at the first that withholds, recording it', () => {
@@ -110,7 +110,7 @@ describe('decideFeatures, with stand-in guards', () => {
     let after = 0;
     const later: FeatureGuard = { name: 'later', present: ({ shown }) => (after++, { ok: true, shown }) };
     const decided = decideFeatures([resource('file:///n/1', 'one'), resource('file:///n/2', 'two')], undefined, config({}), [renamed, withholding(['file:///n/2']), later], []);
-    expect(decided.offered.resources.map(writeJson)).toEqual(['{"uri":"{\\"uri\\":\\"file:///n/1\\",\\"name\\":\\"one\\"}"}']);
+    expect(decided.offered.resources.map(writeJson)).toEqual(['{"uri":"{\\"uri\\":\\"file:///n/1\\",\\"name\\":\\"one\\",\\"title\\":\\"T\\"}"}']);
     expect(decided.withheld).toEqual([{ kind: 'resource', key: 'file:///n/2', guard: 'withholds', reason: 'not allowed' }]);
     expect(after).toBe(1);
   });

@@ -63,6 +63,12 @@ describe('foreign-mentions', () => {
     expect(foreignMentions.judge(tools).refused).toStrictEqual([]);
   });
 
+  it('removes them from a title as from a description', () => {
+    const titled = { ...registered('alpha', 'search', 'alpha_search'), shown: { ...registered('alpha', 'search').shown, title: 'Search, then beta_send' } } as RegisteredTool;
+    const [judged] = foreignMentions.judge([titled, registered('beta', 'send', 'beta_send')]).registered;
+    expect(judged!.shown.title).toBe(`Search, then ${FOREIGN_MARKER}`);
+  });
+
   it('leaves a server its own names: its tools\u2019 names and offered names, even when another server offers one', () => {
     const tools = [registered('alpha', 'search', 'alpha_search', 'Use search or alpha_search; not send.'), registered('beta', 'search', 'search', 'Use alpha_search.'), registered('beta', 'send')];
     expect(descriptions(tools)).toEqual([

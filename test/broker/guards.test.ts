@@ -12,7 +12,7 @@ import { manifestRequired, manifestServer, rulesPinned } from '../../src/guards/
 import { privateOperatorFiles } from '../../src/guards/files.js';
 import { groupDiesWithBroker, ownProcessGroup, parentDeathSignal, parentDeathSignalThrough } from '../../src/guards/process.js';
 import { nothingRegistered, registeredCallsOnly } from '../../src/guards/session.js';
-import { classified, descriptionPin, effectContractSound, hintConsistency, outputSchemaPin, pinned, schemaPin, stillOffered } from '../../src/guards/tool.js';
+import { classified, descriptionPin, effectContractSound, executionPin, hintConsistency, outputSchemaPin, pinned, schemaPin, stillOffered } from '../../src/guards/tool.js';
 import { nameRules, nameUnique } from '../../src/guards/names.js';
 import { hiddenNamesSound, objectSchema, schemaCompiles, selfContained } from '../../src/guards/schema.js';
 import type { ToolSubject } from '../../src/guards/types.js';
@@ -63,6 +63,27 @@ describe('per-tool guards', () => {
     const none = { ...listed, description: undefined };
     expect(descriptionPin.check(subject({ live: none, pin: pinOf(none) }))).toEqual(PASS);
     expect(descriptionPin.check(subject({ live: { ...none, description: '' }, pin: pinOf(none) })).kind).toBe('refuse');
+  });
+
+  it('description-pin refuses a title changed, added or removed since the pin', () => {
+    const titled = { ...listed, title: 'Search notes' };
+    const check = (live: typeof listed, pin = pinOf(titled)) => descriptionPin.check(subject({ live, pin }));
+    expect(check(titled)).toEqual(PASS);
+    expect(check({ ...titled, title: 'Search and export notes' })).toEqual({ kind: 'refuse', reason: 'the title changed since the pin, and a title is model input' });
+    expect(check(listed).kind).toBe('refuse');
+    expect(check(titled, pinOf(listed)).kind).toBe('refuse');
+    expect(check({ ...titled, title: '' }).kind).toBe('refuse');
+  });
+
+  it('execution-pin refuses an execution changed, added or removed since the pin, not one re-serialised', () => {
+    const optional = { ...listed, execution: json('{"taskSupport":"optional"}') };
+    const check = (live: typeof listed, pin = pinOf(optional)) => executionPin.check(subject({ live, pin }));
+    expect(check(optional)).toEqual(PASS);
+    expect(check({ ...optional, execution: json('{ "taskSupport" : "optional" }') })).toEqual(PASS);
+    expect(check({ ...optional, execution: json('{"taskSupport":"required"}') })).toEqual({ kind: 'refuse', reason: 'how it may be run (execution) changed since the pin' });
+    expect(check(listed).kind).toBe('refuse');
+    expect(check(optional, pinOf(listed)).kind).toBe('refuse');
+    expect(check(listed, pinOf(listed))).toEqual(PASS);
   });
 
   it('output-schema-pin refuses an output schema changed, added or removed since the pin, not one re-serialised', () => {
@@ -373,6 +394,7 @@ describe('the guard registry', () => {
         'description-pin',
         'schema-pin',
         'output-schema-pin',
+        'execution-pin',
         'hint-consistency',
         'operator-annotations',
         'operator-description',
@@ -463,6 +485,7 @@ describe('the guard registry', () => {
       'classified',
       'schema-pin',
       'output-schema-pin',
+      'execution-pin',
       'description-pin',
       'hint-consistency',
       'object-schema',

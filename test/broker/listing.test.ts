@@ -22,7 +22,7 @@ function server(pages: string[], { init = INIT, cursor = (i: number) => (i < pag
 }
 
 const list = (requester: FakeRequester, limits = DEFAULT_LIMITS, guards = ALL_GUARDS.listing) =>
-  initializeAndList(requester, 'notes', limits, guards).then((handshake) => handshake.listed);
+  initializeAndList(requester, 'notes', limits, guards).then(({ tools }) => tools);
 
 describe('initializeAndList', () => {
   it('initializes, then reads every page keeping raw trees', async () => {
@@ -55,6 +55,14 @@ describe('initializeAndList', () => {
     }
   });
 
+  it('keeps the instructions the initialize answer gives, and none that is not a string', async () => {
+    const given = async (instructions: string) =>
+      (await initializeAndList(server(['[]'], { init: `{"protocolVersion":"2025-11-25","instructions":${instructions}}` }), 'notes', DEFAULT_LIMITS, ALL_GUARDS.listing)).instructions;
+    expect(await given('"Search first."')).toBe('Search first.');
+    expect(await given('["Search first."]')).toBeUndefined();
+    expect((await initializeAndList(server(['[]']), 'notes', DEFAULT_LIMITS, ALL_GUARDS.listing)).instructions).toBeUndefined();
+  });
+
   it('refuses a protocol version it does not speak, or none', async () => {
     const unspoken = 'server "notes" answered initialize without a protocol version the broker speaks';
     await expect(list(server(['[]'], { init: '{"protocolVersion":"2024-01-01"}' }))).rejects.toThrow(UpstreamError);
@@ -70,6 +78,17 @@ describe('initializeAndList', () => {
     const [bare] = await list(server([`[${t('b')}]`]));
     expect(bare!.outputSchema).toBeUndefined();
     expect(bare!.annotations).toBeUndefined();
+  });
+
+  it("keeps a tool's title and of its execution only taskSupport; refuses a page where either is malformed", async () => {
+    const [tool] = await list(server([`[${t('a', ',"title":"Search","execution":{"taskSupport":"optional","x":1}')}]`]));
+    expect(tool!.title).toBe('Search');
+    expect(writeJson(tool!.execution ?? { kind: 'null' })).toBe('{"taskSupport":"optional"}');
+    const [unknownOnly] = await list(server([`[${t('b', ',"execution":{"x":1}')}]`]));
+    expect(writeJson(unknownOnly!.execution ?? { kind: 'null' })).toBe('{}');
+    for (const extra of [',"title":1', ',"execution":[]', ',"execution":{"taskSupport":"always"}']) {
+      await expect(list(server([`[${t('c', extra)}]`]))).rejects.toThrow(UpstreamError);
+    }
   });
 
   it('stops at max_pages without asking for more', async () => {

@@ -61,6 +61,25 @@ describe('manifest', () => {
     expect(() => parseManifest(readJson(JSON.stringify({ ...value, client_capabilities: ['sampling'] })))).toThrow(/client_capabilities.*must be an object/);
   });
 
+  it("records a tool's title as a hash and its execution as read, and reads both back", () => {
+    const titled = { ...tool('t'), title: 'Search notes', execution: readJson('{"taskSupport":"optional"}') as JsonObject };
+    const text = manifestText({ id: 'notes', tools: [titled], features: [], capabilities: NO_CAPABILITIES }, when);
+    expect(JSON.parse(text).tools.t).toMatchObject({ title_hash: sha256Hex('Search notes'), execution: { taskSupport: 'optional' } });
+    const pin = parseManifest(readJson(text)).tools.get('t');
+    expect(pin?.titleHash).toBe(sha256Hex('Search notes'));
+    expect(writeJson(pin?.execution ?? readJson('null'))).toBe('{"taskSupport":"optional"}');
+    const bare = parseManifest(readJson(manifestText({ id: 'notes', tools: listed, features: [], capabilities: NO_CAPABILITIES }, when))).tools.get('bare');
+    expect([bare?.titleHash, bare?.execution]).toEqual([undefined, undefined]);
+  });
+
+  it("records the server's instructions as a hash, and reads it back; none when it gave none", () => {
+    const text = manifestText({ id: 'notes', tools: listed, instructions: 'Search first.', features: [], capabilities: NO_CAPABILITIES }, when);
+    expect(JSON.parse(text).instructions_hash).toBe(sha256Hex('Search first.'));
+    expect(parseManifest(readJson(text)).instructionsHash).toBe(sha256Hex('Search first.'));
+    expect(parseManifest(readJson(manifestText({ id: 'notes', tools: listed, features: [], capabilities: NO_CAPABILITIES }, when))).instructionsHash).toBeUndefined();
+    expect(() => parseManifest(readJson(text.replace(sha256Hex('Search first.'), 'x')))).toThrow('manifest.instructions_hash must be a lowercase SHA-256');
+  });
+
   it('hashes a missing description apart from every present one, the empty one included', () => {
     expect(descriptionHash(undefined)).not.toBe(descriptionHash(''));
     expect(descriptionHash('')).toBe(sha256Hex(''));
@@ -82,6 +101,8 @@ describe('manifest', () => {
     [(m: any) => ({ ...m, tools: { t: { ...m.tools.bare, input_schema: '{"type":"array"}' } } }), 'does not match input_schema'],
     [(m: any) => ({ ...m, tools: { t: { ...m.tools.bare, input_schema: '[]' } } }), 'must be a JSON object'],
     [(m: any) => ({ ...m, tools: { t: { ...m.tools.bare, annotations: [] } } }), 'must be an object or null'],
+    [(m: any) => ({ ...m, tools: { t: { ...m.tools.bare, title_hash: 'x' } } }), 'manifest.tools["t"].title_hash must be a lowercase SHA-256'],
+    [(m: any) => ({ ...m, tools: { t: { ...m.tools.bare, execution: 'optional' } } }), 'manifest.tools["t"].execution must be an object'],
     [(m: any) => ({ ...m, tools: { t: { ...m.tools.bare, annotations: undefined } } }), 'must be an object or null'],
     [(m: any) => ({ ...m, tools: { t: { ...m.tools.bare, input_schema: undefined } } }), 'manifest.tools["t"].input_schema is required'],
     [(m: any) => ({ ...m, tools: { t: { ...m.tools.bare, input_schema: '{"type":' } } }), 'manifest.tools["t"].input_schema is not valid JSON: '],

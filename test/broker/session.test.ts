@@ -17,7 +17,7 @@ import { Session } from '../../src/session/session.js';
 import { RequestTimedOut, ResultOverLimit, ResultTooLarge, ServerGone, UpstreamError } from '../../src/errors.js';
 import { CONTEXT, NOW, config, context, initialized, json, pinOf, registeredTools, rule, tool } from './builders.js';
 import { FakeRequester } from './fake-requester.js';
-import type { JsonValue, RegisteredTool } from '../../src/types.js';
+import type { JsonObject, JsonValue, RegisteredTool } from '../../src/types.js';
 import { writeJson } from '../../src/json/writer.js';
 import type { FeatureAnswer, FeatureSession } from '../../src/features/session.js';
 
@@ -54,6 +54,19 @@ describe('Session', () => {
       '{"jsonrpc":"2.0","id":4,"error":{"code":-32601,"message":"Method not found: resources/list"}}',
     ]);
     expect(upstream.asked).toEqual([]);
+  });
+
+  it("carries the servers' instructions as Load decided them in its initialize answer, and lists a tool's title, output schema and execution", () => {
+    const titled = { ...tool('t'), title: 'Tee', outputSchema: json('{"type":"object"}'), execution: json('{"taskSupport":"optional"}') as JsonObject };
+    const tools = decideTools([titled], { server: 'notes', tools: new Map([['t', pinOf(titled)]]) }, config({ t: rule('read_only') }), ALL_GUARDS).registered;
+    const sent: string[] = [];
+    const s = new Session({ tools, guards: ALL_GUARDS, context: CONTEXT, limits: DEFAULT_LIMITS, serverEnv: new Map(), upstream: new FakeRequester(() => '{}'), audit: undefined, send: (line) => sent.push(line), instructions: 'Search first.' });
+    s.handleLine('{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25"}}');
+    s.handleLine('{"jsonrpc":"2.0","id":2,"method":"tools/list"}');
+    expect(sent).toEqual([
+      '{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"gauntlet-reference-broker","version":"0.1.0"},"instructions":"Search first."}}',
+      '{"jsonrpc":"2.0","id":2,"result":{"tools":[{"name":"t","title":"Tee","description":"t does things","inputSchema":{"type":"object"},"outputSchema":{"type":"object"},"annotations":{"readOnlyHint":true,"destructiveHint":false},"execution":{"taskSupport":"optional"}}]}}',
+    ]);
   });
 
   it('answers an unsupported protocol version with its latest', () => {

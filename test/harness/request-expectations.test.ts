@@ -44,6 +44,15 @@ describe('request expectations', () => {
     ]);
   });
 
+  it("answer_members: the members named must arrive as given, at any depth, other members free", () => {
+    const expectation: RequestExpectation = { answer_members: { completion: { total: 3, hasMore: false } } };
+    const completion = (members: Record<string, unknown>) => result({ completion: { values: ['a'], ...members } });
+    expect(checks('completion/complete', expectation, completion({ total: 3, hasMore: false }))).toEqual([]);
+    expect(checks('completion/complete', expectation, completion({ hasMore: false }))).toEqual(['request.answer_members:benign']);
+    expect(checks('completion/complete', expectation, completion({ total: '3', hasMore: false }))).toEqual(['request.answer_members:benign']);
+    expect(checks('completion/complete', expectation, error(-32602, 'no'))).toContain('request.answer_members:benign');
+  });
+
   it('a refusal that differs from the one about nothing, beyond the names asked, tells the agent something', () => {
     const nowhere = error(-32002, 'Resource not found: file:///nowhere.txt');
     const expectation: RequestExpectation = { answers_like_unknown: { uri: 'file:///nowhere.txt' } };

@@ -138,6 +138,10 @@ describe('resolveKnobs', () => {
   it.each([
     ['unknown knob', { pages: '2' }, /unknown knob "pages"/],
     ['run.output_schema without an output schema', { 'run.output_schema': 'read_note' }, /needs output\.read_note/],
+    ['output_schema.TOOL without an output schema', { 'output_schema.read_note': 'injection' }, /needs output\.read_note/],
+    ['output_schema.TOOL other than injection', { 'output.read_note': 'valid', 'output_schema.read_note': 'loud' }, /output_schema\.read_note/],
+    ['run.execution on a tool already listed as required', { 'run.execution': 'read_note', 'execution.read_note': 'required' }, /changes nothing/],
+    ['execution.TOOL outside the task support values', { 'execution.read_note': 'always' }, /execution\.read_note/],
     ['notify_list_changed other than 1', { notify_list_changed: 'yes' }, /notify_list_changed/],
     ['unknown tool set', { toolset: 'files' }, /toolset/],
     ['page_size 0', { page_size: '0' }, /page_size/],

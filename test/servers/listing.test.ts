@@ -194,6 +194,24 @@ describe('phase-dependent knobs', () => {
     expect(namesOf({ 'run.drop': 'read_note' }, 'run')).toEqual(['search_notes', 'write_note']);
   });
 
+  it('run.title gives the tool another plain title in run only, with or without a title at review', () => {
+    const titleOf = (knobs: Record<string, string>, phase: Phase) => (toolsOf(knobs, phase)[0] as Tool & { title?: string }).title;
+    expect(titleOf({ 'run.title': 'search_notes' }, 'review')).toBeUndefined();
+    expect(titleOf({ 'run.title': 'search_notes' }, 'run')).toBe('Search and export notes');
+    expect(titleOf({ 'run.title': 'search_notes', 'title.search_notes': 'plain' }, 'review')).toBe('Search notes');
+    expect(titleOf({ 'run.title': 'search_notes', 'title.search_notes': 'plain' }, 'run')).toBe('Search and export notes');
+  });
+
+  it('execution.TOOL lists the task support in both phases; run.execution makes it required in run only', () => {
+    const executionOf = (knobs: Record<string, string>, phase: Phase) => (toolsOf(knobs, phase)[1] as Tool & { execution?: unknown }).execution;
+    expect(executionOf({}, 'review')).toBeUndefined();
+    const knobs = { 'execution.read_note': 'optional', 'run.execution': 'read_note' };
+    expect(executionOf(knobs, 'review')).toEqual({ taskSupport: 'optional' });
+    expect(executionOf(knobs, 'run')).toEqual({ taskSupport: 'required' });
+    expect(executionOf({ 'execution.read_note': 'forbidden' }, 'run')).toEqual({ taskSupport: 'forbidden' });
+    expect(rawListing(knobs)).toContain('"annotations":{"readOnlyHint":true},"execution":{"taskSupport":"optional"}}');
+  });
+
   it('run.add lists a new tool at the end in run only', () => {
     const knobs = { 'run.add': 'export_all_notes', filler: '1' };
     expect(namesOf(knobs)).toEqual([...NOTES, 'filler_0001']);

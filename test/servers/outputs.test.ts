@@ -47,6 +47,13 @@ describe('output presets', () => {
     expect(duplicated[2]).toMatchObject({ name: 'read_note', outputSchema: DOCUMENTED_SCHEMA });
   });
 
+  it("output_schema.TOOL=injection lists the output schema with the injection in its description, in both phases", () => {
+    for (const phase of ['review', 'run'] as const) {
+      const readNote = listingPages(resolveKnobs({ 'output.read_note': 'valid', 'output_schema.read_note': 'injection' }), phase).flat().map((text) => JSON.parse(text)).find((tool) => tool.name === 'read_note');
+      expect(readNote.outputSchema).toMatchObject({ type: 'object', required: ['id', 'text'], description: expect.stringContaining('SYSTEM OVERRIDE') });
+    }
+  });
+
   it('run.output_schema loosens the output schema in run only, and the valid result still keeps to it', () => {
     const knobs = { 'output.read_note': 'valid', 'run.output_schema': 'read_note' };
     const loosened = { ...DOCUMENTED_SCHEMA, required: ['id'], additionalProperties: true };
