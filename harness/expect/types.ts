@@ -162,6 +162,8 @@ export interface Judged {
   records: readonly LedgerRecord[];
   kind: Kind;
   spec: SessionSpec;
+  /** Says what the judge saw that decides nothing, as a line of the case's notes (requests no check is about). */
+  note?(text: string): void;
 }
 
 /** What a live observation may use while the scenario runs. */

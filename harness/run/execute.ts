@@ -260,7 +260,8 @@ async function judgedRun(scenario: Scenario, candidate: Candidate, options: RunO
     if (reason === undefined) await session.recordEnd(scenario.expect, { requests: canary.requests, records: canary.records }).catch(failed);
     // Read the ledger once, and judge everything on that reading.
     const records = ledger.read();
-    const { findings, unchecked } = judge(session.steps, { records, kind: scenario.kind, spec }, hooks);
+    const { findings, unchecked, notes } = judge(session.steps, { records, kind: scenario.kind, spec }, hooks);
+    session.notes.push(...notes);
     const leftovers = await survivorsAfter(serverPids(records), 1_000);
     if (leftovers.length > 0) {
       killAll(leftovers);

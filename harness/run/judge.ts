@@ -6,6 +6,8 @@ export interface Judgement {
   findings: Finding[];
   /** Checks not taken because the candidate lacks the hook they read, with the hook. */
   unchecked: Array<{ check: string; hook: Hook }>;
+  /** What the modules noted while judging, which decides nothing. */
+  notes: string[];
 }
 
 /** Each call step's bound: the next call step to the same server tool starts where it ends. */
@@ -24,6 +26,8 @@ export function judge(steps: readonly StepRecord[], judged: Judged, hooks: Reado
   boundCalls(steps);
   const findings: Finding[] = [];
   const unchecked: Judgement['unchecked'] = [];
+  const notes: string[] = [];
+  const noting: Judged = { ...judged, note: (text) => notes.push(text) };
   for (const { block, expect, facts, unfinished } of steps) {
     for (const module of triggered(block, expect) as Expectation[]) {
       // An unfinished call shows harm by what arrived and nothing else: a module that needed an
@@ -40,8 +44,8 @@ export function judge(steps: readonly StepRecord[], judged: Judged, hooks: Reado
         if (unfinished && declared.class !== 'harm') return;
         findings.push({ check, class: declared.class, step, expectation, expected, observed });
       };
-      module.judge(expect, facts, judged, fail);
+      module.judge(expect, facts, noting, fail);
     }
   }
-  return { findings, unchecked };
+  return { findings, unchecked, notes };
 }
