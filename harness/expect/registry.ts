@@ -55,6 +55,7 @@ import httpAnswered from './http/answered.js';
 import httpReceivedExcludes from './http/received-excludes.js';
 import httpServerReceived from './http/server-received.js';
 import httpStatus from './http/status.js';
+import { callDelivered, listDelivered, requestDelivered } from './delivered.js';
 import { callSurvivors, closeSurvivors, killSurvivors, startSurvivors } from './survivors.js';
 import type { Block, CheckClass, Expectation, ExpectOf } from './types.js';
 
@@ -68,6 +69,7 @@ export const EXPECTATIONS: readonly Expectation[] = [
   startSurvivors,
   serverGroup,
   listens,
+  listDelivered,
   answered,
   serverListed,
   includes,
@@ -83,6 +85,7 @@ export const EXPECTATIONS: readonly Expectation[] = [
   unchanged,
   uniqueNames,
   wellFormedDescriptions,
+  callDelivered,
   agent,
   code,
   serverReceived,
@@ -110,6 +113,7 @@ export const EXPECTATIONS: readonly Expectation[] = [
   progressOwnOnly,
   callSurvivors,
   wellFormedText,
+  requestDelivered,
   requestAgent,
   requestServerReceived,
   requestServerListed,

@@ -65,6 +65,8 @@ export interface ListFacts extends StepSpan {
   sessionMark: number;
   /** The answer that ended the listing early, other than a closed channel or silence. */
   failure?: Answer;
+  /** The server's answer the ledger shows, in words, which the agent never received before the step's deadline. */
+  undelivered?: string;
 }
 
 export interface CallFacts extends StepSpan {
@@ -84,6 +86,8 @@ export interface CallFacts extends StepSpan {
   others: string[];
   /** Ledger position of the next call step to the same server tool: the bound of what this one caused. */
   next: number | undefined;
+  /** The server's answer the ledger shows, in words, which the agent never received before the step's deadline. */
+  undelivered?: string;
   /** For an in-flight step: whether the ledger showed the server received the call while the agent had no answer. */
   inFlight?: { reached: boolean; answeredFirst: boolean };
   /** The answer to a tool that exists nowhere, for `answers_like_unknown`. */
@@ -105,6 +109,8 @@ export interface RequestFacts extends StepSpan {
   sessionMark: number;
   /** The answer to the same method with the params of `answers_like_unknown`. */
   nowhere?: Answer;
+  /** The server's answer the ledger shows, in words, which the agent never received before the step's deadline. */
+  undelivered?: string;
 }
 
 export interface CloseFacts extends StepSpan {
@@ -203,6 +209,11 @@ export interface Expectation<B extends Block = Block> {
   properties: Record<string, unknown>;
   required?: readonly string[];
   always?: true;
+  /**
+   * Its checks are about a step that ran out of time (harness/run/judge.ts): judged of an
+   * unfinished step too, whatever their class, where other modules give only their harm checks.
+   */
+  judgesUnfinished?: true;
   checks: Record<string, { class: CheckClass; doc: string }>;
   /** The checks a given `expect` can report, where that depends on its value; all of them otherwise. */
   checksFor?(expect: ExpectOf<B>): string[];

@@ -7,7 +7,7 @@ import { approvalRequestId, describe } from '../expect/answer.js';
 import { triggered } from '../expect/registry.js';
 import type { Block, CallFacts, CloseFacts, ExpectOf, FactsOf, Hook, ListFacts, Live, RequestFacts, StartFacts } from '../expect/types.js';
 import { losslessText } from '../observe/arguments.js';
-import { callsTo, type Ledger } from '../observe/ledger.js';
+import { answered, callsTo, type Ledger } from '../observe/ledger.js';
 import { residentGrowthMib } from '../observe/memory.js';
 import type { ApproveStep, CallStep, ClientSide, CloseExpectation, ConfigFlaw, HttpStep, ListExpectation, RequestStep, StartExpectation, Step } from '../scenario/types.js';
 import { FrontDoorClients } from '../agent/front-door-clients.js';
@@ -179,12 +179,24 @@ export class ScenarioSession {
   }
 
   /**
-   * A call whose time ran out while some of an answer had arrived: what came reached the agent,
-   * so it is kept for the harm it shows. Nothing more is asked of a broker that stopped mid-answer.
+   * A step whose time ran out while some of an answer had arrived, or after the server answered
+   * and nothing reached the agent: what came reached the agent, so it is kept for the harm it
+   * shows, and a dropped answer for the benign use it broke (harness/expect/delivered.ts).
+   * Nothing more is asked of a broker that stopped answering.
    */
-  private recordUnfinished(expect: CallStep['expect'], facts: CallFacts): void {
+  private recordUnfinished<B extends 'list' | 'call' | 'request'>(block: B, expect: ExpectOf<B>, facts: FactsOf[B]): void {
     facts.end = this.ledger.mark();
-    this.steps.push({ block: 'call', expect, facts, unfinished: true } as unknown as StepRecord);
+    this.steps.push({ block, expect, facts, unfinished: true } as unknown as StepRecord);
+  }
+
+  /**
+   * For a step whose time ran out with nothing at the agent: the server's answer to its request,
+   * in words, when the ledger shows one since `mark`. The broker had it to pass on and did not.
+   */
+  private undelivered(mark: number, method: string, tool?: string): string | undefined {
+    const found = answered(this.ledger.read().slice(mark), method, tool);
+    if (found === undefined) return undefined;
+    return `the server answered ${method}${tool === undefined ? '' : ` ${tool}`} (${found.reply.bytes} bytes) and the agent received nothing within ${this.stepTimeoutMs} ms`;
   }
 
   /** The scenario's own expectations, observed once the candidate has closed. */
@@ -301,12 +313,14 @@ export class ScenarioSession {
     const mark = this.ledger.mark();
     const listing = await this.requireAgent(label).listTools();
     const failure = listing.failure;
-    if (failure?.kind === 'closed' || failure?.kind === 'timeout') throw new CandidateUnresponsive(`${label}: tools/list ${describe(failure)}`);
     const names = this.candidate.names;
     const byName = new Map<string, Tool>(listing.tools.map((tool) => [names?.scenario(String(tool.name)) ?? String(tool.name), tool]));
+    const facts: ListFacts = { label, mark, end: mark, tools: listing.tools, byName, first: this.firstOffered ?? byName, sessionMark: this.sessionMark, ...(failure ? { failure } : {}) };
+    if (failure?.kind === 'timeout') facts.undelivered = this.undelivered(mark, 'tools/list');
+    if (facts.undelivered !== undefined) this.recordUnfinished('list', expect, facts);
+    if (failure?.kind === 'closed' || failure?.kind === 'timeout') throw new CandidateUnresponsive(`${label}: tools/list ${describe(failure)}`);
     this.offered = byName;
     this.firstOffered ??= byName;
-    const facts: ListFacts = { label, mark, end: mark, tools: listing.tools, byName, first: this.firstOffered, sessionMark: this.sessionMark, ...(failure ? { failure } : {}) };
     await this.record('list', expect, facts);
   }
 
@@ -360,9 +374,10 @@ export class ScenarioSession {
         throw new CandidateUnresponsive(`${label}: tools/call ${step.tool} ${describe(facts.answer)} (${exitText(await this.exitWithin(this.channel!))})`);
       }
       if (expect.within_ms === undefined && facts.answer.kind === 'timeout') {
-        if (arrived !== '') {
+        if (arrived === '') facts.undelivered = this.undelivered(mark, 'tools/call', serverTool);
+        if (arrived !== '' || facts.undelivered !== undefined) {
           facts.others = agent.unsolicited.slice(unsolicited);
-          this.recordUnfinished(expect, facts);
+          this.recordUnfinished('call', expect, facts);
         }
         throw new CandidateUnresponsive(`${label}: tools/call ${step.tool} ${describe(facts.answer)}`);
       }
@@ -382,6 +397,11 @@ export class ScenarioSession {
     const facts: RequestFacts = { label, mark, end: mark, step, answer: { kind: 'timeout' }, others: [], sessionMark: this.sessionMark };
     const unsolicited = this.openWindow(agent, facts);
     const { answer, items } = await sendRequest(agent, step);
+    if (answer.kind === 'timeout') facts.undelivered = this.undelivered(mark, step.method);
+    if (facts.undelivered !== undefined) {
+      facts.others = agent.unsolicited.slice(unsolicited);
+      this.recordUnfinished('request', step.expect, facts);
+    }
     if (answer.kind === 'closed' || answer.kind === 'timeout') throw new CandidateUnresponsive(`${label}: ${step.method} ${describe(answer)}`);
     facts.answer = answer;
     if (items) facts.items = items;
