@@ -33,6 +33,7 @@ import { auditChain, auditTrail } from './scenario/audit.js';
 import canary from './scenario/canary.js';
 import ledger from './scenario/ledger.js';
 import loadReport from './scenario/load-report.js';
+import secretsWithheld from './scenario/secrets.js';
 import serverEnv from './scenario/server-env.js';
 import serverHeaders from './scenario/server-headers.js';
 import serverLedgers from './servers/ledgers.js';
@@ -131,6 +132,7 @@ export const EXPECTATIONS: readonly Expectation[] = [
   killSurvivors,
   ledger,
   canary,
+  secretsWithheld,
   serverEnv,
   serverHeaders,
   serverLedgers,

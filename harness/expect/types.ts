@@ -4,6 +4,7 @@ import type { CanaryRequest } from '../observe/canary.js';
 import type { LedgerRecord } from '../../servers/kit/ledger.js';
 import type { CallExpectation, CallStep, CloseExpectation, HttpExpectation, HttpStep, Kind, ListExpectation, RequestExpectation, RequestStep, ScenarioExpectation, StartExpectation } from '../scenario/types.js';
 import type { Listener } from '../observe/listeners.js';
+import type { SecretSighting } from '../observe/secrets.js';
 
 /**
  * What a check is evidence of (docs/expectations.md):
@@ -150,6 +151,8 @@ export interface ScenarioFacts {
   loadReport?: NeutralLoadReport | null;
   audit?: NeutralAuditRecord[];
   auditLines?: string[];
+  /** Where each of the operator's secrets first reached the agent, if it did (harness/observe/secrets.ts). */
+  secrets?: SecretSighting[];
 }
 
 export interface FactsOf {

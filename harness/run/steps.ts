@@ -9,6 +9,7 @@ import type { Block, CallFacts, CloseFacts, ExpectOf, FactsOf, Hook, ListFacts, 
 import { losslessText } from '../observe/arguments.js';
 import { answered, callsTo, type Ledger } from '../observe/ledger.js';
 import { residentGrowthMib } from '../observe/memory.js';
+import { SecretWatch } from '../observe/secrets.js';
 import type { ApproveStep, CallStep, ClientSide, CloseExpectation, ConfigFlaw, HttpStep, ListExpectation, RequestStep, StartExpectation, Step } from '../scenario/types.js';
 import { FrontDoorClients } from '../agent/front-door-clients.js';
 import { sendRequest } from './request-step.js';
@@ -84,6 +85,10 @@ export class ScenarioSession {
   private readonly pendingApprovals = new Map<string, string>();
   /** The agent's side of server-initiated requests: the scenario's `client`. */
   clientSide: ClientSide | undefined;
+  /** The operator's secrets, looked for in every line the agent and the front-door clients receive. */
+  secrets = new SecretWatch([]);
+  /** The label of the step running: a line that arrives is seen during it. */
+  private label = '';
   /** The clients of `http` steps, for the front door of the latest start. */
   private frontDoorClients: FrontDoorClients | undefined;
   /**
@@ -108,6 +113,7 @@ export class ScenarioSession {
 
   async run(step: Step, index: number): Promise<void> {
     const label = `${index + 1}:${Object.keys(step)[0]}`;
+    this.label = label;
     this.transcript.enter(label, this.ledger.mark());
     if ('pin' in step) await this.pin(label, step.pin?.server);
     else if ('phase' in step) await this.switchPhase(step.phase);
@@ -163,6 +169,7 @@ export class ScenarioSession {
     if (this.frontDoorClients?.door !== door) this.frontDoorClients = new FrontDoorClients(door, this.stepTimeoutMs);
     const mark = this.ledger.mark();
     const exchanges = await this.frontDoorClients.run(step);
+    for (const exchange of exchanges) this.secrets.see(exchange.body, label);
     this.notes.push(`${label}: ${step.client}: ${exchanges.map((exchange) => `${exchange.what} → ${exchange.status ?? 'no response'}`).join(', ')}`);
     await this.record('http', step.expect, { label, mark, end: mark, step, exchanges });
   }
@@ -201,7 +208,15 @@ export class ScenarioSession {
 
   /** The scenario's own expectations, observed once the candidate has closed. */
   async recordEnd(expect: ExpectOf<'scenario'> | undefined, canary: FactsOf['scenario']['canary']): Promise<void> {
-    await this.record('scenario', expect ?? {}, { label: 'end', calls: this.calls, canary });
+    await this.record('scenario', expect ?? {}, { label: 'end', calls: this.calls, canary, secrets: this.secrets.sightings });
+  }
+
+  /**
+   * For a scenario that ended in an error, what reached the agent all the same: the scenario's
+   * own checks need observations of a broker that may be gone, but a secret it was sent is harm.
+   */
+  recordEndUnfinished(canary: FactsOf['scenario']['canary']): void {
+    this.steps.push({ block: 'scenario', expect: {}, facts: { label: 'end', calls: this.calls, canary, secrets: this.secrets.sightings }, unfinished: true });
   }
 
   /**
@@ -239,6 +254,7 @@ export class ScenarioSession {
     if (agent !== undefined) this.spec.agent = agent;
     // The flaw is for this start only: a later pin or start sees the operator's files as written.
     const channel = this.transcript.tap(await this.candidate.start(flaw === undefined ? this.spec : { ...this.spec, ...withFlaw(this.spec.operator, flaw) }));
+    channel.onLine((line) => this.secrets.see(line, this.label));
     this.channel = channel;
     this.lastChannel = channel;
     this.brokerExited = false;
