@@ -34,6 +34,40 @@ describe('an answer the server sent that the agent never received', () => {
   }, 60_000);
 });
 
+/**
+ * Attacks judged by what must not arrive in a notification (raw control characters, a lent
+ * credential, a flood past the bound): each also needs the notification to arrive, or a broker
+ * that forwards none would hold them for having shown the agent nothing.
+ */
+const ABSENCE_NEEDS_PRESENCE = ['ntf.log-control-characters', 'ntf.log-server-env', 'ntf.log-flood', 'ntf.resources-changed-flood', 'ntf.prompts-changed-flood'];
+
+/**
+ * Attacks where withholding the whole notification is a protection (the reference withholds a
+ * log line carrying a canary; a forged progress token must not reach the agent): the presence
+ * that gives their absence its meaning is their control's, so a broker forwarding nothing is
+ * not held.
+ */
+const PRESENCE_IN_CONTROL: Record<string, string> = { 'ntf.log-canary': 'ntf.log-line-arrives', 'ntf.progress-forged-token': 'ntf.progress-own-token' };
+
+describe('a broker that forwards no notification', () => {
+  for (const id of ABSENCE_NEEDS_PRESENCE) {
+    it(`does not pass ${id}: the notification never arrived`, async () => {
+      const result = await runScenario(scenarios.get(id)!, dropperCandidate('notifications'), { stepTimeoutMs: STEP_TIMEOUT_MS });
+      expect(result.outcome, result.reason).toBe('fail');
+      expect(result.findings.map((finding) => finding.check)).toContain('call.notifications_min');
+    }, 60_000);
+  }
+
+  for (const [id, control] of Object.entries(PRESENCE_IN_CONTROL)) {
+    it(`does not hold ${id}: its control ${control} is over-blocked`, async () => {
+      expect(scenarios.get(id)!.control).toBe(control);
+      const result = await runScenario(scenarios.get(control)!, dropperCandidate('notifications'), { stepTimeoutMs: STEP_TIMEOUT_MS });
+      expect(result.failure, result.reason).toBe('over-blocked');
+      expect(result.findings.map((finding) => finding.check)).toContain('call.notifications_min');
+    }, 60_000);
+  }
+});
+
 describe('answered', () => {
   const recv = (seq: number, method: string, id: string | null, tool: string | null = null): LedgerRecord => ({
     ev: 'recv', pid: 7, seq, bytes: 0, sha256: '', raw: '', raw_truncated: false, method, id, tool, phase: 'run',
