@@ -3,6 +3,7 @@ import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { aggregate, type AggregatedServer } from './aggregator.js';
 import { LabelStamp } from './label-stamp.js';
+import { DROP_KINDS, dropsLine, type DropKind } from './line-drop.js';
 import { NaiveFrontDoor } from './naive-front-door.js';
 import { naiveToken } from './naive-token.js';
 
@@ -25,11 +26,15 @@ import { naiveToken } from './naive-token.js';
  * As another fixture (the late-notices candidate), `--hold-notices`, given first, has it hold each
  * notification the server sends on stdio until the agent sends its next line, or the server's
  * output ends: after the answer, as an HTTP broker's GET stream can deliver a call's notices.
+ *
+ * As another (the dropper candidate), `--drop KIND`, given first, has it keep the server's lines
+ * of that kind (line-drop.ts) from the agent on stdio, silently.
  */
 function main(argv: string[]): void {
   const { port, rest: unfronted } = frontDoorOption(argv);
   const hold = unfronted[0] === '--hold-notices';
-  const { stamp, rest } = stampOptions(hold ? unfronted.slice(1) : unfronted);
+  const drop = unfronted[0] === '--drop' && DROP_KINDS.includes(unfronted[1] as DropKind) ? (unfronted[1] as DropKind) : undefined;
+  const { stamp, rest } = stampOptions(hold ? unfronted.slice(1) : drop !== undefined ? unfronted.slice(2) : unfronted);
   if (rest[0] === '--servers' && rest[1] !== undefined) {
     const tokens = rest[2] === '--tokens' && rest[3] !== undefined ? (JSON.parse(rest[3]) as Record<string, string>) : {};
     aggregate(JSON.parse(rest[1]) as AggregatedServer[], tokens);
@@ -48,7 +53,7 @@ function main(argv: string[]): void {
   const separator = rest.indexOf('--');
   const [command, ...args] = separator >= 0 ? rest.slice(separator + 1) : [];
   if (!command) {
-    process.stderr.write('usage: passthrough-proxy [--front-door PORT] [--stamp-code CODE [--stamp-truncation]] (-- COMMAND [ARG ...] | --url URL | --servers JSON [--tokens JSON])\n');
+    process.stderr.write('usage: passthrough-proxy [--front-door PORT] [--hold-notices | --drop non-ascii|notifications] [--stamp-code CODE [--stamp-truncation]] (-- COMMAND [ARG ...] | --url URL | --servers JSON [--tokens JSON])\n');
     process.exit(2);
   }
   const server = spawn(command, args, { stdio: ['pipe', 'pipe', 'inherit'] });
@@ -58,6 +63,11 @@ function main(argv: string[]): void {
   } else if (hold) {
     holdingNotices(process.stdin, server.stdout);
     process.stdin.pipe(server.stdin);
+  } else if (drop !== undefined) {
+    process.stdin.pipe(server.stdin);
+    eachLine(server.stdout, (line) => {
+      if (!dropsLine(drop, line)) process.stdout.write(line);
+    });
   } else if (stamp === undefined) {
     process.stdin.pipe(server.stdin);
     server.stdout.pipe(process.stdout);

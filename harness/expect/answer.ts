@@ -1,6 +1,5 @@
-import { parse as parseLossless } from 'lossless-json';
 import type { Answer } from '../agent/client.js';
-import { everyString } from '../observe/strings.js';
+import { stringsOfLine } from '../observe/strings.js';
 import type { CallOutcome } from '../scenario/types.js';
 
 /** Where a result carries its receipt (docs/call-path.md). */
@@ -69,14 +68,7 @@ export const codePoints = (texts: readonly string[]): number => texts.reduce((su
 export function everyStringReceived(answer: Answer, others: readonly string[]): string[] {
   const raw = rawOf(answer);
   const lines = [...(raw === undefined ? [] : [raw]), ...others];
-  return lines.flatMap((line) => {
-    try {
-      return everyString(parseLossless(line));
-    } catch {
-      // A line the agent cannot decode still reaches it as text.
-      return [line];
-    }
-  });
+  return lines.flatMap(stringsOfLine);
 }
 
 /** The answer's line as the agent received it, or as far as it came for one still arriving at the timeout. */

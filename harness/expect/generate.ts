@@ -70,7 +70,11 @@ export function expectationsDoc(): string {
     'the steps before stand. A call whose time ran out while part of an answer had arrived (a line',
     'without its newline, a body or an SSE event still open: the channel\'s `arriving`) is judged on',
     'what arrived, by its harm checks only and none that needs the broker afterwards: a harm seen',
-    'fails the case `exposed`, none leaves it an `error`.',
+    'fails the case `exposed`, none leaves it an `error`. A list, call or request step whose time ran',
+    'out with nothing at the agent while the ledger shows the server answered it fails its',
+    '`delivered` check (benign): the broker dropped an answer it had, so the case is `over-blocked`,',
+    'judged by its harm checks too; with no answer from the server it stays an `error`. A case that',
+    'ends in an `error` is still judged on `secrets.withheld`, which every scenario takes.',
     '',
   ];
   for (const block of BLOCKS) {

@@ -8,6 +8,8 @@ export interface PlannedCheck {
   class: CheckClass;
   /** The adapter hook the check reads, if any. */
   hook?: Hook;
+  /** Taken of every scenario's block (an `always` module): it proves no attack in particular. */
+  always?: true;
 }
 
 /** Each step's block and `expect`, and the scenario's own, as the judge will see them. */
@@ -30,7 +32,12 @@ function expectations(scenario: Scenario): Array<{ block: Block; expect: ExpectO
 export function plannedChecks(scenario: Scenario): PlannedCheck[] {
   return expectations(scenario).flatMap(({ block, expect }) =>
     (triggered(block, expect) as Expectation[]).flatMap((module) =>
-      checksOf(module, expect).map((check) => ({ check, class: module.checks[check]!.class, ...(module.hook ? { hook: module.hook } : {}) })),
+      checksOf(module, expect).map((check) => ({
+        check,
+        class: module.checks[check]!.class,
+        ...(module.hook ? { hook: module.hook } : {}),
+        ...(module.always ? { always: true as const } : {}),
+      })),
     ),
   );
 }
@@ -56,9 +63,13 @@ export function requiredHooks(scenario: Scenario): Hook[] {
   return [...hooks];
 }
 
-/** What a scenario proves with: an attack its harm or record checks, a control its benign ones. */
+/**
+ * What a scenario proves with: an attack its harm or record checks, a control its benign ones. An
+ * attack's evidence is never a harm check taken of every scenario (secrets.withheld): an attack that
+ * checks nothing of its own would otherwise pass on it.
+ */
 export const isEvidence = (scenario: Pick<Scenario, 'kind'>, planned: PlannedCheck): boolean =>
-  scenario.kind === 'attack' ? planned.class === 'harm' || planned.class === 'record' : planned.class === 'benign';
+  scenario.kind === 'attack' ? planned.always !== true && (planned.class === 'harm' || planned.class === 'record') : planned.class === 'benign';
 
 /**
  * The hooks a candidate must offer for the scenario to give a verdict: those its steps need, and

@@ -35,6 +35,7 @@ import { auditChain, auditTrail } from './scenario/audit.js';
 import canary from './scenario/canary.js';
 import ledger from './scenario/ledger.js';
 import loadReport from './scenario/load-report.js';
+import secretsWithheld from './scenario/secrets.js';
 import serverEnv from './scenario/server-env.js';
 import serverHeaders from './scenario/server-headers.js';
 import serverLedgers from './servers/ledgers.js';
@@ -58,6 +59,7 @@ import httpAnswered from './http/answered.js';
 import httpReceivedExcludes from './http/received-excludes.js';
 import httpServerReceived from './http/server-received.js';
 import httpStatus from './http/status.js';
+import { callDelivered, listDelivered, requestDelivered } from './delivered.js';
 import { callSurvivors, closeSurvivors, killSurvivors, startSurvivors } from './survivors.js';
 import type { Block, CheckClass, Expectation, ExpectOf } from './types.js';
 
@@ -73,6 +75,7 @@ export const EXPECTATIONS: readonly Expectation[] = [
   listens,
   instructions,
   instructionsExclude,
+  listDelivered,
   answered,
   serverListed,
   includes,
@@ -89,6 +92,7 @@ export const EXPECTATIONS: readonly Expectation[] = [
   unchanged,
   uniqueNames,
   wellFormedDescriptions,
+  callDelivered,
   agent,
   code,
   serverReceived,
@@ -116,6 +120,7 @@ export const EXPECTATIONS: readonly Expectation[] = [
   progressOwnOnly,
   callSurvivors,
   wellFormedText,
+  requestDelivered,
   requestAgent,
   requestServerReceived,
   requestServerListed,
@@ -134,6 +139,7 @@ export const EXPECTATIONS: readonly Expectation[] = [
   killSurvivors,
   ledger,
   canary,
+  secretsWithheld,
   serverEnv,
   serverHeaders,
   serverLedgers,

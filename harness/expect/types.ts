@@ -4,6 +4,7 @@ import type { CanaryRequest } from '../observe/canary.js';
 import type { LedgerRecord } from '../../servers/kit/ledger.js';
 import type { CallExpectation, CallStep, CloseExpectation, HttpExpectation, HttpStep, Kind, ListExpectation, RequestExpectation, RequestStep, ScenarioExpectation, StartExpectation } from '../scenario/types.js';
 import type { Listener } from '../observe/listeners.js';
+import type { SecretSighting } from '../observe/secrets.js';
 
 /**
  * What a check is evidence of (docs/expectations.md):
@@ -65,6 +66,8 @@ export interface ListFacts extends StepSpan {
   sessionMark: number;
   /** The answer that ended the listing early, other than a closed channel or silence. */
   failure?: Answer;
+  /** The server's answer the ledger shows, in words, which the agent never received before the step's deadline. */
+  undelivered?: string;
 }
 
 export interface CallFacts extends StepSpan {
@@ -84,6 +87,8 @@ export interface CallFacts extends StepSpan {
   others: string[];
   /** Ledger position of the next call step to the same server tool: the bound of what this one caused. */
   next: number | undefined;
+  /** The server's answer the ledger shows, in words, which the agent never received before the step's deadline. */
+  undelivered?: string;
   /** For an in-flight step: whether the ledger showed the server received the call while the agent had no answer. */
   inFlight?: { reached: boolean; answeredFirst: boolean };
   /** The answer to a tool that exists nowhere, for `answers_like_unknown`. */
@@ -105,6 +110,8 @@ export interface RequestFacts extends StepSpan {
   sessionMark: number;
   /** The answer to the same method with the params of `answers_like_unknown`. */
   nowhere?: Answer;
+  /** The server's answer the ledger shows, in words, which the agent never received before the step's deadline. */
+  undelivered?: string;
 }
 
 export interface CloseFacts extends StepSpan {
@@ -144,6 +151,8 @@ export interface ScenarioFacts {
   loadReport?: NeutralLoadReport | null;
   audit?: NeutralAuditRecord[];
   auditLines?: string[];
+  /** Where each of the operator's secrets first reached the agent, if it did (harness/observe/secrets.ts). */
+  secrets?: SecretSighting[];
 }
 
 export interface FactsOf {
@@ -162,6 +171,8 @@ export interface Judged {
   records: readonly LedgerRecord[];
   kind: Kind;
   spec: SessionSpec;
+  /** Says what the judge saw that decides nothing, as a line of the case's notes (requests no check is about). */
+  note?(text: string): void;
 }
 
 /** What a live observation may use while the scenario runs. */
@@ -201,6 +212,11 @@ export interface Expectation<B extends Block = Block> {
   properties: Record<string, unknown>;
   required?: readonly string[];
   always?: true;
+  /**
+   * Its checks are about a step that ran out of time (harness/run/judge.ts): judged of an
+   * unfinished step too, whatever their class, where other modules give only their harm checks.
+   */
+  judgesUnfinished?: true;
   checks: Record<string, { class: CheckClass; doc: string }>;
   /** The checks a given `expect` can report, where that depends on its value; all of them otherwise. */
   checksFor?(expect: ExpectOf<B>): string[];

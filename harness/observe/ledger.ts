@@ -51,13 +51,30 @@ export function maxListRequestsPerLaunch(records: readonly LedgerRecord[]): numb
 /** Every TCP connection an HTTP server accepted, whatever was sent over it. */
 export const connections = (records: readonly LedgerRecord[]) => records.filter((r): r is ConnectionRecord => r.ev === 'connection');
 
+/** The reply the request's own server process sent to it, matched by the id's raw text. */
+const replyOf = (records: readonly LedgerRecord[], request: RecvRecord): SentRecord | undefined =>
+  records.find((r): r is SentRecord => r.ev === 'sent' && r.pid === request.pid && r.seq > request.seq && r.in_reply_to === request.id);
+
 /** Each `tools/list` request with an id, paired with the answer its server sent to it, if any. */
 export function listingReplies(records: readonly LedgerRecord[]): Array<{ request: RecvRecord; reply: SentRecord }> {
   return listRequests(records).flatMap((request) => {
     if (request.id === null) return [];
-    const reply = records.find((r): r is SentRecord => r.ev === 'sent' && r.pid === request.pid && r.seq > request.seq && r.in_reply_to === request.id);
+    const reply = replyOf(records, request);
     return reply === undefined ? [] : [{ request, reply }];
   });
+}
+
+/**
+ * The first request of `method` (to `tool`, for a call) among `records` that its server answered,
+ * with that reply: evidence that an answer existed for the broker to pass on.
+ */
+export function answered(records: readonly LedgerRecord[], method: string, tool?: string): { request: RecvRecord; reply: SentRecord } | undefined {
+  for (const request of requestsOf(records, method)) {
+    if (request.id === null || (tool !== undefined && request.tool !== tool)) continue;
+    const reply = replyOf(records, request);
+    if (reply !== undefined) return { request, reply };
+  }
+  return undefined;
 }
 
 /** The processes of the server the scenario names `name` among several: their launch records carry that name (`--as`). */

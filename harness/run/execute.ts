@@ -7,6 +7,7 @@ import { hooksOf } from '../candidates/hooks.js';
 import { hooksNeeded } from '../expect/plan.js';
 import { Ledger, serverPids } from '../observe/ledger.js';
 import { Canary } from '../observe/canary.js';
+import { operatorSecrets, SecretWatch } from '../observe/secrets.js';
 import { hold } from '../observe/containment.js';
 import { Enclosure, type EnclosureSpec } from '../observe/enclosure.js';
 import { killAll, survivorsAfter } from '../observe/processes.js';
@@ -228,6 +229,7 @@ async function judgedRun(scenario: Scenario, candidate: Candidate, options: RunO
   const upstreamOf = (catalogue: string) => (http === undefined ? upstreamFor(scenario, catalogue, ledger.path, control, canary) : reached.upstream);
   const session = new ScenarioSession(candidate, hooks, spec, ledger, control, options.stepTimeoutMs, upstreamOf);
   session.clientSide = scenario.client;
+  session.secrets = new SecretWatch([OPERATOR_ENV.GAUNTLET_OPERATOR_TOKEN, ...operatorSecrets(scenario.operator)]);
   if (candidate.info.unapplied?.length) session.notes.push(`the adapter cannot apply: ${candidate.info.unapplied.join('; ')}`);
   let reason: string | undefined;
   let environmentLacks = false;
@@ -258,9 +260,11 @@ async function judgedRun(scenario: Scenario, candidate: Candidate, options: RunO
     // The scenario's own expectations once the candidate has closed; a step that errored leaves
     // the steps before it to be judged, and those whose observations were taken.
     if (reason === undefined) await session.recordEnd(scenario.expect, { requests: canary.requests, records: canary.records }).catch(failed);
+    if (reason !== undefined) session.recordEndUnfinished({ requests: canary.requests, records: canary.records });
     // Read the ledger once, and judge everything on that reading.
     const records = ledger.read();
-    const { findings, unchecked } = judge(session.steps, { records, kind: scenario.kind, spec }, hooks);
+    const { findings, unchecked, notes } = judge(session.steps, { records, kind: scenario.kind, spec }, hooks);
+    session.notes.push(...notes);
     const leftovers = await survivorsAfter(serverPids(records), 1_000);
     if (leftovers.length > 0) {
       killAll(leftovers);

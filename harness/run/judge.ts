@@ -6,6 +6,8 @@ export interface Judgement {
   findings: Finding[];
   /** Checks not taken because the candidate lacks the hook they read, with the hook. */
   unchecked: Array<{ check: string; hook: Hook }>;
+  /** What the modules noted while judging, which decides nothing. */
+  notes: string[];
 }
 
 /** Each call step's bound: the next call step to the same server tool starts where it ends. */
@@ -24,6 +26,8 @@ export function judge(steps: readonly StepRecord[], judged: Judged, hooks: Reado
   boundCalls(steps);
   const findings: Finding[] = [];
   const unchecked: Judgement['unchecked'] = [];
+  const notes: string[] = [];
+  const noting: Judged = { ...judged, note: (text) => notes.push(text) };
   for (const { block, expect, facts, unfinished } of steps) {
     for (const module of triggered(block, expect) as Expectation[]) {
       // An unfinished call shows harm by what arrived and nothing else: a module that needed an
@@ -37,11 +41,11 @@ export function judge(steps: readonly StepRecord[], judged: Judged, hooks: Reado
         const declared = module.checks[check];
         // A check id is a stable name in every report: one a module did not declare is a bug.
         if (declared === undefined) throw new Error(`expectation ${module.name} reported undeclared check ${check}`);
-        if (unfinished && declared.class !== 'harm') return;
+        if (unfinished && declared.class !== 'harm' && !module.judgesUnfinished) return;
         findings.push({ check, class: declared.class, step, expectation, expected, observed });
       };
-      module.judge(expect, facts, judged, fail);
+      module.judge(expect, facts, noting, fail);
     }
   }
-  return { findings, unchecked };
+  return { findings, unchecked, notes };
 }

@@ -7,8 +7,9 @@ import { approvalRequestId, describe } from '../expect/answer.js';
 import { triggered } from '../expect/registry.js';
 import type { Block, CallFacts, CloseFacts, ExpectOf, FactsOf, Hook, ListFacts, Live, RequestFacts, StartFacts } from '../expect/types.js';
 import { losslessText } from '../observe/arguments.js';
-import { callsTo, type Ledger } from '../observe/ledger.js';
+import { answered, callsTo, type Ledger } from '../observe/ledger.js';
 import { residentGrowthMib } from '../observe/memory.js';
+import { SecretWatch } from '../observe/secrets.js';
 import type { ApproveStep, CallStep, ClientSide, CloseExpectation, ConfigFlaw, HttpStep, ListExpectation, RequestStep, StartExpectation, Step } from '../scenario/types.js';
 import { FrontDoorClients } from '../agent/front-door-clients.js';
 import { sendRequest } from './request-step.js';
@@ -84,6 +85,10 @@ export class ScenarioSession {
   private readonly pendingApprovals = new Map<string, string>();
   /** The agent's side of server-initiated requests: the scenario's `client`. */
   clientSide: ClientSide | undefined;
+  /** The operator's secrets, looked for in every line the agent and the front-door clients receive. */
+  secrets = new SecretWatch([]);
+  /** The label of the step running: a line that arrives is seen during it. */
+  private label = '';
   /** The clients of `http` steps, for the front door of the latest start. */
   private frontDoorClients: FrontDoorClients | undefined;
   /**
@@ -108,6 +113,7 @@ export class ScenarioSession {
 
   async run(step: Step, index: number): Promise<void> {
     const label = `${index + 1}:${Object.keys(step)[0]}`;
+    this.label = label;
     this.transcript.enter(label, this.ledger.mark());
     if ('pin' in step) await this.pin(label, step.pin?.server);
     else if ('phase' in step) await this.switchPhase(step.phase);
@@ -163,6 +169,7 @@ export class ScenarioSession {
     if (this.frontDoorClients?.door !== door) this.frontDoorClients = new FrontDoorClients(door, this.stepTimeoutMs);
     const mark = this.ledger.mark();
     const exchanges = await this.frontDoorClients.run(step);
+    for (const exchange of exchanges) this.secrets.see(exchange.body, label);
     this.notes.push(`${label}: ${step.client}: ${exchanges.map((exchange) => `${exchange.what} → ${exchange.status ?? 'no response'}`).join(', ')}`);
     await this.record('http', step.expect, { label, mark, end: mark, step, exchanges });
   }
@@ -179,17 +186,37 @@ export class ScenarioSession {
   }
 
   /**
-   * A call whose time ran out while some of an answer had arrived: what came reached the agent,
-   * so it is kept for the harm it shows. Nothing more is asked of a broker that stopped mid-answer.
+   * A step whose time ran out while some of an answer had arrived, or after the server answered
+   * and nothing reached the agent: what came reached the agent, so it is kept for the harm it
+   * shows, and a dropped answer for the benign use it broke (harness/expect/delivered.ts).
+   * Nothing more is asked of a broker that stopped answering.
    */
-  private recordUnfinished(expect: CallStep['expect'], facts: CallFacts): void {
+  private recordUnfinished<B extends 'list' | 'call' | 'request'>(block: B, expect: ExpectOf<B>, facts: FactsOf[B]): void {
     facts.end = this.ledger.mark();
-    this.steps.push({ block: 'call', expect, facts, unfinished: true } as unknown as StepRecord);
+    this.steps.push({ block, expect, facts, unfinished: true } as unknown as StepRecord);
+  }
+
+  /**
+   * For a step whose time ran out with nothing at the agent: the server's answer to its request,
+   * in words, when the ledger shows one since `mark`. The broker had it to pass on and did not.
+   */
+  private undelivered(mark: number, method: string, tool?: string): string | undefined {
+    const found = answered(this.ledger.read().slice(mark), method, tool);
+    if (found === undefined) return undefined;
+    return `the server answered ${method}${tool === undefined ? '' : ` ${tool}`} (${found.reply.bytes} bytes) and the agent received nothing within ${this.stepTimeoutMs} ms`;
   }
 
   /** The scenario's own expectations, observed once the candidate has closed. */
   async recordEnd(expect: ExpectOf<'scenario'> | undefined, canary: FactsOf['scenario']['canary']): Promise<void> {
-    await this.record('scenario', expect ?? {}, { label: 'end', calls: this.calls, canary });
+    await this.record('scenario', expect ?? {}, { label: 'end', calls: this.calls, canary, secrets: this.secrets.sightings });
+  }
+
+  /**
+   * For a scenario that ended in an error, what reached the agent all the same: the scenario's
+   * own checks need observations of a broker that may be gone, but a secret it was sent is harm.
+   */
+  recordEndUnfinished(canary: FactsOf['scenario']['canary']): void {
+    this.steps.push({ block: 'scenario', expect: {}, facts: { label: 'end', calls: this.calls, canary, secrets: this.secrets.sightings }, unfinished: true });
   }
 
   /**
@@ -227,6 +254,7 @@ export class ScenarioSession {
     if (agent !== undefined) this.spec.agent = agent;
     // The flaw is for this start only: a later pin or start sees the operator's files as written.
     const channel = this.transcript.tap(await this.candidate.start(flaw === undefined ? this.spec : { ...this.spec, ...withFlaw(this.spec.operator, flaw) }));
+    channel.onLine((line) => this.secrets.see(line, this.label));
     this.channel = channel;
     this.lastChannel = channel;
     this.brokerExited = false;
@@ -301,12 +329,14 @@ export class ScenarioSession {
     const mark = this.ledger.mark();
     const listing = await this.requireAgent(label).listTools();
     const failure = listing.failure;
-    if (failure?.kind === 'closed' || failure?.kind === 'timeout') throw new CandidateUnresponsive(`${label}: tools/list ${describe(failure)}`);
     const names = this.candidate.names;
     const byName = new Map<string, Tool>(listing.tools.map((tool) => [names?.scenario(String(tool.name)) ?? String(tool.name), tool]));
+    const facts: ListFacts = { label, mark, end: mark, tools: listing.tools, byName, first: this.firstOffered ?? byName, sessionMark: this.sessionMark, ...(failure ? { failure } : {}) };
+    if (failure?.kind === 'timeout') facts.undelivered = this.undelivered(mark, 'tools/list');
+    if (facts.undelivered !== undefined) this.recordUnfinished('list', expect, facts);
+    if (failure?.kind === 'closed' || failure?.kind === 'timeout') throw new CandidateUnresponsive(`${label}: tools/list ${describe(failure)}`);
     this.offered = byName;
     this.firstOffered ??= byName;
-    const facts: ListFacts = { label, mark, end: mark, tools: listing.tools, byName, first: this.firstOffered, sessionMark: this.sessionMark, ...(failure ? { failure } : {}) };
     await this.record('list', expect, facts);
   }
 
@@ -360,9 +390,10 @@ export class ScenarioSession {
         throw new CandidateUnresponsive(`${label}: tools/call ${step.tool} ${describe(facts.answer)} (${exitText(await this.exitWithin(this.channel!))})`);
       }
       if (expect.within_ms === undefined && facts.answer.kind === 'timeout') {
-        if (arrived !== '') {
+        if (arrived === '') facts.undelivered = this.undelivered(mark, 'tools/call', serverTool);
+        if (arrived !== '' || facts.undelivered !== undefined) {
           facts.others = agent.unsolicited.slice(unsolicited);
-          this.recordUnfinished(expect, facts);
+          this.recordUnfinished('call', expect, facts);
         }
         throw new CandidateUnresponsive(`${label}: tools/call ${step.tool} ${describe(facts.answer)}`);
       }
@@ -382,6 +413,11 @@ export class ScenarioSession {
     const facts: RequestFacts = { label, mark, end: mark, step, answer: { kind: 'timeout' }, others: [], sessionMark: this.sessionMark };
     const unsolicited = this.openWindow(agent, facts);
     const { answer, items } = await sendRequest(agent, step);
+    if (answer.kind === 'timeout') facts.undelivered = this.undelivered(mark, step.method);
+    if (facts.undelivered !== undefined) {
+      facts.others = agent.unsolicited.slice(unsolicited);
+      this.recordUnfinished('request', step.expect, facts);
+    }
     if (answer.kind === 'closed' || answer.kind === 'timeout') throw new CandidateUnresponsive(`${label}: ${step.method} ${describe(answer)}`);
     facts.answer = answer;
     if (items) facts.items = items;

@@ -65,6 +65,19 @@ describe('judging after the run', () => {
     expect(late.findings[0]?.observed).toBe('no whole answer before the step timeout (70068 bytes of an unfinished one had arrived)');
   });
 
+  it('an answer the server sent that never reached the agent is the benign use broken, with the harm of the step still judged', () => {
+    const expect_: CallExpectation = { agent: 'result', text_includes: ['notes'], server_received: 1, server_arguments_absent: ['token'] };
+    const dropped = callStep(expect_, { kind: 'timeout' }, 1);
+    (dropped.steps[0]!.facts as CallFacts).undelivered = 'the server answered tools/call write_note (80 bytes) and the agent received nothing within 30000 ms';
+    const { findings } = run({ ...dropped, steps: dropped.steps.map((record) => ({ ...record, unfinished: true as const })) });
+    expect(findings.map((f) => [f.check, f.class])).toEqual([['call.delivered', 'benign']]);
+    expect(failureOf('control', findings)).toBe('over-blocked');
+    // A broker that hung with no answer from the server to pass on has shown nothing: no finding,
+    // and the case stays an error (steps.ts records no unfinished step for it).
+    const hung = callStep(expect_, { kind: 'timeout' }, 1);
+    expect(run({ ...hung, steps: hung.steps.map((record) => ({ ...record, unfinished: true as const })) }).findings).toEqual([]);
+  });
+
   it('a check whose hook the candidate lacks is listed as not taken, never passed silently', () => {
     const expect_: ScenarioExpectation = { load_report: { unclassified: ['write_note'] } };
     const steps: StepRecord[] = [{ block: 'scenario', expect: expect_, facts: { label: 'end', calls: [], canary: { requests: 0, records: [] } } }];

@@ -37,15 +37,19 @@ const call = (pid: number, tool: string, seq = 1): LedgerRecord => ({
   phase: 'review',
 });
 
-const request = (pid: number, headers: Record<string, string>): LedgerRecord => ({ ev: 'request', pid, seq: 2, method: 'POST', path: '/mcp', headers });
+const request = (pid: number, headers: Record<string, string>, method = 'POST', path = '/mcp'): LedgerRecord => ({ ev: 'request', pid, seq: 2, method, path, headers });
+
+/** A server the operator named by URL: its endpoint is /mcp. */
+const SPEC = { upstream: { id: 'notes', url: 'http://127.0.0.1:4000/mcp' } } as Judged['spec'];
 
 /** alpha is pid 10, beta pid 20 and, after a restart, 21. */
 const LAUNCHES = [launch(10, 'alpha'), launch(20, 'beta'), launch(21, 'beta')];
 
-function judged(records: LedgerRecord[]): { judged: Judged; findings: Finding[]; fail: Fail } {
+function judged(records: LedgerRecord[]): { judged: Judged; findings: Finding[]; fail: Fail; notes: string[] } {
   const findings: Finding[] = [];
+  const notes: string[] = [];
   const fail: Fail = (check, expectation, expected, observed, step = 'step') => findings.push({ check, class: 'harm', step, expectation, expected, observed });
-  return { judged: { records, kind: 'attack', spec: {} as Judged['spec'] }, findings, fail };
+  return { judged: { records, kind: 'attack', spec: SPEC, note: (text) => notes.push(text) }, findings, fail, notes };
 }
 
 const callFacts = (mark: number, end: number): CallFacts => ({ label: '4:call', mark, end, calledAs: 'alpha_search_notes' }) as unknown as CallFacts;
@@ -92,9 +96,38 @@ describe('server_headers', () => {
     expect(findings.map((f) => [f.check, f.observed])).toEqual([
       ['server_headers.absent', 'authorization: Bearer operator-token (2 of 4 requests)'],
       ['server_headers.values_exclude', 'in authorization, x-trace (2 of 4 requests)'],
-      ['server_headers.equals', '(absent) (4 of 4 requests)'],
       ['server_headers.absent', 'authorization: Bearer other (1 of 4 requests)'],
+      ['server_headers.equals', '(absent) (4 of 4 MCP requests)'],
     ]);
+  });
+
+  it("judges the credential MCP requests carry over MCP requests only, and names the broker's other requests in a note", () => {
+    // mcp-remote's OAuth discovery before it dials the endpoint: no token, by design.
+    const token = { authorization: 'Bearer mine' };
+    const discovery = [request(10, {}, 'GET', '/.well-known/oauth-protected-resource/mcp'), request(10, {}, 'GET', '/.well-known/oauth-authorization-server')];
+    const records = [launch(10), ...discovery, request(10, token), request(10, token, 'GET'), request(10, token, 'POST', '/mcp?session=1')];
+    const { judged: j, findings, fail, notes } = judged(records);
+    serverHeaders.judge({ server_headers: { equals: token } }, end, j, fail);
+    expect(findings).toEqual([]);
+    expect(notes).toEqual([
+      'server_headers: 2 of 5 requests were not MCP requests (not to /mcp): GET /.well-known/oauth-protected-resource/mcp, GET /.well-known/oauth-authorization-server; judged for where headers went, not for what MCP traffic carried',
+    ]);
+  });
+
+  it('still finds a secret sent to a discovery path: where a token goes counts on every request', () => {
+    const records = [launch(10), request(10, { authorization: 'Bearer operator-token' }, 'GET', '/.well-known/oauth-protected-resource'), request(10, {})];
+    const { judged: j, findings, fail } = judged(records);
+    serverHeaders.judge({ server_headers: { absent: ['authorization'], values_exclude: ['operator-token'] } }, end, j, fail);
+    expect(findings.map((f) => [f.check, f.observed])).toEqual([
+      ['server_headers.absent', 'authorization: Bearer operator-token (1 of 2 requests)'],
+      ['server_headers.values_exclude', 'in authorization (1 of 2 requests)'],
+    ]);
+  });
+
+  it('needs an MCP request for a credential to be carried: discovery requests alone are not one', () => {
+    const { judged: j, findings, fail } = judged([launch(10), request(10, {}, 'GET', '/.well-known/oauth-protected-resource')]);
+    serverHeaders.judge({ server_headers: { equals: { authorization: 'Bearer mine' } } }, end, j, fail);
+    expect(findings.map((f) => [f.check, f.observed])).toEqual([['server_headers.requested', 'none of 1 requests (GET /.well-known/oauth-protected-resource)']]);
   });
 
   it('finds nothing when every request is as expected, and names a missing request only where one is needed', () => {
