@@ -51,6 +51,7 @@ const RESULT_PATH_ATTACKS = [
   'ins.private-key-result',
   'net.body-announced-over-cap',
   'net.body-streamed-over-cap',
+  'net.sse-result-injection',
   'out.invalid-structured-content',
   'out.missing-structured-content',
   'rpt.read-back-error-escaped',
