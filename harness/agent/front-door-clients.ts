@@ -2,13 +2,15 @@ import { request as httpRequest, type IncomingMessage } from 'node:http';
 import type { FrontDoorSession } from '../candidates/types.js';
 import type { HttpExchange } from '../expect/types.js';
 import type { HttpStep } from '../scenario/types.js';
+import { withCredential } from './credential.js';
 
 /**
  * Clients other than the agent, speaking raw HTTP to a candidate's front door as an attacker or
  * a browser page would: with a header of their choosing (a hostile Origin, a foreign Host,
- * another credential), with another session's id, a guessed one or none. Each named client keeps
- * its own session id from one step to the next; the client `agent` is the agent's own session
- * and credential. Requests go to the front door's URL only, which must be on loopback.
+ * another credential), with another session's id, a guessed one or none, holding the front
+ * door's credential or not. Each named client keeps its own session id from one step to the next;
+ * the client `agent` is the agent's own session and credential. Requests go to the front door's
+ * URL only, which must be on loopback.
  */
 
 /** What a client keeps of a body: enough for any answer a scenario looks at. */
@@ -87,6 +89,22 @@ export class FrontDoorClients {
     }
   }
 
+  /**
+   * What the client presents of itself: the agent its own headers, the step's own headers, and the
+   * front door's credential when the client holds it, in place of a step header of its name (a
+   * client cannot present two values in one header, and holding the credential is what the step
+   * says).
+   */
+  private credentialHeaders(step: HttpStep): Record<string, string> {
+    const isAgent = step.client === AGENT_CLIENT;
+    const holds = (step.credential ?? (isAgent ? 'agent' : 'none')) === 'agent';
+    // `{port}` in a header stands for the front door's port: a rebound name's Host carries it.
+    const own = Object.fromEntries(Object.entries(step.headers ?? {}).map(([name, value]) => [name, value.replaceAll('{port}', this.url.port)]));
+    if (!isAgent) return withCredential(own, holds ? this.door.credential : undefined);
+    // The agent's headers carry the credential already; without it the agent sends none of them.
+    return holds ? withCredential({ ...this.door.headers, ...own }, this.door.credential) : own;
+  }
+
   private message(method: string, params: unknown): string {
     this.nextId += 1;
     return JSON.stringify({ jsonrpc: '2.0', id: `gauntlet-client-${this.nextId}`, method, params });
@@ -96,10 +114,8 @@ export class FrontDoorClients {
   async run(step: HttpStep): Promise<HttpExchange[]> {
     const sessionId = this.sessionFor(step);
     const headers = {
-      ...(step.client === AGENT_CLIENT ? this.door.headers : {}),
       ...(sessionId === undefined ? {} : { 'mcp-session-id': sessionId, 'mcp-protocol-version': PROTOCOL_VERSION }),
-      // `{port}` in a header stands for the front door's port: a rebound name's Host carries it.
-      ...Object.fromEntries(Object.entries(step.headers ?? {}).map(([name, value]) => [name, value.replaceAll('{port}', this.url.port)])),
+      ...this.credentialHeaders(step),
     };
     const post = (what: string, body: string): Sent => ({ method: 'POST', what: `POST ${what}`, headers: { ...headers, 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body });
     switch (step.request) {

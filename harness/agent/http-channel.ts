@@ -3,7 +3,8 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { spawnChannel, spawnGroup, throughPrefix, type SpawnOptions } from '../candidates/child.js';
 import { httpRelayEntry } from '../paths.js';
-import type { AgentChannel, ExitStatus } from '../candidates/types.js';
+import type { AgentChannel, ExitStatus, FrontDoorCredential } from '../candidates/types.js';
+import { withCredential } from './credential.js';
 import { StreamableHttpSession } from './streamable-http.js';
 
 /** How long a broker gets to accept connections at its URL, unless told. */
@@ -28,6 +29,8 @@ export interface HttpChannelOptions extends SpawnOptions {
   requestTimeoutMs?: number;
   /** Sent with every request the agent makes: its own credential to the broker, say. */
   headers?: Record<string, string>;
+  /** The credential the broker's front door requires, which the adapter provides: sent with every request too, in place of a header of the same name. */
+  credential?: FrontDoorCredential;
 }
 
 
@@ -121,7 +124,8 @@ export interface HttpAgentChannel extends AgentChannel {
  * to stop (SIGTERM, its own shutdown, as an operator would); closing does that too, waits the same
  * grace as spawnChannel, then kills the group.
  */
-export function spawnHttpChannel(command: string, args: string[], options: HttpChannelOptions): HttpAgentChannel {
+export function spawnHttpChannel(command: string, args: string[], given: HttpChannelOptions): HttpAgentChannel {
+  const options = { ...given, headers: withCredential(given.headers ?? {}, given.credential) };
   const group = spawnGroup(...throughPrefix(options.launchPrefix, command, args), { ...options, stdoutToLog: true });
   let failure: string | undefined;
   const relay = options.launchPrefix === undefined ? undefined : startRelay(options);
@@ -161,7 +165,7 @@ export function spawnHttpChannel(command: string, args: string[], options: HttpC
     },
     // Inside an enclosure the relay holds the session, out of the harness's reach: its front door,
     // and what has arrived of a message still coming.
-    ...(direct === undefined ? {} : { frontDoor: { url: options.url, sessionId: direct.sessionId, headers: options.headers ?? {} }, arriving: direct.arriving }),
+    ...(direct === undefined ? {} : { frontDoor: { url: options.url, sessionId: direct.sessionId, headers: options.headers, ...(options.credential ? { credential: options.credential } : {}) }, arriving: direct.arriving }),
   };
 }
 

@@ -1,6 +1,7 @@
 import { spawnChannel, spawnGroup, throughPrefix, type SpawnOptions } from '../candidates/child.js';
-import type { AgentChannel, ExitStatus } from '../candidates/types.js';
+import type { AgentChannel, ExitStatus, FrontDoorCredential } from '../candidates/types.js';
 import { legacySseRelayEntry } from '../paths.js';
+import { withCredential } from './credential.js';
 
 export interface LegacySseChannelOptions extends SpawnOptions {
   /** The broker's event-stream endpoint, e.g. http://127.0.0.1:PORT/mcp. */
@@ -14,6 +15,8 @@ export interface LegacySseChannelOptions extends SpawnOptions {
    * connections, and refuse the stream, before it is); the relay opens the stream only then.
    */
   ready(): Promise<void>;
+  /** The credential the broker requires of its clients, which the adapter provides: the relay sends it with the stream's GET and every POST. */
+  credential?: FrontDoorCredential;
 }
 
 /**
@@ -28,7 +31,7 @@ export interface LegacySseChannelOptions extends SpawnOptions {
 export async function spawnLegacySseChannel(command: string, args: string[], options: LegacySseChannelOptions): Promise<AgentChannel> {
   const broker = spawnGroup(...throughPrefix(options.launchPrefix, command, args), { ...options, stdoutToLog: true });
   await options.ready();
-  const relay = spawnChannel(...throughPrefix(options.launchPrefix, process.execPath, [legacySseRelayEntry, options.url, String(options.readyTimeoutMs)]), {
+  const relay = spawnChannel(...throughPrefix(options.launchPrefix, process.execPath, [legacySseRelayEntry, options.url, String(options.readyTimeoutMs), JSON.stringify(withCredential({}, options.credential))]), {
     cwd: options.cwd,
     env: process.env,
     stderrFile: `${options.stderrFile}.relay`,

@@ -74,12 +74,12 @@ function note(text: string): void {
 }
 
 /** The GET that opens the stream, retried with a growing pause while nothing accepts connections. */
-async function openStream(url: string, readyMs: number, signal: AbortSignal): Promise<Response> {
+async function openStream(url: string, readyMs: number, signal: AbortSignal, headers: Record<string, string>): Promise<Response> {
   const deadline = Date.now() + readyMs;
   let pause = 10;
   for (;;) {
     try {
-      return await fetch(url, { headers: { accept: 'text/event-stream' }, signal });
+      return await fetch(url, { headers: { ...headers, accept: 'text/event-stream' }, signal });
     } catch (error) {
       if (Date.now() + pause > deadline) throw new Error(`nothing accepted GET ${url} within ${readyMs} ms: ${(error as Error).message}`);
     }
@@ -88,9 +88,9 @@ async function openStream(url: string, readyMs: number, signal: AbortSignal): Pr
   }
 }
 
-async function main(url: string, readyMs: number): Promise<void> {
+async function main(url: string, readyMs: number, headers: Record<string, string>): Promise<void> {
   const stream = new AbortController();
-  const response = await openStream(url, readyMs, stream.signal);
+  const response = await openStream(url, readyMs, stream.signal, headers);
   if (!response.ok || response.body === null) throw new Error(`GET ${url}: HTTP ${response.status}`);
   let endpoint: (value: URL) => void = () => {};
   const postTo = new Promise<URL>((resolve) => (endpoint = resolve));
@@ -101,7 +101,7 @@ async function main(url: string, readyMs: number): Promise<void> {
     posting = posting.then(async () => {
       const target = await postTo;
       try {
-        const answer = await fetch(target, { method: 'POST', headers: { 'content-type': 'application/json' }, body: line, signal: AbortSignal.timeout(POST_TIMEOUT_MS) });
+        const answer = await fetch(target, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: line, signal: AbortSignal.timeout(POST_TIMEOUT_MS) });
         if (!answer.ok) note(`HTTP ${answer.status} for a POST: ${(await answer.text()).slice(0, 300)}`);
         else await answer.body?.cancel();
       } catch (error) {
@@ -123,12 +123,13 @@ async function main(url: string, readyMs: number): Promise<void> {
   throw new Error('the event stream ended');
 }
 
-const [url, readyMs] = process.argv.slice(2);
+// HEADERS_JSON: the front door's credential, when the broker requires one.
+const [url, readyMs, headers] = process.argv.slice(2);
 if (url === undefined || !(Number(readyMs) > 0)) {
-  process.stderr.write('usage: legacy-sse-relay.js URL READY_MS\n');
+  process.stderr.write('usage: legacy-sse-relay.js URL READY_MS [HEADERS_JSON]\n');
   process.exit(2);
 }
-main(url, Number(readyMs)).catch((error: Error) => {
+main(url, Number(readyMs), headers ? (JSON.parse(headers) as Record<string, string>) : {}).catch((error: Error) => {
   note(error.message);
   process.exit(1);
 });

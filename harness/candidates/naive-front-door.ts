@@ -5,7 +5,8 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
  * every interface (a plain `listen(port)`), answers any Origin and any Host, numbers its sessions
  * 1, 2, 3..., serves a request whatever session id it carries (or none), opens a stream to any
  * GET, ends whichever session a DELETE names, and hands each message on with the Authorization header it came with. It exists
- * to prove that the front-door scenarios can fail; the harness reaches it on 127.0.0.1 only.
+ * to prove that the front-door scenarios can fail; the harness reaches it on 127.0.0.1 only. Given
+ * a key, it refuses every request without it, and is as naive as before in everything else.
  */
 
 /** Receives each message the agent posted, with the Authorization header it came with. */
@@ -26,6 +27,11 @@ function readAll(req: IncomingMessage): Promise<string> {
   });
 }
 
+/** The header the keyed fixture's front door takes its key in, as some real bridges take theirs in a header of their own. */
+export const FRONT_DOOR_KEY_HEADER = 'x-front-door-key';
+/** The proxy's variable for that key. */
+export const FRONT_DOOR_KEY_VARIABLE = 'GAUNTLET_PROXY_FRONT_DOOR_KEY';
+
 export class NaiveFrontDoor {
   private sessions = 0;
   private readonly ended = new Set<string>();
@@ -33,7 +39,14 @@ export class NaiveFrontDoor {
   /** Requests on their way to the server, by the id they were forwarded under. */
   private readonly waiting = new Map<number, Waiting>();
 
-  constructor(private readonly forward: Forward) {}
+  /**
+   * With `key`, every request without it in `x-front-door-key` is refused with 401 and nothing
+   * else changes: the keyed fixture, a front door whose only protection is a credential.
+   */
+  constructor(
+    private readonly forward: Forward,
+    private readonly key?: string,
+  ) {}
 
   listen(port: number): Promise<void> {
     const server = createServer((req, res) => void this.handle(req, res).catch(() => res.destroy()));
@@ -55,6 +68,11 @@ export class NaiveFrontDoor {
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    // A fixture's check, compared plainly: the reference compares its credential in constant time.
+    if (this.key !== undefined && req.headers[FRONT_DOOR_KEY_HEADER] !== this.key) {
+      res.writeHead(401).end();
+      return;
+    }
     const session = req.headers['mcp-session-id'];
     if (typeof session === 'string' && this.ended.has(session)) {
       res.writeHead(404).end();

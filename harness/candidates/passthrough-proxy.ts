@@ -4,7 +4,7 @@ import type { Readable } from 'node:stream';
 import { aggregate, type AggregatedServer } from './aggregator.js';
 import { LabelStamp } from './label-stamp.js';
 import { DROP_KINDS, dropsLine, type DropKind } from './line-drop.js';
-import { NaiveFrontDoor } from './naive-front-door.js';
+import { FRONT_DOOR_KEY_VARIABLE, NaiveFrontDoor } from './naive-front-door.js';
 import { naiveToken } from './naive-token.js';
 
 /**
@@ -21,7 +21,8 @@ import { naiveToken } from './naive-token.js';
  * it came.
  *
  * `--front-door PORT`, given first, has it serve the agent over Streamable HTTP on that port
- * instead of its stdio, as naively as naive-front-door.ts says.
+ * instead of its stdio, as naively as naive-front-door.ts says; with GAUNTLET_PROXY_FRONT_DOOR_KEY
+ * set, requiring that key of every client (the keyed-front-door fixture).
  *
  * As another fixture (the late-notices candidate), `--hold-notices`, given first, has it hold each
  * notification the server sends on stdio until the agent sends its next line, or the server's
@@ -135,7 +136,9 @@ function stdioAgent(): AgentSide {
 /** The agent over HTTP: it serves until it is signalled. */
 function httpAgent(port: number): AgentSide {
   const handlers: Array<(line: string, authorization: string | undefined) => void> = [];
-  const door = new NaiveFrontDoor((line, authorization) => handlers.forEach((handler) => handler(line, authorization)));
+  // The keyed fixture's key comes in the environment, as a broker's own credential would.
+  const key = process.env[FRONT_DOOR_KEY_VARIABLE] || undefined;
+  const door = new NaiveFrontDoor((line, authorization) => handlers.forEach((handler) => handler(line, authorization)), key);
   void door.listen(port);
   return { http: true, onLine: (handler) => void handlers.push(handler), write: (line) => door.deliver(line) };
 }

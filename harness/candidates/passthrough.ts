@@ -1,8 +1,10 @@
+import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { passthroughEntry } from '../paths.js';
 import { spawnChannel, throughPrefix } from './child.js';
 import type { AggregatedServer } from './aggregator.js';
 import { startHttpAgent } from './agent-http.js';
+import { FRONT_DOOR_KEY_HEADER, FRONT_DOOR_KEY_VARIABLE } from './naive-front-door.js';
 import { ADAPTER_PROTOCOL, type AgentChannel, type Candidate, type NamedUpstream, type SessionSpec } from './types.js';
 
 /**
@@ -38,7 +40,7 @@ function aggregated(servers: readonly NamedUpstream[], own: NodeJS.ProcessEnv): 
  * Starts the no-protection proxy in front of the session's server, told `proxyOptions` first;
  * for an agent reached over HTTP, serving it on a free loopback port with its naive front door.
  */
-async function startProxy(spec: SessionSpec, name: string, proxyOptions: readonly string[]): Promise<AgentChannel> {
+async function startProxy(spec: SessionSpec, name: string, proxyOptions: readonly string[], frontDoorKey?: string): Promise<AgentChannel> {
   const { credentials, config_token: configToken, config_token_env: configTokenEnv } = spec.operator;
   const target =
     spec.servers !== undefined
@@ -62,12 +64,14 @@ async function startProxy(spec: SessionSpec, name: string, proxyOptions: readonl
       ...spec.env,
       ...Object.fromEntries(Object.entries(spec.operator.env ?? {}).map(([variable, value]) => [variable, expandReferences(value, spec.env)])),
       ...(spec.trustedCa === undefined ? {} : { NODE_EXTRA_CA_CERTS: spec.trustedCa }),
+      ...(frontDoorKey === undefined ? {} : { [FRONT_DOOR_KEY_VARIABLE]: frontDoorKey }),
     },
     stderrFile: join(spec.workdir, `${name}.stderr`),
   };
   if (spec.agentHttp === undefined) return spawnChannel(...throughPrefix(spec.launchPrefix, process.execPath, [passthroughEntry, ...proxyOptions, ...target]), options);
   // It listens on every interface; the agent dials loopback only.
-  return startHttpAgent(spec, (port) => [passthroughEntry, '--front-door', String(port), ...proxyOptions, ...target], options);
+  const credential = frontDoorKey === undefined ? undefined : { header: FRONT_DOOR_KEY_HEADER, value: frontDoorKey };
+  return startHttpAgent(spec, (port) => [passthroughEntry, '--front-door', String(port), ...proxyOptions, ...target], options, credential);
 }
 
 /**
@@ -83,9 +87,10 @@ export function passthroughCandidate(): Candidate {
 
 /**
  * The passthrough's process under `name`, started with `proxyOptions` in front of its target: the
- * harness's self-test fixtures (label-stamper.ts) are the same proxy told to lie in one way.
+ * harness's self-test fixtures (label-stamper.ts) are the same proxy told to lie in one way, or,
+ * `keyedFrontDoor`, told to require a key of its own at its front door (keyed-front-door.ts).
  */
-export function proxyCandidate(name: string, proxyOptions: readonly string[]): Candidate {
+export function proxyCandidate(name: string, proxyOptions: readonly string[], fixture: { keyedFrontDoor?: boolean } = {}): Candidate {
   return {
     info: {
       name,
@@ -114,7 +119,8 @@ export function proxyCandidate(name: string, proxyOptions: readonly string[]): C
       return undefined;
     },
     async start(spec) {
-      return startProxy(spec, name, proxyOptions);
+      // The keyed fixture draws its key for each start, as a bridge that prints a fresh token does.
+      return startProxy(spec, name, proxyOptions, fixture.keyedFrontDoor ? randomBytes(24).toString('base64url') : undefined);
     },
   };
 }

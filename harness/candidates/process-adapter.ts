@@ -12,6 +12,7 @@ import {
   type Candidate,
   type CandidateInfo,
   type Feature,
+  type FrontDoorCredential,
   type NeutralAuditRecord,
   type NeutralLoadReport,
   type SessionSpec,
@@ -43,6 +44,8 @@ interface Reach {
   args: string[];
   env?: Record<string, string>;
   cwd?: string;
+  /** The credential the broker's front door requires, for an http transport whose broker has one. */
+  front_door_auth?: FrontDoorCredential;
 }
 
 /** How an adapter file is started: a `.py` with python3, anything else as an executable. */
@@ -83,6 +86,7 @@ async function brokerChannel(reach: Reach, spec: SessionSpec): Promise<AgentChan
     url: reach.url!,
     ...(spec.launchPrefix ? { launchPrefix: spec.launchPrefix } : {}),
     ...(spec.agentHttp ? { headers: spec.agentHttp.headers } : {}),
+    ...(reach.front_door_auth ? { credential: reach.front_door_auth } : {}),
   });
   await channel.ready;
   return channel;

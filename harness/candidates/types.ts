@@ -150,9 +150,23 @@ export interface SessionSpec {
    * When set, the agent reaches the broker over Streamable HTTP, sending `headers` with every
    * request (its own credential to the broker, when it has one): the adapter starts its broker
    * serving HTTP on a loopback port and returns the HTTP channel (`spawnHttpChannel` with these
-   * headers). Only for a candidate whose `agentTransports` include `http`.
+   * headers). Only for a candidate whose `agentTransports` include `http`. A broker whose front
+   * door requires a credential of its own gets it to the agent through the channel: an adapter
+   * module passes it as `spawnHttpChannel`'s `credential`, a protocol adapter answers `start`
+   * with `front_door_auth` (docs/adapter-protocol.md).
    */
   agentHttp?: { headers: Record<string, string> };
+}
+
+/**
+ * The credential a broker's front door requires of every client, which the adapter provides
+ * (a token the broker printed, or one the adapter configured it with): one header and its value,
+ * e.g. `Authorization: Bearer ...`. The harness never logs it.
+ */
+export interface FrontDoorCredential {
+  /** The header's name, as HTTP spells it (compared without regard to case). */
+  header: string;
+  value: string;
 }
 
 /** The HTTP front door an HTTP channel speaks to: where, and the session the agent holds there. */
@@ -160,8 +174,13 @@ export interface FrontDoorSession {
   url: string;
   /** The Mcp-Session-Id the broker gave the agent at initialize; undefined before, or when it gave none. */
   sessionId(): string | undefined;
-  /** The headers the agent sends with every request besides the transport's own. */
+  /** The headers the agent sends with every request besides the transport's own, `credential` included. */
   headers: Record<string, string>;
+  /**
+   * The front door's credential, when the adapter provided one: the agent sends it, and so does
+   * any other client a scenario says holds it (an `http` step's `credential: agent`).
+   */
+  credential?: FrontDoorCredential;
 }
 
 export interface ExitStatus {

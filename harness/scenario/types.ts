@@ -108,6 +108,12 @@ export interface OperatorConfig {
    * a request with any other Origin must be refused. Only for an agent reached over HTTP.
    */
   allowed_origins?: string[];
+  /**
+   * The operator has the front door require a credential of every client (docs/front-door.md):
+   * the adapter configures one and provides it to the harness (`front_door_auth`). A broker that
+   * always requires one needs no telling. Only for an agent reached over HTTP.
+   */
+  front_door_credential?: boolean;
   sampling?: ServerRequestsConfig['sampling'];
   elicitation?: ServerRequestsConfig['elicitation'];
   roots?: ServerRequestsConfig['roots'];
@@ -453,6 +459,13 @@ export interface HttpStep {
    * the client's own (its last run of digits less one), or none.
    */
   session?: 'own' | 'agent' | 'guessed' | 'none';
+  /**
+   * Whether the client holds the front-door credential the adapter provided (`agent`: it sends
+   * it, in place of a header of its name among `headers`) or not (`none`). Default: `agent` for
+   * the client `agent`, `none` for any other. Nothing is sent for a candidate whose front door
+   * has no credential.
+   */
+  credential?: 'agent' | 'none';
   /** For `call`. */
   tool?: string;
   arguments?: Record<string, unknown>;

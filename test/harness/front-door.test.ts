@@ -1,10 +1,12 @@
 // The harness's side of the front-door scenarios: reading listening sockets from /proc, the raw
 // clients' guesses and decoding, and the judges of the `http` and `listens` expectations.
 
+import { createServer as createHttpServer, type IncomingHttpHeaders } from 'node:http';
 import { createServer } from 'node:net';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { guessedFrom, messagesIn } from '../../harness/agent/front-door-clients.js';
+import { withCredential } from '../../harness/agent/credential.js';
+import { FrontDoorClients, guessedFrom, messagesIn } from '../../harness/agent/front-door-clients.js';
 import agentSession from '../../harness/expect/http/agent-session.js';
 import answered, { served } from '../../harness/expect/http/answered.js';
 import receivedExcludes from '../../harness/expect/http/received-excludes.js';
@@ -74,6 +76,51 @@ describe('the raw clients', () => {
     expect(guessedFrom('007x')).toBe('006x');
     expect(guessedFrom('abc')).toBe('abA');
     expect(guessedFrom('0')).toBe('A');
+  });
+
+  it("send the front door's credential only when the step says the client holds it, in place of a header of its name", async () => {
+    const seen: IncomingHttpHeaders[] = [];
+    const server = createHttpServer((req, res) => {
+      seen.push(req.headers);
+      res.writeHead(401).end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as { port: number };
+      const door = {
+        url: `http://127.0.0.1:${port}/mcp`,
+        sessionId: () => 'agent-session',
+        headers: withCredential({ authorization: 'Bearer agent-own' }, { header: 'X-Front-Door-Key', value: 'key-1' }),
+        credential: { header: 'X-Front-Door-Key', value: 'key-1' },
+      };
+      const clients = new FrontDoorClients(door, 5_000);
+      const sent = async (step: Parameters<FrontDoorClients['run']>[0]) => {
+        seen.length = 0;
+        await clients.run(step);
+        return seen[0]!;
+      };
+      const page = await sent({ client: 'page', request: 'initialize', credential: 'agent', headers: { origin: 'http://evil.example', 'x-front-door-key': 'its-own' }, expect: {} });
+      expect(page).toMatchObject({ origin: 'http://evil.example', 'x-front-door-key': 'key-1' });
+      expect(page.authorization).toBeUndefined();
+      const other = await sent({ client: 'other', request: 'list', headers: { authorization: 'Bearer other' }, expect: {} });
+      expect(other).toMatchObject({ authorization: 'Bearer other' });
+      expect(other['x-front-door-key']).toBeUndefined();
+      expect(await sent({ client: 'agent', request: 'ping', expect: {} })).toMatchObject({ authorization: 'Bearer agent-own', 'x-front-door-key': 'key-1', 'mcp-session-id': 'agent-session' });
+      const bare = await sent({ client: 'agent', request: 'ping', credential: 'none', expect: {} });
+      expect([bare.authorization, bare['x-front-door-key'], bare['mcp-session-id']]).toEqual([undefined, undefined, 'agent-session']);
+      // A front door without a credential: holding it sends nothing more.
+      const plain = new FrontDoorClients({ ...door, headers: {}, credential: undefined }, 5_000);
+      seen.length = 0;
+      await plain.run({ client: 'page', request: 'list', credential: 'agent', expect: {} });
+      expect(seen[0]!['x-front-door-key']).toBeUndefined();
+    } finally {
+      server.close();
+    }
+  });
+
+  it('put a credential in place of a header of its name, whatever its case', () => {
+    expect(withCredential({ Authorization: 'Bearer mine', origin: 'o' }, { header: 'authorization', value: 'Bearer door' })).toEqual({ origin: 'o', authorization: 'Bearer door' });
+    expect(withCredential({ origin: 'o' }, undefined)).toEqual({ origin: 'o' });
   });
 
   it('read the messages of a JSON body and of an event stream', () => {

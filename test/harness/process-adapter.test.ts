@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { AgentClient } from '../../harness/agent/client.js';
 import { AdapterError, loadCandidate } from '../../harness/candidates/registry.js';
 import type { Candidate, SessionSpec } from '../../harness/candidates/types.js';
-import { packageRoot, serverEntry } from '../../harness/paths.js';
+import { packageRoot, passthroughEntry, serverEntry } from '../../harness/paths.js';
 
 const dirs: string[] = [];
 const candidates: Candidate[] = [];
@@ -96,6 +96,33 @@ describe('a protocol adapter', () => {
     expect([typeof hooked.audit, typeof hooked.startRefusal, hooked.approve]).toEqual(['function', 'function', undefined]);
     await expect(loadCandidate(scripted('pass', '"claims": ["audit"], "hooks": []'))).rejects.toThrow(/claims audit without the audit hook/);
   });
+
+  it("reaches a front door with the credential its start answer provides, which the agent presents and the channel names", async () => {
+    // The passthrough's keyed front door: it refuses every request without the key in its header.
+    const declaration = '"claims": ["listing", "calls"], "hooks": [], "agent_transports": ["stdio", "http"]';
+    const start = (auth: string) =>
+      `if r["method"] == "start":
+    port = str(r["params"]["port"])
+    s = r["params"]["session"]
+    answer(r, result={"transport": "http", "url": "http://127.0.0.1:" + port + "/mcp", "command": ${JSON.stringify(process.execPath)}, "args": [${JSON.stringify(passthroughEntry)}, "--front-door", port, "--", s["upstream"]["command"], *s["upstream"]["args"]], "env": {"GAUNTLET_PROXY_FRONT_DOOR_KEY": "key-5b1e"}${auth}})
+else:
+    answer(r, result=None)`;
+    const keyed = await load(scripted(start(', "front_door_auth": {"header": "X-Front-Door-Key", "value": "key-5b1e"}'), declaration));
+    const spec = { ...session(), agentHttp: { headers: { authorization: 'Bearer agent-own' } } };
+    const channel = await keyed.start(spec);
+    expect(channel.frontDoor).toMatchObject({ credential: { header: 'X-Front-Door-Key', value: 'key-5b1e' }, headers: { authorization: 'Bearer agent-own', 'x-front-door-key': 'key-5b1e' } });
+    expect((await new AgentClient(channel, spec.timeoutMs).initialize()).kind).toBe('result');
+    await channel.close();
+    // The same broker, its key not provided: the agent is refused, so the credential is what served it.
+    const unkeyed = await load(scripted(start(''), declaration));
+    const refused = await unkeyed.start({ ...session(2_000), agentHttp: { headers: {} } });
+    expect(refused.frontDoor?.credential).toBeUndefined();
+    expect(await new AgentClient(refused, 2_000).initialize().then((answer) => answer.kind, () => 'failed')).not.toBe('result');
+    await refused.close();
+    await expect(
+      (await load(scripted(start(', "front_door_auth": {"header": "bad header", "value": "k"}'), declaration))).start({ ...session(), agentHttp: { headers: {} } }),
+    ).rejects.toThrow(/start\.answer\.schema\.json/);
+  }, 30_000);
 
   it('serves a session end to end through the Python passthrough, every request and answer valid', async () => {
     const candidate = await load(join(packageRoot, 'adapters', 'python', 'passthrough_adapter.py'));
