@@ -365,6 +365,10 @@ const NEEDED_BY: Record<string, Record<string, string[]>> = {
   'host-check': {
     'fdr.foreign-host-refused': ['http.unanswered', 'http.server_received'],
   },
+  // Without it the operator's credential is ignored: a process without it opens a session and calls.
+  'front-door-credential': {
+    'fdr.uncredentialed-call-refused': ['http.unanswered', 'http.server_received'],
+  },
   'session-binding': {
     'fdr.other-session-id-refused': ['http.unanswered', 'http.server_received', 'http.received_excludes'],
     'fdr.delete-other-session-refused': ['http.agent_session_alive'],

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -49,6 +50,10 @@ function brokerEnv(spec: SessionSpec): NodeJS.ProcessEnv {
     ...(spec.trustedCa === undefined ? {} : { NODE_EXTRA_CA_CERTS: spec.trustedCa }),
   };
 }
+
+/** The broker's variable for its front door's credential (src/front-door/credential.ts), and the bytes drawn for one. */
+const FRONT_DOOR_TOKEN_VARIABLE = 'GAUNTLET_BROKER_FRONT_DOOR_TOKEN';
+const FRONT_DOOR_TOKEN_BYTES = 32;
 
 /** The flaws that are about a file's mode rather than its content. */
 const FILE_FLAWS: ReadonlySet<AdapterFlaw> = new Set(['rules-file-writable', 'manifest-file-writable']);
@@ -187,7 +192,12 @@ export function referenceCandidate(options: ReferenceOptions = {}): Candidate {
       if (spec.agentHttp === undefined) return spawnChannel(...throughPrefix(spec.launchPrefix, process.execPath, serveArgs), options);
       // Only the port: where it binds is the broker's own default, loopback (FDR-1).
       const origins = (spec.operator.allowed_origins ?? []).flatMap((origin) => ['--allow-origin', origin]);
-      return startHttpAgent(spec, (port) => [...serveArgs, '--listen', String(port), ...origins], options);
+      const listen = (port: number) => [...serveArgs, '--listen', String(port), ...origins];
+      if (!spec.operator.front_door_credential) return startHttpAgent(spec, listen, options);
+      // The operator's credential for the front door: drawn for this start, given to the broker
+      // in its environment only, and to the harness as the credential its clients present.
+      const token = randomBytes(FRONT_DOOR_TOKEN_BYTES).toString('base64url');
+      return startHttpAgent(spec, listen, { ...options, env: { ...options.env, [FRONT_DOOR_TOKEN_VARIABLE]: token } }, { header: 'Authorization', value: `Bearer ${token}` });
     },
     async loadReport(spec) {
       const path = files(spec).report;

@@ -21,6 +21,7 @@ import { loadManifests } from '../operator/manifest.js';
 import { Quarantine } from '../load/quarantine.js';
 import { reportText } from '../load/report.js';
 import { SharedNotices } from '../front-door/notices.js';
+import { readFrontDoorCredential } from '../front-door/credential.js';
 import { FrontDoor } from '../front-door/server.js';
 import type { ListenAddress } from '../front-door/address.js';
 import { naiveFrontDoor } from '../guards/front-door.js';
@@ -86,6 +87,8 @@ export async function serve(options: ServeOptions, io: ServeIo): Promise<number>
   // Grants, policy, agents and limits are the operator's for every server alike.
   const config = configs[0]!;
   checkAgent(config, options.agent);
+  // Read before any server starts: a token the broker would refuse refuses the start.
+  const frontDoorCredential = options.frontDoor === undefined ? undefined : readFrontDoorCredential(process.env);
   const approving = EFFECTS.some((effect) => config.policy[effect] === 'approve');
   const stateDir = stateDirectory(options.stateDir, approving, io.log);
   const approvals = approving && stateDir !== undefined ? openApprovals(stateDir) : undefined;
@@ -155,6 +158,7 @@ export async function serve(options: ServeOptions, io: ServeIo): Promise<number>
       const notices = new SharedNotices(first.upstream);
       const door = new FrontDoor({
         ...options.frontDoor,
+        ...(frontDoorCredential === undefined ? {} : { credential: frontDoorCredential }),
         plan: guards.frontDoor.reduce((plan, guard) => guard.plan(plan), naiveFrontDoor()),
         maxBodyBytes: config.limits.maxMessageBytes,
         session: (send) => {

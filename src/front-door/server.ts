@@ -5,14 +5,15 @@
 // Mcp-Session-Id header on every later request; GET opens a stream of that session, which carries
 // what the Session sends of its own accord (a server's requests and notices, as it relays them),
 // and DELETE ends it. Before anything is
-// read, the front-door guards judge where the request comes from (Host, Origin); bodies, sessions
-// and streams are bounded. Nothing of a request's headers reaches the Session, so the agent's
+// read, the front-door guards judge where the request comes from (Host, Origin) and whether it
+// carries the operator's credential, when one is set; bodies, sessions and streams are bounded. Nothing of a request's headers reaches the Session, so the agent's
 // credential to the broker cannot reach a server.
 
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ConfigError } from '../errors.js';
 import type { FrontDoorPlan } from '../guards/front-door.js';
+import type { FrontDoorCredential } from './credential.js';
 import { isSupportedProtocolVersion } from '../session/identity.js';
 import { ERROR, brokerError, errorLine, parseMessage } from '../wire/jsonrpc.js';
 import { plain } from '../json/tree.js';
@@ -34,6 +35,8 @@ export interface FrontDoorOptions {
   /** The origins the operator lets a browser page reach the broker from, as URL serialises them. */
   readonly allowedOrigins: readonly string[];
   readonly plan: FrontDoorPlan;
+  /** The credential the operator set for the front door (`readFrontDoorCredential`), if any. */
+  readonly credential?: FrontDoorCredential;
   /** Bound on a POST body: the same as on a line over stdio. */
   readonly maxBodyBytes: number;
   /** A Session for a new agent connection, answering through `send`, and what ends it. */
@@ -155,6 +158,11 @@ export class FrontDoor {
     // No Origin is a client that is not a browser page (MCP's transport: servers MUST validate Origin when present).
     if (plan.checkOrigin && origin !== undefined && !this.origins.has(origin) && !isOwnOrigin(origin, host, this.port)) {
       refuse(res, 403, 'Forbidden: this Origin is not allowed');
+      return;
+    }
+    // A client without the operator's credential is anyone on this machine: it learns nothing either.
+    if (plan.requireCredential && this.options.credential !== undefined && !this.options.credential.admits(req.headers.authorization)) {
+      refuse(res, 401, 'Unauthorized: this broker requires its credential', { 'www-authenticate': 'Bearer' });
       return;
     }
     if ((req.url ?? '').split('?')[0] !== ENDPOINT) {

@@ -1,6 +1,6 @@
 // Guards on the broker's own HTTP front door (docs/front-door.md). The plan they shape starts as
 // a naive server would be: listening on every interface, answering any Origin and any Host,
-// numbering its sessions and serving whoever presents a session's id. Each guard takes one of
+// numbering its sessions, serving whoever presents a session's id and asking no credential. Each guard takes one of
 // those away, so removing it gives back exactly that naivety (FDR-1 to FDR-5).
 
 import { randomBytes } from 'node:crypto';
@@ -12,6 +12,8 @@ export interface FrontDoorPlan {
   readonly checkOrigin: boolean;
   /** Refuse a request whose Host is not a name of the address listened on (DNS rebinding). */
   readonly checkHost: boolean;
+  /** Refuse a request without the operator's credential, when the operator set one. */
+  readonly requireCredential: boolean;
   /** A session answers only requests carrying the credential its initialize carried. */
   readonly bindSessions: boolean;
   /** Makes a new session's id. */
@@ -26,7 +28,7 @@ export interface FrontDoorGuard {
 /** The plan with no front-door guard: the naive server each guard is measured against. */
 export function naiveFrontDoor(): FrontDoorPlan {
   let next = 0;
-  return { defaultHost: undefined, checkOrigin: false, checkHost: false, bindSessions: false, sessionId: () => String((next += 1)) };
+  return { defaultHost: undefined, checkOrigin: false, checkHost: false, requireCredential: false, bindSessions: false, sessionId: () => String((next += 1)) };
 }
 
 /** Bytes of randomness in a session id: 256 bits, far past guessing (FDR-4). */
@@ -48,6 +50,13 @@ export const hostCheck: FrontDoorGuard = {
   name: 'host-check',
   // A name the attacker controls, rebound to 127.0.0.1, arrives with that name as its Host (FDR-2).
   plan: (plan) => ({ ...plan, checkHost: true }),
+};
+
+export const frontDoorCredential: FrontDoorGuard = {
+  name: 'front-door-credential',
+  // Loopback is every local process and every page the user's browser opens; the operator's
+  // credential is what tells the agent from them.
+  plan: (plan) => ({ ...plan, requireCredential: true }),
 };
 
 export const sessionBinding: FrontDoorGuard = {

@@ -11,12 +11,13 @@ import { FrontDoor, type AgentSession } from '../../src/front-door/server.js';
 import { MAX_SESSIONS, SessionTable } from '../../src/front-door/sessions.js';
 import { SharedNotices } from '../../src/front-door/notices.js';
 import type { Requester } from '../../src/upstream/connection.js';
-import { frontDoorLoopback, hostCheck, naiveFrontDoor, originCheck, sessionBinding, sessionIdsUnguessable, type FrontDoorPlan } from '../../src/guards/front-door.js';
+import { frontDoorCredential, frontDoorLoopback, hostCheck, naiveFrontDoor, originCheck, sessionBinding, sessionIdsUnguessable, type FrontDoorPlan } from '../../src/guards/front-door.js';
+import { FRONT_DOOR_TOKEN_VARIABLE, readFrontDoorCredential, type FrontDoorCredential } from '../../src/front-door/credential.js';
 import { ConfigError } from '../../src/errors.js';
 import { ERROR, brokerError } from '../../src/wire/jsonrpc.js';
 import { FakeRequester } from './fake-requester.js';
 
-const ALL = [frontDoorLoopback, originCheck, hostCheck, sessionBinding, sessionIdsUnguessable];
+const ALL = [frontDoorLoopback, originCheck, hostCheck, frontDoorCredential, sessionBinding, sessionIdsUnguessable];
 const planWithout = (...names: string[]): FrontDoorPlan => ALL.filter((guard) => !names.includes(guard.name)).reduce((plan, guard) => guard.plan(plan), naiveFrontDoor());
 
 /** A session that answers every request with a result naming the session's number. */
@@ -43,8 +44,8 @@ interface Reply {
 const doors: Array<{ stop: () => void }> = [];
 afterEach(() => doors.splice(0).forEach((door) => door.stop()));
 
-async function open(plan: FrontDoorPlan, allowedOrigins: string[] = [], session = stubSessions()) {
-  const door = new FrontDoor({ listen: { host: undefined, port: 0 }, allowedOrigins, plan, maxBodyBytes: 1024, session });
+async function open(plan: FrontDoorPlan, allowedOrigins: string[] = [], session = stubSessions(), credential?: FrontDoorCredential) {
+  const door = new FrontDoor({ listen: { host: undefined, port: 0 }, allowedOrigins, plan, maxBodyBytes: 1024, session, ...(credential === undefined ? {} : { credential }) });
   const url = new URL(await door.listen());
   const port = Number(url.port);
   doors.push({ stop: () => door.close() });
@@ -246,13 +247,13 @@ describe("the server's notices shared by the sessions", () => {
 describe('the front-door guards', () => {
   it('without them, the plan is the naive server: every interface, no checks, counted ids', () => {
     const plan = naiveFrontDoor();
-    expect(plan).toMatchObject({ defaultHost: undefined, checkOrigin: false, checkHost: false, bindSessions: false });
+    expect(plan).toMatchObject({ defaultHost: undefined, checkOrigin: false, checkHost: false, requireCredential: false, bindSessions: false });
     expect([plan.sessionId(), plan.sessionId()]).toEqual(['1', '2']);
   });
 
-  it('with them, loopback, both checks, bound sessions and ids of 256 random bits', () => {
+  it('with them, loopback, both checks, the credential required, bound sessions and ids of 256 random bits', () => {
     const plan = planWithout();
-    expect(plan).toMatchObject({ defaultHost: '127.0.0.1', checkOrigin: true, checkHost: true, bindSessions: true });
+    expect(plan).toMatchObject({ defaultHost: '127.0.0.1', checkOrigin: true, checkHost: true, requireCredential: true, bindSessions: true });
     const ids = new Set(Array.from({ length: 100 }, () => plan.sessionId()));
     expect(ids.size).toBe(100);
     for (const id of ids) expect(Buffer.from(id, 'base64url')).toHaveLength(32);
@@ -303,6 +304,52 @@ describe('the front door over HTTP', () => {
     expect((await door.initialize({ origin: `http://localhost:${door.port + 1}` })).reply.status).toBe(403);
     expect((await door.initialize({ origin: `http://rebind.example:${door.port}`, host: `rebind.example:${door.port}` })).reply.status).toBe(403);
     expect((await door.initialize({ origin: `http://localhost:${door.port}`, host: `rebind.example:${door.port}` })).reply.status).toBe(403);
+  });
+
+  it("with the operator's credential set, refuses every request without it with 401 before it acts, and serves it", async () => {
+    const token = 'front-door-token-0123456789abcdef';
+    const credential = readFrontDoorCredential({ [FRONT_DOOR_TOKEN_VARIABLE]: token })!;
+    const made: number[] = [];
+    const counted = stubSessions();
+    const door = await open(planWithout(), [], (send) => (made.push(1), counted(send)), credential);
+    for (const authorization of [undefined, 'Bearer wrong', `Bearer ${token}x`, token, `bearer ${token}`]) {
+      const { reply, id } = await door.initialize(authorization === undefined ? {} : { authorization });
+      expect(reply, String(authorization)).toMatchObject({ status: 401, headers: { 'www-authenticate': 'Bearer' } });
+      expect(id).toBeUndefined();
+      expect(reply.body).not.toContain(token);
+    }
+    expect(made).toHaveLength(0);
+    const { reply, id } = await door.initialize({ authorization: `Bearer ${token}` });
+    expect(reply.status).toBe(200);
+    // The session's id without the credential is refused as any request is, before the session is looked for.
+    expect(await door.post('ping', { 'mcp-session-id': id! })).toMatchObject({ status: 401 });
+    expect(await door.send('GET', { 'mcp-session-id': id!, accept: 'text/event-stream' })).toMatchObject({ status: 401 });
+    expect(await door.send('DELETE', { 'mcp-session-id': id! })).toMatchObject({ status: 401 });
+    expect(await door.post('ping', { 'mcp-session-id': id!, authorization: `Bearer ${token}` })).toMatchObject({ status: 200 });
+  });
+
+  it('without front-door-credential, or with no credential set, serves a client presenting none', async () => {
+    const credential = readFrontDoorCredential({ [FRONT_DOOR_TOKEN_VARIABLE]: 'front-door-token-0123456789abcdef' });
+    expect((await (await open(planWithout('front-door-credential'), [], stubSessions(), credential)).initialize()).reply.status).toBe(200);
+    expect((await (await open(planWithout())).initialize()).reply.status).toBe(200);
+  });
+
+  it("reads the operator's credential from its variable, and refuses one too short or a header cannot carry, naming the variable and not the value", () => {
+    expect(readFrontDoorCredential({})).toBeUndefined();
+    expect(readFrontDoorCredential({ [FRONT_DOOR_TOKEN_VARIABLE]: '' })).toBeUndefined();
+    for (const bad of ['short-token', 'a token with spaces in it 0123', 'token\r\nx-injected: 0123456789']) {
+      expect(() => readFrontDoorCredential({ [FRONT_DOOR_TOKEN_VARIABLE]: bad }), bad).toThrow(ConfigError);
+      try {
+        readFrontDoorCredential({ [FRONT_DOOR_TOKEN_VARIABLE]: bad });
+      } catch (error) {
+        expect((error as Error).message).toContain(FRONT_DOOR_TOKEN_VARIABLE);
+        expect((error as Error).message).not.toContain(bad);
+      }
+    }
+    const credential = readFrontDoorCredential({ [FRONT_DOOR_TOKEN_VARIABLE]: 'AbC-_.~+/0123456789abcdef==' })!;
+    expect(credential.admits('Bearer AbC-_.~+/0123456789abcdef==')).toBe(true);
+    expect(credential.admits('Bearer AbC-_.~+/0123456789abcdef=')).toBe(false);
+    expect(credential.admits(undefined)).toBe(false);
   });
 
   it('without origin-check and host-check, serves them', async () => {

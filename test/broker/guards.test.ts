@@ -470,6 +470,7 @@ describe('the guard registry', () => {
         'front-door-loopback',
         'origin-check',
         'host-check',
+        'front-door-credential',
         'session-binding',
         'session-ids-unguessable',
       ].sort(),
