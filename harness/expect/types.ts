@@ -153,6 +153,8 @@ export interface ScenarioFacts {
   auditLines?: string[];
   /** Where each of the operator's secrets first reached the agent, if it did (harness/observe/secrets.ts). */
   secrets?: SecretSighting[];
+  /** The value of the front door's credential the adapter provided, when it provided one. */
+  frontDoorCredential?: string;
 }
 
 export interface FactsOf {

@@ -208,7 +208,8 @@ export class ScenarioSession {
 
   /** The scenario's own expectations, observed once the candidate has closed. */
   async recordEnd(expect: ExpectOf<'scenario'> | undefined, canary: FactsOf['scenario']['canary']): Promise<void> {
-    await this.record('scenario', expect ?? {}, { label: 'end', calls: this.calls, canary, secrets: this.secrets.sightings });
+    const credential = this.channel?.frontDoor?.credential;
+    await this.record('scenario', expect ?? {}, { label: 'end', calls: this.calls, canary, secrets: this.secrets.sightings, ...(credential === undefined ? {} : { frontDoorCredential: credential.value }) });
   }
 
   /**

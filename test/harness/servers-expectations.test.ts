@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import serverLedgers from '../../harness/expect/servers/ledgers.js';
 import serversReceived from '../../harness/expect/servers/received.js';
-import serverHeaders from '../../harness/expect/scenario/server-headers.js';
+import serverHeaders, { excluded } from '../../harness/expect/scenario/server-headers.js';
 import type { CallFacts, Fail, Finding, Judged, ScenarioFacts } from '../../harness/expect/types.js';
 import { recordsOf } from '../../harness/observe/ledger.js';
 import type { LedgerRecord } from '../../servers/kit/ledger.js';
@@ -112,6 +112,18 @@ describe('server_headers', () => {
     expect(notes).toEqual([
       'server_headers: 2 of 5 requests were not MCP requests (not to /mcp): GET /.well-known/oauth-protected-resource/mcp, GET /.well-known/oauth-authorization-server; judged for where headers went, not for what MCP traffic carried',
     ]);
+  });
+
+  it("finds the front door's credential the adapter provided, its secret part in any header, and nothing for it when none was provided", () => {
+    const records = [launch(10), request(10, { 'x-api-key': 'door-secret-81c2' }), request(10, {})];
+    const { judged: j, findings, fail } = judged(records);
+    const expectation = { server_headers: { values_exclude: ['agent-token', '{front_door_credential}'] } };
+    serverHeaders.judge(expectation, { ...end, frontDoorCredential: 'Bearer door-secret-81c2' }, j, fail);
+    expect(findings.map((f) => [f.check, f.expectation, f.observed])).toEqual([['server_headers.values_exclude', 'server never receives "door-secret-81c2"', 'in x-api-key (1 of 2 requests)']]);
+    const { judged: none, findings: nothing, fail: record } = judged(records);
+    serverHeaders.judge(expectation, end, none, record);
+    expect(nothing).toEqual([]);
+    expect(excluded(['{front_door_credential}'], 'key-in-a-header-of-its-own')).toEqual(['key-in-a-header-of-its-own']);
   });
 
   it('still finds a secret sent to a discovery path: where a token goes counts on every request', () => {

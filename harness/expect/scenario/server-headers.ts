@@ -12,7 +12,7 @@ import { expectation, type Fail } from '../types.js';
 export default expectation({
   block: 'scenario',
   name: 'server_headers',
-  doc: 'headers of the HTTP requests the server received (names in lower case): `absent` names headers no request carried and `values_exclude` texts no header value may contain, over every request (where a secret goes); `equals` the value every MCP request carried (a transport method at the endpoint the operator named; at least one is needed), so discovery and registration requests elsewhere on the server, named in the notes, do not count for it; each thing seen is one finding, whose observed value ends with how many of the requests showed it',
+  doc: 'headers of the HTTP requests the server received (names in lower case): `absent` names headers no request carried and `values_exclude` texts no header value may contain, over every request (where a secret goes; `{front_door_credential}` stands for the credential the adapter provided for its front door, and for nothing when it provided none); `equals` the value every MCP request carried (a transport method at the endpoint the operator named; at least one is needed), so discovery and registration requests elsewhere on the server, named in the notes, do not count for it; each thing seen is one finding, whose observed value ends with how many of the requests showed it',
   properties: {
     server_headers: {
       type: 'object',
@@ -31,7 +31,7 @@ export default expectation({
     'server_headers.equals': { class: 'benign', doc: 'every MCP request carried the credential meant for this host' },
     'server_headers.values_exclude': { class: 'harm', doc: 'no request, MCP or other, carried the text in a header' },
   },
-  judge({ server_headers: expect }, _facts, { records, spec, note }, fail) {
+  judge({ server_headers: expect }, facts, { records, spec, note }, fail) {
     if (!expect) return;
     const requests = records.filter((record): record is RequestRecord => record.ev === 'request');
     const endpoints = mcpEndpointPaths(spec);
@@ -48,7 +48,7 @@ export default expectation({
         const value = request.headers[name];
         if (value !== undefined) saw('server_headers.absent', `server never receives ${name}`, 'absent', `${name}: ${value}`);
       }
-      for (const text of expect.values_exclude ?? []) {
+      for (const text of excluded(expect.values_exclude ?? [], facts.frontDoorCredential)) {
         const holders = Object.entries(request.headers).filter(([, value]) => value.includes(text)).map(([name]) => name);
         if (holders.length > 0) saw('server_headers.values_exclude', `server never receives ${JSON.stringify(text)}`, 'in no header', `in ${holders.join(', ')}`);
       }
@@ -61,6 +61,19 @@ export default expectation({
     }, 'MCP ');
   },
 });
+
+/** The placeholder for the front door's credential, which only the adapter knows. */
+const FRONT_DOOR_CREDENTIAL = '{front_door_credential}';
+
+/**
+ * The texts `values_exclude` names, the placeholder filled in with the credential's secret part
+ * (after an authorization scheme such as `Bearer `, which a broker passing the token on in another
+ * header would not repeat); with no credential provided, it names nothing.
+ */
+export function excluded(texts: readonly string[], credential: string | undefined): string[] {
+  const secret = credential?.replace(/^[A-Za-z]+ +(?=\S)/, '');
+  return texts.flatMap((text) => (text === FRONT_DOOR_CREDENTIAL ? (secret === undefined || secret === '' ? [] : [secret]) : [text]));
+}
 
 type ServerHeadersCheck = 'server_headers.absent' | 'server_headers.values_exclude' | 'server_headers.equals';
 type Saw = (check: ServerHeadersCheck, expectation: string, expected: string, observed: string) => void;
