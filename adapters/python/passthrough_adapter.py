@@ -95,7 +95,9 @@ def start(params):
     if "trusted_ca" in session:
         env["NODE_EXTRA_CA_CERTS"] = session["trusted_ca"]
     if "agent_http" in session:
-        # Its naive front door on the port the harness reserved: every interface, no checks.
+        # Its naive front door on the port the harness reserved: every interface, no checks, and no
+        # credential. A broker whose front door requires one would answer with it as well, e.g.
+        # "front_door_auth": {"header": "Authorization", "value": "Bearer " + token}.
         port = params["port"]
         return {"transport": "http", "url": f"http://127.0.0.1:{port}/mcp", "command": NODE, "args": [PROXY, "--front-door", str(port), *target], "env": env}
     return {"transport": "stdio", "command": NODE, "args": [PROXY, *target], "env": env}
