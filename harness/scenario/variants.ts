@@ -86,7 +86,7 @@ const scheme: Axis = {
 /** Every axis, in the order a case's id names them. */
 export const AXES: readonly Axis[] = [scheme];
 
-/** The schema of `variants`: each axis by name, a list of its values (the skeleton refers to it). */
+/** The schema of `variants`: each axis by name, a list of its values (expect/generate.ts puts it in the scenario schema). */
 export function variantsSchema(): Record<string, unknown> {
   return {
     description: 'Axes to run the scenario along, each with the values to run it with: one case per combination, the axis\'s base value keeping the file\'s id (docs/scenario-format.md)',
