@@ -140,7 +140,8 @@ function list(argv: string[]): number {
   const scenarios = loadCatalogue();
   if (!values.requirements) {
     // With --json, what an adapter author needs to know of each: the hooks it cannot run without,
-    // the protections it tests, its control, and the checks it can report with their classes.
+    // the protections it tests, its control, the variant it is of its file, and the checks it can
+    // report with their classes.
     const rows = scenarios.map((s) => ({
       id: s.id,
       kind: s.kind,
@@ -150,6 +151,7 @@ function list(argv: string[]): number {
       file: s.file,
       claims: s.claims,
       ...(s.control === undefined ? {} : { control: s.control }),
+      ...(s.variant === undefined ? {} : { variant: s.variant }),
       hooks: requiredHooks(s),
       checks: [...new Map(plannedChecks(s).map((planned) => [planned.check, planned])).values()],
     }));

@@ -16,6 +16,14 @@ import { GUARD_NAMES } from '../src/guards/registry.js';
  * catalogue has a hole; both are defects. A pair (`a+b`) is shown needed together where one
  * backs the other up; the comment says why, and which scenario isolates each member.
  */
+/**
+ * The scenarios of a file that runs over both schemes (`variants: { scheme: [http, https] }`,
+ * docs/network.md), each with its https case failing on the same checks.
+ */
+function withHttpsCases(expected: Record<string, string[]>): Record<string, string[]> {
+  return { ...expected, ...Object.fromEntries(Object.entries(expected).map(([id, checks]) => [`${id}.https`, checks])) };
+}
+
 const NEEDED_BY: Record<string, Record<string, string[]>> = {
   'listing-bounds': {
     'lst.endless-pages': ['ledger.list_requests_per_launch_max'],
@@ -285,7 +293,8 @@ const NEEDED_BY: Record<string, Record<string, string[]>> = {
     'prc.broker-death-kills-descendants': ['kill_candidate.servers_alive'],
   },
   // net.scheme-not-http is left out: without the guard the HTTP client still cannot speak ftp.
-  'address-guard': {
+  // Each case also over https, where no rule on the scheme could stand in for the guard.
+  'address-guard': withHttpsCases({
     'net.dns-rebinding': ['ledger.connections_to'],
     'net.hex-address': ['start.refused'],
     'net.integer-address': ['start.refused'],
@@ -306,15 +315,15 @@ const NEEDED_BY: Record<string, Record<string, string[]>> = {
     'net.private-address': ['start.refused'],
     'net.short-address': ['start.refused'],
     'net.unspecified-refused': ['start.refused'],
-  },
+  }),
   // Defence in depth: a followed redirect is dialled only where address-guard's judgement lets it,
   // and the canary is a loopback port the opt-in does not cover, so only removing both lets the
   // hop through. net.redirect-to-public-not-followed (a hop to an address the guard allows)
   // isolates no-redirects.
-  'no-redirects+address-guard': {
+  'no-redirects+address-guard': withHttpsCases({
     'net.redirect-carries-no-credential': ['canary.requests'],
     'net.redirect-not-followed': ['canary.requests'],
-  },
+  }),
   // Without the cap the body is still refused, by the JSON reader's bounds, but only after the
   // broker held all 17 MiB of it: its memory growth is what the cap prevents.
   'http-body-cap': {
@@ -342,9 +351,9 @@ const NEEDED_BY: Record<string, Record<string, string[]>> = {
     'pin.description-widened': ['list.excludes', 'call.server_received', 'load_report.sections'],
     'pin.title-changed': ['list.excludes', 'call.server_received', 'load_report.sections'],
   },
-  'no-redirects': {
+  'no-redirects': withHttpsCases({
     'net.redirect-to-public-not-followed': ['ledger.connections_to', 'call.server_received'],
-  },
+  }),
   // Without it both servers' tools keep the name, and the session's map gives it to the later.
   'server-names-unique': {
     'msv.name-taken-by-prefix': ['list.excludes', 'call.servers_received', 'servers.ledger.calls'],

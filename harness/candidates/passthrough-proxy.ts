@@ -6,6 +6,7 @@ import { LabelStamp } from './label-stamp.js';
 import { DROP_KINDS, dropsLine, type DropKind } from './line-drop.js';
 import { FRONT_DOOR_KEY_VARIABLE, NaiveFrontDoor } from './naive-front-door.js';
 import { naiveToken } from './naive-token.js';
+import { HTTPS_ONLY_REFUSAL, plainHttpRefusal } from './plain-http-refusal.js';
 
 /**
  * The passthrough candidate's process: it starts the server named after `--` and copies bytes
@@ -30,16 +31,26 @@ import { naiveToken } from './naive-token.js';
  *
  * As another (the dropper candidate), `--drop KIND`, given first, has it keep the server's lines
  * of that kind (line-drop.ts) from the agent on stdio, silently.
+ *
+ * As another (the https-only candidate), `--https-only`, given first, has it refuse a `--url` that
+ * plain-http-refusal.ts refuses: one line on stderr naming it, and exit 2, before dialling
+ * anything.
  */
 function main(argv: string[]): void {
   const { port, rest: unfronted } = frontDoorOption(argv);
   const hold = unfronted[0] === '--hold-notices';
+  const httpsOnly = unfronted[0] === '--https-only';
   const drop = unfronted[0] === '--drop' && DROP_KINDS.includes(unfronted[1] as DropKind) ? (unfronted[1] as DropKind) : undefined;
-  const { stamp, rest } = stampOptions(hold ? unfronted.slice(1) : drop !== undefined ? unfronted.slice(2) : unfronted);
+  const { stamp, rest } = stampOptions(hold || httpsOnly ? unfronted.slice(1) : drop !== undefined ? unfronted.slice(2) : unfronted);
   if (rest[0] === '--servers' && rest[1] !== undefined) {
     const tokens = rest[2] === '--tokens' && rest[3] !== undefined ? (JSON.parse(rest[3]) as Record<string, string>) : {};
     aggregate(JSON.parse(rest[1]) as AggregatedServer[], tokens);
     return;
+  }
+  const refusal = httpsOnly && rest[0] === '--url' && rest[1] !== undefined ? plainHttpRefusal(rest[1]) : undefined;
+  if (refusal !== undefined) {
+    process.stderr.write(`${HTTPS_ONLY_REFUSAL}${refusal}\n`);
+    process.exit(2);
   }
   const agent = port === undefined ? stdioAgent() : httpAgent(port);
   if (rest[0] === '--url' && rest[1] !== undefined) {
@@ -54,7 +65,7 @@ function main(argv: string[]): void {
   const separator = rest.indexOf('--');
   const [command, ...args] = separator >= 0 ? rest.slice(separator + 1) : [];
   if (!command) {
-    process.stderr.write('usage: passthrough-proxy [--front-door PORT] [--hold-notices | --drop non-ascii|notifications] [--stamp-code CODE [--stamp-truncation]] (-- COMMAND [ARG ...] | --url URL | --servers JSON [--tokens JSON])\n');
+    process.stderr.write('usage: passthrough-proxy [--front-door PORT] [--hold-notices | --https-only | --drop non-ascii|notifications] [--stamp-code CODE [--stamp-truncation]] (-- COMMAND [ARG ...] | --url URL | --servers JSON [--tokens JSON])\n');
     process.exit(2);
   }
   const server = spawn(command, args, { stdio: ['pipe', 'pipe', 'inherit'] });

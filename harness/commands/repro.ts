@@ -185,6 +185,10 @@ is the harness's: the first ${MAX_RECORDS} requests are written. The scenario: $
 
 const usesPhases = (steps: Step[]): boolean => steps.some((step) => 'phase' in step);
 
+/** Which case of its file a scenario is, when the file runs along variant axes (docs/scenario-format.md). */
+const variantOf = (scenario: Scenario): string =>
+  scenario.variant === undefined ? '' : `, run as its ${Object.entries(scenario.variant).map(([axis, value]) => `${axis} ${value}`).join(', ')} case (the operator's files here are that case's)`;
+
 function readme(scenario: Scenario): string {
   const http = scenario.server.transport === 'http';
   const hints = ledgerHints(scenario);
@@ -194,7 +198,7 @@ ${'='.repeat(scenario.id.length + scenario.title.length + 2)}
 
 ${scenario.kind === 'attack' ? `An attack (${scenario.level}; its benign control is ${scenario.control}).` : `A benign control (${scenario.level}): ordinary use that a broker must not break.`}
 Requirements: ${scenario.requirements.join(', ')} (docs/requirements.md). Protections tested: ${scenario.claims.join(', ') || 'none'}.
-Scenario file: ${scenario.file}
+Scenario file: ${scenario.file}${variantOf(scenario)}
 
 ${scenario.description.trim()}
 

@@ -9,6 +9,7 @@ import { packageRoot, scenariosDir } from '../paths.js';
 import { describeSchemaErrors } from '../schema-errors.js';
 import { serverProblem } from './server-check.js';
 import type { Scenario } from './types.js';
+import { expandVariants, type ScenarioCase, type ScenarioFile } from './variants.js';
 
 /**
  * `!exact 9007199254740993`: a number kept digit for digit, as the agent must send it and as no
@@ -112,7 +113,7 @@ function compileFresh() {
  * candidate a flawed one to refuse (its start expects `refused-before-launch`): anywhere else a
  * misshapen contract is the scenario's own mistake.
  */
-function contractProblem(scenario: Omit<Scenario, 'file'>, validateContract: ValidateFunction): string | undefined {
+function contractProblem(scenario: ScenarioCase, validateContract: ValidateFunction): string | undefined {
   const refusing = scenario.steps.some((step) => 'start' in step && step.start.expect.outcome === 'refused-before-launch');
   if (refusing) return undefined;
   const members = Object.values(scenario.operator.servers ?? {});
@@ -133,7 +134,7 @@ const PER_SERVER_OPERATOR = ['tools', 'prefix', 'env', 'source_version', 'server
  * the runner reads: `server` is the first of them and the shared `tools` is empty. Any other
  * scenario comes back as it is.
  */
-function withServers(scenario: Omit<Scenario, 'file'>): Omit<Scenario, 'file'> | string {
+function withServers(scenario: ScenarioCase): ScenarioCase | string {
   const { servers, operator } = scenario;
   if ((scenario.server === undefined) === (servers === undefined)) return 'a scenario names exactly one of server and servers';
   if (servers === undefined) {
@@ -168,36 +169,9 @@ export function loadScenarios(options: LoadOptions): Scenario[] {
     if (!validate(data)) {
       throw new ScenarioError(file, `does not match the scenario schema: ${describeSchemaErrors(validate.errors, 'the scenario')}`);
     }
-    const shaped = withServers(data as Omit<Scenario, 'file'>);
-    if (typeof shaped === 'string') throw new ScenarioError(file, shaped);
-    const scenario = { ...shaped, file };
-    const misshapen = contractProblem(scenario, validateContract);
-    if (misshapen !== undefined) throw new ScenarioError(file, misshapen);
-    // An attack proven only by the broker's own words, or a control that checks no benign use,
-    // can be passed without holding anything (docs/expectations.md).
-    const planned = plannedChecks(scenario);
-    if (!planned.some((check) => isEvidence(scenario, check))) {
-      throw new ScenarioError(file, scenario.kind === 'attack' ? 'an attack needs a harm or record check' : 'a control needs a benign check');
-    }
-    // A broker's own records are what attacks judge; a control proves the benign use, which a
-    // broker that keeps no record still serves.
-    const record = planned.find((check) => check.class === 'record');
-    if (scenario.kind === 'control' && record !== undefined) throw new ScenarioError(file, `a control makes no record check (${record.check})`);
-    const earlier = byId.get(scenario.id);
-    if (earlier) throw new ScenarioError(file, `id ${scenario.id} is already used by ${earlier.file}`);
-    for (const id of scenario.requirements) {
-      if (!options.requirementIds.has(id)) throw new ScenarioError(file, `cites unknown requirement ${id}`);
-    }
-    const pinned = scenario.steps.flatMap((step) => ('pin' in step && step.pin?.server !== undefined ? [step.pin.server] : []));
-    const catalogues = Object.values(scenario.servers ?? { server: scenario.server }).map((server) => server.catalogue);
-    for (const server of [...catalogues, ...pinned]) {
-      if (!options.serverIds.has(server)) throw new ScenarioError(file, `names unknown hostile server ${server}`);
-    }
-    for (const [name, server] of Object.entries(scenario.servers ?? { server: scenario.server })) {
-      const problem = serverProblem(name, server);
-      if (problem !== undefined) throw new ScenarioError(file, problem);
-    }
-    byId.set(scenario.id, scenario);
+    const cases = expandVariants(data as ScenarioFile);
+    if (typeof cases === 'string') throw new ScenarioError(file, cases);
+    for (const scenario of cases) byId.set(scenario.id, checkedCase(scenario, file, byId, options, validateContract));
   }
   for (const scenario of byId.values()) {
     if (scenario.kind !== 'attack') continue;
@@ -206,6 +180,45 @@ export function loadScenarios(options: LoadOptions): Scenario[] {
     if (control.kind !== 'control') throw new ScenarioError(scenario.file, `its control ${scenario.control} is not a control`);
   }
   return [...byId.values()];
+}
+
+/**
+ * One case of a scenario file, checked for what the schema cannot say: its shape with several
+ * servers, its contracts, evidence for its kind, an id no earlier case holds, and the
+ * requirements, hostile servers and knobs it names. Each case of a file with variants is checked
+ * on its own, since an axis may change its servers (scenario/variants.ts).
+ */
+function checkedCase(expanded: ScenarioCase, file: string, byId: ReadonlyMap<string, Scenario>, options: LoadOptions, validateContract: ValidateFunction): Scenario {
+  const shaped = withServers(expanded);
+  if (typeof shaped === 'string') throw new ScenarioError(file, shaped);
+  const scenario = { ...shaped, file };
+  const misshapen = contractProblem(scenario, validateContract);
+  if (misshapen !== undefined) throw new ScenarioError(file, misshapen);
+  // An attack proven only by the broker's own words, or a control that checks no benign use,
+  // can be passed without holding anything (docs/expectations.md).
+  const planned = plannedChecks(scenario);
+  if (!planned.some((check) => isEvidence(scenario, check))) {
+    throw new ScenarioError(file, scenario.kind === 'attack' ? 'an attack needs a harm or record check' : 'a control needs a benign check');
+  }
+  // A broker's own records are what attacks judge; a control proves the benign use, which a
+  // broker that keeps no record still serves.
+  const record = planned.find((check) => check.class === 'record');
+  if (scenario.kind === 'control' && record !== undefined) throw new ScenarioError(file, `a control makes no record check (${record.check})`);
+  const earlier = byId.get(scenario.id);
+  if (earlier) throw new ScenarioError(file, `id ${scenario.id} is already used by ${earlier.file}`);
+  for (const id of scenario.requirements) {
+    if (!options.requirementIds.has(id)) throw new ScenarioError(file, `cites unknown requirement ${id}`);
+  }
+  const pinned = scenario.steps.flatMap((step) => ('pin' in step && step.pin?.server !== undefined ? [step.pin.server] : []));
+  const catalogues = Object.values(scenario.servers ?? { server: scenario.server }).map((server) => server.catalogue);
+  for (const server of [...catalogues, ...pinned]) {
+    if (!options.serverIds.has(server)) throw new ScenarioError(file, `names unknown hostile server ${server}`);
+  }
+  for (const [name, server] of Object.entries(scenario.servers ?? { server: scenario.server })) {
+    const problem = serverProblem(name, server);
+    if (problem !== undefined) throw new ScenarioError(file, problem);
+  }
+  return scenario;
 }
 
 /** Glob over ids: `*` matches any run of characters, `?` one character. */

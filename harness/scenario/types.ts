@@ -625,7 +625,12 @@ export interface Scenario {
   client?: ClientSide;
   steps: Step[];
   expect?: ScenarioExpectation;
-  /** Where the file was loaded from, relative to the package root. */
+  /**
+   * The value of each variant axis this case was expanded for, by axis (scenario/variants.ts);
+   * absent for a file that lists no `variants`.
+   */
+  variant?: Record<string, string>;
+  /** Where the file was loaded from, relative to the package root; the cases of one file share it. */
   file: string;
 }
 

@@ -164,15 +164,17 @@ async function sendReply(response: ServerResponse, { line, bytes }: SentLine, ec
 
 /**
  * Where a tools/call that reached the server at `local` is redirected, or null to serve it: to the
- * canary (`http_redirect_calls`), or to the listener `http_redirect_to` names, on this server's own
- * port, from any other address; a call reaching that listener is served, so a client that follows
- * the redirect is answered there.
+ * canary (`http_redirect_calls`, which serves plain HTTP), or to the listener `http_redirect_to`
+ * names, on this server's own port and scheme, from any other address; a call reaching that
+ * listener is served, so a client that follows the redirect is answered there. Over TLS that hop
+ * stays on https: a downgrade to http would let a rule against plain http refuse it, in place of
+ * not following redirects.
  */
 function redirectLocation(knobs: Knobs, port: number, local: string | undefined): string | null {
   if (knobs.httpRedirectCalls) return `http://127.0.0.1:${knobs.canaryPort}/mcp`;
   const target = knobs.httpRedirectTo;
   if (target === null || local === target) return null;
-  return `http://${isIPv6(target) ? `[${target}]` : target}:${port}/mcp`;
+  return `${knobs.httpTls ? 'https' : 'http'}://${isIPv6(target) ? `[${target}]` : target}:${port}/mcp`;
 }
 
 /**

@@ -145,6 +145,64 @@ describe('scenario loader', () => {
   });
 });
 
+const reached = `id: x.reached
+title: A server reached by its URL for the loader tests
+requirements: [PIN-2]
+level: MUST
+kind: control
+claims: [pinning]
+description: A control that proves the benign path works over either scheme.
+variants: { scheme: [http, https] }
+server: { catalogue: notes, transport: http }
+operator:
+  server_url: "{scheme}://127.0.0.1:{port}/mcp"
+  allow_private_origin: "{scheme}://127.0.0.1:{port}"
+  tools: { search_notes: { effect: read_only } }
+steps:
+  - start: { expect: { outcome: ready } }
+`;
+const refused = reached
+  .replace('id: x.reached', 'id: x.refused')
+  .replace('kind: control', 'kind: attack\ncontrol: x.reached')
+  .replace('  allow_private_origin: "{scheme}://127.0.0.1:{port}"\n', '')
+  .replace('outcome: ready', 'outcome: refused-before-connect, reason_includes: [127.0.0.1]');
+
+describe('variant axes', () => {
+  it('expands a file into one case per scheme: the base keeps its id, the other is suffixed, paired with its own control, its URLs filled and its server on TLS', () => {
+    const scenarios = load({ 'a.yaml': refused, 'b.yaml': reached });
+    expect(scenarios.map((s) => [s.id, s.control ?? null, s.variant, s.file.replace(/^.*[\\/]/, '')])).toEqual([
+      ['x.refused', 'x.reached', { scheme: 'http' }, 'a.yaml'],
+      ['x.refused.https', 'x.reached.https', { scheme: 'https' }, 'a.yaml'],
+      ['x.reached', null, { scheme: 'http' }, 'b.yaml'],
+      ['x.reached.https', null, { scheme: 'https' }, 'b.yaml'],
+    ]);
+    const [plain, tls] = scenarios.slice(2);
+    expect([plain!.operator.server_url, plain!.operator.allow_private_origin, plain!.server.knobs]).toEqual(['http://127.0.0.1:{port}/mcp', 'http://127.0.0.1:{port}', undefined]);
+    expect([tls!.operator.server_url, tls!.operator.allow_private_origin, tls!.server.knobs]).toEqual(['https://127.0.0.1:{port}/mcp', 'https://127.0.0.1:{port}', { http_tls: 1 }]);
+    expect(tls!.title).toBe('A server reached by its URL for the loader tests (over https)');
+    // A filter selects cases by id: the file's own id is the http case alone.
+    expect(scenarios.filter((s) => matchesGlob(s.id, 'x.refused*')).map((s) => s.id)).toEqual(['x.refused', 'x.refused.https']);
+  });
+
+  it('refuses an attack over https whose control has no https case', () => {
+    const plainControl = reached.replace('variants: { scheme: [http, https] }\n', '').replaceAll('{scheme}', 'http');
+    expect(() => load({ 'a.yaml': refused, 'b.yaml': plainControl })).toThrow(/a\.yaml: its control x\.reached\.https does not exist/);
+  });
+
+  it('refuses what no case could be: a placeholder without its axis, a URL the scheme does not begin, a server over stdio or already on TLS, an unknown axis or value', () => {
+    const noAxis = reached.replace('variants: { scheme: [http, https] }\n', '');
+    expect(() => load({ 'a.yaml': noAxis })).toThrow(/a\.yaml: server_url names \{scheme\}, and variants lists no scheme/);
+    const fixedScheme = reached.replace('"{scheme}://127.0.0.1:{port}/mcp"', '"http://127.0.0.1:{port}/mcp"');
+    expect(() => load({ 'a.yaml': fixedScheme })).toThrow(/a\.yaml: variants\.scheme needs each server_url to begin with \{scheme\}:\/\//);
+    const stdio = reached.replace('transport: http', 'transport: stdio');
+    expect(() => load({ 'a.yaml': stdio })).toThrow(/a\.yaml: variants\.scheme needs every server reached over http/);
+    const tls = reached.replace('transport: http }', 'transport: http, knobs: { http_tls: 1 } }');
+    expect(() => load({ 'a.yaml': tls })).toThrow(/a\.yaml: variants\.scheme sets http_tls itself/);
+    expect(() => load({ 'a.yaml': reached.replace('scheme: [http, https]', 'revision: [a, b]') })).toThrow(/a\.yaml: does not match the scenario schema/);
+    expect(() => load({ 'a.yaml': reached.replace('[http, https]', '[http, ftp]') })).toThrow(/a\.yaml: does not match the scenario schema/);
+  });
+});
+
 describe('the shipped catalogue', () => {
   const scenarios = loadCatalogue();
 

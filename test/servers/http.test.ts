@@ -5,10 +5,12 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request as plainRequest } from 'node:http';
 import { request } from 'node:https';
-import { connect } from 'node:net';
+import { X509Certificate } from 'node:crypto';
+import { connect, isIP } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { loadCatalogue } from '../../harness/catalogue.js';
 import { Ledger } from '../../harness/observe/ledger.js';
 import { kitCaFile, serverEntry } from '../../harness/paths.js';
 import { HttpServer } from '../../harness/run/http-server.js';
@@ -120,5 +122,37 @@ describe('the kit on several addresses', () => {
     // Only the call that arrived where it was sent reached the server.
     const calls = ledger.read().filter((record) => record.ev === 'recv' && record.method === 'tools/call');
     expect(calls).toHaveLength(1);
+  });
+
+  it('keeps the redirect on https when it serves TLS, so no rule against plain http can refuse the hop', async () => {
+    const server = await startOn(['127.0.0.1', '127.0.0.2'], 'http_tls=1', 'http_redirect_to=127.0.0.2');
+    expect((await post(server.port, initialize)).status).toBe(200);
+    const redirected = await postWithLocation(server.port, call);
+    expect(redirected).toMatchObject({ status: 307, location: `https://127.0.0.2:${server.port}/mcp` });
+  });
+});
+
+/** One POST over HTTPS to 127.0.0.1, trusting the kit's authority; resolves with the status and the Location header. */
+function postWithLocation(port: number, body: unknown): Promise<{ status: number; location: string | undefined }> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, path: '/mcp', method: 'POST', ca: readFileSync(kitCaFile, 'utf8'), headers: { 'content-type': 'application/json' } }, (res) => {
+      res.resume();
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, location: res.headers.location }));
+    });
+    req.on('error', reject);
+    req.end(JSON.stringify(body));
+  });
+}
+
+describe("the kit's certificate", () => {
+  // A case over https must be judged on the address it names, never spared by a certificate a
+  // naive client could not verify: every address and name a TLS scenario serves on is named.
+  it('names every address and name a scenario serving TLS listens on or resolves', () => {
+    const certificate = new X509Certificate(readFileSync(join(dirname(kitCaFile), 'server.pem')));
+    const unnamed = loadCatalogue()
+      .flatMap((scenario) => Object.values(scenario.servers ?? { server: scenario.server }).filter((server) => server.knobs?.http_tls !== undefined))
+      .flatMap((server) => [...[server.listen ?? '127.0.0.1'].flat(), ...Object.keys(server.hosts ?? {}), ...Object.keys(server.resolves ?? {})])
+      .filter((host) => (isIP(host) === 0 ? certificate.checkHost(host) : certificate.checkIP(host)) === undefined);
+    expect([...new Set(unnamed)]).toEqual([]);
   });
 });
