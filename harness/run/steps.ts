@@ -412,13 +412,15 @@ export class ScenarioSession {
     const mark = this.ledger.mark();
     const facts: RequestFacts = { label, mark, end: mark, step, answer: { kind: 'timeout' }, others: [], sessionMark: this.sessionMark };
     const unsolicited = this.openWindow(agent, facts);
-    const { answer, items } = await sendRequest(agent, step);
-    if (answer.kind === 'timeout') facts.undelivered = this.undelivered(mark, step.method);
+    const { answer, items } = await sendRequest(agent, step, step.expect.within_ms ?? this.stepTimeoutMs);
+    // Only a step about answering in time judges silence or a closed channel, as a failure.
+    const judgedSilent = step.expect.within_ms !== undefined;
+    if (answer.kind === 'timeout' && !judgedSilent) facts.undelivered = this.undelivered(mark, step.method);
     if (facts.undelivered !== undefined) {
       facts.others = agent.unsolicited.slice(unsolicited);
       this.recordUnfinished('request', step.expect, facts);
     }
-    if (answer.kind === 'closed' || answer.kind === 'timeout') throw new CandidateUnresponsive(`${label}: ${step.method} ${describe(answer)}`);
+    if ((answer.kind === 'closed' || answer.kind === 'timeout') && !judgedSilent) throw new CandidateUnresponsive(`${label}: ${step.method} ${describe(answer)}`);
     facts.answer = answer;
     if (items) facts.items = items;
     facts.others = agent.unsolicited.slice(unsolicited);

@@ -328,6 +328,8 @@ export interface CallStep {
 export interface RequestExpectation {
   /** `refused`: a JSON-RPC error. */
   agent?: 'result' | 'refused';
+  /** With `agent`: the answer comes within this many milliseconds; silence or a dead channel fails it. */
+  within_ms?: number;
   /** How many requests of the step's method reached the server because of this step. */
   server_received?: number;
   /** Strings that appear nowhere the agent received during the step, on any channel. */

@@ -131,6 +131,10 @@ export interface Knobs {
   runResourceDescription: string | null;
   /** In phase `run` a resource nobody reviewed is listed last. */
   runResourceAdd: boolean;
+  /** A resource beside the notes whose URI starts with theirs (`file:///notes-private/...`) is listed. */
+  siblingResource: boolean;
+  /** A second template is listed whose adjacent variables make a regex built from it backtrack. */
+  backtrackingTemplate: boolean;
   /** Per prompt: what its messages carry besides its own text. */
   promptMessages: Record<string, PromptMessages>;
   /** Per prompt: the preset that replaces its description in both phases. */
@@ -239,6 +243,8 @@ const KNOB_KEYS = [
   'template_description',
   'run.resource_description',
   'run.resource_add',
+  'sibling_resource',
+  'backtracking_template',
   'prompt.<prompt>',
   'prompt_description.<prompt>',
   'run.prompt_description',
@@ -260,6 +266,8 @@ const FLAG_KNOBS = {
   descendant: 'descendant',
   kill_watchdog: 'killWatchdog',
   'run.resource_add': 'runResourceAdd',
+  sibling_resource: 'siblingResource',
+  backtracking_template: 'backtrackingTemplate',
   notify_features_changed: 'notifyFeaturesChanged',
   'run.instructions': 'runInstructions',
 } as const satisfies Record<string, keyof Knobs>;
@@ -361,6 +369,8 @@ export function resolveKnobs(assigned: Readonly<Record<string, string>>): Knobs 
     templateDescription: null,
     runResourceDescription: null,
     runResourceAdd: false,
+    siblingResource: false,
+    backtrackingTemplate: false,
     promptMessages: {},
     promptDescriptions: {},
     runPromptDescription: null,
