@@ -374,6 +374,10 @@ const NEEDED_BY: Record<string, Record<string, string[]>> = {
   'session-ids-unguessable': {
     'fdr.guessed-session-id-refused': ['http.unanswered', 'http.server_received'],
   },
+  // Without it a server's log line reaches every session: the other client's query with it.
+  'log-lines-attributed': {
+    'fdr.concurrent-calls-isolated': ['http.own_only'],
+  },
   'sampling-allowed': {
     'smp.refused-by-default': ['call.agent_requests_max', 'call.server_refused'],
   },

@@ -168,10 +168,13 @@ export class ScenarioSession {
     if (door === undefined) throw new Error(`${label}: the candidate's channel is not an HTTP front door the harness can reach`);
     if (this.frontDoorClients?.door !== door) this.frontDoorClients = new FrontDoorClients(door, this.stepTimeoutMs);
     const mark = this.ledger.mark();
-    const exchanges = await this.frontDoorClients.run(step);
-    for (const exchange of exchanges) this.secrets.see(exchange.body, label);
-    this.notes.push(`${label}: ${step.client}: ${exchanges.map((exchange) => `${exchange.what} → ${exchange.status ?? 'no response'}`).join(', ')}`);
-    await this.record('http', step.expect, { label, mark, end: mark, step, exchanges });
+    const together = step.together === undefined ? undefined : await this.frontDoorClients.together({ ...step, together: step.together });
+    const byClient = together ?? { [step.client]: await this.frontDoorClients.run(step) };
+    for (const [client, exchanges] of Object.entries(byClient)) {
+      for (const exchange of exchanges) this.secrets.see(exchange.body, label);
+      this.notes.push(`${label}: ${client}: ${exchanges.map((exchange) => `${exchange.what} → ${exchange.status ?? 'no response'}`).join(', ')}`);
+    }
+    await this.record('http', step.expect, { label, mark, end: mark, step, exchanges: byClient[step.client]!, ...(together === undefined ? {} : { together }) });
   }
 
   /** Takes the live observations the step's expectations ask for, then keeps the step for judging. */

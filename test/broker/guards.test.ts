@@ -472,6 +472,7 @@ describe('the guard registry', () => {
         'host-check',
         'session-binding',
         'session-ids-unguessable',
+        'log-lines-attributed',
       ].sort(),
     );
     expect(ALL_GUARDS.file.map((g) => g.name)).toEqual(['private-operator-files']);
