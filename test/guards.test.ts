@@ -411,6 +411,7 @@ const NEEDED_BY: Record<string, Record<string, string[]>> = {
   'roots-permitted': {
     'rts.other-roots-withheld': ['call.roots_exclude'],
     'rts.none-by-default': ['call.roots_exclude'],
+    'rts.sibling-root-withheld': ['call.roots_exclude'],
   },
   'notice-redacted': {
     'ntf.log-canary': ['call.answer_excludes'],
@@ -444,6 +445,10 @@ const NEEDED_BY: Record<string, Record<string, string[]>> = {
     'cmp.unoffered-template-ref': ['request.server_received'],
     'rsc.hidden-resource-listed': ['request.excludes'],
     'rsc.read-encoded-traversal': ['request.server_received'],
+    'rsc.sibling-prefix-climb': ['request.server_received'],
+    'rsc.sibling-prefix-encoded': ['request.server_received'],
+    'rsc.sibling-prefix-listed': ['request.excludes', 'request.server_received'],
+    'rsc.template-backtracking': ['request.server_received'],
     'rsc.read-outside-prefix': ['request.server_received'],
     'rsc.subscribe-outside': ['request.server_received'],
     'rsc.template-expansion-escapes': ['request.server_received'],
