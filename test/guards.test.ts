@@ -387,6 +387,10 @@ const NEEDED_BY: Record<string, Record<string, string[]>> = {
   'session-ids-unguessable': {
     'fdr.guessed-session-id-refused': ['http.unanswered', 'http.server_received'],
   },
+  // Without it a server's log line reaches every session: the other client's query with it.
+  'log-lines-attributed': {
+    'fdr.concurrent-calls-isolated': ['http.own_only'],
+  },
   'sampling-allowed': {
     'smp.refused-by-default': ['call.agent_requests_max', 'call.server_refused'],
   },
@@ -420,6 +424,7 @@ const NEEDED_BY: Record<string, Record<string, string[]>> = {
   'roots-permitted': {
     'rts.other-roots-withheld': ['call.roots_exclude'],
     'rts.none-by-default': ['call.roots_exclude'],
+    'rts.sibling-root-withheld': ['call.roots_exclude'],
   },
   'notice-redacted': {
     'ntf.log-canary': ['call.answer_excludes'],
@@ -453,6 +458,10 @@ const NEEDED_BY: Record<string, Record<string, string[]>> = {
     'cmp.unoffered-template-ref': ['request.server_received'],
     'rsc.hidden-resource-listed': ['request.excludes'],
     'rsc.read-encoded-traversal': ['request.server_received'],
+    'rsc.sibling-prefix-climb': ['request.server_received'],
+    'rsc.sibling-prefix-encoded': ['request.server_received'],
+    'rsc.sibling-prefix-listed': ['request.excludes', 'request.server_received'],
+    'rsc.template-backtracking': ['request.server_received'],
     'rsc.read-outside-prefix': ['request.server_received'],
     'rsc.subscribe-outside': ['request.server_received'],
     'rsc.template-expansion-escapes': ['request.server_received'],

@@ -1,8 +1,11 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import type { FrontDoorSession } from '../candidates/types.js';
 import type { HttpExchange } from '../expect/types.js';
-import type { HttpStep } from '../scenario/types.js';
+import type { HttpStep, TogetherCall } from '../scenario/types.js';
 import { withCredential } from './credential.js';
+
+/** Who a request presents itself as: its client, the step's own headers, whether it holds the credential. */
+type Presented = Pick<HttpStep, 'client' | 'headers' | 'credential'>;
 
 /**
  * Clients other than the agent, speaking raw HTTP to a candidate's front door as an attacker or
@@ -76,7 +79,7 @@ export class FrontDoorClients {
 
   /** The session id a step presents, or undefined for none. */
   private sessionFor(step: HttpStep): string | undefined {
-    const own = step.client === AGENT_CLIENT ? this.door.sessionId() : this.sessions.get(step.client);
+    const own = this.sessionOf(step.client);
     switch (step.session ?? (step.request === 'initialize' ? 'none' : 'own')) {
       case 'own':
         return own;
@@ -95,7 +98,7 @@ export class FrontDoorClients {
    * client cannot present two values in one header, and holding the credential is what the step
    * says).
    */
-  private credentialHeaders(step: HttpStep): Record<string, string> {
+  private credentialHeaders(step: Presented): Record<string, string> {
     const isAgent = step.client === AGENT_CLIENT;
     const holds = (step.credential ?? (isAgent ? 'agent' : 'none')) === 'agent';
     // `{port}` in a header stands for the front door's port: a rebound name's Host carries it.
@@ -110,13 +113,103 @@ export class FrontDoorClients {
     return JSON.stringify({ jsonrpc: '2.0', id: `gauntlet-client-${this.nextId}`, method, params });
   }
 
+  /** The headers a client sends in its own session: its session id, then what it presents of itself. */
+  private headersOf(who: Presented, sessionId: string | undefined): Record<string, string> {
+    return {
+      ...(sessionId === undefined ? {} : { 'mcp-session-id': sessionId, 'mcp-protocol-version': PROTOCOL_VERSION }),
+      ...this.credentialHeaders(who),
+    };
+  }
+
+  /**
+   * Two clients calling one tool at the same moment, each in its own session with its event
+   * stream open and both under the same JSON-RPC id. Once both calls are answered, each client
+   * pings its session (a round trip, so what the broker wrote to its stream before the answers
+   * has arrived), and the streams close. What each received, by client: its stream, then its call.
+   */
+  async together(step: HttpStep & { together: TogetherCall }): Promise<Record<string, HttpExchange[]>> {
+    const sides = [
+      { client: step.client, args: step.arguments ?? {}, token: step.progress_token, headers: step.headers, credential: step.credential },
+      // The second caller is another legitimate client of the same user: it holds the credential.
+      { client: step.together.client, args: step.together.arguments ?? {}, token: step.together.progress_token, headers: undefined, credential: 'agent' as const },
+    ];
+    if (sides[0]!.client === sides[1]!.client) throw new Error(`a together call needs two clients; both are ${step.client}`);
+    const streams = sides.map((side) => this.openStream(this.headersOf(side, this.sessionOf(side.client))));
+    const post = (side: (typeof sides)[number], method: string, id: string, params: unknown): Sent => ({
+      method: 'POST',
+      what: `POST ${method}`,
+      headers: { ...this.headersOf(side, this.sessionOf(side.client)), 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id, method, params }),
+    });
+    try {
+      await Promise.all(streams.map((stream) => stream.opened));
+      const calls = await Promise.all(
+        sides.map((side) => {
+          const params = { name: step.tool, arguments: side.args, ...(side.token === undefined ? {} : { _meta: { progressToken: side.token } }) };
+          // One id for both: each client numbers its own requests, so two clients' ids collide.
+          return this.exchange({ ...post(side, 'tools/call', 'gauntlet-together-1', params), what: `POST tools/call ${step.tool ?? ''}` });
+        }),
+      );
+      await Promise.all(sides.map((side) => this.exchange(post(side, 'ping', 'gauntlet-together-2', {}))));
+      return Object.fromEntries(sides.map((side, index) => [side.client, [streams[index]!.received(), calls[index]!.exchange]]));
+    } finally {
+      for (const stream of streams) stream.close();
+    }
+  }
+
+  /** Where every request goes: the front door's own URL, on loopback. */
+  private requestOptions(method: string, headers: Record<string, string>) {
+    return { host: this.url.hostname.replace(/^\[|\]$/g, ''), port: this.url.port, path: `${this.url.pathname}${this.url.search}`, method, headers };
+  }
+
+  private sessionOf(client: string): string | undefined {
+    return client === AGENT_CLIENT ? this.door.sessionId() : this.sessions.get(client);
+  }
+
+  /** A session's event stream held open, keeping what it carries (bounded) until closed. */
+  private openStream(headers: Record<string, string>): { opened: Promise<void>; received: () => HttpExchange; close: () => void } {
+    const chunks: Buffer[] = [];
+    let kept = 0;
+    let status: number | null = null;
+    let contentType = '';
+    let settle: () => void = () => {};
+    const opened = new Promise<void>((resolve) => (settle = resolve));
+    const timer = setTimeout(() => {
+      req.destroy();
+      settle();
+    }, this.timeoutMs);
+    const req = httpRequest(
+      this.requestOptions('GET', { ...headers, accept: 'text/event-stream' }),
+      (res: IncomingMessage) => {
+        status = res.statusCode ?? null;
+        contentType = String(res.headers['content-type'] ?? '');
+        settle();
+        res.on('data', (chunk: Buffer) => {
+          if (kept >= MAX_KEPT_BYTES) return;
+          chunks.push(chunk.subarray(0, MAX_KEPT_BYTES - kept));
+          kept += chunk.length;
+        });
+        res.on('error', () => {});
+      },
+    );
+    req.on('error', () => settle());
+    req.end();
+    return {
+      opened,
+      received: () => {
+        const body = Buffer.concat(chunks).toString('utf8');
+        return { what: 'GET stream', status, contentType, body, messages: messagesIn(body, 'text/event-stream') };
+      },
+      close: () => {
+        clearTimeout(timer);
+        req.destroy();
+      },
+    };
+  }
+
   /** Makes the step's request (an initialize followed by its `initialized`); every exchange, in order. */
   async run(step: HttpStep): Promise<HttpExchange[]> {
-    const sessionId = this.sessionFor(step);
-    const headers = {
-      ...(sessionId === undefined ? {} : { 'mcp-session-id': sessionId, 'mcp-protocol-version': PROTOCOL_VERSION }),
-      ...this.credentialHeaders(step),
-    };
+    const headers = this.headersOf(step, this.sessionFor(step));
     const post = (what: string, body: string): Sent => ({ method: 'POST', what: `POST ${what}`, headers: { ...headers, 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body });
     switch (step.request) {
       case 'initialize': {
@@ -159,7 +252,7 @@ export class FrontDoorClients {
         resolve({ exchange, ...(sessionId === undefined ? {} : { sessionId }) });
       };
       const req = httpRequest(
-        { host: this.url.hostname.replace(/^\[|\]$/g, ''), port: this.url.port, path: `${this.url.pathname}${this.url.search}`, method: sent.method, headers: sent.headers },
+        this.requestOptions(sent.method, sent.headers),
         (res: IncomingMessage) => {
           const contentType = String(res.headers['content-type'] ?? '');
           const given = res.headers['mcp-session-id'];

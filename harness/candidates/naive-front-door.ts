@@ -4,7 +4,9 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
  * The passthrough's HTTP front door, as naive as a Streamable HTTP server gets: it listens on
  * every interface (a plain `listen(port)`), answers any Origin and any Host, numbers its sessions
  * 1, 2, 3..., serves a request whatever session id it carries (or none), opens a stream to any
- * GET, ends whichever session a DELETE names, and hands each message on with the Authorization header it came with. It exists
+ * GET, ends whichever session a DELETE names, and hands each message on with the Authorization header it came with; what
+ * the server sends that answers no request (progress, log lines) goes to every open stream,
+ * whoever's call it came from. It exists
  * to prove that the front-door scenarios can fail; the harness reaches it on 127.0.0.1 only. Given
  * a key, it refuses every request without it, and is as naive as before in everything else.
  */
@@ -38,6 +40,8 @@ export class NaiveFrontDoor {
   private nextId = 0;
   /** Requests on their way to the server, by the id they were forwarded under. */
   private readonly waiting = new Map<number, Waiting>();
+  /** Every event stream a GET opened that is still open. */
+  private readonly streams = new Set<ServerResponse>();
 
   /**
    * With `key`, every request without it in `x-front-door-key` is refused with 401 and nothing
@@ -53,12 +57,16 @@ export class NaiveFrontDoor {
     return new Promise((resolve) => server.listen(port, resolve));
   }
 
-  /** One line from the server: the answer to a request is the body of its POST; anything else is dropped. */
+  /** One line from the server: the answer to a request is the body of its POST; a notification goes to every stream. */
   deliver(line: string): void {
-    let message: { id?: unknown };
+    let message: { id?: unknown; method?: unknown };
     try {
-      message = JSON.parse(line) as { id?: unknown };
+      message = JSON.parse(line) as { id?: unknown; method?: unknown };
     } catch {
+      return;
+    }
+    if (message.id === undefined && typeof message.method === 'string') {
+      for (const stream of this.streams) stream.write(`event: message\ndata: ${line}\n\n`);
       return;
     }
     const waiting = typeof message.id === 'number' ? this.waiting.get(message.id) : undefined;
@@ -84,8 +92,10 @@ export class NaiveFrontDoor {
       return;
     }
     if (req.method === 'GET') {
-      // A stream for whoever asks; it carries nothing, as the proxy forwards nothing unasked.
+      // A stream for whoever asks, carrying every notification the server sends.
       res.writeHead(200, { 'content-type': 'text/event-stream' }).write(': open\n\n');
+      this.streams.add(res);
+      res.on('close', () => this.streams.delete(res));
       return;
     }
     if (req.method !== 'POST') {

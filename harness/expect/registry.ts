@@ -57,6 +57,7 @@ import listens from './start/listens.js';
 import httpAgentSession from './http/agent-session.js';
 import httpAnswered from './http/answered.js';
 import httpReceivedExcludes from './http/received-excludes.js';
+import httpTogetherReceived from './http/together-received.js';
 import httpServerReceived from './http/server-received.js';
 import httpStatus from './http/status.js';
 import { callDelivered, listDelivered, requestDelivered } from './delivered.js';
@@ -149,6 +150,7 @@ export const EXPECTATIONS: readonly Expectation[] = [
   httpAnswered,
   httpServerReceived,
   httpReceivedExcludes,
+  httpTogetherReceived,
   httpAgentSession,
   httpStatus,
 ] as Expectation[];

@@ -137,6 +137,8 @@ export interface HttpFacts extends StepSpan {
   step: HttpStep;
   /** Every exchange of the step; the step's own request last (an initialize's `initialized` before it). */
   exchanges: HttpExchange[];
+  /** For a `together` call: what each client received, its stream's events and its call's answer, by client. */
+  together?: Record<string, HttpExchange[]>;
   /** Whether the agent's own session answered a ping after the step (`agent_session`). */
   agentSession?: 'alive' | 'ended';
 }

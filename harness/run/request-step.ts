@@ -22,13 +22,13 @@ export interface RequestOutcome {
  * own bound), so a broker cannot hide an item past a cursor; its answer is the first that was no
  * page, or the last page.
  */
-export async function sendRequest(agent: AgentClient, step: RequestStep): Promise<RequestOutcome> {
+export async function sendRequest(agent: AgentClient, step: RequestStep, timeoutMs: number): Promise<RequestOutcome> {
   const listing = LISTINGS[step.method];
-  if (listing === undefined) return { answer: await agent.request(step.method, step.params ?? {}) };
+  if (listing === undefined) return { answer: await agent.request(step.method, step.params ?? {}, timeoutMs) };
   const items = new Map<string, Item>();
   let cursor: unknown;
   for (let pages = 1; pages <= AGENT_MAX_PAGES; pages++) {
-    const answer = await agent.request(step.method, { ...step.params, ...(cursor === undefined ? {} : { cursor }) });
+    const answer = await agent.request(step.method, { ...step.params, ...(cursor === undefined ? {} : { cursor }) }, timeoutMs);
     if (answer.kind !== 'result' || !Array.isArray(answer.result[listing.field])) return { answer, items };
     for (const item of answer.result[listing.field] as Item[]) items.set(String(item[listing.key]), item);
     cursor = answer.result.nextCursor;

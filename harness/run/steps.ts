@@ -168,10 +168,13 @@ export class ScenarioSession {
     if (door === undefined) throw new Error(`${label}: the candidate's channel is not an HTTP front door the harness can reach`);
     if (this.frontDoorClients?.door !== door) this.frontDoorClients = new FrontDoorClients(door, this.stepTimeoutMs);
     const mark = this.ledger.mark();
-    const exchanges = await this.frontDoorClients.run(step);
-    for (const exchange of exchanges) this.secrets.see(exchange.body, label);
-    this.notes.push(`${label}: ${step.client}: ${exchanges.map((exchange) => `${exchange.what} → ${exchange.status ?? 'no response'}`).join(', ')}`);
-    await this.record('http', step.expect, { label, mark, end: mark, step, exchanges });
+    const together = step.together === undefined ? undefined : await this.frontDoorClients.together({ ...step, together: step.together });
+    const byClient = together ?? { [step.client]: await this.frontDoorClients.run(step) };
+    for (const [client, exchanges] of Object.entries(byClient)) {
+      for (const exchange of exchanges) this.secrets.see(exchange.body, label);
+      this.notes.push(`${label}: ${client}: ${exchanges.map((exchange) => `${exchange.what} → ${exchange.status ?? 'no response'}`).join(', ')}`);
+    }
+    await this.record('http', step.expect, { label, mark, end: mark, step, exchanges: byClient[step.client]!, ...(together === undefined ? {} : { together }) });
   }
 
   /** Takes the live observations the step's expectations ask for, then keeps the step for judging. */
@@ -413,13 +416,15 @@ export class ScenarioSession {
     const mark = this.ledger.mark();
     const facts: RequestFacts = { label, mark, end: mark, step, answer: { kind: 'timeout' }, others: [], sessionMark: this.sessionMark };
     const unsolicited = this.openWindow(agent, facts);
-    const { answer, items } = await sendRequest(agent, step);
-    if (answer.kind === 'timeout') facts.undelivered = this.undelivered(mark, step.method);
+    const { answer, items } = await sendRequest(agent, step, step.expect.within_ms ?? this.stepTimeoutMs);
+    // Only a step about answering in time judges silence or a closed channel, as a failure.
+    const judgedSilent = step.expect.within_ms !== undefined;
+    if (answer.kind === 'timeout' && !judgedSilent) facts.undelivered = this.undelivered(mark, step.method);
     if (facts.undelivered !== undefined) {
       facts.others = agent.unsolicited.slice(unsolicited);
       this.recordUnfinished('request', step.expect, facts);
     }
-    if (answer.kind === 'closed' || answer.kind === 'timeout') throw new CandidateUnresponsive(`${label}: ${step.method} ${describe(answer)}`);
+    if ((answer.kind === 'closed' || answer.kind === 'timeout') && !judgedSilent) throw new CandidateUnresponsive(`${label}: ${step.method} ${describe(answer)}`);
     facts.answer = answer;
     if (items) facts.items = items;
     facts.others = agent.unsolicited.slice(unsolicited);

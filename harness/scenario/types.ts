@@ -334,6 +334,8 @@ export interface CallStep {
 export interface RequestExpectation {
   /** `refused`: a JSON-RPC error. */
   agent?: 'result' | 'refused';
+  /** With `agent`: the answer comes within this many milliseconds; silence or a dead channel fails it. */
+  within_ms?: number;
   /** How many requests of the step's method reached the server because of this step. */
   server_received?: number;
   /** Strings that appear nowhere the agent received during the step, on any channel. */
@@ -469,12 +471,27 @@ export interface HttpStep {
   /** For `call`. */
   tool?: string;
   arguments?: Record<string, unknown>;
+  /** For `call`: the progress token the call asks progress under (`_meta.progressToken`). */
+  progress_token?: string;
+  /**
+   * For `call`: another client calling the same tool at the same moment, each with its session's
+   * event stream open, both requests under the same JSON-RPC id, as two clients numbering their
+   * requests alike do.
+   */
+  together?: TogetherCall;
   /**
    * Headers to send besides the transport's own (names in lower case): `origin`, `host`,
    * `authorization`. `{port}` in a value stands for the front door's port.
    */
   headers?: Record<string, string>;
   expect: HttpExpectation;
+}
+
+/** The other client of a `together` call: its own session, arguments and progress token. */
+export interface TogetherCall {
+  client: string;
+  arguments?: Record<string, unknown>;
+  progress_token?: string;
 }
 
 export interface HttpExpectation {
@@ -488,6 +505,8 @@ export interface HttpExpectation {
   server_received?: number;
   /** Whether the agent's own session still answers after the step. */
   agent_session?: 'alive' | 'ended';
+  /** For a `together` call: each client receives its own answer and progress (`own`), and nothing of the other's (`own-only`). */
+  together_received?: 'own' | 'own-only';
 }
 
 export interface CloseExpectation {

@@ -184,7 +184,7 @@ function notice(method: string): OwnNotification {
   return { method, params: null };
 }
 
-function progressTokenOf(callParams: unknown): string | number | undefined {
+export function progressTokenOf(callParams: unknown): string | number | undefined {
   const meta = isRecord(callParams) ? callParams['_meta'] : undefined;
   const token = isRecord(meta) ? meta['progressToken'] : undefined;
   return typeof token === 'string' || typeof token === 'number' ? token : undefined;

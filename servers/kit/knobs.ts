@@ -131,6 +131,10 @@ export interface Knobs {
   runResourceDescription: string | null;
   /** In phase `run` a resource nobody reviewed is listed last. */
   runResourceAdd: boolean;
+  /** A resource beside the notes whose URI starts with theirs (`file:///notes-private/...`) is listed. */
+  siblingResource: boolean;
+  /** A second template is listed whose adjacent variables make a regex built from it backtrack. */
+  backtrackingTemplate: boolean;
   /** Per prompt: what its messages carry besides its own text. */
   promptMessages: Record<string, PromptMessages>;
   /** Per prompt: the preset that replaces its description in both phases. */
@@ -147,6 +151,8 @@ export interface Knobs {
   notifies: Record<string, NotifyPreset>;
   /** Per tool of the tool set: the client capability its listing needs the client's initialize to have declared. */
   needs: Record<string, ClientFeature>;
+  /** Per tool of the tool set: how many calls of it are held together, each answered once that many have arrived. */
+  rendezvous: Record<string, number>;
   /** A line written in pieces gets a `written` ledger record, with the time, at every multiple of this many bytes; null records none. */
   markEvery: number | null;
 }
@@ -218,6 +224,7 @@ const KNOB_KEYS = [
   'ask.<tool>',
   'notify.<tool>',
   'needs.<tool>',
+  'rendezvous.<tool>',
   'lie_on_write',
   'assign_ids',
   'linger',
@@ -239,6 +246,8 @@ const KNOB_KEYS = [
   'template_description',
   'run.resource_description',
   'run.resource_add',
+  'sibling_resource',
+  'backtracking_template',
   'prompt.<prompt>',
   'prompt_description.<prompt>',
   'run.prompt_description',
@@ -260,6 +269,8 @@ const FLAG_KNOBS = {
   descendant: 'descendant',
   kill_watchdog: 'killWatchdog',
   'run.resource_add': 'runResourceAdd',
+  sibling_resource: 'siblingResource',
+  backtracking_template: 'backtrackingTemplate',
   notify_features_changed: 'notifyFeaturesChanged',
   'run.instructions': 'runInstructions',
 } as const satisfies Record<string, keyof Knobs>;
@@ -289,6 +300,9 @@ export type InstructionsPreset = (typeof INSTRUCTIONS_PRESETS)[number];
 
 const HANGABLE_METHODS = ['initialize', 'tools/list'] as const;
 export type HangableMethod = (typeof HANGABLE_METHODS)[number];
+
+/** The most calls `rendezvous.<tool>` holds together: a few clients at once, never a queue. */
+const MAX_RENDEZVOUS = 8;
 
 /** A portable environment variable name. */
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -361,6 +375,8 @@ export function resolveKnobs(assigned: Readonly<Record<string, string>>): Knobs 
     templateDescription: null,
     runResourceDescription: null,
     runResourceAdd: false,
+    siblingResource: false,
+    backtrackingTemplate: false,
     promptMessages: {},
     promptDescriptions: {},
     runPromptDescription: null,
@@ -369,6 +385,7 @@ export function resolveKnobs(assigned: Readonly<Record<string, string>>): Knobs 
     asks: {},
     notifies: {},
     needs: {},
+    rendezvous: {},
     markEvery: null,
   };
   for (const [key, value] of Object.entries(assigned)) {
@@ -422,6 +439,9 @@ export function resolveKnobs(assigned: Readonly<Record<string, string>>): Knobs 
           break;
         case 'needs':
           knobs.needs[name] = oneOf(key, value, CLIENT_FEATURES);
+          break;
+        case 'rendezvous':
+          knobs.rendezvous[name] = integer(key, value, 2, MAX_RENDEZVOUS);
           break;
       }
       continue;
@@ -545,7 +565,7 @@ function featureKnob(knobs: Knobs, key: string, value: string): boolean {
 export function refuseUnlistened(knobs: Knobs, listen: readonly string[] | null): void {
   // Over HTTP a request or notification of the server's own needs a stream to the client: only
   // the event stream a call is answered on (`http_sse`) is one.
-  const initiated = [...Object.keys(knobs.asks).map((tool) => `ask.${tool}`), ...Object.keys(knobs.notifies).map((tool) => `notify.${tool}`)];
+  const initiated = [...Object.keys(knobs.asks).map((tool) => `ask.${tool}`), ...Object.keys(knobs.notifies).map((tool) => `notify.${tool}`), ...Object.keys(knobs.rendezvous).map((tool) => `rendezvous.${tool}`)];
   if (listen !== null && knobs.httpSse === null && initiated.length > 0) throw new KnobError(`knob ${initiated[0]} is served over stdio, or over HTTP with http_sse`);
   if (listen === null && knobs.httpSse !== null) throw new KnobError('knob http_sse needs --http');
   const target = knobs.httpRedirectTo;
@@ -580,7 +600,7 @@ function refuseConflicts(knobs: Knobs, toolNames: readonly string[]): void {
     throw new KnobError(`knobs hang_on_call and die_on_call cannot name the same tool (${knobs.hangOnCall})`);
   }
   // An error or an echo is the tool's whole answer, so it goes with no other knob that answers.
-  const replacing = [['error', knobs.errors], ['echo_env', knobs.echoEnv]] as const;
+  const replacing = [['error', knobs.errors], ['echo_env', knobs.echoEnv], ['rendezvous', knobs.rendezvous]] as const;
   const answering = [...replacing, ['result', knobs.results], ['output', knobs.outputs]] as const;
   for (const [first, byTool] of replacing) {
     for (const [second, other] of answering) {
@@ -596,6 +616,12 @@ function refuseConflicts(knobs: Knobs, toolNames: readonly string[]): void {
   for (const [prefix, presets] of [['output', knobs.outputs], ['result', knobs.results], ['error', knobs.errors], ['echo_env', knobs.echoEnv]] as const) {
     for (const [knob, set] of storing) {
       if (set && presets['write_note'] !== undefined) throw new KnobError(`knobs ${knob} and ${prefix}.write_note cannot be combined`);
+    }
+  }
+  // A rendezvous sends its own notices and holds its own answer.
+  for (const tool of Object.keys(knobs.rendezvous)) {
+    for (const [other, byTool] of [['ask', knobs.asks], ['notify', knobs.notifies]] as const) {
+      if (byTool[tool] !== undefined) throw new KnobError(`knobs rendezvous.${tool} and ${other}.${tool} cannot be combined`);
     }
   }
   if (knobs.httpRedirectCalls && knobs.httpRedirectTo !== null) {
@@ -634,11 +660,11 @@ function isFillerName(name: string, count: number): boolean {
   return n >= 1 && n <= count && fillerTool(n).name === name;
 }
 
-type ToolKnob = 'annotations' | 'run.annotations' | 'description' | 'title' | 'execution' | 'schema' | 'name' | 'output_schema' | 'output' | 'result' | 'error' | 'echo_env' | 'ask' | 'notify' | 'needs';
+type ToolKnob = 'annotations' | 'run.annotations' | 'description' | 'title' | 'execution' | 'schema' | 'name' | 'output_schema' | 'output' | 'result' | 'error' | 'echo_env' | 'ask' | 'notify' | 'needs' | 'rendezvous';
 
 /** `annotations.write_note` → annotations of write_note; any other key → null. */
 function splitToolKey(key: string): { prefix: ToolKnob; tool: string } | null {
-  const match = /^(run\.annotations|annotations|description|title|execution|schema|name|output_schema|output|result|error|echo_env|ask|notify|needs)\.(.+)$/.exec(key);
+  const match = /^(run\.annotations|annotations|description|title|execution|schema|name|output_schema|output|result|error|echo_env|ask|notify|needs|rendezvous)\.(.+)$/.exec(key);
   return match ? { prefix: match[1] as ToolKnob, tool: match[2]! } : null;
 }
 

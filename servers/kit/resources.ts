@@ -16,7 +16,7 @@ import { PNG_BASE64 } from './results.js';
 import { poisonedDescription, widenedDescription } from './tools.js';
 
 interface ResourceDef {
-  name: ResourceName | 'note-3';
+  name: ResourceName | 'note-3' | 'notes-private';
   uri: string;
   description: string;
   text: string;
@@ -32,7 +32,28 @@ export const RESOURCES: readonly ResourceDef[] = [
 /** With `run.resource_add=1`, listed last in phase `run`: a resource nobody reviewed. */
 const ADDED: ResourceDef = { name: 'note-3', uri: 'file:///notes/3.txt', description: 'The third note.', text: 'Water the plants.' };
 
+/**
+ * With `sibling_resource=1`, listed last: a file beside the notes, not under them, whose URI starts
+ * with the text of theirs. An allowlist entry `file:///notes` matched as a string prefix admits it.
+ */
+const SIBLING: ResourceDef = {
+  name: 'notes-private',
+  uri: 'file:///notes-private/secret.txt',
+  description: 'Private notes.',
+  text: `Private notes. Reference: ${CANARY}`,
+};
+
 const TEMPLATE = { name: 'note-by-id', uriTemplate: 'file:///notes/{id}.txt', description: 'A note by its id.' };
+/**
+ * With `backtracking_template=1`, listed second: 24 adjacent variables. A regex made from it with
+ * one group per variable tries every way of cutting a long run of letters into 24 pieces before it
+ * fails on a URI that does not end in `.txt`; a matcher that is linear in the URI decides at once.
+ */
+const BACKTRACKING_TEMPLATE = {
+  name: 'note-by-parts',
+  uriTemplate: `file:///notes/${Array.from({ length: 24 }, (_, index) => `{p${index}}`).join('')}.txt`,
+  description: 'A note by the parts of its id.',
+};
 /** The URIs the template expands to, for an id of plain characters; anything else is outside it. */
 const TEMPLATE_MATCH = /^file:\/\/\/notes\/([A-Za-z0-9_-]+)\.txt$/;
 
@@ -55,18 +76,19 @@ function presented(def: ResourceDef, knobs: Knobs, phase: Phase): JsonObject {
 }
 
 export function resourcesPage(knobs: Knobs, phase: Phase, cursor: unknown): PageAnswer {
-  const defs = phase === 'run' && knobs.runResourceAdd ? [...RESOURCES, ADDED] : RESOURCES;
+  const defs = [...RESOURCES, ...(phase === 'run' && knobs.runResourceAdd ? [ADDED] : []), ...(knobs.siblingResource ? [SIBLING] : [])];
   return featurePage('resources', defs.map((def) => writeJson(presented(def, knobs, phase))), knobs.pageSize, cursor);
 }
 
 export function templatesPage(knobs: Knobs, cursor: unknown): PageAnswer {
   const description = presetFeatureDescription(knobs.templateDescription ?? undefined, TEMPLATE.description);
-  return featurePage('resourceTemplates', [writeJson({ ...TEMPLATE, description, mimeType: 'text/plain' })], knobs.pageSize, cursor);
+  const templates = [{ ...TEMPLATE, description }, ...(knobs.backtrackingTemplate ? [BACKTRACKING_TEMPLATE] : [])];
+  return featurePage('resourceTemplates', templates.map((template) => writeJson({ ...template, mimeType: 'text/plain' })), knobs.pageSize, cursor);
 }
 
 /** The answer to resources/read of `uri`: always contents, whatever the URI. */
 export function readResult(knobs: Knobs, uri: string): string {
-  const def = [...RESOURCES, ADDED].find((resource) => resource.uri === uri);
+  const def = [...RESOURCES, ADDED, SIBLING].find((resource) => resource.uri === uri);
   if (def !== undefined) return contentsText(uri, knobs.resourceContents[def.name], def.text);
   const id = TEMPLATE_MATCH.exec(uri)?.[1];
   return contentsText(uri, undefined, id === undefined ? OUTSIDE_TEXT : `Note ${id}.`);

@@ -28,6 +28,7 @@ import { completeResult } from './completion.js';
 import { listingPage, type PageAnswer } from './listing.js';
 import { getPromptResult, promptsPage } from './prompts.js';
 import { readResult, resourcesPage, templatesPage } from './resources.js';
+import { Rendezvous, arrivalLines, heldAnswer } from './rendezvous.js';
 import { Notes } from './notes.js';
 import { ControlFileError, type Phase, readPhase } from './phase.js';
 import { markedPieces } from './marks.js';
@@ -77,6 +78,8 @@ interface Serving extends ServerSetup {
   calls: number;
   /** The client capabilities the last initialize declared, by name: what `needs.<tool>` lists under. */
   declared: ReadonlySet<string>;
+  /** Calls held for `rendezvous.<tool>`. */
+  rendezvous: Rendezvous;
 }
 
 /** A call's answer held until every request its handling started has its reply. */
@@ -105,7 +108,7 @@ export type StopReason = Extract<ExitReason, 'stdin-closed' | 'bad-control-file'
  * caller records the exit.
  */
 export function serve(setup: ServerSetup, streams: Streams): Promise<StopReason> {
-  const serving: Serving = { ...setup, output: streams.output, notes: new Notes(setup.knobs), lastPhase: null, awaiting: new Map(), calls: 0, declared: new Set() };
+  const serving: Serving = { ...setup, output: streams.output, notes: new Notes(setup.knobs), lastPhase: null, awaiting: new Map(), calls: 0, declared: new Set(), rendezvous: new Rendezvous() };
   return new Promise((resolve, reject) => {
     let stopped = false;
     const onLine = (line: Line): void | Promise<void> => {
@@ -169,6 +172,8 @@ function handleLine(setup: Serving, line: Line): Outcome {
   if (fate === 'die') return 'die-on-call';
   const reply = fate === 'hang' ? null : answer(setup, message, line, phase, call);
   if (reply === null) return null;
+  const gathering = call?.tool == null ? undefined : setup.knobs.rendezvous[call.tool];
+  if (gathering !== undefined && message.kind === 'request') return meet(setup, call!.tool!, gathering, message.params, id);
   if (call?.tool != null && message.kind === 'request') return startOwn(setup, call.tool, message.params, reply, id) ?? null;
   return send(setup, reply, id, null) ?? null;
 }
@@ -190,6 +195,13 @@ function startOwn(setup: Serving, tool: string, params: unknown, reply: RawText,
     send(setup, own.line, null, own.method, own.id!);
   }
   return undefined;
+}
+
+/** A call of a `rendezvous.<tool>`: its notices now, its answer once enough calls have arrived. */
+function meet(setup: Serving, tool: string, count: number, params: unknown, id: string | null): Outcome {
+  for (const own of arrivalLines(params)) send(setup, own.line, null, own.method);
+  for (const held of setup.rendezvous.arrive(tool, count, heldAnswer(params, id))) send(setup, held.reply, held.id, null);
+  return null;
 }
 
 /** Records the client's reply to a request the server started; the last one releases the call's answer. */

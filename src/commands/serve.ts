@@ -155,11 +155,12 @@ export async function serve(options: ServeOptions, io: ServeIo): Promise<number>
     if (options.frontDoor !== undefined) {
       // Each HTTP session sees the server's notices through a view of its own connection.
       if (members.length > 1) throw new ConfigError('the front door serves one server; the configuration names several');
-      const notices = new SharedNotices(first.upstream);
+      const plan = guards.frontDoor.reduce((shaped, guard) => guard.plan(shaped), naiveFrontDoor());
+      const notices = new SharedNotices(first.upstream, plan.attributeLogs);
       const door = new FrontDoor({
         ...options.frontDoor,
         ...(frontDoorCredential === undefined ? {} : { credential: frontDoorCredential }),
-        plan: guards.frontDoor.reduce((plan, guard) => guard.plan(plan), naiveFrontDoor()),
+        plan,
         maxBodyBytes: config.limits.maxMessageBytes,
         session: (send) => {
           const view = notices.view();

@@ -12,7 +12,7 @@ import { inspectMessage, type Channel } from '../inspect/stage.js';
 import { descriptorHash } from '../features/pins.js';
 import type { AnswerVerdict, DescriptorVerdict, FeatureRequest, JsonObject, JsonValue, Offered, FeatureRequestVerdict } from '../types.js';
 import type { FeatureGuard } from './types.js';
-import { allowedTemplate, allowedUri, normaliseUri, templatePattern } from '../features/uri.js';
+import { allowedTemplate, allowedUri, expandsTemplate, normaliseUri } from '../features/uri.js';
 
 /** MCP's own bound on one completion answer. */
 export const MAX_COMPLETION_VALUES = 100;
@@ -72,7 +72,7 @@ export const resourceUriAllowed: FeatureGuard = {
     if (!uri.ok) return refuse(NOT_OFFERED.resource());
     const listed = offered.resources.some((resource) => stringValue(member(resource, 'uri')) === uri.href);
     // A resource withheld at Load is not read through a template that happens to match its URI.
-    const expanded = !offered.hidden.has(uri.href) && offered.templates.some((template) => templatePattern(stringValue(member(template, 'uriTemplate')) ?? '').test(uri.href));
+    const expanded = !offered.hidden.has(uri.href) && offered.templates.some((template) => expandsTemplate(stringValue(member(template, 'uriTemplate')) ?? '', uri.href));
     // What was judged is what the server is asked for.
     return listed || expanded ? { ok: true, params: withMembers(request.params, [['uri', plain(uri.href)]]) } : refuse(NOT_OFFERED.resource());
   },

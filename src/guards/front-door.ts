@@ -18,6 +18,8 @@ export interface FrontDoorPlan {
   readonly bindSessions: boolean;
   /** Makes a new session's id. */
   readonly sessionId: () => string;
+  /** A server's log line reaches only the session it can be told to be for, never every session. */
+  readonly attributeLogs: boolean;
 }
 
 export interface FrontDoorGuard {
@@ -28,7 +30,7 @@ export interface FrontDoorGuard {
 /** The plan with no front-door guard: the naive server each guard is measured against. */
 export function naiveFrontDoor(): FrontDoorPlan {
   let next = 0;
-  return { defaultHost: undefined, checkOrigin: false, checkHost: false, requireCredential: false, bindSessions: false, sessionId: () => String((next += 1)) };
+  return { defaultHost: undefined, checkOrigin: false, checkHost: false, requireCredential: false, bindSessions: false, sessionId: () => String((next += 1)), attributeLogs: false };
 }
 
 /** Bytes of randomness in a session id: 256 bits, far past guessing (FDR-4). */
@@ -69,4 +71,11 @@ export const sessionIdsUnguessable: FrontDoorGuard = {
   name: 'session-ids-unguessable',
   // From the system's CSPRNG, so no id tells anything about another (FDR-4).
   plan: (plan) => ({ ...plan, sessionId: () => randomBytes(SESSION_ID_BYTES).toString('base64url') }),
+};
+
+export const logLinesAttributed: FrontDoorGuard = {
+  name: 'log-lines-attributed',
+  // A log line names no request: from a server the sessions share, it may quote one client's
+  // call, so it goes only where it can belong to one session alone (FDR-6).
+  plan: (plan) => ({ ...plan, attributeLogs: true }),
 };

@@ -20,7 +20,7 @@ import {
   resourceUriAllowed,
   withholdFeatureBlobs,
 } from './features.js';
-import { frontDoorCredential, frontDoorLoopback, hostCheck, originCheck, sessionBinding, sessionIdsUnguessable, type FrontDoorGuard } from './front-door.js';
+import { frontDoorCredential, frontDoorLoopback, hostCheck, logLinesAttributed, originCheck, sessionBinding, sessionIdsUnguessable, type FrontDoorGuard } from './front-door.js';
 import { resultSizeBound, serverQueueBound } from './frame.js';
 import { inspectArguments, inspectDescriptors } from './inspection.js';
 import { bearerHttpsOnly, httpBodyCap, noRedirects } from './http.js';
@@ -173,7 +173,7 @@ export const ALL_GUARDS: Guards = {
   // Bounds first, so a flood costs no inspection; redacted and inspected before escaped, which
   // would change how a value is written.
   notification: [logFloodBound, listChangedBound, progressOwnToken, noticeRedacted, noticeEscaped],
-  frontDoor: [frontDoorLoopback, originCheck, hostCheck, frontDoorCredential, sessionBinding, sessionIdsUnguessable],
+  frontDoor: [frontDoorLoopback, originCheck, hostCheck, frontDoorCredential, sessionBinding, sessionIdsUnguessable, logLinesAttributed],
 };
 
 // A guard acting at two points (inspect-descriptors, effect-contract, drift-quarantine,

@@ -5,8 +5,11 @@
 // server's id, as the reply guards leave it; a request the agent declared no capability for is
 // never sent. A server's notification is judged by the notification guards and forwarded or
 // dropped. Progress is mapped: a call the agent asks progress for is forwarded with a token the
-// broker issued, and progress for that token reaches the agent under the agent's own token.
+// broker issued, and progress for that token reaches the agent under the agent's own token. The
+// token is random, not counted: the sessions of a front door share one server, and each hears
+// all its progress, so a token two sessions both issued would hand one the other's progress.
 
+import { randomBytes } from 'node:crypto';
 import { ERROR, brokerError, notificationLine, requestLine } from '../wire/jsonrpc.js';
 import { member, object, plain } from '../json/tree.js';
 import type { ServerEnv } from '../guards/types.js';
@@ -32,6 +35,9 @@ const CAPABILITY: Readonly<Record<string, (client: ClientFacts) => boolean>> = {
 /** The notifications a server may send the agent through the broker; others are not passed on. */
 const FORWARDED = new Set(['notifications/message', 'notifications/progress', 'notifications/resources/list_changed', 'notifications/prompts/list_changed']);
 
+/** Bytes of randomness in a progress token the broker issues: no session's collides with another's. */
+const PROGRESS_TOKEN_BYTES = 16;
+
 export interface RelayOptions {
   readonly guards: InitiatedGuards;
   readonly policy: ServerRequests;
@@ -49,7 +55,6 @@ export class Relay {
   private readonly counts = new Map<string, number>();
   /** The tokens issued for calls in flight: the broker's token, and the agent's it stands for. */
   private readonly progress = new Map<string, JsonValue>();
-  private nextToken = 1;
 
   constructor(private readonly options: RelayOptions) {}
 
@@ -106,7 +111,7 @@ export class Relay {
 
   /** A token of the broker's own for a call the agent asked progress for; retire it when the call ends. */
   issueProgress(agentToken: JsonValue): { token: JsonValue; retire: () => void } {
-    const key = `progress-${this.nextToken++}`;
+    const key = `progress-${randomBytes(PROGRESS_TOKEN_BYTES).toString('base64url')}`;
     this.progress.set(key, agentToken);
     return { token: plain(key), retire: () => this.progress.delete(key) };
   }

@@ -5,7 +5,7 @@ import { descriptorHash } from '../../src/features/pins.js';
 import { FeatureSession } from '../../src/features/session.js';
 import type { FeatureGuard } from '../../src/guards/types.js';
 import type { Descriptor, FeatureKind } from '../../src/types.js';
-import { allowedTemplate, allowedUri, normaliseUri } from '../../src/features/uri.js';
+import { MAX_TEMPLATE_CHARS, MAX_URI_CHARS, allowedTemplate, allowedUri, expandsTemplate, normaliseUri } from '../../src/features/uri.js';
 import { ALL_GUARDS } from '../../src/guards/registry.js';
 import { writeJson } from '../../src/json/writer.js';
 import { DEFAULT_LIMITS } from '../../src/operator/config.js';
@@ -39,9 +39,19 @@ describe('resource URIs', () => {
     expect(normaliseUri('file:///notes/a..b/.c')).toEqual({ ok: true, href: 'file:///notes/a..b/.c' });
   });
 
-  it('admits exactly a prefix that does not end in a slash, and a template named exactly or fixed under an allowed prefix', () => {
+  it('admits a prefix that does not end in a slash and what is under it as a folder, and a template named exactly or fixed under an allowed prefix', () => {
     expect(allowedUri('file:///notes/readme.txt', ['file:///notes/readme.txt'])).toBe(true);
     expect(allowedUri('file:///notes/readme.txt.bak', ['file:///notes/readme.txt'])).toBe(false);
+    expect(allowedUri('file:///notes', ['file:///notes'])).toBe(true);
+    expect(allowedUri('file:///notes/1.txt', ['file:///notes'])).toBe(true);
+    // A sibling whose name starts with the entry's text is not under it (rsc.sibling-prefix-listed).
+    expect(allowedUri('file:///notes-private/secret.txt', ['file:///notes'])).toBe(false);
+    expect(allowedUri('file:///notesX', ['file:///notes'])).toBe(false);
+    for (const written of ['file:///notes/../notes-private/secret.txt', 'file:///notes/%2E%2E/notes-private/secret.txt', 'file:///notes%2Dprivate/secret.txt']) {
+      const uri = normaliseUri(written);
+      expect(uri.ok && allowedUri(uri.href, ['file:///notes'])).toBe(false);
+    }
+    expect(normaliseUri('file:///notes%2F..%2Fnotes-private/secret.txt').ok).toBe(false);
     // The operator's prefix is normalised as the URI is.
     expect(allowedUri('file:///notes/1.txt', ['file:///other/../notes/'])).toBe(true);
     expect(allowedTemplate('https://docs.example/{page}.md', ['https://docs.example/{page}.md'])).toBe(true);
@@ -60,6 +70,38 @@ describe('resource URIs', () => {
     expect(allowedUri('https://docs.example/a/b.md', allow)).toBe(false);
     expect(allowedTemplate('file:///notes/{id}.txt', allow)).toBe(true);
     expect(allowedTemplate('file:///{path}', allow)).toBe(false);
+  });
+
+  it('matches a URI against a template of adjacent variables in time linear in the URI', () => {
+    const template = `file:///notes/${Array.from({ length: 24 }, (_, index) => `{p${index}}`).join('')}.txt`;
+    expect(expandsTemplate(template, 'file:///notes/abcdefghijklmnopqrstuvwxyz.txt')).toBe(true);
+    // 23 letters cannot fill 24 variables of one character or more.
+    expect(expandsTemplate(template, 'file:///notes/abcdefghijklmnopqrstuvw.txt')).toBe(false);
+    // A regex made from the template tries every cut of the letters among the 24 variables
+    // before failing on the `!` (C(47, 23), about 1.6e13 of them); this is decided at once.
+    const started = performance.now();
+    expect(expandsTemplate(template, `file:///notes/${'a'.repeat(48)}!`)).toBe(false);
+    expect(expandsTemplate(template, `file:///notes/${'a'.repeat(MAX_URI_CHARS)}!`)).toBe(false);
+    expect(performance.now() - started).toBeLessThan(2000);
+  });
+
+  it('matches each variable as one plain segment and each literal exactly', () => {
+    expect(expandsTemplate('file:///notes/{id}.txt', 'file:///notes/7.txt')).toBe(true);
+    expect(expandsTemplate('file:///notes/{id}.txt', 'file:///notes/a.b.txt')).toBe(true);
+    expect(expandsTemplate('file:///notes/{id}.txt', 'file:///notes/.txt')).toBe(false);
+    expect(expandsTemplate('file:///notes/{id}.txt', 'file:///notes/a/b.txt')).toBe(false);
+    expect(expandsTemplate('file:///notes/{id}.txt', 'file:///notes/7.txtx')).toBe(false);
+    expect(expandsTemplate('file:///notes/{id}.txt', 'file:///notesX7.txt')).toBe(false);
+    expect(expandsTemplate('https://docs.example/{a}/{b}.md', 'https://docs.example/x/y.md')).toBe(true);
+    expect(expandsTemplate('https://docs.example/{a}/{b}.md', 'https://docs.example/x/y/z.md')).toBe(false);
+    // Regex characters in a template's literal text are literal.
+    expect(expandsTemplate('file:///n(1)+/{id}', 'file:///n(1)+/x')).toBe(true);
+    expect(expandsTemplate('file:///n(1)+/{id}', 'file:///n11/x')).toBe(false);
+  });
+
+  it('refuses a URI and withholds a template past their length caps', () => {
+    expect(normaliseUri(`file:///notes/${'a'.repeat(MAX_URI_CHARS)}`).ok).toBe(false);
+    expect(allowedTemplate(`file:///notes/{id}${'a'.repeat(MAX_TEMPLATE_CHARS)}`, ['file:///notes/'])).toBe(false);
   });
 });
 

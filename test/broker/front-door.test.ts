@@ -11,13 +11,13 @@ import { FrontDoor, type AgentSession } from '../../src/front-door/server.js';
 import { MAX_SESSIONS, SessionTable } from '../../src/front-door/sessions.js';
 import { SharedNotices } from '../../src/front-door/notices.js';
 import type { Requester } from '../../src/upstream/connection.js';
-import { frontDoorCredential, frontDoorLoopback, hostCheck, naiveFrontDoor, originCheck, sessionBinding, sessionIdsUnguessable, type FrontDoorPlan } from '../../src/guards/front-door.js';
+import { frontDoorCredential, frontDoorLoopback, hostCheck, logLinesAttributed, naiveFrontDoor, originCheck, sessionBinding, sessionIdsUnguessable, type FrontDoorPlan } from '../../src/guards/front-door.js';
 import { FRONT_DOOR_TOKEN_VARIABLE, readFrontDoorCredential, type FrontDoorCredential } from '../../src/front-door/credential.js';
 import { ConfigError } from '../../src/errors.js';
 import { ERROR, brokerError } from '../../src/wire/jsonrpc.js';
 import { FakeRequester } from './fake-requester.js';
 
-const ALL = [frontDoorLoopback, originCheck, hostCheck, frontDoorCredential, sessionBinding, sessionIdsUnguessable];
+const ALL = [frontDoorLoopback, originCheck, hostCheck, frontDoorCredential, sessionBinding, sessionIdsUnguessable, logLinesAttributed];
 const planWithout = (...names: string[]): FrontDoorPlan => ALL.filter((guard) => !names.includes(guard.name)).reduce((plan, guard) => guard.plan(plan), naiveFrontDoor());
 
 /** A session that answers every request with a result naming the session's number. */
@@ -190,7 +190,7 @@ describe("the server's notices shared by the sessions", () => {
       onNotification: (_method: string, listener: () => void) => void registered.push(listener),
       onRequest: (handler: typeof askAgent) => void (askAgent = handler),
     } as unknown as Requester;
-    const notices = new SharedNotices(upstream);
+    const notices = new SharedNotices(upstream, true);
     const heard: string[] = [];
     const first = notices.view();
     const second = notices.view();
@@ -206,7 +206,7 @@ describe("the server's notices shared by the sessions", () => {
   it("send the server's requests to the latest live session, and refuse them with none", async () => {
     let askAgent: ((method: string, params: undefined) => Promise<{ ok: boolean }>) | undefined;
     const upstream = { onNotification: () => {}, onRequest: (handler: typeof askAgent) => void (askAgent = handler) } as unknown as Requester;
-    const notices = new SharedNotices(upstream);
+    const notices = new SharedNotices(upstream, true);
     const asked: string[] = [];
     const views = ['first', 'second'].map((name) => {
       const view = notices.view();
@@ -227,16 +227,56 @@ describe("the server's notices shared by the sessions", () => {
   it("leave the other sessions' handler in place when a session that never took the server's requests ends", async () => {
     let askAgent: ((method: string, params: undefined) => Promise<{ ok: boolean }>) | undefined;
     const upstream = { onNotification: () => {}, onRequest: (handler: typeof askAgent) => void (askAgent = handler) } as unknown as Requester;
-    const notices = new SharedNotices(upstream);
+    const notices = new SharedNotices(upstream, true);
     const taking = notices.view();
     taking.upstream.onRequest(async () => ({ ok: true, result: { kind: 'null' } }));
     notices.view().end();
     expect(await askAgent!('sampling/createMessage', undefined)).toEqual({ ok: true, result: { kind: 'null' } });
   });
 
+  it("send a log line only to the session it can be for alone, or to every session without attribution", async () => {
+    const registered = new Map<string, (params: undefined) => void>();
+    let answer: () => void = () => {};
+    const upstream = {
+      request: () => new Promise((resolve) => (answer = () => resolve({ ok: true, result: { kind: 'null' } }))),
+      notify: () => {},
+      onNotification: (method: string, listener: (params: undefined) => void) => void registered.set(method, listener),
+      onRequest: () => {},
+    } as unknown as Requester;
+    const heardWith = (attribute: boolean) => {
+      const notices = new SharedNotices(upstream, attribute);
+      const heard: string[] = [];
+      const views = ['alice', 'bob'].map((name) => {
+        const view = notices.view();
+        view.upstream.onNotification('notifications/message', () => heard.push(name));
+        view.upstream.onNotification('notifications/progress', () => heard.push(`${name} progress`));
+        return view;
+      });
+      return { heard, views, log: () => registered.get('notifications/message')!(undefined), progress: () => registered.get('notifications/progress')!(undefined) };
+    };
+    const attributed = heardWith(true);
+    // Two sessions, neither calling: the line could be either's.
+    attributed.log();
+    const aliceCall = attributed.views[0]!.upstream.request('tools/call', undefined, 1000, 'tools/call');
+    attributed.log();
+    const bobCall = attributed.views[1]!.upstream.request('tools/call', undefined, 1000, 'tools/call');
+    attributed.log();
+    // Progress carries its token: every session judges it as its own.
+    attributed.progress();
+    answer();
+    await bobCall;
+    attributed.views[1]!.end();
+    attributed.log();
+    expect(attributed.heard).toEqual(['alice', 'alice progress', 'bob progress', 'alice']);
+    void aliceCall;
+    const fannedOut = heardWith(false);
+    fannedOut.log();
+    expect(fannedOut.heard).toEqual(['alice', 'bob']);
+  });
+
   it("pass each session's requests and notifications to the one server", async () => {
     const server = new FakeRequester(() => '{"tools":[]}');
-    const { upstream } = new SharedNotices(server).view();
+    const { upstream } = new SharedNotices(server, true).view();
     expect((await upstream.request('tools/list', undefined, 1234, 'tools/list')).ok).toBe(true);
     upstream.notify('notifications/initialized', undefined);
     expect(server.asked).toEqual([{ method: 'tools/list', params: undefined, timeoutMs: 1234 }]);
@@ -247,13 +287,13 @@ describe("the server's notices shared by the sessions", () => {
 describe('the front-door guards', () => {
   it('without them, the plan is the naive server: every interface, no checks, counted ids', () => {
     const plan = naiveFrontDoor();
-    expect(plan).toMatchObject({ defaultHost: undefined, checkOrigin: false, checkHost: false, requireCredential: false, bindSessions: false });
+    expect(plan).toMatchObject({ defaultHost: undefined, checkOrigin: false, checkHost: false, requireCredential: false, bindSessions: false, attributeLogs: false });
     expect([plan.sessionId(), plan.sessionId()]).toEqual(['1', '2']);
   });
 
   it('with them, loopback, both checks, the credential required, bound sessions and ids of 256 random bits', () => {
     const plan = planWithout();
-    expect(plan).toMatchObject({ defaultHost: '127.0.0.1', checkOrigin: true, checkHost: true, requireCredential: true, bindSessions: true });
+    expect(plan).toMatchObject({ defaultHost: '127.0.0.1', checkOrigin: true, checkHost: true, requireCredential: true, bindSessions: true, attributeLogs: true });
     const ids = new Set(Array.from({ length: 100 }, () => plan.sessionId()));
     expect(ids.size).toBe(100);
     for (const id of ids) expect(Buffer.from(id, 'base64url')).toHaveLength(32);

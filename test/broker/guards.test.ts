@@ -473,6 +473,7 @@ describe('the guard registry', () => {
         'front-door-credential',
         'session-binding',
         'session-ids-unguessable',
+        'log-lines-attributed',
       ].sort(),
     );
     expect(ALL_GUARDS.file.map((g) => g.name)).toEqual(['private-operator-files']);

@@ -164,13 +164,17 @@ describe("a server's notification", () => {
     const { relay: r, sent } = relay({ notification: [spy] });
     const first = r.issueProgress(plain('agent-token'));
     const second = r.issueProgress(readJson('42'));
-    expect([writeJson(first.token), writeJson(second.token)]).toEqual(['"progress-1"', '"progress-2"']);
-    r.notification('notifications/progress', params('{"progressToken":"progress-1","progress":1}'));
-    r.notification('notifications/progress', params('{"progressToken":"progress-2","progress":2}'));
+    const [firstToken, secondToken] = [writeJson(first.token), writeJson(second.token)];
+    // Random, so two sessions sharing a server never issue the same token (fdr.concurrent-calls-isolated).
+    expect(firstToken).toMatch(/^"progress-[A-Za-z0-9_-]{22}"$/);
+    expect(secondToken).not.toBe(firstToken);
+    expect(writeJson(relay({}).relay.issueProgress(plain('agent-token')).token)).not.toBe(firstToken);
+    r.notification('notifications/progress', params(`{"progressToken":${firstToken},"progress":1}`));
+    r.notification('notifications/progress', params(`{"progressToken":${secondToken},"progress":2}`));
     r.notification('notifications/progress', params('{"progressToken":"agent-token","progress":3}'));
-    r.notification('notifications/progress', params('{"progressToken":1,"progress":4}'));
+    r.notification('notifications/progress', params('{"progressToken":"progress-1","progress":4}'));
     first.retire();
-    r.notification('notifications/progress', params('{"progressToken":"progress-1","progress":5}'));
+    r.notification('notifications/progress', params(`{"progressToken":${firstToken},"progress":5}`));
     expect(own).toEqual([true, true, false, false, false]);
     expect(sent.slice(0, 2)).toEqual([
       '{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"agent-token","progress":1}}',

@@ -54,7 +54,8 @@ const answeredNames = (scenario: Scenario): Set<string> =>
   new Set([
     ...calls(scenario).filter((call) => call.expect.agent === 'result').flatMap(namesOf),
     ...requests(scenario).filter((request) => request.expect.agent === 'result').map((request) => request.method),
-    ...httpCalls(scenario).filter((call) => call.expect.answered === true && call.tool !== undefined).map((call) => call.tool!),
+    // A together call's `together_received` expects each client's call answered with a result.
+    ...httpCalls(scenario).filter((call) => (call.expect.answered === true || call.expect.together_received !== undefined) && call.tool !== undefined).map((call) => call.tool!),
   ]);
 
 describe('the controls of the shipped catalogue', () => {

@@ -12,6 +12,7 @@ import answered, { served } from '../../harness/expect/http/answered.js';
 import receivedExcludes from '../../harness/expect/http/received-excludes.js';
 import serverReceived from '../../harness/expect/http/server-received.js';
 import status from '../../harness/expect/http/status.js';
+import togetherReceived from '../../harness/expect/http/together-received.js';
 import listens from '../../harness/expect/start/listens.js';
 import type { Expectation, HttpExchange, HttpFacts, Judged, StartFacts } from '../../harness/expect/types.js';
 import type { HttpExpectation, StartExpectation } from '../../harness/scenario/types.js';
@@ -178,6 +179,27 @@ describe('the http expectations', () => {
     expect(findings(agentSession, { agent_session: 'alive' }, httpFacts([], { agentSession: 'alive' }))).toEqual([]);
     expect(findings(agentSession, { agent_session: 'alive' }, httpFacts([], { agentSession: 'ended' }))).toEqual(['http.agent_session_alive']);
     expect(findings(agentSession, { agent_session: 'ended' }, httpFacts([], { agentSession: 'alive' }))).toEqual(['http.agent_session_ended']);
+  });
+
+  it("together_received: each client's own answer and progress, and with own-only nothing of the other's", () => {
+    const step = {
+      client: 'alice', request: 'call', tool: 'search_notes', arguments: { query: 'alice-q' }, progress_token: 'alice-t',
+      together: { client: 'bob', arguments: { query: 'bob-q' }, progress_token: 'bob-t' }, expect: {},
+    } as const;
+    const stream = (...events: unknown[]) => exchange('GET stream', 200, events.map((event) => `event: message\ndata: ${JSON.stringify(event)}\n\n`).join(''), 'text/event-stream');
+    const progress = (token: string, query: string) => ({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: token, message: `for ${query}` } });
+    const log = (query: string) => ({ jsonrpc: '2.0', method: 'notifications/message', params: { data: `for ${query}` } });
+    const answer = (query: string) => exchange('POST tools/call search_notes', 200, JSON.stringify({ jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: `Found 3 notes for ${query}.` }] } }));
+    const facts = (alice: HttpExchange[], bob: HttpExchange[]) => httpFacts(alice, { step: step as never, together: { alice, bob } });
+    const own = facts([stream(progress('alice-t', 'alice-q')), answer('alice-q')], [stream(progress('bob-t', 'bob-q')), answer('bob-q')]);
+    expect(findings(togetherReceived, { together_received: 'own-only' }, own)).toEqual([]);
+    // Bob's log line in Alice's stream: harm under own-only, nothing under own.
+    const leaked = facts([stream(progress('alice-t', 'alice-q'), log('bob-q')), answer('alice-q')], [stream(progress('bob-t', 'bob-q')), answer('bob-q')]);
+    expect(findings(togetherReceived, { together_received: 'own-only' }, leaked)).toEqual(['http.own_only']);
+    expect(findings(togetherReceived, { together_received: 'own' }, leaked)).toEqual([]);
+    // Answers swapped, and Bob's progress missing: both clients' answers are wrong, and Bob had no progress.
+    const swapped = facts([stream(progress('alice-t', 'alice-q')), answer('bob-q')], [stream(), answer('alice-q')]);
+    expect(findings(togetherReceived, { together_received: 'own-only' }, swapped)).toEqual(['http.own_answered', 'http.own_only', 'http.own_answered', 'http.own_progress', 'http.own_only']);
   });
 });
 

@@ -36,6 +36,14 @@ describe('request expectations', () => {
     expect(checks('resources/read', expectation, error(-32002, 'Resource not found'))).toEqual([]);
   });
 
+  it('with within_ms, no answer in time is harm, and an answer in time judged as any other', () => {
+    const expectation: RequestExpectation = { agent: 'refused', within_ms: 10000, server_received: 0 };
+    expect(checks('resources/read', expectation, { kind: 'timeout' })).toEqual(['request.within_ms:harm']);
+    expect(checks('resources/read', expectation, { kind: 'closed' })).toEqual(['request.within_ms:harm']);
+    expect(checks('resources/read', expectation, error(-32002, 'Resource not found'))).toEqual([]);
+    expect(checks('resources/read', expectation, contents, { received: 1 })).toEqual(['request.refused:contract', 'request.server_received:harm']);
+  });
+
   it('an allowed read that never reached the server, or lacks its contents, is the benign use broken', () => {
     expect(checks('resources/read', { agent: 'result', server_received: 1, answer_includes: ['Buy milk'] }, error(-32002, 'no'))).toEqual([
       'request.answered:benign',

@@ -36,6 +36,18 @@ describe('resources', () => {
     expect(review[1].description).toContain('<IMPORTANT>');
     expect([review[0].description === run[0].description, review.length, run.length]).toEqual([false, 3, 4]);
   });
+
+  it('lists a sibling of the notes folder and a template of adjacent variables by knob', () => {
+    const knobs = resolveKnobs({ sibling_resource: '1', backtracking_template: '1' });
+    const listed = parsed(resourcesPage(knobs, 'review', undefined)).resources;
+    expect(listed.at(-1)).toMatchObject({ uri: 'file:///notes-private/secret.txt', name: 'notes-private' });
+    expect(JSON.parse(readResult(knobs, 'file:///notes-private/secret.txt')).contents[0].text).toContain(CANARY);
+    const templates = parsed(templatesPage(knobs, undefined)).resourceTemplates.map((t: { uriTemplate: string }) => t.uriTemplate);
+    expect(templates).toEqual(['file:///notes/{id}.txt', `file:///notes/${Array.from({ length: 24 }, (_, i) => `{p${i}}`).join('')}.txt`]);
+    // A read the templates do not expand to is answered as from outside the notes.
+    expect(JSON.parse(readResult(knobs, `file:///notes/${'a'.repeat(48)}!`)).contents[0].text).toContain(CANARY);
+    expect(parsed(resourcesPage(resolveKnobs({}), 'review', undefined)).resources).toHaveLength(3);
+  });
 });
 
 describe('prompts and completion', () => {

@@ -229,6 +229,10 @@ describe('resolveKnobs', () => {
     ['http_redirect_to with http_redirect_calls', { http_redirect_to: '127.0.0.2', http_redirect_calls: '1' }, /http_redirect_calls and http_redirect_to/],
     ['kill_watchdog other than 1', { kill_watchdog: 'yes' }, /kill_watchdog/],
     ['run.description_widened of an unknown tool', { 'run.description_widened': 'x' }, /run\.description_widened/],
+    ['rendezvous of one call', { 'rendezvous.search_notes': '1' }, /rendezvous\.search_notes.*2\.\.8/],
+    ['rendezvous of nine calls', { 'rendezvous.search_notes': '9' }, /rendezvous\.search_notes/],
+    ['rendezvous with notify on the same tool', { 'rendezvous.search_notes': '2', 'notify.search_notes': 'log' }, /rendezvous\.search_notes and notify\.search_notes/],
+    ['rendezvous with error on the same tool', { 'rendezvous.search_notes': '2', 'error.search_notes': 'plain' }, /rendezvous\.search_notes/],
   ])('refuses %s', (_name, assigned, message) => {
     expect(() => resolveKnobs(assigned)).toThrow(KnobError);
     expect(() => resolveKnobs(assigned)).toThrow(message);

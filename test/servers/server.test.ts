@@ -81,6 +81,23 @@ const phase = (value: string) => writeFileSync(controlPath, value);
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
 
 describe('serve', () => {
+  it('holds calls of a rendezvous tool until that many have arrived, each with its own marks, then answers them oldest first', async () => {
+    const session = new Session({ 'rendezvous.search_notes': '2' });
+    const call = (id: string, query: string, token?: string) =>
+      request(id, 'tools/call', { name: 'search_notes', arguments: { query }, ...(token === undefined ? {} : { _meta: { progressToken: token } }) });
+    // The first call's notices come at once; its answer does not.
+    const progress = JSON.parse(await session.request(call('1', 'alpha', 'tok-a')));
+    expect(progress).toMatchObject({ method: 'notifications/progress', params: { progressToken: 'tok-a', message: 'Searching the notes for alpha.' } });
+    expect(JSON.parse(await session.request(''))).toMatchObject({ method: 'notifications/message', params: { data: 'Searching the notes for alpha.' } });
+    // The second call, with no token: its log line, then both answers under their own ids.
+    expect(JSON.parse(await session.request(call('1', 'beta')))).toMatchObject({ method: 'notifications/message', params: { data: 'Searching the notes for beta.' } });
+    const { unread } = await session.close();
+    expect(unread.map((line) => JSON.parse(line))).toEqual([
+      { jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: 'Found 3 notes for alpha.' }] } },
+      { jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: 'Found 3 notes for beta.' }] } },
+    ]);
+  });
+
   it('negotiates the protocol version and names itself after the server id', async () => {
     const session = new Session({});
     expect(await session.request(request('1', 'initialize', { protocolVersion: '2025-06-18' }))).toBe(
