@@ -180,6 +180,9 @@ function proxyToUrl(agent: AgentSide, target: string, tokens: Record<string, str
   const url = new URL(target);
   const bearer = naiveToken(url.hostname, tokens, configured);
   if (url.protocol !== 'https:') url.protocol = 'http:';
+  // The session the server gave at initialize, sent back on every later request as Streamable
+  // HTTP asks: without it an ordinary server (the SDK's) refuses everything after initialize.
+  let sessionId: string | undefined;
   agent.onLine((line, agentAuthorization) => {
     stamp?.noteRequest(line);
     const authorization = agentAuthorization ?? (bearer === undefined ? undefined : `Bearer ${bearer}`);
@@ -187,9 +190,11 @@ function proxyToUrl(agent: AgentSide, target: string, tokens: Record<string, str
       'content-type': 'application/json',
       accept: 'application/json, text/event-stream',
       ...(authorization === undefined ? {} : { authorization }),
+      ...(sessionId === undefined ? {} : { 'mcp-session-id': sessionId }),
     };
     void fetch(url, { method: 'POST', headers, body: line })
       .then(async (response) => {
+        sessionId ??= response.headers.get('mcp-session-id') ?? undefined;
         if (!response.ok) answerFailure(agent, line, `HTTP ${response.status}`);
         else if (response.headers.get('content-type')?.startsWith('text/event-stream') === true) await copyEvents(response, (data) => agent.write(stamp?.stamp(data) ?? data));
         else {
