@@ -194,7 +194,10 @@ function proxyToUrl(agent: AgentSide, target: string, tokens: Record<string, str
     };
     void fetch(url, { method: 'POST', headers, body: line })
       .then(async (response) => {
-        sessionId ??= response.headers.get('mcp-session-id') ?? undefined;
+        if (sessionId === undefined && response.headers.get('mcp-session-id') !== null) {
+          sessionId = response.headers.get('mcp-session-id') ?? undefined;
+          listen(url, { ...headers, 'mcp-session-id': sessionId ?? '' }, (data) => agent.write(stamp?.stamp(data) ?? data));
+        }
         if (!response.ok) answerFailure(agent, line, `HTTP ${response.status}`);
         else if (response.headers.get('content-type')?.startsWith('text/event-stream') === true) await copyEvents(response, (data) => agent.write(stamp?.stamp(data) ?? data));
         else {
@@ -204,6 +207,22 @@ function proxyToUrl(agent: AgentSide, target: string, tokens: Record<string, str
       })
       .catch((error: Error) => answerFailure(agent, line, error.message));
   });
+}
+
+/**
+ * The session's GET stream, opened once the server gave a session: what it sends outside any
+ * call (a roots/list it asks when it likes) reaches the agent as any other line. Unbounded, as
+ * the rest of this proxy; it ends with the process.
+ */
+function listen(url: URL, headers: Record<string, string>, write: (data: string) => void): void {
+  const { 'content-type': _json, ...rest } = headers;
+  void fetch(url, { method: 'GET', headers: { ...rest, accept: 'text/event-stream' } })
+    .then(async (response) => {
+      if (response.ok && response.headers.get('content-type')?.startsWith('text/event-stream') === true) await copyEvents(response, write);
+    })
+    .catch(() => {
+      // A server without a GET stream: nothing more to hear.
+    });
 }
 
 /**

@@ -1,3 +1,4 @@
+import { describeScore } from '../transparency/score.js';
 import type { Requirement } from '../requirements.js';
 import type { CaseResult } from '../run/outcome.js';
 import { areaStanding, casesByArea, tally, type Area, type Tally } from './areas.js';
@@ -78,7 +79,7 @@ export function verdictSection(report: Report): string {
     .join('');
   const about = `${report.candidate.name} ${report.candidate.version} · claims ${report.candidate.claims.join(', ') || 'none'} · ${report.suite.name} ${report.suite.version} · run ${report.started_at}${report.filter ? ` · filter ${report.filter}` : ''}${report.timing ? ` · ${timeLine(report)}` : ''}`;
   return `<section id="verdict" class="verdict standing-${areaStanding(score)}">
-<p class="headline"><strong id="held">Attacks held: ${summary.attacks_held} of ${summary.attacks_total}</strong> <span id="controls">Controls passed: ${score.controls_passed} of ${score.controls_run} (${controlsLine(score)})</span></p>
+<p class="headline"><strong id="held">Attacks held: ${summary.attacks_held} of ${summary.attacks_total}</strong> <span id="controls">Controls passed: ${score.controls_passed} of ${score.controls_run} (${controlsLine(score)})</span> <strong id="transparency">Transparency: ${escapeHtml(describeScore(report.transparency?.score))}</strong></p>
 <ul class="kinds" id="kinds">${kinds}</ul>
 <p class="muted">${escapeHtml(about)}</p>
 </section>`;
@@ -103,6 +104,14 @@ function totalRows(runs: readonly PageRun[]): string {
     row(
       'attacks held',
       scores.map(({ report, score }) => `<td class="${areaStanding(score)}">${report.summary.attacks_held} / ${report.summary.attacks_total}</td>`),
+    ),
+    row(
+      'transparency <span class="muted">(real servers, preserved of what works direct)</span>',
+      runs.map(({ report }) => {
+        const measured = report.transparency?.score;
+        const standing = measured?.transparency == null ? 'zero' : measured.broken === 0 ? 'held' : 'over-blocked';
+        return `<td class="${standing}" title="${escapeHtml(describeScore(measured))}">${measured?.transparency == null ? 'not measured' : `${measured.preserved} / ${measured.applicable}`}</td>`;
+      }),
     ),
     row(
       'controls passed <span class="muted">(ordinary traffic)</span>',
