@@ -1,6 +1,5 @@
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { waitListening } from '../agent/http-channel.js';
 import { spawnGroup } from '../candidates/child.js';
 import { freeLoopbackPort } from '../candidates/free-port.js';
@@ -108,8 +107,8 @@ export function stdioCommand(server: OfficialServer, prepared: Prepared): { comm
   return { command: process.execPath, args: [server.entry, ...prepared.args] };
 }
 
-/** Forces a port-only listen onto loopback (loopback-only.ts). */
-const loopbackOnly = fileURLToPath(new URL('./loopback-only.js', import.meta.url));
+/** Forces a port-only listen onto loopback (loopback-only.ts), compiled: every process the harness starts runs compiled JavaScript. */
+const loopbackOnly = join(packageRoot, 'dist', 'harness', 'transparency', 'loopback-only.js');
 
 /** The command line of server-everything over Streamable HTTP (SSE answers, the SDK's default), and its URL. */
 export async function httpCommand(server: OfficialServer, prepared: Prepared): Promise<{ command: string; args: string[]; env: NodeJS.ProcessEnv; url: string }> {
