@@ -18,6 +18,8 @@ export interface Observed {
 export interface SessionObservation {
   observed: Observed[];
   listedUris: string[];
+  /** The end of the process's stderr, kept when the session never got past initialize. */
+  stderrTail?: string;
 }
 
 /** Decoded losslessly (harness/agent/client.ts), or undefined for a line that is not a JSON object. */

@@ -10,7 +10,7 @@ import { judgeOperation } from './judge.js';
 import { observeSession, type Observed, type SessionObservation } from './observe.js';
 import { permittingConfig } from './permitting.js';
 import type { SessionScript } from './script.js';
-import { httpCommand, OFFICIAL_SERVERS, serverEnv, startHttpServer, stdioCommand, type Prepared, type RunningHttpServer } from './servers.js';
+import { httpCommand, OFFICIAL_SERVERS, onSomeFreePort, serverEnv, startHttpServer, stdioCommand, type Prepared, type RunningHttpServer } from './servers.js';
 import { SESSIONS } from './sessions/index.js';
 import type { TransparencyOptions, TransparencyResult, TransparencySuite } from './types.js';
 
@@ -35,16 +35,27 @@ async function directChannel(script: SessionScript, transport: Transport, prepar
     const { command, args } = stdioCommand(server, prepared);
     return spawnChannel(command, args, { cwd: workdir, env: serverEnv(prepared), stderrFile });
   }
-  const { command, args, env, url } = await httpCommand(server, prepared);
-  const channel = spawnHttpChannel(command, args, { url, cwd: workdir, env, stderrFile, readyTimeoutMs: timeoutMs, requestTimeoutMs: timeoutMs });
-  await channel.ready;
-  return channel;
+  return onSomeFreePort(async () => {
+    const { command, args, env, url } = await httpCommand(server, prepared);
+    const channel = spawnHttpChannel(command, args, { url, cwd: workdir, env, stderrFile, readyTimeoutMs: timeoutMs, requestTimeoutMs: timeoutMs });
+    // `ready` settles either way; a server that exited (its port taken) is tried on another.
+    await channel.ready;
+    const exited = await Promise.race([channel.exited.then(() => true), new Promise<false>((resolve) => setImmediate(() => resolve(false)))]);
+    if (!exited) return channel;
+    const tail = channel.stderrTail?.(500) ?? '';
+    await channel.close();
+    throw new Error(`the server over HTTP exited before it served: ${tail}`);
+  });
 }
 
 /** Observes a session on a channel, closing the channel whatever happens. */
 async function observed(channel: AgentChannel, script: SessionScript, prepared: Prepared, reads: 'listed' | readonly string[] | undefined, options: TransparencyOptions): Promise<SessionObservation> {
   try {
-    return await observeSession(channel, script.side(prepared), script.operations(prepared), reads, options.stepTimeoutMs, options.signal);
+    const session = await observeSession(channel, script.side(prepared), script.operations(prepared), reads, options.stepTimeoutMs, options.signal);
+    // A session that never got past initialize says why in the end of the process's stderr.
+    const [initialize] = session.observed;
+    if (initialize !== undefined && initialize.answer.kind !== 'result') session.stderrTail = channel.stderrTail?.(1_000);
+    return session;
   } finally {
     await channel.close();
   }
@@ -88,13 +99,15 @@ async function throughCandidate(candidate: Candidate, script: SessionScript, tra
 }
 
 /** Every direct operation judged against the candidate's. */
-function judged(session: string, title: string, direct: readonly Observed[], candidate: SessionObservation | string): TransparencyResult[] {
+function judged(session: string, title: string, direct: SessionObservation, candidate: SessionObservation | string): TransparencyResult[] {
   const operations = new Map(typeof candidate === 'string' ? [] : candidate.observed.map((entry) => [entry.id, entry]));
-  return direct.map((entry) => {
+  const tails = [direct.stderrTail && `direct stderr: ${direct.stderrTail}`, typeof candidate !== 'string' && candidate.stderrTail && `candidate stderr: ${candidate.stderrTail}`].filter(Boolean);
+  return direct.observed.map((entry) => {
     const method = entry.id === 'initialize' ? 'initialize' : entry.id.split(':')[0]!;
     const judgement =
       typeof candidate === 'string' && entry.answer.kind === 'result' ? { verdict: 'broken' as const, detail: candidate } : judgeOperation(method, entry, operations.get(entry.id));
-    return { suite: SUITE, id: `${session}/${entry.id}`, title: `${title}: ${entry.id}`, ...judgement };
+    const detail = entry.id === 'initialize' && tails.length > 0 ? `${judgement.detail} (${tails.join('; ')})` : judgement.detail;
+    return { suite: SUITE, id: `${session}/${entry.id}`, title: `${title}: ${entry.id}`, ...judgement, detail };
   });
 }
 
@@ -121,7 +134,7 @@ async function runSession(candidate: Candidate, script: SessionScript, transport
       return direct.observed.map((entry) => ({ suite: SUITE, id: `${session}/${entry.id}`, title: `${title}: ${entry.id}`, verdict: 'unsupported' as const, detail: why }));
     }
     const through = await throughCandidate(candidate, script, transport, direct, state, created.path, options).catch((error: unknown) => `harness or adapter error: ${(error as Error).message}`);
-    return judged(session, title, direct.observed, through);
+    return judged(session, title, direct, through);
   } finally {
     options.onSession?.(SUITE, session, Date.now() - started);
     await created.cleanup().then(unhold);

@@ -127,16 +127,35 @@ export interface RunningHttpServer {
   stop(): Promise<void>;
 }
 
-/** Starts server-everything over HTTP in a process group of its own and waits until its port accepts connections. */
-export async function startHttpServer(server: OfficialServer, prepared: Prepared, workdir: string, timeoutMs: number): Promise<RunningHttpServer> {
-  const { command, args, env, url } = await httpCommand(server, prepared);
-  const group = spawnGroup(command, args, { cwd: workdir, env, stderrFile: join(workdir, `${server.id}-http.log`), stdoutToLog: true });
-  const stop = () => group.stop(() => group.terminate());
-  try {
-    await waitListening(url, timeoutMs, group.exited);
-  } catch (error) {
-    await stop();
-    throw error;
+/**
+ * How many ports a server over HTTP is tried on: a free port can be taken by another process
+ * between the asking and the server's listen (free-port.ts), and the server then exits at once.
+ */
+export const PORT_ATTEMPTS = 3;
+
+/** `start` on a fresh port until it starts, up to PORT_ATTEMPTS times; the last failure is thrown. */
+export async function onSomeFreePort<T>(start: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await start();
+    } catch (error) {
+      if (attempt >= PORT_ATTEMPTS) throw error;
+    }
   }
-  return { url, stop };
+}
+
+/** Starts server-everything over HTTP in a process group of its own and waits until its port accepts connections. */
+export function startHttpServer(server: OfficialServer, prepared: Prepared, workdir: string, timeoutMs: number): Promise<RunningHttpServer> {
+  return onSomeFreePort(async () => {
+    const { command, args, env, url } = await httpCommand(server, prepared);
+    const group = spawnGroup(command, args, { cwd: workdir, env, stderrFile: join(workdir, `${server.id}-http.log`), stdoutToLog: true });
+    const stop = () => group.stop(() => group.terminate());
+    try {
+      await waitListening(url, timeoutMs, group.exited);
+    } catch (error) {
+      await stop();
+      throw error;
+    }
+    return { url, stop };
+  });
 }
