@@ -1,6 +1,6 @@
-import { describeScore } from '../transparency/score.js';
 import { loadRequirements, type Requirement } from '../requirements.js';
 import type { CaseResult } from '../run/outcome.js';
+import { describeScore } from '../transparency/score.js';
 import { casesByArea, tally } from './areas.js';
 import { renderAssessment } from './markdown-assessment.js';
 import type { Report } from './summary.js';

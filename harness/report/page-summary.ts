@@ -1,6 +1,6 @@
-import { describeScore } from '../transparency/score.js';
 import type { Requirement } from '../requirements.js';
 import type { CaseResult } from '../run/outcome.js';
+import { describeScore } from '../transparency/score.js';
 import { areaStanding, casesByArea, tally, type Area, type Tally } from './areas.js';
 import { escapeHtml } from './page-text.js';
 import type { Report } from './summary.js';
