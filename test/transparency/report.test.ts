@@ -2,11 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { renderHtml } from '../../harness/report/html.js';
 import { renderJunit } from '../../harness/report/junit.js';
 import { renderMarkdown } from '../../harness/report/markdown.js';
-import { summarise, type Report } from '../../harness/report/summary.js';
+import type { Report } from '../../harness/report/summary.js';
 import { loadRequirements } from '../../harness/requirements.js';
 import { scoreOf } from '../../harness/transparency/score.js';
 import type { TransparencyReport, TransparencyResult } from '../../harness/transparency/types.js';
-import { judgedCase } from '../harness/case-fixture.js';
+import { judgedCase, reportOf } from '../harness/case-fixture.js';
 
 const result = (id: string, verdict: TransparencyResult['verdict'], extra: Partial<TransparencyResult> = {}): TransparencyResult => ({
   suite: 'official-servers',
@@ -26,18 +26,7 @@ const results = [
 ];
 
 function reportWith(transparency: TransparencyReport | undefined): Report {
-  const cases = [judgedCase('a', 'pass')];
-  return {
-    format: 'mcp-gauntlet-report/3',
-    suite: { name: 'mcp-gauntlet', version: '0' },
-    candidate: { name: 'x', version: '1', adapterProtocol: 'gauntlet-candidate/2', claims: [] },
-    started_at: '',
-    finished_at: '',
-    filter: null,
-    summary: summarise(cases),
-    cases,
-    ...(transparency === undefined ? {} : { transparency }),
-  } as Report;
+  return reportOf([judgedCase('a', 'pass')], transparency === undefined ? {} : { transparency });
 }
 
 const transparency: TransparencyReport = {
