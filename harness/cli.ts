@@ -22,12 +22,15 @@ import { catalogue } from '../servers/catalogue.js';
 import { indexCommand } from './commands/index.js';
 import { reproCommand } from './commands/repro.js';
 import { serveCommand } from './commands/serve.js';
+import { transparencyCommand } from './commands/transparency.js';
+import { runTransparency } from './transparency/registry.js';
 import { didYouMean } from './nearest.js';
 
 const USAGE = `usage:
   gauntlet run [--candidate NAME_OR_MODULE] [--filter GLOB | --profile NAME] [--shard I/N] [--baseline FILE] [--write-baseline FILE]
                [--report-dir DIR] [--step-timeout MS (1 to 3600000)] [--keep-workdir DIR]
-               [--jobs N] [--scenario-budget MS] [--run-budget MS]
+               [--jobs N] [--scenario-budget MS] [--run-budget MS] [--transparency | --no-transparency]
+  gauntlet transparency [--candidate NAME_OR_MODULE] [--suite NAME ...] [--out FILE] [--step-timeout MS]
   gauntlet merge --report-dir OUT [--baseline FILE] [--write-baseline FILE] SHARD_DIR...
   gauntlet list [--requirements] [--servers] [--json]
   gauntlet index [--reports DIR] [--out FILE]
@@ -57,6 +60,8 @@ async function run(argv: string[]): Promise<number> {
       jobs: { type: 'string' },
       'scenario-budget': { type: 'string' },
       'run-budget': { type: 'string' },
+      transparency: { type: 'boolean' },
+      'no-transparency': { type: 'boolean' },
     },
   });
   // Every option is checked before anything runs (exit 2): none of them is found wanting after the run.
@@ -67,6 +72,7 @@ async function run(argv: string[]): Promise<number> {
   const scenarioBudgetMs = budget('scenario-budget', DEFAULT_SCENARIO_BUDGET_MS);
   const runBudgetMs = budget('run-budget', DEFAULT_RUN_BUDGET_MS);
   const stepTimeoutMs = parseStepTimeout(values['step-timeout']);
+  if (values.transparency === true && values['no-transparency'] === true) throw new UsageError('--transparency and --no-transparency contradict each other');
   const givenReportDir = values['report-dir'] === undefined ? undefined : resolve(values['report-dir']);
   if (givenReportDir !== undefined) claimReportDir(givenReportDir);
   // Interrupted (SIGINT, SIGTERM), every process the run holds is killed at once, the scenario in
@@ -115,7 +121,19 @@ async function run(argv: string[]): Promise<number> {
       if (progress === undefined || result.outcome !== 'pass') log(line);
     },
     interrupt: interrupt.signal,
-  }).finally(() => candidate.dispose?.().catch((error: unknown) => log(`mcp-gauntlet: the candidate's adapter did not close cleanly: ${(error as Error).message}`)));
+  })
+    .then(async (report) => {
+      // The second score, on the same candidate before it is disposed of. By default for a whole
+      // run only: a filtered or profiled run is a quick look (a minute more would double many), and
+      // a shard's report is merged, which does not carry it; --transparency runs it anyway.
+      const whole = values.filter === undefined && values.profile === undefined && shard === undefined;
+      const wanted = values.transparency === true || (whole && values['no-transparency'] !== true);
+      if (!wanted || interrupt.signal.aborted) return report;
+      log('mcp-gauntlet: transparency: the official servers direct and through the candidate (--no-transparency skips it)');
+      report.transparency = await runTransparency(candidate, { stepTimeoutMs, signal: interrupt.signal });
+      return report;
+    })
+    .finally(() => candidate.dispose?.().catch((error: unknown) => log(`mcp-gauntlet: the candidate's adapter did not close cleanly: ${(error as Error).message}`)));
   progress?.stop();
   if (shard !== undefined) report.shard = shard;
   if (values.profile !== undefined) report.profile = values.profile;
@@ -183,6 +201,7 @@ const COMMANDS: Record<string, (argv: string[]) => number | Promise<number>> = {
   merge: mergeCommand,
   index: indexCommand,
   smoke: smokeCommand,
+  transparency: transparencyCommand,
 };
 
 async function main(argv: string[]): Promise<number> {

@@ -194,6 +194,9 @@ function proxyToUrl(agent: AgentSide, target: string, tokens: Record<string, str
   const url = new URL(target);
   const bearer = naiveToken(url.hostname, tokens, configured);
   if (url.protocol !== 'https:') url.protocol = 'http:';
+  // The session the server gave at initialize, sent back on every later request as Streamable
+  // HTTP asks: without it an ordinary server (the SDK's) refuses everything after initialize.
+  let sessionId: string | undefined;
   agent.onLine((line, agentAuthorization) => {
     stamp?.noteRequest(line);
     const authorization = agentAuthorization ?? (bearer === undefined ? undefined : `Bearer ${bearer}`);
@@ -201,9 +204,14 @@ function proxyToUrl(agent: AgentSide, target: string, tokens: Record<string, str
       'content-type': 'application/json',
       accept: 'application/json, text/event-stream',
       ...(authorization === undefined ? {} : { authorization }),
+      ...(sessionId === undefined ? {} : { 'mcp-session-id': sessionId }),
     };
     void fetch(url, { method: 'POST', headers, body: line })
       .then(async (response) => {
+        if (sessionId === undefined && response.headers.get('mcp-session-id') !== null) {
+          sessionId = response.headers.get('mcp-session-id') ?? undefined;
+          listen(url, { ...headers, 'mcp-session-id': sessionId ?? '' }, (data) => agent.write(stamp?.stamp(data) ?? data));
+        }
         if (!response.ok) answerFailure(agent, line, `HTTP ${response.status}`);
         else if (response.headers.get('content-type')?.startsWith('text/event-stream') === true) await copyEvents(response, (data) => agent.write(stamp?.stamp(data) ?? data));
         else {
@@ -213,6 +221,22 @@ function proxyToUrl(agent: AgentSide, target: string, tokens: Record<string, str
       })
       .catch((error: Error) => answerFailure(agent, line, error.message));
   });
+}
+
+/**
+ * The session's GET stream, opened once the server gave a session: what it sends outside any
+ * call (a roots/list it asks when it likes) reaches the agent as any other line. Unbounded, as
+ * the rest of this proxy; it ends with the process.
+ */
+function listen(url: URL, headers: Record<string, string>, write: (data: string) => void): void {
+  const { 'content-type': _json, ...rest } = headers;
+  void fetch(url, { method: 'GET', headers: { ...rest, accept: 'text/event-stream' } })
+    .then(async (response) => {
+      if (response.ok && response.headers.get('content-type')?.startsWith('text/event-stream') === true) await copyEvents(response, write);
+    })
+    .catch(() => {
+      // A server without a GET stream: nothing more to hear.
+    });
 }
 
 /**

@@ -5,7 +5,7 @@ import { caseAreas, tally } from './areas.js';
 import type { Report } from './summary.js';
 
 /** The fields of a committed report the table reads: stable across report formats. */
-type TableReport = Pick<Report, 'candidate' | 'summary' | 'cases'>;
+type TableReport = Pick<Report, 'candidate' | 'summary' | 'cases' | 'transparency'>;
 
 /** Every `reports/<folder>/report.json` under `dir`, with its folder, in folder order. */
 export function loadReports(dir: string): Array<{ folder: string; report: TableReport }> {
@@ -30,6 +30,13 @@ export function exposedAreas(report: TableReport, requirements: readonly Require
   return [...counts].map(([area, attacks]) => ({ area, attacks })).sort((a, b) => b.attacks - a.attacks || a.area.localeCompare(b.area));
 }
 
+/** Preserved of what works direct, with changed and broken; "not measured" for a report without transparency. */
+function transparencyCell(report: TableReport): string {
+  const score = report.transparency?.score;
+  if (score === undefined || score.transparency === null) return 'not measured';
+  return `${score.preserved} of ${score.applicable} (${score.changed} changed, ${score.broken} broken)`;
+}
+
 /**
  * The README's table of brokers under test, generated from the committed reports so that it
  * cannot disagree with them: for each, attacks held of attacks run, controls passed, what could
@@ -45,6 +52,7 @@ export function brokerTable(reports: ReadonlyArray<{ folder: string; report: Tab
       `[${report.candidate.name}](reports/brokers/${folder}/report.md) ${report.candidate.version}`,
       `${summary.attacks_held} of ${summary.attacks_total}`,
       `${score.controls_passed} of ${score.controls_run}`,
+      transparencyCell(report),
       `${summary.exposed} / ${summary.over_blocked} / ${summary.nonconformant} / ${summary.errors}`,
       String(notRun),
       exposed.length === 0 ? 'none' : exposed.map((entry) => `${entry.area} (${entry.attacks})`).join(', '),
@@ -52,8 +60,8 @@ export function brokerTable(reports: ReadonlyArray<{ folder: string; report: Tab
     return `| ${cells.join(' | ')} |`;
   });
   return [
-    '| broker | attacks held | controls passed | exposed / over-blocked / nonconformant / errors | not run | exposed to (attacks through) |',
-    '|---|---|---|---|---|---|',
+    '| broker | attacks held | controls passed | transparency | exposed / over-blocked / nonconformant / errors | not run | exposed to (attacks through) |',
+    '|---|---|---|---|---|---|---|',
     ...rows,
   ].join('\n');
 }

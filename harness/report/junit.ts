@@ -13,6 +13,28 @@ function escapeXml(text: string): string {
 }
 
 /**
+ * The transparency results as a testsuite of their own: broken fails, changed passes (a named
+ * requirement explains it, said in its output), not-applicable and unsupported are skipped. They
+ * do not count in the run's exit code, which is the attacks' and controls'.
+ */
+function transparencySuite(report: Report): string[] {
+  const results = report.transparency?.results;
+  if (results === undefined) return [];
+  const broken = results.filter((result) => result.verdict === 'broken').length;
+  const skipped = results.filter((result) => result.verdict === 'not-applicable' || result.verdict === 'unsupported').length;
+  const lines = [`  <testsuite name="transparency" tests="${results.length}" failures="${broken}" errors="0" skipped="${skipped}">`];
+  for (const result of results) {
+    const open = `    <testcase classname="${escapeXml(`transparency.${result.suite}`)}" name="${escapeXml(result.id)}"`;
+    if (result.verdict === 'preserved') lines.push(`${open}/>`);
+    else if (result.verdict === 'broken') lines.push(`${open}>`, `      <failure type="broken" message="${escapeXml(result.detail.slice(0, 500))}"/>`, '    </testcase>');
+    else if (result.verdict === 'changed') lines.push(`${open}>`, `      <system-out>${escapeXml(`changed under ${result.requirement}: ${result.detail}`)}</system-out>`, '    </testcase>');
+    else lines.push(`${open}>`, `      <skipped message="${escapeXml(`${result.verdict}: ${result.detail}`)}"/>`, '    </testcase>');
+  }
+  lines.push('  </testsuite>');
+  return lines;
+}
+
+/**
  * JUnit XML for CI systems that only read that: one testcase per scenario. With a baseline, a
  * failure it lists in full is `skipped` with the baseline's reasons (it does not fail the run),
  * and each stale entry is a failing testcase of its own (it does).
@@ -54,6 +76,6 @@ export function renderJunit(report: Report): string {
     lines.push(`    <testcase classname="baseline" name="${escapeXml(`${entry.scenario} ${entry.check}`)}" file="${escapeXml(verdict!.file)}" time="0">`);
     lines.push(`      <failure type="stale-baseline-entry" message="${escapeXml(`stale baseline entry (${entry.why})`)}">${escapeXml(entry.reason)}</failure>`, '    </testcase>');
   }
-  lines.push('  </testsuite>', '</testsuites>', '');
+  lines.push('  </testsuite>', ...transparencySuite(report), '</testsuites>', '');
   return lines.join('\n');
 }

@@ -1,5 +1,6 @@
 import { loadRequirements, type Requirement } from '../requirements.js';
 import type { CaseResult } from '../run/outcome.js';
+import { describeScore } from '../transparency/score.js';
 import { casesByArea, tally } from './areas.js';
 import { renderAssessment } from './markdown-assessment.js';
 import type { Report } from './summary.js';
@@ -39,6 +40,27 @@ function areaLines(report: Report, requirements: readonly Requirement[]): string
   return ['## By protection area', '', '| area | attacks held | exposed | controls passed |', '|---|---|---|---|', ...rows, ''];
 }
 
+/** The transparency score, each suite's, and every operation not preserved with why. */
+function transparencyLines(report: Report): string[] {
+  const { transparency } = report;
+  if (transparency === undefined) return ['**Transparency: not measured** (skipped: `--no-transparency`, or a filtered, profiled or sharded run without `--transparency`).', ''];
+  const lines = [
+    `**Transparency: ${describeScore(transparency.score)}** (benign traffic of real servers through the broker against direct; preserved of what works direct, changed only as a named requirement asks).`,
+    '',
+    '| transparency suite | score | not applicable | unsupported | time |',
+    '|---|---|---|---|---|',
+    ...transparency.suites.map((suite) => `| ${cell(suite.name)} | ${describeScore(suite.score)} | ${suite.score.not_applicable} | ${suite.score.unsupported} | ${(suite.duration_ms / 1000).toFixed(1)} s |`),
+    '',
+  ];
+  const notPreserved = transparency.results.filter((result) => result.verdict === 'changed' || result.verdict === 'broken');
+  if (notPreserved.length > 0) {
+    lines.push('| operation | verdict | requirement | detail |', '|---|---|---|---|');
+    for (const result of notPreserved) lines.push(`| ${cell(`${result.suite}: ${result.id}`)} | ${result.verdict} | ${result.requirement ?? ''} | ${cell(result.detail.slice(0, 400))} |`);
+    lines.push('');
+  }
+  return lines;
+}
+
 /** A Markdown summary for people and pull requests, derived from the JSON report. */
 export function renderMarkdown(report: Report, requirements: readonly Requirement[] = loadRequirements()): string {
   const { summary } = report;
@@ -56,6 +78,7 @@ export function renderMarkdown(report: Report, requirements: readonly Requiremen
     '',
     `Exposed ${summary.exposed} (${summary.exposed_claimed} claimed, ${summary.exposed_not_claimed} not claimed), over-blocked ${summary.over_blocked}, nonconformant ${summary.nonconformant}; ${summary.passed} passed, ${summary.failed} failed, ${summary.errors} errors, ${summary.unsupported} unsupported, ${summary.unsupported_environment} unsupported-environment, of ${summary.total}.`,
     '',
+    ...transparencyLines(report),
     ...timingLines(report),
     ...areaLines(report, requirements),
     ...renderAssessment(report),

@@ -1,5 +1,6 @@
 import type { Requirement } from '../requirements.js';
 import type { CaseResult } from '../run/outcome.js';
+import { describeScore } from '../transparency/score.js';
 import { areaStanding, casesByArea, tally, type Area, type Tally } from './areas.js';
 import { escapeHtml } from './page-text.js';
 import type { Report } from './summary.js';
@@ -78,7 +79,7 @@ export function verdictSection(report: Report): string {
     .join('');
   const about = `${report.candidate.name} ${report.candidate.version} · claims ${report.candidate.claims.join(', ') || 'none'} · ${report.suite.name} ${report.suite.version} · run ${report.started_at}${report.filter ? ` · filter ${report.filter}` : ''}${report.timing ? ` · ${timeLine(report)}` : ''}`;
   return `<section id="verdict" class="verdict standing-${areaStanding(score)}">
-<p class="headline"><strong id="held">Attacks held: ${summary.attacks_held} of ${summary.attacks_total}</strong> <span id="controls">Controls passed: ${score.controls_passed} of ${score.controls_run} (${controlsLine(score)})</span></p>
+<p class="headline"><strong id="held">Attacks held: ${summary.attacks_held} of ${summary.attacks_total}</strong> <span id="controls">Controls passed: ${score.controls_passed} of ${score.controls_run} (${controlsLine(score)})</span> <strong id="transparency">Transparency: ${escapeHtml(describeScore(report.transparency?.score))}</strong></p>
 <ul class="kinds" id="kinds">${kinds}</ul>
 <p class="muted">${escapeHtml(about)}</p>
 </section>`;
@@ -103,6 +104,14 @@ function totalRows(runs: readonly PageRun[]): string {
     row(
       'attacks held',
       scores.map(({ report, score }) => `<td class="${areaStanding(score)}">${report.summary.attacks_held} / ${report.summary.attacks_total}</td>`),
+    ),
+    row(
+      'transparency <span class="muted">(real servers, preserved of what works direct)</span>',
+      runs.map(({ report }) => {
+        const measured = report.transparency?.score;
+        const standing = measured?.transparency == null ? 'zero' : measured.broken === 0 ? 'held' : 'over-blocked';
+        return `<td class="${standing}" title="${escapeHtml(describeScore(measured))}">${measured?.transparency == null ? 'not measured' : `${measured.preserved} / ${measured.applicable}`}</td>`;
+      }),
     ),
     row(
       'controls passed <span class="muted">(ordinary traffic)</span>',
@@ -147,7 +156,7 @@ export function areaSummary(runs: readonly PageRun[], requirements: readonly Req
         .map(({ kind, count }) => ` · ${count} ${kind}`);
       return `<div ${attributes}><strong>${escapeHtml(area.name)}</strong> <span class="muted">${escapeHtml(area.id)}</span><div class="score">${score.attacks_run === 0 ? 'no attack judged' : `${text} held`}${failures.join('')}</div></div>`;
     });
-    return `<section id="summary">\n${heading}\n<div class="tiles" id="summary-areas">\n${tiles.join('\n')}\n</div>\n</section>`;
+    return `<section id="summary">\n${heading}\n<div class="tiles" id="summary-areas">\n${tiles.join('\n')}\n</div>\n</section>\n${transparencySection(runs[0]!.report)}`;
   }
   const rows = areas.map((area) => {
     const cells = perRun.map((byArea, column) => areaScore(byArea.get(area.id) ?? [], area, column));
@@ -166,6 +175,26 @@ ${rows.join('\n')}
 </tbody>
 </table>
 </section>`;
+}
+
+/**
+ * One run's transparency: a tile per suite (preserved of what works direct, changed, broken,
+ * coloured as held when nothing is broken), and every operation not preserved with why.
+ */
+function transparencySection(report: Report): string {
+  const { transparency } = report;
+  const heading = '<h2>Transparency <span class="muted">benign traffic of real servers, through the candidate against direct (docs/transparency.md)</span></h2>';
+  if (transparency === undefined) return `<section id="transparency-summary">\n${heading}\n<p class="muted">not measured in this run</p>\n</section>`;
+  const tiles = transparency.suites.map(({ name, title, score }) => {
+    const standing = score.transparency === null ? 'zero' : score.broken === 0 ? 'held' : 'over-blocked';
+    return `<div class="tile ${standing}" title="${escapeHtml(title)}"><strong>${escapeHtml(name)}</strong><div class="score">${escapeHtml(describeScore(score))}</div></div>`;
+  });
+  const notPreserved = transparency.results.filter((result) => result.verdict === 'changed' || result.verdict === 'broken');
+  const items = notPreserved.map(
+    (result) => `<li class="${result.verdict === 'broken' ? 'over-blocked' : 'muted'}"><strong>${result.verdict}</strong>${result.requirement ? ` (${escapeHtml(result.requirement)})` : ''} ${escapeHtml(`${result.suite}: ${result.id}`)}: ${escapeHtml(result.detail.slice(0, 400))}</li>`,
+  );
+  const list = items.length === 0 ? '' : `\n<details><summary>${items.length} operation(s) not preserved</summary><ul>${items.join('')}</ul></details>`;
+  return `<section id="transparency-summary">\n${heading}\n<div class="tiles">\n${tiles.join('\n')}\n</div>${list}\n</section>`;
 }
 
 /** Below the summary of several runs: each candidate with what its short column header leaves out. */

@@ -3,6 +3,7 @@ import type { ProfileScore } from '../profiles.js';
 import type { BaselineVerdict } from '../run/baseline.js';
 import type { Shard } from '../run/shard.js';
 import type { CaseResult, FailureKind, Outcome } from '../run/outcome.js';
+import type { TransparencyReport } from '../transparency/types.js';
 
 export const REPORT_FORMAT = 'mcp-gauntlet-report/3';
 
@@ -83,6 +84,11 @@ export interface Report {
   /** Present when the run was interrupted (SIGINT, SIGTERM): why, and the selected scenarios it did not judge. */
   incomplete?: { reason: string; not_run: string[] };
   cases: CaseResult[];
+  /**
+   * The second score beside attacks held: benign real-world traffic direct against through the
+   * candidate (harness/transparency/). Absent when the run skipped it (`--no-transparency`).
+   */
+  transparency?: TransparencyReport;
 }
 
 /** An attack held: it passed, and so did its control, so the broker did not hold it by refusing all. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { areaStanding, areasOf, casesByArea, caseAreas, tally, UNLISTED } from '../../harness/report/areas.js';
 import { renderMarkdown } from '../../harness/report/markdown.js';
-import { summarise, type Report } from '../../harness/report/summary.js';
+import { reportOf } from './case-fixture.js';
 import { loadRequirements } from '../../harness/requirements.js';
 import type { CaseResult } from '../../harness/run/outcome.js';
 
@@ -54,16 +54,7 @@ describe("report.md's summary by protection area", () => {
       { ...attack('b', ['PIN-2'], 'pass'), findings: [], notes: [] },
       { ...control('c', ['PIN-3'], 'pass'), findings: [], notes: [] },
     ] as CaseResult[];
-    const report = {
-      format: 'mcp-gauntlet-report/3',
-      suite: { name: 'mcp-gauntlet', version: '0' },
-      candidate: { name: 'x', version: '1', adapterProtocol: 'gauntlet-candidate/2', claims: [] },
-      started_at: '',
-      finished_at: '',
-      filter: null,
-      summary: summarise(cases),
-      cases,
-    } as unknown as Report;
+    const report = reportOf(cases);
     const markdown = renderMarkdown(report, requirements);
     expect(markdown).toContain('Controls passed: 1 of 1');
     expect(markdown).toContain('| Pinning (PIN) | 1 of 2 | 1 | 1 of 1 |');

@@ -34,6 +34,23 @@ describe("the README's broker table", () => {
     expect(areas).toEqual([{ area: 'Pinning', attacks: 2 }]);
   });
 
+  it('shows transparency as preserved of what works direct, and "not measured" for a report without it', () => {
+    const report = (transparency?: object) => ({
+      folder: 'x',
+      report: {
+        candidate: { name: 'x', version: '1', adapterProtocol: 'gauntlet-candidate/2', claims: [] } as never,
+        summary: { attacks_held: 0, attacks_total: 0, exposed: 0, over_blocked: 0, nonconformant: 0, errors: 0, unsupported: 0, unsupported_environment: 0 } as never,
+        cases: [],
+        ...(transparency === undefined ? {} : { transparency: transparency as never }),
+      },
+    });
+    const score = { preserved: 97, changed: 34, broken: 3, not_applicable: 7, unsupported: 0, applicable: 134, transparency: 97 / 134 };
+    const [, , measured] = brokerTable([report({ score, suites: [], results: [], duration_ms: 1 })], requirements).split('\n');
+    expect(measured?.split(' | ')[3]).toBe('97 of 134 (34 changed, 3 broken)');
+    const [, , unmeasured] = brokerTable([report()], requirements).split('\n');
+    expect(unmeasured?.split(' | ')[3]).toBe('not measured');
+  });
+
   it('refuses a README without exactly one pair of markers', () => {
     expect(() => withBrokerTable('no markers', '')).toThrow(/expected one/);
     expect(() => withBrokerTable(`${TABLE_BEGIN}${TABLE_BEGIN}${TABLE_END}`, '')).toThrow(/expected one/);

@@ -1,3 +1,4 @@
+import { summarise, type Report } from '../../harness/report/summary.js';
 import type { CaseResult, Finding } from '../../harness/run/outcome.js';
 import { TRANSCRIPT_BOUNDS } from '../../harness/run/transcript.js';
 
@@ -22,5 +23,20 @@ export function judgedCase(id: string, outcome: CaseResult['outcome'], options: 
     ...(outcome === 'error' ? { reason: 'the broker died' } : {}),
     notes: [],
     transcript: { steps: [], agent: [], server: [], bounds: TRANSCRIPT_BOUNDS.passing },
+  };
+}
+
+/** A finished report of `cases` from a candidate named x, as a run writes it, with `extra` members. */
+export function reportOf(cases: CaseResult[], extra: Partial<Report> = {}): Report {
+  return {
+    format: 'mcp-gauntlet-report/3',
+    suite: { name: 'mcp-gauntlet', version: '0' },
+    candidate: { name: 'x', version: '1', adapterProtocol: 'gauntlet-candidate/2', claims: [] },
+    started_at: '',
+    finished_at: '',
+    filter: null,
+    summary: summarise(cases),
+    cases,
+    ...extra,
   };
 }

@@ -1,0 +1,70 @@
+import type { Answer } from '../agent/client.js';
+import type { ClientSide, Effect, OperatorConfig } from '../scenario/types.js';
+import { isObject, payloadOf } from './normalise.js';
+import type { Observed } from './observe.js';
+
+/**
+ * The operator option for non-text content (images, audio, blobs, embedded resources): `pass`
+ * lets it through. Being added to the neutral operator configuration beside this suite; until a
+ * broker supports it, its withholding is judged `changed` under WTH-1, RSC-4 or PRM-3.
+ */
+export type PermittingConfig = OperatorConfig & { non_text?: 'pass' };
+
+/** Bounds set far past anything these sessions produce, so no default cap decides what passes. */
+const GENEROUS_LIMITS = { max_result_chars: 1_000_000, max_description_chars: 100_000, max_tools: 1_000, max_pages: 100 } as const;
+
+/** Each effect class allowed: the operator permits every tool it classified. */
+const ALLOW_ALL = { read_only: 'allow', local_change: 'allow', remote_change: 'allow', destructive: 'allow' } as const;
+
+/**
+ * A tool's effect class taken from its own annotations, so no honest broker's hint check refuses
+ * the rule: read-only, destructive, open-world (remote) or else a local change.
+ */
+function effectOf(tool: Record<string, unknown>): Effect {
+  const hints = isObject(tool.annotations) ? tool.annotations : {};
+  if (hints.readOnlyHint === true) return 'read_only';
+  if (hints.destructiveHint === true) return 'destructive';
+  if (hints.openWorldHint === true) return 'remote_change';
+  return 'local_change';
+}
+
+function listed(observed: readonly Observed[], id: string, member: string): Array<Record<string, unknown>> {
+  const answer: Answer | undefined = observed.find((entry) => entry.id === id)?.answer;
+  if (answer === undefined || answer.kind !== 'result') return [];
+  const payload = payloadOf(answer);
+  const items = isObject(payload) ? payload[member] : undefined;
+  return Array.isArray(items) ? items.filter(isObject) : [];
+}
+
+/** The scheme of a URI or template with its `//` (`demo://`, `memory://`): the prefix that admits all of a server's resources of that scheme. */
+function schemeOf(uri: string): string {
+  const match = /^([a-z][a-z0-9+.-]*:(?:\/\/)?)/i.exec(uri);
+  return match ? match[1]! : uri;
+}
+
+/**
+ * A permitting operator configuration generated from what the server offered direct: every tool
+ * allowed and classified, every resource and template and prompt allowed, every server request
+ * the agent answers permitted (roots: the agent's own), non-text content passed, bounds generous.
+ */
+export function permittingConfig(direct: readonly Observed[], side: ClientSide, env: Record<string, string>): PermittingConfig {
+  const tools = Object.fromEntries(listed(direct, 'tools/list', 'tools').flatMap((tool) => (typeof tool.name === 'string' ? [[tool.name, { effect: effectOf(tool) }]] : [])));
+  const uris = [
+    ...listed(direct, 'resources/list', 'resources').map((resource) => resource.uri),
+    ...listed(direct, 'resources/templates/list', 'resourceTemplates').map((template) => template.uriTemplate),
+  ].filter((uri): uri is string => typeof uri === 'string');
+  const prompts = listed(direct, 'prompts/list', 'prompts').flatMap((prompt) => (typeof prompt.name === 'string' ? [prompt.name] : []));
+  return {
+    tools,
+    policy: { ...ALLOW_ALL },
+    limits: { ...GENEROUS_LIMITS },
+    ...(Object.keys(env).length > 0 ? { env: { ...env } } : {}),
+    ...(uris.length > 0 ? { resources: { allow: [...new Set(uris.map(schemeOf))] } } : {}),
+    ...(prompts.length > 0 ? { prompts: Object.fromEntries(prompts.map((name) => [name, {}])) } : {}),
+    ...(side.sampling === undefined ? {} : { sampling: { allow: true, max_requests: 100, allow_tools: side.sampling.tools === true } }),
+    ...(side.elicitation === undefined ? {} : { elicitation: { allow: true, max_requests: 100 } }),
+    ...(side.roots === undefined ? {} : { roots: side.roots.map((root) => root.uri) }),
+    notifications: { max_log_messages: 10_000, max_list_changed: 1_000 },
+    non_text: 'pass',
+  };
+}
