@@ -9,6 +9,8 @@ import { describe, expect, it } from 'vitest';
 import { loadCatalogue } from '../../harness/catalogue.js';
 import { passthroughCandidate } from '../../harness/candidates/passthrough.js';
 import { referenceCandidate } from '../../harness/candidates/reference.js';
+import { hooksOf } from '../../harness/candidates/hooks.js';
+import { requiredHooks } from '../../harness/expect/plan.js';
 import type { Candidate } from '../../harness/candidates/types.js';
 import { runScenario } from '../../harness/run/execute.js';
 
@@ -25,6 +27,12 @@ describe('the OAuth sign-in scenarios', () => {
   it('pair each attack with the honest sign-in', () => {
     for (const id of ATTACKS) expect(scenarios.get(id)).toMatchObject({ kind: 'attack', control: CONTROL });
     expect(scenarios.get(CONTROL)?.kind).toBe('control');
+  });
+
+  it('need the oauth-client hook, whatever they check: their server serves nobody who has not signed in', () => {
+    for (const id of [...ATTACKS, CONTROL]) expect(requiredHooks(scenarios.get(id)!), id).toContain('oauth-client');
+    expect(hooksOf(referenceCandidate()).has('oauth-client')).toBe(false);
+    expect(hooksOf(declaringOauth(referenceCandidate())).has('oauth-client')).toBe(true);
   });
 
   for (const [name, make] of [['reference', () => referenceCandidate()], ['passthrough', passthroughCandidate]] as const) {
