@@ -209,7 +209,7 @@ export async function serveHttp(setup: ServerSetup, addresses: readonly string[]
     if (knobs.httpCloseConnections) response.setHeader('connection', 'close');
     const headers = headersOf(request);
     ledger.append({ ev: 'request', method: request.method ?? '', path: request.url ?? '', headers });
-    if (knobs.httpOauth !== null && answerOauth(knobs.httpOauth, request, response, knobs.httpTls)) return;
+    if (knobs.httpOauth !== null && answerOauth(knobs.httpOauth, knobs.oauthEndpointsAt, request, response, knobs.httpTls)) return;
     void (async () => {
       const line = (await readBody(request)).replace(/[\r\n]/g, ' ');
       const { key, method } = routing(line);

@@ -124,6 +124,8 @@ export interface Knobs {
   httpSse: SseMode | null;
   /** Over HTTP: every MCP request without a credential is refused 401, and the server describes a sign-in of its choosing (servers/kit/oauth.ts). */
   httpOauth: OauthMode | null;
+  /** With `http_oauth`: the registration and token endpoints the metadata names are on this address the server listens on. */
+  oauthEndpointsAt: string | null;
   /** Per resource: what reading it returns instead of its own text. */
   resourceContents: Record<string, ResourceContents>;
   /** Per resource: the preset that replaces its description in both phases. */
@@ -238,6 +240,7 @@ const KNOB_KEYS = [
   'http_close_connections',
   'http_sse',
   'http_oauth',
+  'oauth_endpoints_at',
   'resource.<resource>',
   'resource_description.<resource>',
   'template_description',
@@ -361,6 +364,7 @@ export function resolveKnobs(assigned: Readonly<Record<string, string>>): Knobs 
     httpCloseConnections: false,
     httpSse: null,
     httpOauth: null,
+    oauthEndpointsAt: null,
     resourceContents: {},
     resourceDescriptions: {},
     templateDescription: null,
@@ -483,6 +487,10 @@ export function resolveKnobs(assigned: Readonly<Record<string, string>>): Knobs 
       case 'http_oauth':
         knobs.httpOauth = oneOf(key, value, OAUTH_MODES);
         break;
+      case 'oauth_endpoints_at':
+        if (isIP(value) === 0) throw badValue(key, value, 'an IP address the server listens on');
+        knobs.oauthEndpointsAt = value;
+        break;
       case 'hang_on':
         knobs.hangOn = oneOf(key, value, HANGABLE_METHODS);
         break;
@@ -560,6 +568,10 @@ export function refuseUnlistened(knobs: Knobs, listen: readonly string[] | null)
   const target = knobs.httpRedirectTo;
   if (target !== null && !(listen ?? []).includes(target)) {
     throw new KnobError(`knob http_redirect_to=${target} needs --http and ${target} among the addresses the server listens on`);
+  }
+  const endpoints = knobs.oauthEndpointsAt;
+  if (endpoints !== null && (knobs.httpOauth === null || !(listen ?? []).includes(endpoints))) {
+    throw new KnobError(`knob oauth_endpoints_at=${endpoints} needs http_oauth, --http and ${endpoints} among the addresses the server listens on`);
   }
 }
 

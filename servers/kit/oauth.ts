@@ -10,9 +10,12 @@
  * - `path`: https, the payload and `;`, `|` and a backtick in the path;
  * - `scheme`: a scheme of no browser (`gauntlet-app:`), the payload as its whole opaque path.
  * Nothing else of the flow is real: registration answers a fixed client id, the token endpoint
- * refuses every grant, the authorization page is a plain text.
+ * refuses every grant, the authorization page is a plain text. With `oauth_endpoints_at` the
+ * registration and token endpoints are on another address the server listens on (the cloud
+ * metadata address, in a network of the harness's making): a client that registers dials it.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { isIPv6 } from 'node:net';
 
 export const OAUTH_MODES = ['honest', 'userinfo', 'path', 'scheme'] as const;
 export type OauthMode = (typeof OAUTH_MODES)[number];
@@ -47,8 +50,9 @@ function json(response: ServerResponse, status: number, body: unknown): void {
  * Answers the request when it is part of the sign-in, or refuses an MCP request that carries no
  * credential (401 pointing at the metadata); returns false for a request to serve as MCP.
  */
-export function answerOauth(mode: OauthMode, request: IncomingMessage, response: ServerResponse, tls: boolean): boolean {
+export function answerOauth(mode: OauthMode, endpointsAt: string | null, request: IncomingMessage, response: ServerResponse, tls: boolean): boolean {
   const origin = new URL(`${tls ? 'https' : 'http'}://${request.headers.host ?? '127.0.0.1'}`);
+  const endpoints = endpointsAt === null ? origin.origin : `${origin.protocol}//${isIPv6(endpointsAt) ? `[${endpointsAt}]` : endpointsAt}:${origin.port}`;
   const path = new URL(request.url ?? '/', origin).pathname;
   if (path.startsWith(PROTECTED_RESOURCE)) {
     json(response, 200, { resource: `${origin.origin}/mcp`, authorization_servers: [origin.origin], bearer_methods_supported: ['header'] });
@@ -56,8 +60,8 @@ export function answerOauth(mode: OauthMode, request: IncomingMessage, response:
     json(response, 200, {
       issuer: origin.origin,
       authorization_endpoint: authorizationEndpoint(mode, origin),
-      token_endpoint: `${origin.origin}/token`,
-      registration_endpoint: `${origin.origin}/register`,
+      token_endpoint: `${endpoints}/token`,
+      registration_endpoint: `${endpoints}/register`,
       response_types_supported: ['code'],
       grant_types_supported: ['authorization_code', 'refresh_token'],
       code_challenge_methods_supported: ['S256'],

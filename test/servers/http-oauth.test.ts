@@ -70,4 +70,11 @@ describe('the kit with http_oauth', () => {
     expect(() => refuseUnlistened(resolveKnobs({ http_oauth: 'honest' }), null)).toThrow(KnobError);
     expect(() => resolveKnobs({ http_oauth: 'sideways' })).toThrow(KnobError);
   });
+
+  it('puts the registration and token endpoints on another address only where the server listens on it', async () => {
+    expect(() => refuseUnlistened(resolveKnobs({ http_oauth: 'honest', oauth_endpoints_at: '169.254.169.254' }), ['10.0.0.5'])).toThrow(KnobError);
+    expect(() => refuseUnlistened(resolveKnobs({ oauth_endpoints_at: '169.254.169.254' }), ['169.254.169.254'])).toThrow(KnobError);
+    expect(() => refuseUnlistened(resolveKnobs({ http_oauth: 'honest', oauth_endpoints_at: '169.254.169.254' }), ['10.0.0.5', '169.254.169.254'])).not.toThrow();
+    expect(() => resolveKnobs({ oauth_endpoints_at: 'metadata.internal' })).toThrow(KnobError);
+  });
 });
