@@ -15,7 +15,7 @@ import type { Candidate } from '../../harness/candidates/types.js';
 import { runScenario } from '../../harness/run/execute.js';
 
 const scenarios = new Map(loadCatalogue().map((scenario) => [scenario.id, scenario]));
-const ATTACKS = ['crd.oauth-userinfo-payload', 'crd.oauth-path-payload', 'crd.oauth-scheme-payload'];
+const ATTACKS = ['crd.oauth-userinfo-payload', 'crd.oauth-path-payload', 'crd.oauth-scheme-payload', 'crd.oauth-endpoints-metadata-address'];
 const CONTROL = 'crd.oauth-sign-in-opened';
 /** A start that waits for a sign-in waits this long; nothing here signs in. */
 const STEP_TIMEOUT_MS = 5_000;
