@@ -36,6 +36,8 @@ export const httpRelayEntry = join(packageRoot, 'dist', 'harness', 'agent', 'htt
 export const legacySseRelayEntry = join(packageRoot, 'dist', 'harness', 'agent', 'legacy-sse-relay.js');
 /** The network enclosure's DNS server (harness/observe/dns-responder.ts). */
 export const dnsResponderEntry = join(packageRoot, 'dist', 'harness', 'observe', 'dns-responder.js');
+/** What every URL opener in a broker's way runs (harness/observe/url-openers.ts). */
+export const urlOpenerRecorderEntry = join(packageRoot, 'dist', 'harness', 'observe', 'url-opener-recorder.js');
 
 /**
  * A program's entry, `dist/<program>/<entry>.js`, or the file that starts its one-file bundle,

@@ -8,10 +8,18 @@ import { DEFAULT_STEP_TIMEOUT_MS } from '../harness/run/execute.js';
 import { defaultJobs } from '../harness/run/pool.js';
 import { runSuite } from '../harness/run/suite.js';
 import type { Report } from '../harness/report/summary.js';
+import { requiredHooks } from '../harness/expect/plan.js';
 
 const scenarios = loadCatalogue();
-const attacks = scenarios.filter((s) => s.kind === 'attack').map((s) => s.id);
-const controls = scenarios.filter((s) => s.kind === 'control').map((s) => s.id);
+/**
+ * Scenarios whose server serves nobody who has not signed in with OAuth apply only to a broker
+ * that signs in (the oauth-client hook). Neither the reference (per-host tokens from the
+ * operator, no OAuth) nor passthrough signs in: for both they are unsupported, never held or
+ * exposed for free (test/harness/oauth-sign-in.test.ts runs them with the hook declared).
+ */
+const signInOnly = new Set(scenarios.filter((s) => requiredHooks(s).includes('oauth-client')).map((s) => s.id));
+const attacks = scenarios.filter((s) => s.kind === 'attack' && !signInOnly.has(s.id)).map((s) => s.id);
+const controls = scenarios.filter((s) => s.kind === 'control' && !signInOnly.has(s.id)).map((s) => s.id);
 
 /**
  * One worker per core (the command line's default): a scenario is mostly CPU, and a third worker
@@ -36,7 +44,7 @@ describe('the reference broker passes the whole catalogue', () => {
 
   it.each(scenarios.map((s) => s.id))('%s', (id) => {
     const result = byId(report).get(id);
-    expect(result?.outcome, explain(result)).toBe('pass');
+    expect(result?.outcome, explain(result)).toBe(signInOnly.has(id) ? 'unsupported' : 'pass');
   });
 
   it('holds every attack it runs, each with its control passing', () => {
@@ -58,5 +66,9 @@ describe('the passthrough baseline is exposed on every attack and passes every c
 
   it.each(controls)('control %s passes', (id) => {
     expect(results.get(id)?.outcome, explain(results.get(id))).toBe('pass');
+  });
+
+  it.each([...signInOnly])('%s, which needs a broker that signs in, is unsupported', (id) => {
+    expect(results.get(id)?.outcome, explain(results.get(id))).toBe('unsupported');
   });
 });

@@ -13,6 +13,7 @@ export function hooksOf(candidate: Candidate): Set<Hook> {
   if (candidate.info.servers === 'many') hooks.add('multi-server');
   for (const upstream of candidate.info.upstreams ?? ['command']) hooks.add(upstream === 'url' ? 'url-upstream' : 'command-upstream');
   if (candidate.info.agentTransports?.includes('http')) hooks.add('http-agent');
+  if (candidate.info.oauthClient === true) hooks.add('oauth-client');
   return hooks;
 }
 

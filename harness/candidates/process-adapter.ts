@@ -31,6 +31,7 @@ interface Hello {
   hooks: Hook[];
   upstreams: Array<'command' | 'url'>;
   agent_transports?: Array<'stdio' | 'http'>;
+  oauth_client?: boolean;
   config_flaws: boolean;
   unapplied: string[];
   /** Absent from adapters written before it: they serve one server. */
@@ -141,6 +142,7 @@ export async function openProtocolAdapter(path: string, helloTimeoutMs = HELLO_T
     claims: hello.claims as Feature[],
     upstreams: hello.upstreams,
     ...(hello.agent_transports === undefined ? {} : { agentTransports: hello.agent_transports }),
+    ...(hello.oauth_client === undefined ? {} : { oauthClient: hello.oauth_client }),
     configFlaws: hello.config_flaws,
     unapplied: hello.unapplied,
     ...(hello.servers === undefined ? {} : { servers: hello.servers }),

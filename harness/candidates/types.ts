@@ -81,6 +81,12 @@ export interface CandidateInfo {
   unapplied?: readonly string[];
   /** How the agent can reach the broker: over its stdio, or over Streamable HTTP (default: stdio). */
   agentTransports?: ReadonlyArray<'stdio' | 'http'>;
+  /**
+   * The broker signs in to a server that asks with OAuth, opening the authorization URL for the
+   * user (the `oauth-client` hook). A broker that does no OAuth never opens a URL a server chose:
+   * the scenarios about such URLs (the `opened_*` checks) cannot apply to it, and are unsupported.
+   */
+  oauthClient?: boolean;
 }
 
 /** How to start the hostile server; the candidate launches it as its upstream. */

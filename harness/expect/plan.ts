@@ -54,6 +54,8 @@ export function requiredHooks(scenario: Scenario): Hook[] {
   const servers = Object.values(scenario.servers ?? { server: scenario.server });
   const hooks = new Set<Hook>(servers.map((server) => (server.transport === 'http' ? 'url-upstream' : 'command-upstream')));
   if (scenario.servers !== undefined) hooks.add('multi-server');
+  // A server that serves nobody who has not signed in with OAuth is reached only by a broker that signs in.
+  if (servers.some((server) => server.knobs?.['http_oauth'] !== undefined)) hooks.add('oauth-client');
   for (const claim of scenario.claims) if (RECORD_CLAIMS[claim] !== undefined) hooks.add(RECORD_CLAIMS[claim]);
   if (scenario.agent?.transport === 'http') hooks.add('http-agent');
   for (const step of scenario.steps) {

@@ -33,6 +33,10 @@ import { hidden, required } from './list/schemas.js';
 import unchanged from './list/unchanged.js';
 import { auditChain, auditTrail } from './scenario/audit.js';
 import canary from './scenario/canary.js';
+import openedExcludes from './opened/unescaped.js';
+import openedHttpsOnly from './opened/https-only.js';
+import payloadRan from './opened/payload-ran.js';
+import openedSignIn from './opened/sign-in.js';
 import ledger from './scenario/ledger.js';
 import loadReport from './scenario/load-report.js';
 import secretsWithheld from './scenario/secrets.js';
@@ -140,6 +144,10 @@ export const EXPECTATIONS: readonly Expectation[] = [
   killSurvivors,
   ledger,
   canary,
+  openedExcludes,
+  openedHttpsOnly,
+  payloadRan,
+  openedSignIn,
   secretsWithheld,
   serverEnv,
   serverHeaders,

@@ -231,7 +231,7 @@ export interface Expectation<B extends Block = Block> {
 }
 
 /** The adapter hooks a check can depend on (harness/candidates/types.ts). */
-export type Hook = 'approve' | 'audit' | 'audit-lines' | 'load-report' | 'start-refusal' | 'config-flaws' | 'url-upstream' | 'command-upstream' | 'http-agent' | 'multi-server';
+export type Hook = 'approve' | 'audit' | 'audit-lines' | 'load-report' | 'start-refusal' | 'config-flaws' | 'url-upstream' | 'command-upstream' | 'http-agent' | 'multi-server' | 'oauth-client';
 
 /** Each block's `expect` object, as the loader validated it. */
 interface ExpectOfBlock {

@@ -19,6 +19,7 @@ import { DEFAULT_SERVER_URL, fillPorts, kitCommand, startMembers, type Members }
 import { CandidateUnresponsive, failureOf, UnsupportedEnvironment, type CaseResult } from './outcome.js';
 import { BudgetSpent, spentReason, unlessSpent } from './budget.js';
 import { ScenarioSession } from './steps.js';
+import { withUrlOpeners } from '../observe/url-openers.js';
 import { noTranscript } from './transcript.js';
 
 export interface RunOptions {
@@ -218,7 +219,8 @@ async function judgedRun(scenario: Scenario, candidate: Candidate, options: RunO
     workdir: workdir.path,
     ...reached,
     timeoutMs: options.stepTimeoutMs,
-    env: { ...process.env, ...OPERATOR_ENV },
+    // Every program it could show the user a page with only writes its arguments to the ledger.
+    env: await withUrlOpeners({ ...process.env, ...OPERATOR_ENV }, join(workdir.path, 'url-openers'), ledger.path),
     ...(enclosure === undefined ? {} : { launchPrefix: enclosure.prefix }),
     // The operator of an HTTPS server trusts whoever issued its certificate.
     ...(servesTls(scenario) ? { trustedCa: kitCaFile } : {}),

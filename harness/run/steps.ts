@@ -270,7 +270,8 @@ export class ScenarioSession {
     this.agent = new AgentClient(channel, this.stepTimeoutMs, this.clientSide);
     const answer = await this.agent.initialize(expect.within_ms);
     // As for calls: a step about answering in time fails on silence; elsewhere silence is an error.
-    if (answer.kind === 'timeout' && expect.within_ms === undefined) {
+    // A candidate waiting for the user to sign in (OAuth) may hold initialize for as long as that takes.
+    if (answer.kind === 'timeout' && expect.within_ms === undefined && expect.outcome !== 'signing-in') {
       throw new CandidateUnresponsive(`${label}: the candidate did not answer initialize within ${this.stepTimeoutMs} ms`);
     }
     this.startedReady = answer.kind === 'result';

@@ -378,8 +378,10 @@ export interface StartExpectation {
    * must for operator files it cannot trust (docs/scenario-format.md says why a dead candidate
    * still cannot pass). `refused-before-connect`: the candidate refuses to serve and nothing in
    * the scenario so far has so much as opened a connection to the server's listener.
+   * `signing-in`: the server asks for an OAuth sign-in; whatever initialize gives (an answer, a
+   * refusal, or silence for the step timeout while the candidate waits for the user) is not judged.
    */
-  outcome: 'ready' | 'refused' | 'refused-before-launch' | 'refused-before-connect';
+  outcome: 'ready' | 'refused' | 'refused-before-launch' | 'refused-before-connect' | 'signing-in';
   /** For `refused-before-launch`: strings the reason the candidate's adapter gives must contain. */
   reason_includes?: string[];
   /** How many hostile-server processes may still be alive once the start has been refused. */
@@ -571,6 +573,14 @@ export interface ScenarioExpectation {
   canary_requests?: number;
   /** Texts no header of any request the canary received may contain. */
   canary_headers_exclude?: string[];
+  /** Texts (a server's shell payload) no argument of any URL opener the candidate started may hold. */
+  opened_excludes?: string[];
+  /** Every URL opener the candidate started was handed an https URL and no other scheme. */
+  opened_https_only?: true;
+  /** The file a server's shell payload creates is not in the session's folder. */
+  payload_ran?: false;
+  /** The candidate opened exactly one https URL, with this path: the honest sign-in page. */
+  opened_path?: string;
   /** Variables every server launch must not, or must, have received (read from the ledger). */
   server_env?: {
     absent?: string[];

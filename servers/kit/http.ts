@@ -14,7 +14,8 @@
  * With `http_sse` every request is answered as the transport also allows, on an event stream: a
  * priming event at once, then whatever the server sends of its own while the request is pending
  * (notifications, requests: `notify.*`, `ask.*`), then the answer; or, for a call (`endless`), log
- * lines for as long as the client reads and never the answer.
+ * lines for as long as the client reads and never the answer. With `http_oauth` the server signs
+ * nobody in: it refuses every uncredentialed MCP request and describes a sign-in (servers/kit/oauth.ts).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
@@ -24,6 +25,7 @@ import { isIPv6 } from 'node:net';
 import { PassThrough } from 'node:stream';
 import { isRecord, rawMemberText } from './jsonrpc.js';
 import type { Knobs } from './knobs.js';
+import { answerOauth } from './oauth.js';
 import { type SentLine, serve, type ServerSetup, type StopReason } from './server.js';
 import { streamPieces } from './wire.js';
 import type { Pieces, RawText } from './json-text.js';
@@ -209,6 +211,7 @@ export async function serveHttp(setup: ServerSetup, addresses: readonly string[]
     if (knobs.httpCloseConnections) response.setHeader('connection', 'close');
     const headers = headersOf(request);
     ledger.append({ ev: 'request', method: request.method ?? '', path: request.url ?? '', headers });
+    if (knobs.httpOauth !== null && answerOauth(knobs.httpOauth, knobs.oauthEndpointsAt, request, response, knobs.httpTls)) return;
     void (async () => {
       const line = (await readBody(request)).replace(/[\r\n]/g, ' ');
       const { key, method } = routing(line);

@@ -22,6 +22,7 @@ import {
   RESOURCE_NAMES,
   type ResourceContents,
 } from './feature-presets.js';
+import { OAUTH_MODES, type OauthMode } from './oauth.js';
 import { OUTPUT_PRESETS, type OutputPreset } from './outputs.js';
 import { RESULT_FAMILIES, RESULT_PRESETS, type ResultPreset } from './results.js';
 import { DEFAULT_CANARY_PORT, SCHEMA_FAMILIES, SCHEMA_PRESETS, type SchemaPreset } from './schemas.js';
@@ -121,6 +122,10 @@ export interface Knobs {
   httpCloseConnections: boolean;
   /** Over HTTP: every request is answered on an event stream (`answer`), a call's never ending (`endless`). */
   httpSse: SseMode | null;
+  /** Over HTTP: every MCP request without a credential is refused 401, and the server describes a sign-in of its choosing (servers/kit/oauth.ts). */
+  httpOauth: OauthMode | null;
+  /** With `http_oauth`: the registration and token endpoints the metadata names are on this address the server listens on. */
+  oauthEndpointsAt: string | null;
   /** Per resource: what reading it returns instead of its own text. */
   resourceContents: Record<string, ResourceContents>;
   /** Per resource: the preset that replaces its description in both phases. */
@@ -241,6 +246,8 @@ const KNOB_KEYS = [
   'http_echo_headers',
   'http_close_connections',
   'http_sse',
+  'http_oauth',
+  'oauth_endpoints_at',
   'resource.<resource>',
   'resource_description.<resource>',
   'template_description',
@@ -370,6 +377,8 @@ export function resolveKnobs(assigned: Readonly<Record<string, string>>): Knobs 
     httpEchoHeaders: false,
     httpCloseConnections: false,
     httpSse: null,
+    httpOauth: null,
+    oauthEndpointsAt: null,
     resourceContents: {},
     resourceDescriptions: {},
     templateDescription: null,
@@ -495,6 +504,13 @@ export function resolveKnobs(assigned: Readonly<Record<string, string>>): Knobs 
       case 'http_sse':
         knobs.httpSse = oneOf(key, value, SSE_MODES);
         break;
+      case 'http_oauth':
+        knobs.httpOauth = oneOf(key, value, OAUTH_MODES);
+        break;
+      case 'oauth_endpoints_at':
+        if (isIP(value) === 0) throw badValue(key, value, 'an IP address the server listens on');
+        knobs.oauthEndpointsAt = value;
+        break;
       case 'hang_on':
         knobs.hangOn = oneOf(key, value, HANGABLE_METHODS);
         break;
@@ -568,9 +584,14 @@ export function refuseUnlistened(knobs: Knobs, listen: readonly string[] | null)
   const initiated = [...Object.keys(knobs.asks).map((tool) => `ask.${tool}`), ...Object.keys(knobs.notifies).map((tool) => `notify.${tool}`), ...Object.keys(knobs.rendezvous).map((tool) => `rendezvous.${tool}`)];
   if (listen !== null && knobs.httpSse === null && initiated.length > 0) throw new KnobError(`knob ${initiated[0]} is served over stdio, or over HTTP with http_sse`);
   if (listen === null && knobs.httpSse !== null) throw new KnobError('knob http_sse needs --http');
+  if (listen === null && knobs.httpOauth !== null) throw new KnobError('knob http_oauth needs --http');
   const target = knobs.httpRedirectTo;
   if (target !== null && !(listen ?? []).includes(target)) {
     throw new KnobError(`knob http_redirect_to=${target} needs --http and ${target} among the addresses the server listens on`);
+  }
+  const endpoints = knobs.oauthEndpointsAt;
+  if (endpoints !== null && (knobs.httpOauth === null || !(listen ?? []).includes(endpoints))) {
+    throw new KnobError(`knob oauth_endpoints_at=${endpoints} needs http_oauth, --http and ${endpoints} among the addresses the server listens on`);
   }
 }
 

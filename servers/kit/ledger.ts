@@ -133,7 +133,21 @@ export interface WrittenRecord extends RecordBase {
   mono_ns: string;
 }
 
+/**
+ * Written by the harness's URL-opener recorder (harness/observe/url-openers.ts), not by a server:
+ * a program a broker started to show the user a page (`xdg-open`, `$BROWSER`, ...), with its
+ * arguments as it received them. Nothing was opened.
+ */
+export interface OpenedRecord extends RecordBase {
+  ev: 'opened';
+  /** The name the program was started under: `xdg-open`, `BROWSER`, ... */
+  opener: string;
+  /** Its arguments after its own name. */
+  args: string[];
+}
+
 export type LedgerRecord =
+  | OpenedRecord
   | LaunchRecord
   | RecvRecord
   | SentRecord

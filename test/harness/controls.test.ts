@@ -19,6 +19,9 @@ const CONTROLS_WITHOUT_RESULT: Record<string, string> = {
   // The same for an error with plain data: the counterpart of an error whose message or data
   // carries a harm.
   'ins.error-data-kept': 'the benign path is a plain server error with plain data, dispatched and delivered',
+  // The server serves nobody who has not signed in: the benign path is its sign-in page opened
+  // for the user, before any session exists (crd.oauth-*).
+  'crd.oauth-sign-in-opened': 'the benign path is the sign-in page opened, before any session',
 };
 
 /** Attacks whose calls have no benign counterpart under the same name. */

@@ -45,8 +45,10 @@ async function commandLine(spec: SessionSpec, url: string): Promise<string[]> {
  * no protection of the kind the suite tests: it forwards listings and calls. Its own rules (HTTPS
  * or loopback unless `--allow-http`, `--ignore-tool` patterns) are what it is judged with.
  */
-export function mcpRemoteCandidate(): Candidate {
-  const broker = installedBroker('mcp-remote', 'mcp-remote');
+export function mcpRemoteCandidate(options: { installedFrom?: string } = {}): Candidate {
+  // `installedFrom`: the folder whose node_modules holds the version to run, for a test that runs
+  // several versions side by side (test/advisories/); the suite's own pin by default.
+  const broker = installedBroker('mcp-remote', 'mcp-remote', options.installedFrom);
   return {
     info: {
       name: 'mcp-remote',
@@ -54,6 +56,8 @@ export function mcpRemoteCandidate(): Candidate {
       adapterProtocol: ADAPTER_PROTOCOL,
       claims: ['listing', 'calls'],
       upstreams: ['url'],
+      // It signs in with OAuth when a server asks, opening the authorization URL with the `open` package.
+      oauthClient: true,
       unapplied: [
         'tools: mcp-remote has no allowlist (its --ignore-tool hides names by pattern and cannot say "only these"), and no effect classes, renames, description overrides or parameter rules',
         'prefix, policy, grants, agents and limits: it has nothing of the kind',

@@ -18,9 +18,9 @@ export default expectation({
   block: 'start',
   name: 'outcome',
   doc:
-    '`ready`; `refused` (after the server received `after`, default `tools/list`, explained by an initialize error or the adapter\'s `startRefusal`); `refused-before-launch` or `refused-before-connect` (no launch, or no connection at all, and the candidate stops); `within_ms` bounds the decision; `reason_includes` are strings the adapter\'s refusal reason must contain',
+    '`ready`; `signing-in` (a server that asks for an OAuth sign-in: whatever the candidate does with initialize, an answer, a refusal or silence while it waits for the user, is not judged; the scenario judges what it opened); `refused` (after the server received `after`, default `tools/list`, explained by an initialize error or the adapter\'s `startRefusal`); `refused-before-launch` or `refused-before-connect` (no launch, or no connection at all, and the candidate stops); `within_ms` bounds the decision; `reason_includes` are strings the adapter\'s refusal reason must contain',
   properties: {
-    outcome: { enum: ['ready', 'refused', 'refused-before-launch', 'refused-before-connect'] },
+    outcome: { enum: ['ready', 'refused', 'refused-before-launch', 'refused-before-connect', 'signing-in'] },
     within_ms: { type: 'integer', minimum: 1 },
     after: { enum: ['initialize', 'tools/list'] },
     reason_includes: { $ref: '#/$defs/fragments' },
@@ -43,6 +43,8 @@ export default expectation({
     switch (expect.outcome) {
       case 'ready':
         return ['start.ready', ...timed];
+      case 'signing-in':
+        return timed;
       case 'refused':
         return ['start.refused', 'start.contact', 'start.refusal_explained', ...timed];
       case 'refused-before-launch':
@@ -53,6 +55,7 @@ export default expectation({
   },
   judge(expect, facts, { records }, fail) {
     const { answer } = facts;
+    if (expect.outcome === 'signing-in' && (expect.within_ms === undefined || answer.kind !== 'timeout')) return;
     if (answer.kind === 'timeout') {
       fail('start.within_ms', `start decided within ${expect.within_ms} ms`, expect.outcome, describe(answer));
       return;
