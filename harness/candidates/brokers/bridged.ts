@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { stdioBridgeEntry } from '../../paths.js';
-import { spawnChannel, throughPrefix } from '../child.js';
+import { killGroup, spawnChannel, throughPrefix } from '../child.js';
 import { freeLoopbackPort } from '../free-port.js';
 import type { AdapterProtection, AgentChannel, SessionSpec, UpstreamCommand } from '../types.js';
 import { optionalMembers } from '../wrapped-channel.js';
@@ -57,7 +57,13 @@ export async function startBridge(upstream: UpstreamCommand, spec: SessionSpec, 
     await channel.close();
     throw new Error(`the adapter's bridge to ${upstream.command} did not start listening within ${spec.timeoutMs} ms`);
   }
-  return { url: `http://127.0.0.1:${port}/mcp`, close: () => channel.close() };
+  // Killed outright, group and all: the bridge has nothing to finish, and a grace period would
+  // let the server outlive the broker by it.
+  const close = () => {
+    if (channel.pid !== undefined) killGroup(channel.pid);
+    return channel.close();
+  };
+  return { url: `http://127.0.0.1:${port}/mcp`, close };
 }
 
 /**
