@@ -31,6 +31,8 @@ export const brokerEntry = freshBundleOr('src', 'cli', 'cli.start.cjs');
 /** The certificate authority that issued the kit's HTTPS certificate (servers/kit/tls/README.md). */
 export const kitCaFile = join(packageRoot, 'servers', 'kit', 'tls', 'ca.pem');
 export const passthroughEntry = join(packageRoot, 'dist', 'harness', 'candidates', 'passthrough-proxy.js');
+/** The adapters' bridge from a command server to Streamable HTTP, for brokers that dial URLs only (harness/candidates/brokers/stdio-bridge.ts). */
+export const stdioBridgeEntry = join(packageRoot, 'dist', 'harness', 'candidates', 'brokers', 'stdio-bridge.js');
 /** The relay that carries the agent's lines to a broker's URL inside a network enclosure. */
 export const httpRelayEntry = join(packageRoot, 'dist', 'harness', 'agent', 'http-channel.js');
 export const legacySseRelayEntry = join(packageRoot, 'dist', 'harness', 'agent', 'legacy-sse-relay.js');

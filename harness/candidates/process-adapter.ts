@@ -8,6 +8,7 @@ import { protocolViolation } from './protocol-schemas.js';
 import { optionalMembers } from './wrapped-channel.js';
 import {
   ADAPTER_PROTOCOL,
+  type AdapterProtection,
   type AgentChannel,
   type Candidate,
   type CandidateInfo,
@@ -36,6 +37,8 @@ interface Hello {
   unapplied: string[];
   /** Absent from adapters written before it: they serve one server. */
   servers?: 'one' | 'many';
+  /** Absent from adapters written before it, and from those that add nothing of their own. */
+  adapter_provides?: AdapterProtection[];
 }
 
 interface Reach {
@@ -146,6 +149,7 @@ export async function openProtocolAdapter(path: string, helloTimeoutMs = HELLO_T
     configFlaws: hello.config_flaws,
     unapplied: hello.unapplied,
     ...(hello.servers === undefined ? {} : { servers: hello.servers }),
+    ...(hello.adapter_provides === undefined ? {} : { adapterProvides: hello.adapter_provides }),
   };
   const offers = (hook: Hook) => hello.hooks.includes(hook);
   const candidate: Candidate = {

@@ -13,6 +13,7 @@ import { supergatewayCandidate } from './brokers/supergateway.js';
 import { hooksOf, HOOK_OF_CLAIM } from './hooks.js';
 import { AdapterError } from './adapter-error.js';
 import { didYouMean } from '../nearest.js';
+import { loadRequirements } from '../requirements.js';
 import { openProtocolAdapter, type ProtocolAdapter } from './process-adapter.js';
 import { ADAPTER_PROTOCOL, FEATURES, type Candidate, type CandidateFactory, type Feature } from './types.js';
 
@@ -47,6 +48,12 @@ export function checkDeclaration(candidate: Candidate, source: string): Candidat
   if (typeof candidate.pin !== 'function' || typeof candidate.start !== 'function') {
     throw new AdapterError(`${source}: the adapter must implement pin and start`);
   }
+  const provided = info.adapterProvides ?? [];
+  if (!Array.isArray(provided)) throw new AdapterError(`${source}: adapter_provides is not a list`);
+  const requirementIds = new Set(loadRequirements().map((requirement) => requirement.id));
+  // A protection the report cannot match to any scenario would credit nothing to the adapter and so leave it with the broker.
+  const unknownProvided = provided.map((entry) => entry?.protection).filter((protection) => typeof protection !== 'string' || !(protection in FEATURES || requirementIds.has(protection)));
+  if (unknownProvided.length > 0) throw new AdapterError(`${source}: adapter_provides names ${unknownProvided.map(String).join(', ')}, neither a claim tag nor a requirement id of docs/requirements.md`);
   // A claim whose hook is missing would have its checks skipped: the declaration cannot be trusted.
   const hooks = hooksOf(candidate);
   const claims = info.claims as readonly Feature[];

@@ -62,6 +62,16 @@ export const FEATURES = {
 } as const;
 export type Feature = keyof typeof FEATURES;
 
+/**
+ * A protection the adapter enforces itself, not its broker: a FEATURES tag or a requirement id of
+ * docs/requirements.md, and how the adapter does it. A case testing it is reported as held by the
+ * adapter (its verdict unchanged): a user running the broker without this adapter does not have it.
+ */
+export interface AdapterProtection {
+  protection: string;
+  how: string;
+}
+
 export interface CandidateInfo {
   name: string;
   version: string;
@@ -87,6 +97,8 @@ export interface CandidateInfo {
    * the scenarios about such URLs (the `opened_*` checks) cannot apply to it, and are unsupported.
    */
   oauthClient?: boolean;
+  /** The protections the adapter provides itself around its broker (default: none). */
+  adapterProvides?: readonly AdapterProtection[];
 }
 
 /** How to start the hostile server; the candidate launches it as its upstream. */

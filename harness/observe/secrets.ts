@@ -28,7 +28,8 @@ export interface SecretSighting {
 
 /**
  * Watches every line that reaches the agent (answers, errors, refusal reasons, notifications,
- * the broker's own requests, a front door's response bodies) for the operator's secrets, as it
+ * the broker's own requests, a front door's response bodies), and the reason a broker gives for
+ * refusing to start, which the operator reads and pastes on, for the operator's secrets, as it
  * arrives: nothing is kept but the first sighting of each, so a flood costs no memory. A line is
  * searched raw and decoded, so an escape in the JSON hides nothing.
  */
@@ -37,11 +38,12 @@ export class SecretWatch {
 
   constructor(readonly secrets: readonly string[]) {}
 
-  see(line: string, step: string): void {
+  /** `where`, when given, names what held the line in the report (a text the broker gave outside the agent's channel). */
+  see(line: string, step: string, where?: string): void {
     for (const secret of this.secrets) {
       if (this.seen.has(secret)) continue;
       const holder = line.includes(secret) ? line : stringsOfLine(line).find((text) => text.includes(secret));
-      if (holder !== undefined) this.seen.set(secret, { secret, step, holder: excerpt(holder, secret) });
+      if (holder !== undefined) this.seen.set(secret, { secret, step, holder: `${where === undefined ? '' : `${where}: `}${excerpt(holder, secret)}` });
     }
   }
 

@@ -1,6 +1,6 @@
 import type { Requirement } from '../requirements.js';
 import type { CaseResult } from '../run/outcome.js';
-import { held } from './summary.js';
+import { held, heldByAdapter } from './summary.js';
 
 /**
  * Cases scored by protection area: the requirement families of docs/requirements.md (its `##`
@@ -11,6 +11,8 @@ import { held } from './summary.js';
 /** Cases scored the way the headline is: attacks held of attacks judged, controls passed of controls judged. */
 export interface Tally {
   attacks_held: number;
+  /** Of attacks_held, those held by a protection the adapter provides itself, not the broker. */
+  attacks_held_by_adapter: number;
   attacks_run: number;
   controls_passed: number;
   controls_run: number;
@@ -26,11 +28,21 @@ export function tally(cases: readonly CaseResult[]): Tally {
   const controls = cases.filter((c) => c.kind === 'control' && judged(c));
   return {
     attacks_held: attacks.filter(held).length,
+    attacks_held_by_adapter: attacks.filter(heldByAdapter).length,
     attacks_run: attacks.length,
     controls_passed: controls.filter((c) => c.outcome === 'pass').length,
     controls_run: controls.length,
     exposed: attacks.filter((c) => c.failure === 'exposed').length,
   };
+}
+
+/**
+ * "held of run" in words, naming the share the adapter holds by its own protections when there is
+ * one: the broker is credited with the rest only.
+ */
+export function heldOf(score: { attacks_held: number; attacks_run: number; attacks_held_by_adapter?: number }): string {
+  const byAdapter = score.attacks_held_by_adapter ?? 0;
+  return `${score.attacks_held} of ${score.attacks_run}${byAdapter > 0 ? ` (${byAdapter} held by the adapter, not the broker)` : ''}`;
 }
 
 /** One requirement family: "Network (NET)" is { id: 'NET', name: 'Network' }. */

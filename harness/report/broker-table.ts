@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Requirement } from '../requirements.js';
-import { caseAreas, tally } from './areas.js';
+import { caseAreas, heldOf, tally } from './areas.js';
 import type { Report } from './summary.js';
 
 /** The fields of a committed report the table reads: stable across report formats. */
@@ -50,7 +50,7 @@ export function brokerTable(reports: ReadonlyArray<{ folder: string; report: Tab
     const exposed = exposedAreas(report, requirements);
     const cells = [
       `[${report.candidate.name}](reports/brokers/${folder}/report.md) ${report.candidate.version}`,
-      `${summary.attacks_held} of ${summary.attacks_total}`,
+      heldOf({ attacks_held: summary.attacks_held, attacks_run: summary.attacks_total, attacks_held_by_adapter: score.attacks_held_by_adapter }),
       `${score.controls_passed} of ${score.controls_run}`,
       transparencyCell(report),
       `${summary.exposed} / ${summary.over_blocked} / ${summary.nonconformant} / ${summary.errors}`,

@@ -1,3 +1,4 @@
+import { heldOf } from './areas.js';
 import type { Report } from './summary.js';
 
 /**
@@ -7,6 +8,8 @@ import type { Report } from './summary.js';
  */
 export interface Headline {
   attacks_held: number;
+  /** Of attacks_held, those held by a protection the adapter provides itself, not the broker. */
+  attacks_held_by_adapter: number;
   attacks_run: number;
   /** Controls judged (pass, fail or error) and how many of them passed. */
   controls_passed: number;
@@ -23,6 +26,7 @@ export function headlineOf(report: Report): Headline {
   const controls = report.cases.filter((c) => c.kind === 'control' && (c.outcome === 'pass' || c.outcome === 'fail' || c.outcome === 'error'));
   return {
     attacks_held: summary.attacks_held,
+    attacks_held_by_adapter: summary.attacks_held_by_adapter ?? 0,
     attacks_run: summary.attacks_total,
     controls_passed: controls.filter((c) => c.outcome === 'pass').length,
     controls_run: controls.length,
@@ -81,7 +85,7 @@ export function headlineMarkdown(report: Report, context: HeadlineContext): stri
     `**${meaningOf(context.exitCode)}.**`,
     '',
     ...(report.incomplete === undefined ? [] : [`> **INCOMPLETE**: the run was interrupted (${plain(report.incomplete.reason)}); ${report.incomplete.not_run.length} selected scenario(s) were not judged.`, '']),
-    `**Attacks held: ${numbers.attacks_held} of ${numbers.attacks_run}** (held: the attack passes and its benign control passes in the same run); controls passed: ${numbers.controls_passed} of ${numbers.controls_run}.`,
+    `**Attacks held: ${heldOf(numbers)}** (held: the attack passes and its benign control passes in the same run); controls passed: ${numbers.controls_passed} of ${numbers.controls_run}.`,
     '',
     '| exposed (claimed / not claimed) | over-blocked | nonconformant | errors | unsupported | scenarios |',
     '|---|---|---|---|---|---|',

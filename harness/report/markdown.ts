@@ -1,7 +1,7 @@
 import { loadRequirements, type Requirement } from '../requirements.js';
 import type { CaseResult } from '../run/outcome.js';
 import { describeScore } from '../transparency/score.js';
-import { casesByArea, tally } from './areas.js';
+import { casesByArea, heldOf, tally } from './areas.js';
 import { renderAssessment } from './markdown-assessment.js';
 import type { Report } from './summary.js';
 
@@ -13,6 +13,7 @@ function cell(value: unknown): string {
 
 /** What a case's outcome means for a user of the candidate, in one cell. */
 function verdict(c: CaseResult): string {
+  if (c.outcome === 'pass' && c.by_adapter !== undefined) return `pass, held by the adapter (${c.by_adapter.join(', ')})`;
   if (c.outcome !== 'fail') return c.outcome;
   const claim = c.kind === 'attack' && c.failure === 'exposed' ? (c.claimed ? ', claimed' : ', not claimed') : '';
   return `fail: ${c.failure}${claim}`;
@@ -35,7 +36,7 @@ function timingLines(report: Report): string[] {
 function areaLines(report: Report, requirements: readonly Requirement[]): string[] {
   const rows = casesByArea(report.cases, requirements).map(({ area, cases }) => {
     const score = tally(cases);
-    return `| ${area.name} (${area.id}) | ${score.attacks_held} of ${score.attacks_run} | ${score.exposed} | ${score.controls_passed} of ${score.controls_run} |`;
+    return `| ${area.name} (${area.id}) | ${heldOf(score)} | ${score.exposed} | ${score.controls_passed} of ${score.controls_run} |`;
   });
   return ['## By protection area', '', '| area | attacks held | exposed | controls passed |', '|---|---|---|---|', ...rows, ''];
 }
@@ -61,6 +62,18 @@ function transparencyLines(report: Report): string[] {
   return lines;
 }
 
+/** What the adapter declared it provides itself, so a reader knows which verdicts are not the broker's. */
+function adapterLines(report: Report): string[] {
+  const provided = report.candidate.adapterProvides ?? [];
+  if (provided.length === 0) return [];
+  return [
+    "The adapter provides these protections itself, not the broker; a case testing one is the adapter's (\"held by the adapter\"):",
+    '',
+    ...provided.map((entry) => `- ${cell(entry.protection)}: ${cell(entry.how)}`),
+    '',
+  ];
+}
+
 /** A Markdown summary for people and pull requests, derived from the JSON report. */
 export function renderMarkdown(report: Report, requirements: readonly Requirement[] = loadRequirements()): string {
   const { summary } = report;
@@ -74,8 +87,9 @@ export function renderMarkdown(report: Report, requirements: readonly Requiremen
     `Candidate ${report.candidate.name} ${report.candidate.version}, claims: ${report.candidate.claims.join(', ') || 'none'}.`,
     `Suite ${report.suite.name} ${report.suite.version}; run ${report.started_at}${report.filter ? `; filter \`${report.filter}\`` : ''}.`,
     '',
-    `**Attacks held: ${summary.attacks_held} of ${summary.attacks_total}** (an attack is held when it passes and its benign control passes in the same run). Controls passed: ${score.controls_passed} of ${score.controls_run} (ordinary traffic the broker must let through).`,
+    `**Attacks held: ${heldOf({ ...score, attacks_held: summary.attacks_held, attacks_run: summary.attacks_total })}** (an attack is held when it passes and its benign control passes in the same run). Controls passed: ${score.controls_passed} of ${score.controls_run} (ordinary traffic the broker must let through).`,
     '',
+    ...adapterLines(report),
     `Exposed ${summary.exposed} (${summary.exposed_claimed} claimed, ${summary.exposed_not_claimed} not claimed), over-blocked ${summary.over_blocked}, nonconformant ${summary.nonconformant}; ${summary.passed} passed, ${summary.failed} failed, ${summary.errors} errors, ${summary.unsupported} unsupported, ${summary.unsupported_environment} unsupported-environment, of ${summary.total}.`,
     '',
     ...transparencyLines(report),

@@ -62,6 +62,7 @@ function caseDetail(c: CaseResult, options: PageOptions) {
     failure: c.failure ?? null,
     cell: cellClass(c),
     claimed: c.claimed,
+    by_adapter: c.by_adapter ?? null,
     control_outcome: c.control_outcome ?? null,
     duration_ms: c.duration_ms,
     findings: c.findings.map((f) => ({ check: f.check, class: f.class, step: f.step, expectation: bounded(f.expectation), expected: shown(f.expected), observed: shown(f.observed) })),

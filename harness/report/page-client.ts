@@ -91,7 +91,7 @@ function show(detail,c,s,k){
   var close=el('button',null,'close');close.type='button';close.addEventListener('click',unpick);detail.appendChild(close);
   detail.appendChild(el('h2',null,sc.id));
   detail.appendChild(el('p',null,sc.title));
-  var verdict=k?k.cell+(k.failure&&k.outcome==='fail'?' ('+(k.claimed?'claimed':'not claimed')+')':''):'not run';
+  var verdict=k?k.cell+(k.failure&&k.outcome==='fail'?' ('+(k.claimed?'claimed':'not claimed')+')':'')+(k.by_adapter&&k.outcome==='pass'?' (held by the adapter, not the broker: '+k.by_adapter.join(', ')+')':''):'not run';
   var head=el('p');head.appendChild(el('strong',null,run.name+': '));head.appendChild(el('span',k?k.cell:'absent',verdict));detail.appendChild(head);
   detail.appendChild(el('p','muted',sc.kind+' \\u00b7 '+sc.level+' \\u00b7 requirements '+sc.requirements.join(', ')+' \\u00b7 claims '+(sc.claims.join(', ')||'none')+(sc.control?' \\u00b7 control '+sc.control:'')+' \\u00b7 '+sc.file));
   if(run.link){var a=el('a',null,'this case in the run\\u2019s own report');a.href=run.link+'#case='+encodeURIComponent(sc.id);detail.appendChild(a);}

@@ -1,7 +1,7 @@
 import type { Requirement } from '../requirements.js';
 import type { CaseResult } from '../run/outcome.js';
 import { describeScore } from '../transparency/score.js';
-import { areaStanding, casesByArea, tally, type Area, type Tally } from './areas.js';
+import { areaStanding, casesByArea, heldOf, tally, type Area, type Tally } from './areas.js';
 import { escapeHtml } from './page-text.js';
 import type { Report } from './summary.js';
 
@@ -33,6 +33,7 @@ function candidateDetails(report: Report): string {
   return [
     `${candidate.name} ${candidate.version}`,
     `claims ${candidate.claims.join(', ') || 'none'}`,
+    ...(candidate.adapterProvides?.length ? [`the adapter provides itself: ${candidate.adapterProvides.map((entry) => entry.protection).join(', ')}`] : []),
     `held ${s.attacks_held}/${s.attacks_total}, exposed ${s.exposed}, over-blocked ${s.over_blocked}, nonconformant ${s.nonconformant}, errors ${s.errors}, unsupported ${s.unsupported + s.unsupported_environment}`,
     timeLine(report),
   ]
@@ -77,9 +78,11 @@ export function verdictSection(report: Report): string {
   const kinds = kindCounts(report.cases)
     .map(({ kind, count, detail }) => `<li class="${count > 0 ? kind : 'zero'}"><strong>${count}</strong> ${kind}${count > 0 && detail !== undefined ? ` <span class="muted">(${detail})</span>` : ''}</li>`)
     .join('');
-  const about = `${report.candidate.name} ${report.candidate.version} · claims ${report.candidate.claims.join(', ') || 'none'} · ${report.suite.name} ${report.suite.version} · run ${report.started_at}${report.filter ? ` · filter ${report.filter}` : ''}${report.timing ? ` · ${timeLine(report)}` : ''}`;
+  const provided = report.candidate.adapterProvides ?? [];
+  const adapterPart = provided.length === 0 ? '' : ` · the adapter provides itself, not the broker: ${provided.map((entry) => `${entry.protection} (${entry.how})`).join('; ')}`;
+  const about = `${report.candidate.name} ${report.candidate.version} · claims ${report.candidate.claims.join(', ') || 'none'}${adapterPart} · ${report.suite.name} ${report.suite.version} · run ${report.started_at}${report.filter ? ` · filter ${report.filter}` : ''}${report.timing ? ` · ${timeLine(report)}` : ''}`;
   return `<section id="verdict" class="verdict standing-${areaStanding(score)}">
-<p class="headline"><strong id="held">Attacks held: ${summary.attacks_held} of ${summary.attacks_total}</strong> <span id="controls">Controls passed: ${score.controls_passed} of ${score.controls_run} (${controlsLine(score)})</span> <strong id="transparency">Transparency: ${escapeHtml(describeScore(report.transparency?.score))}</strong></p>
+<p class="headline"><strong id="held">Attacks held: ${heldOf({ ...score, attacks_held: summary.attacks_held, attacks_run: summary.attacks_total })}</strong> <span id="controls">Controls passed: ${score.controls_passed} of ${score.controls_run} (${controlsLine(score)})</span> <strong id="transparency">Transparency: ${escapeHtml(describeScore(report.transparency?.score))}</strong></p>
 <ul class="kinds" id="kinds">${kinds}</ul>
 <p class="muted">${escapeHtml(about)}</p>
 </section>`;
@@ -88,8 +91,9 @@ export function verdictSection(report: Report): string {
 /** How one run fared in one area: held of run, coloured, and what leads to the area's rows. */
 function areaScore(cases: readonly CaseResult[], area: Area, column: number) {
   const score = tally(cases);
-  const text = score.attacks_run === 0 ? '–' : `${score.attacks_held} / ${score.attacks_run}`;
-  const title = `${area.name}: ${score.attacks_held} of ${score.attacks_run} attack(s) held, ${score.exposed} exposed; controls passed ${score.controls_passed} of ${score.controls_run}`;
+  const byAdapter = score.attacks_held_by_adapter > 0 ? ` (${score.attacks_held_by_adapter} by the adapter)` : '';
+  const text = score.attacks_run === 0 ? '–' : `${score.attacks_held} / ${score.attacks_run}${byAdapter}`;
+  const title = `${area.name}: ${heldOf(score)} attack(s) held, ${score.exposed} exposed; controls passed ${score.controls_passed} of ${score.controls_run}`;
   // What the page's script reads to take a click to the area's rows of this run's column.
   const attributes = `class="sum ${areaStanding(score)}" tabindex="0" data-area="${escapeHtml(area.id)}" data-c="${column}" title="${escapeHtml(title)}"`;
   const failing = cases.some((c) => c.outcome === 'fail' || c.outcome === 'error');

@@ -21,6 +21,11 @@ export interface Summary {
   /** The headline: attacks that pass while their control passes in the same run, of attacks run. */
   attacks_held: number;
   attacks_total: number;
+  /**
+   * Of attacks_held, those held by a protection the adapter declared it provides itself
+   * (`by_adapter`), not by the broker. Absent from reports written before it.
+   */
+  attacks_held_by_adapter?: number;
   /** Exposed attacks whose protection the candidate claims, and those it does not. */
   exposed_claimed: number;
   exposed_not_claimed: number;
@@ -94,6 +99,12 @@ export interface Report {
 /** An attack held: it passed, and so did its control, so the broker did not hold it by refusing all. */
 export const held = (c: CaseResult): boolean => c.kind === 'attack' && c.outcome === 'pass' && c.control_outcome === 'pass';
 
+/** A case whose verdict rests on a protection the adapter provides itself, not the broker. */
+export const restsOnAdapter = (c: Pick<CaseResult, 'by_adapter'>): boolean => (c.by_adapter?.length ?? 0) > 0;
+
+/** An attack held by the adapter's own protection: held, but not to the broker's credit. */
+export const heldByAdapter = (c: CaseResult): boolean => held(c) && restsOnAdapter(c);
+
 export function summarise(cases: readonly CaseResult[]): Summary {
   const count = (outcome: Outcome) => cases.filter((c) => c.outcome === outcome).length;
   const failing = (failure: FailureKind) => cases.filter((c) => c.failure === failure).length;
@@ -109,6 +120,7 @@ export function summarise(cases: readonly CaseResult[]): Summary {
     over_blocked: failing('over-blocked'),
     nonconformant: failing('nonconformant'),
     attacks_held: cases.filter(held).length,
+    attacks_held_by_adapter: cases.filter(heldByAdapter).length,
     attacks_total: cases.filter((c) => c.kind === 'attack' && (c.outcome === 'pass' || c.outcome === 'fail' || c.outcome === 'error')).length,
     exposed_claimed: exposed.filter((c) => c.claimed).length,
     exposed_not_claimed: exposed.filter((c) => !c.claimed).length,

@@ -156,7 +156,15 @@ export function caseHeader(scenario: Scenario, candidate: Candidate) {
     ...(scenario.control ? { control: scenario.control } : {}),
     claims: scenario.claims,
     claimed: scenario.claims.every((claim) => (candidate.info.claims as readonly string[]).includes(claim)),
+    ...adapterShare(scenario, candidate),
   };
+}
+
+/** The protections the adapter declares it provides itself that the scenario tests (by claim tag or requirement id), when any. */
+function adapterShare(scenario: Scenario, candidate: Candidate): { by_adapter?: string[] } {
+  const tested = new Set<string>([...scenario.claims, ...scenario.requirements]);
+  const share = [...new Set((candidate.info.adapterProvides ?? []).map((entry) => entry.protection).filter((protection) => tested.has(protection)))];
+  return share.length === 0 ? {} : { by_adapter: share };
 }
 
 type CaseHeader = ReturnType<typeof caseHeader>;

@@ -24,6 +24,12 @@ export interface CaseResult {
   claims: string[];
   /** Whether the candidate claims every protection the scenario tests. */
   claimed: boolean;
+  /**
+   * The protections the scenario tests that the adapter declared it provides itself (claim tags or
+   * requirement ids of `adapter_provides`); absent when none. Such a case's verdict is the
+   * adapter's: held, it is held by the adapter, not the broker.
+   */
+  by_adapter?: string[];
   outcome: Outcome;
   /** For a `fail`: which kind. */
   failure?: FailureKind;

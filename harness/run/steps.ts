@@ -300,6 +300,8 @@ export class ScenarioSession {
     if (reason === undefined) return;
     facts.refusal = reason;
     this.notes.push(`${facts.label}: refused: ${reason}`);
+    // The reason goes to the operator's terminal and logs, and on into bug reports: a secret in it is out.
+    this.secrets.see(reason, facts.label, "the broker's reason for refusing to start");
   }
 
   /**

@@ -39,7 +39,7 @@ describe('cases by protection area', () => {
       control('broken', ['PIN-1'], 'fail'),
     ];
     const score = tally(cases);
-    expect(score).toEqual({ attacks_held: 1, attacks_run: 3, controls_passed: 1, controls_run: 2, exposed: 1 });
+    expect(score).toEqual({ attacks_held: 1, attacks_held_by_adapter: 0, attacks_run: 3, controls_passed: 1, controls_run: 2, exposed: 1 });
     expect(areaStanding(score)).toBe('exposed');
     expect(areaStanding(tally(cases.slice(0, 2)))).toBe('partial');
     expect(areaStanding(tally(cases.slice(0, 1)))).toBe('held');

@@ -28,6 +28,30 @@ describe('the third-party broker adapters', () => {
   }
 });
 
+describe('the URL-only brokers in front of a command server', () => {
+  // A filter selects an attack with its control; each is picked by its id.
+  const selected = loadCatalogue('cls.*');
+  const control = selected.find((scenario) => scenario.id === 'cls.classified-tool-offered');
+  const attack = selected.find((scenario) => scenario.id === 'cls.unclassified-tool-withheld');
+
+  for (const name of ['mcp-remote', 'civic-passthrough']) {
+    it(`${name} relays ${control!.id} through the adapter's bridge, and says the bridge is the adapter's`, async () => {
+      const candidate = await loadCandidate(name);
+      expect(candidate.info.upstreams).toContain('command');
+      expect(candidate.info.adapterProvides?.map((entry) => entry.protection)).toEqual(expect.arrayContaining(['process-isolation', 'server-env']));
+      const result = await runScenario(control!, candidate, { stepTimeoutMs: DEFAULT_STEP_TIMEOUT_MS });
+      expect(result.outcome, `${result.reason ?? ''} ${JSON.stringify(result.findings)}`).toBe('pass');
+    }, 60_000);
+  }
+
+  it("mcp-remote hides the tool the operator did not allow, by its own --ignore-tool, to the broker's credit", async () => {
+    const result = await runScenario(attack!, await loadCandidate('mcp-remote'), { stepTimeoutMs: DEFAULT_STEP_TIMEOUT_MS });
+    expect(result.outcome, `${result.reason ?? ''} ${JSON.stringify(result.findings)}`).toBe('pass');
+    expect(result.by_adapter).toBeUndefined();
+    expect(result.notes.join('\n')).toMatch(/the adapter listed \d+ tool\(s\) through it and hides 1 the operator did not allow with --ignore-tool/);
+  }, 60_000);
+});
+
 describe('finding an installed broker', () => {
   const folder = scratchFolders('gauntlet-broker-install');
 

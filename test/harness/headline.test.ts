@@ -36,6 +36,7 @@ describe('the headline', () => {
   it('counts attacks held of run from the summary, and controls passed of those judged', () => {
     expect(headlineOf(reportOf(cases))).toEqual({
       attacks_held: 1,
+      attacks_held_by_adapter: 0,
       attacks_run: 3,
       controls_passed: 1,
       controls_run: 2,

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { loadCatalogue } from '../../harness/catalogue.js';
 import { passthroughCandidate } from '../../harness/candidates/passthrough.js';
+import { referenceCandidate } from '../../harness/candidates/reference.js';
+import type { Candidate } from '../../harness/candidates/types.js';
 import secretsWithheld from '../../harness/expect/scenario/secrets.js';
 import type { Fail, Finding, ScenarioFacts } from '../../harness/expect/types.js';
 import { operatorSecrets, SecretWatch } from '../../harness/observe/secrets.js';
@@ -29,6 +31,12 @@ describe('SecretWatch', () => {
     watch.see(escaped, '4:call');
     watch.see(`{"jsonrpc":"2.0","method":"notifications/message","params":{"data":"${TOKEN}"}}`, '5:call');
     expect(watch.sightings).toEqual([{ secret: TOKEN, step: '4:call', holder: `refused: ${TOKEN}` }]);
+  });
+
+  it('names where a text outside the agent\'s channel held it', () => {
+    const watch = new SecretWatch([TOKEN]);
+    watch.see(`load failed; env ${TOKEN}`, '2:start', "the broker's reason for refusing to start");
+    expect(watch.sightings).toEqual([{ secret: TOKEN, step: '2:start', holder: `the broker's reason for refusing to start: load failed; env ${TOKEN}` }]);
   });
 });
 
@@ -60,5 +68,37 @@ describe('the operator\'s secrets in what the agent receives, in every scenario'
     const leaky = { ...scenario, server: { ...scenario.server, knobs: { 'echo_env.search_notes': 'GAUNTLET_OPERATOR_TOKEN' } }, operator: { ...scenario.operator, env: { GAUNTLET_OPERATOR_TOKEN: '${GAUNTLET_OPERATOR_TOKEN}' } } };
     const result = await runScenario(leaky, passthroughCandidate(), { stepTimeoutMs: DEFAULT_STEP_TIMEOUT_MS });
     expect(result.findings.find((finding) => finding.check === 'secrets.withheld')?.expectation).toBe(`agent never receives the operator's secret "${TOKEN}"`);
+  }, 60_000);
+});
+
+describe("the operator's secrets in the broker's reason for refusing to start", () => {
+  const scenario = loadCatalogue().find((candidate) => candidate.id === 'cfg.misspelled-rule')!;
+
+  /** The reference, with an adapter that hands on a refusal quoting the broker's environment, as a broker dumping its settings on a failed load does. */
+  function quotingEnvironment(): Candidate {
+    const reference = referenceCandidate();
+    return {
+      ...reference,
+      info: { ...reference.info, name: 'reference-quoting-its-environment' },
+      async startRefusal(spec, exit) {
+        const reason = await reference.startRefusal!(spec, exit);
+        return reason === undefined ? undefined : `${reason} (environment: GAUNTLET_OPERATOR_TOKEN=${spec.env.GAUNTLET_OPERATOR_TOKEN})`;
+      },
+    };
+  }
+
+  it('is harm, at the start that refused, naming the reason as where it was', async () => {
+    const result = await runScenario(scenario, quotingEnvironment(), { stepTimeoutMs: DEFAULT_STEP_TIMEOUT_MS });
+    expect(result.outcome).toBe('fail');
+    expect(result.failure).toBe('exposed');
+    const finding = result.findings.find((candidate) => candidate.check === 'secrets.withheld');
+    expect(finding?.step).toBe('2:start');
+    expect(String(finding?.observed)).toMatch(new RegExp(`^present: the broker's reason for refusing to start: .*GAUNTLET_OPERATOR_TOKEN=${TOKEN}\\)$`));
+  }, 60_000);
+
+  it('is nothing for a reason that quotes no secret: the reference holds the same scenario', async () => {
+    const result = await runScenario(scenario, referenceCandidate(), { stepTimeoutMs: DEFAULT_STEP_TIMEOUT_MS });
+    expect(result.outcome, JSON.stringify(result.findings)).toBe('pass');
+    expect(result.notes.some((note) => note.startsWith('2:start: refused: '))).toBe(true);
   }, 60_000);
 });

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { spawnHttpChannel } from '../../agent/http-channel.js';
 import { ADAPTER_PROTOCOL, type Candidate } from '../types.js';
+import { BRIDGE_PROVIDES, startBridge, withBridge, type BridgedServer } from './bridged.js';
 import { containedEnv } from './contained-env.js';
 import { freeLoopbackPort } from '../free-port.js';
 import { installedBroker } from './installed.js';
@@ -19,7 +20,8 @@ function targetSettings(url: string): { TARGET_SERVER_URL: string; TARGET_SERVER
  * Civic's passthrough MCP server (npm `@civic/passthrough-mcp-server`), run by its own CLI: it
  * serves Streamable HTTP at `/mcp` and relays each session to one server it dials by URL. Its
  * protections are tRPC "hook" servers named in `HOOKS`, none of which ships with it; without one
- * it is a plain relay, and claims listing and calls only.
+ * it is a plain relay, and claims listing and calls only. A command server is reached through
+ * the adapter's bridge (bridged.ts).
  */
 export function civicPassthroughCandidate(): Candidate {
   const broker = installedBroker('@civic/passthrough-mcp-server', 'passthrough-mcp-server');
@@ -29,34 +31,43 @@ export function civicPassthroughCandidate(): Candidate {
       version: broker.version,
       adapterProtocol: ADAPTER_PROTOCOL,
       claims: ['listing', 'calls'],
-      upstreams: ['url'],
+      upstreams: ['command', 'url'],
       unapplied: [
         'every tool rule, the prefix, policy, grants, agents and limits: its CLI has no configuration but where to listen, where to dial and which hook servers to call, and no hook server ships with it',
         'credentials, config_token and config_token_env: its CLI has no setting for a token to the server (it forwards the headers the agent sent)',
         'allow_private_origin: it has no guard on addresses, so there is nothing to opt in to',
+        "a command server: it dials URLs only, so the adapter's bridge serves it over Streamable HTTP on 127.0.0.1 (declared in adapter_provides)",
       ],
+      adapterProvides: BRIDGE_PROVIDES,
     },
     async pin() {
       return { ok: true, detail: 'civic-passthrough pins nothing' };
     },
     async start(spec) {
-      if (!('url' in spec.upstream)) throw new Error('civic-passthrough reaches servers by URL only');
-      const port = await freeLoopbackPort();
-      const env = {
-        ...(await containedEnv(spec.workdir, spec.env)),
-        PORT: String(port),
-        SOURCE_SERVER_MCP_PATH: '/mcp',
-        ...targetSettings(spec.upstream.url),
-        ...(spec.trustedCa === undefined ? {} : { NODE_EXTRA_CA_CERTS: spec.trustedCa }),
-      };
-      return spawnHttpChannel(process.execPath, [broker.bin], {
-        url: `http://127.0.0.1:${port}/mcp`,
-        cwd: spec.workdir,
-        env,
-        stderrFile: join(spec.workdir, 'civic-passthrough.stderr'),
-        readyTimeoutMs: spec.timeoutMs,
-        ...(spec.launchPrefix === undefined ? {} : { launchPrefix: spec.launchPrefix }),
-      });
+      let bridge: BridgedServer | undefined;
+      const url = 'url' in spec.upstream ? spec.upstream.url : (bridge = await startBridge(spec.upstream, spec)).url;
+      try {
+        const port = await freeLoopbackPort();
+        const env = {
+          ...(await containedEnv(spec.workdir, spec.env)),
+          PORT: String(port),
+          SOURCE_SERVER_MCP_PATH: '/mcp',
+          ...targetSettings(url),
+          ...(spec.trustedCa === undefined ? {} : { NODE_EXTRA_CA_CERTS: spec.trustedCa }),
+        };
+        const channel = spawnHttpChannel(process.execPath, [broker.bin], {
+          url: `http://127.0.0.1:${port}/mcp`,
+          cwd: spec.workdir,
+          env,
+          stderrFile: join(spec.workdir, 'civic-passthrough.stderr'),
+          readyTimeoutMs: spec.timeoutMs,
+          ...(spec.launchPrefix === undefined ? {} : { launchPrefix: spec.launchPrefix }),
+        });
+        return bridge === undefined ? channel : withBridge(channel, bridge);
+      } catch (error) {
+        await bridge?.close();
+        throw error;
+      }
     },
   };
 }

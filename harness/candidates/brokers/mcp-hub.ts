@@ -83,6 +83,9 @@ export function mcpHubCandidate(): Candidate {
         'allow_private_origin: it has no guard on addresses, so there is nothing to opt in to',
         'credentials: it has no token map; a token mapped to the URL\'s exact hostname is the server\'s Authorization header, sent on every request over any scheme',
       ],
+      adapterProvides: [
+        { protection: 'CRD-2', how: "the adapter writes the operator's token into the hub's configuration only when the URL's hostname is exactly the token's host; the hub then sends it on every request to that server" },
+      ],
     },
     names: {
       offered: (name) => `${NAMESPACE}${name}`,

@@ -1,6 +1,6 @@
 import { expectation } from '../types.js';
 
-const DOC = "no line the agent or a front-door client received (an answer, an error's message, a refusal's reason, a notification, a response body) held a secret the operator handed the broker: its own environment's token, a host's credential, a token in the configuration, a credential lent to a server";
+const DOC = "no line the agent or a front-door client received (an answer, an error's message, a refusal's reason, a notification, a response body), nor the reason the broker gave for refusing to start, held a secret the operator handed the broker: its own environment's token, a host's credential, a token in the configuration, a credential lent to a server";
 
 /**
  * The operator's secrets never reach the agent, in any scenario: taken of every case, the
