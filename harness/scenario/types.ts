@@ -108,6 +108,12 @@ export interface OperatorConfig {
    * a request with any other Origin must be refused. Only for an agent reached over HTTP.
    */
   allowed_origins?: string[];
+  /**
+   * What becomes of content the candidate cannot inspect as text (images, audio, blobs, resource
+   * links, embedded resources): `withhold` (default) replaces it with a placeholder, `pass`
+   * forwards it, bounded and normalised, inspecting what text it holds.
+   */
+  non_text?: 'withhold' | 'pass';
   sampling?: ServerRequestsConfig['sampling'];
   elicitation?: ServerRequestsConfig['elicitation'];
   roots?: ServerRequestsConfig['roots'];
