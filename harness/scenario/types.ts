@@ -261,6 +261,8 @@ export interface CallExpectation {
   already_ran?: boolean;
   /** Content block types the agent must not receive. */
   content_types_absent?: string[];
+  /** Blocks the agent must receive, each matched on the members given. */
+  content_includes?: Array<{ type: string } & Record<string, unknown>>;
   structured?: 'present' | 'absent';
   /**
    * What an approval_required refusal must name (docs/call-path.md): the tool as the agent calls

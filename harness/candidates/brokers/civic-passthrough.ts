@@ -34,6 +34,7 @@ export function civicPassthroughCandidate(): Candidate {
         'every tool rule, the prefix, policy, grants, agents and limits: its CLI has no configuration but where to listen, where to dial and which hook servers to call, and no hook server ships with it',
         'credentials, config_token and config_token_env: its CLI has no setting for a token to the server (it forwards the headers the agent sent)',
         'allow_private_origin: it has no guard on addresses, so there is nothing to opt in to',
+        'non_text: it forwards images, audio, blobs and embedded resources as the server sent them, and has no setting to withhold them',
       ],
     },
     async pin() {

@@ -59,6 +59,7 @@ export function mcpRemoteCandidate(): Candidate {
         'prefix, policy, grants, agents and limits: it has nothing of the kind',
         'allow_private_origin: it has no guard on addresses; an opt-in to an http: origin becomes --allow-http, which allows plain HTTP to every host',
         'credentials: it has no token map; a token mapped to the URL\'s exact hostname is sent as a header on every request, over whatever scheme it accepts',
+        'non_text: it forwards images, audio, blobs and embedded resources as the server sent them, and has no setting to withhold them',
       ],
     },
     async pin() {
