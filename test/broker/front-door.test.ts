@@ -404,6 +404,36 @@ describe('the front door over HTTP', () => {
       expect(streamed.body).toBe(`event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', id: 5, result: { session: 1, method: 'ping' } })}\n\n`);
     });
 
+    it("sends a request's progress on its own POST, as an event stream, before the answer; a JSON-only client and other tokens get none there", async () => {
+      // A session that reports progress for the token its request carries, and for another, then answers.
+      const progressing = (send: (line: string) => void) => ({
+        session: {
+          handleLine(line: string) {
+            const message = JSON.parse(line) as { id?: unknown; params?: { _meta?: { progressToken?: unknown } } };
+            if (message.id === undefined) return;
+            const token = message.params?._meta?.progressToken;
+            if (token !== undefined) send(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: token, progress: 0, total: 1 } }));
+            send(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 'someone-else', progress: 1 } }));
+            send(JSON.stringify({ jsonrpc: '2.0', id: message.id, result: {} }));
+          },
+        },
+        end: () => {},
+      });
+      const door = await open(planWithout(), [], progressing);
+      const { id } = await door.initialize();
+      const call = (accept: string) =>
+        door.send('POST', { 'mcp-session-id': id!, accept }, JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 't', _meta: { progressToken: 'p-1' } } }), { readStream: true });
+      const streamed = await call('application/json, text/event-stream');
+      expect(streamed.headers['content-type']).toBe('text/event-stream');
+      expect(streamed.body).toBe(
+        `event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 'p-1', progress: 0, total: 1 } })}\n\n` +
+          `event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', id: 7, result: {} })}\n\n`,
+      );
+      const json = await call('application/json');
+      expect(json.headers['content-type']).toBe('application/json');
+      expect(JSON.parse(json.body)).toEqual({ jsonrpc: '2.0', id: 7, result: {} });
+    });
+
     it('opens a stream only for an agent that accepts one, and at most four per session', async () => {
       const door = await open(planWithout());
       const { id } = await door.initialize();
