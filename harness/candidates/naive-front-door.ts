@@ -4,7 +4,8 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
  * The passthrough's HTTP front door, as naive as a Streamable HTTP server gets: it listens on
  * every interface (a plain `listen(port)`), answers any Origin and any Host, numbers its sessions
  * 1, 2, 3..., serves a request whatever session id it carries (or none), opens a stream to any
- * GET, ends whichever session a DELETE names, and hands each message on with the Authorization header it came with. It exists
+ * GET and sends what the server starts (its requests and notifications) on the latest one open,
+ * whoever opened it, ends whichever session a DELETE names, and hands each message on with the Authorization header it came with. It exists
  * to prove that the front-door scenarios can fail; the harness reaches it on 127.0.0.1 only.
  */
 
@@ -32,6 +33,8 @@ export class NaiveFrontDoor {
   private nextId = 0;
   /** Requests on their way to the server, by the id they were forwarded under. */
   private readonly waiting = new Map<number, Waiting>();
+  /** The GET streams open, oldest first. */
+  private readonly streams: ServerResponse[] = [];
 
   constructor(private readonly forward: Forward) {}
 
@@ -40,12 +43,20 @@ export class NaiveFrontDoor {
     return new Promise((resolve) => server.listen(port, resolve));
   }
 
-  /** One line from the server: the answer to a request is the body of its POST; anything else is dropped. */
+  /**
+   * One line from the server: the answer to a request is the body of its POST; a request or
+   * notification the server starts goes out on the latest GET stream open (nowhere while none is);
+   * anything else is dropped.
+   */
   deliver(line: string): void {
-    let message: { id?: unknown };
+    let message: { id?: unknown; method?: unknown };
     try {
-      message = JSON.parse(line) as { id?: unknown };
+      message = JSON.parse(line) as { id?: unknown; method?: unknown };
     } catch {
+      return;
+    }
+    if (typeof message.method === 'string') {
+      this.streams.at(-1)?.write(`event: message\ndata: ${line}\n\n`);
       return;
     }
     const waiting = typeof message.id === 'number' ? this.waiting.get(message.id) : undefined;
@@ -66,8 +77,10 @@ export class NaiveFrontDoor {
       return;
     }
     if (req.method === 'GET') {
-      // A stream for whoever asks; it carries nothing, as the proxy forwards nothing unasked.
+      // A stream for whoever asks, whatever session it names.
       res.writeHead(200, { 'content-type': 'text/event-stream' }).write(': open\n\n');
+      this.streams.push(res);
+      res.once('close', () => this.streams.splice(this.streams.indexOf(res), 1));
       return;
     }
     if (req.method !== 'POST') {

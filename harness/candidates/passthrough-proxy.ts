@@ -180,16 +180,22 @@ function proxyToUrl(agent: AgentSide, target: string, tokens: Record<string, str
   const url = new URL(target);
   const bearer = naiveToken(url.hostname, tokens, configured);
   if (url.protocol !== 'https:') url.protocol = 'http:';
+  // The server's session (Mcp-Session-Id), as its latest answer to an initialize named it: sent
+  // on every later line, as the transport asks, so that a server keeping sessions serves them.
+  let session: string | undefined;
   agent.onLine((line, agentAuthorization) => {
     stamp?.noteRequest(line);
     const authorization = agentAuthorization ?? (bearer === undefined ? undefined : `Bearer ${bearer}`);
+    const initialize = /"method"\s*:\s*"initialize"/.test(line);
     const headers = {
       'content-type': 'application/json',
       accept: 'application/json, text/event-stream',
       ...(authorization === undefined ? {} : { authorization }),
+      ...(session === undefined || initialize ? {} : { 'mcp-session-id': session }),
     };
     void fetch(url, { method: 'POST', headers, body: line })
       .then(async (response) => {
+        if (initialize) session = response.headers.get('mcp-session-id') ?? undefined;
         if (!response.ok) answerFailure(agent, line, `HTTP ${response.status}`);
         else if (response.headers.get('content-type')?.startsWith('text/event-stream') === true) await copyEvents(response, (data) => agent.write(stamp?.stamp(data) ?? data));
         else {

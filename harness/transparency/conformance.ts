@@ -6,6 +6,7 @@
 // candidate cannot be blamed for it). The suite's own verdicts are read from the checks.json it
 // writes for each scenario, never from its coloured console output.
 
+import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -35,13 +36,15 @@ export interface ConformanceCheck {
   description: string;
   status: string;
   errorMessage?: string;
+  /** The ids of what the check cites (MCP sections, SEPs). */
+  specReferences?: string[];
 }
 
 export interface ConformanceOutcome {
   /** Why the suite could not be run through the candidate at all; findings are then empty. */
   unsupported?: string;
   findings: TransparencyFinding[];
-  /** Wall-clock milliseconds of the suite's run direct and through the candidate. */
+  /** Wall-clock milliseconds of the suite's run direct (0 when it was given) and through the candidate. */
   durations: { directMs: number; candidateMs?: number };
 }
 
@@ -84,9 +87,12 @@ export async function runConformanceSuite(url: string, timeoutMs: number): Promi
     const checks: ConformanceCheck[] = [];
     for (const folder of (await readdir(out)).sort()) {
       const scenario = RESULT_FOLDER.exec(folder)?.[1];
-      if (scenario === undefined) continue;
-      const written = JSON.parse(await readFile(join(out, folder, 'checks.json'), 'utf8')) as Array<Omit<ConformanceCheck, 'scenario'>>;
-      for (const { id, description, status, errorMessage } of written) checks.push({ scenario, id, description, status, ...(errorMessage === undefined ? {} : { errorMessage }) });
+      // A scenario cut off by the timeout has its folder and no checks: its checks were not made.
+      if (scenario === undefined || !existsSync(join(out, folder, 'checks.json'))) continue;
+      const written = JSON.parse(await readFile(join(out, folder, 'checks.json'), 'utf8')) as Array<Omit<ConformanceCheck, 'scenario' | 'specReferences'> & { specReferences?: Array<{ id: string }> }>;
+      for (const { id, description, status, errorMessage, specReferences } of written) {
+        checks.push({ scenario, id, description, status, ...(errorMessage === undefined ? {} : { errorMessage }), ...(specReferences === undefined ? {} : { specReferences: specReferences.map((reference) => reference.id) }) });
+      }
     }
     if (checks.length === 0) {
       const why = run.timedOut ? `it did not finish within ${timeoutMs} ms` : `it exited with ${run.exitCode ?? run.signal}`;
@@ -98,12 +104,15 @@ export async function runConformanceSuite(url: string, timeoutMs: number): Promi
   }
 }
 
-/** The judged checks, each under its finding id (a repeated id in one scenario numbered from its second). */
-function judged(checks: readonly ConformanceCheck[]): Map<string, ConformanceCheck> {
+/**
+ * The checks of the given statuses, each under its finding id (a repeated id in one scenario
+ * numbered from its second).
+ */
+function byFindingId(checks: readonly ConformanceCheck[], statuses: ReadonlySet<string>): Map<string, ConformanceCheck> {
   const byId = new Map<string, ConformanceCheck>();
   const seen = new Map<string, number>();
   for (const check of checks) {
-    if (!JUDGED.has(check.status)) continue;
+    if (!statuses.has(check.status)) continue;
     const key = `${check.scenario}/${check.id}`;
     const count = (seen.get(key) ?? 0) + 1;
     seen.set(key, count);
@@ -114,14 +123,26 @@ function judged(checks: readonly ConformanceCheck[]): Map<string, ConformanceChe
 
 const said = (check: ConformanceCheck) => `${check.status}${check.errorMessage === undefined ? '' : `: ${check.errorMessage}`}`;
 
-/** One finding per check the suite judged direct; a check judged only through the candidate is none. */
+/**
+ * One finding per check the suite judged direct; a check judged only through the candidate is
+ * none. A check that passes direct and that the suite, through the candidate, replaced by an INFO
+ * of the same id (its way of saying the behaviour it checks is optional and the candidate chose
+ * the other one, such as answering JSON where SSE streams would be checked) is `changed`, citing
+ * what the suite cites; missing, failed or warned through the candidate, it is `broken`.
+ */
 export function conformanceFindings(direct: readonly ConformanceCheck[], through: readonly ConformanceCheck[]): TransparencyFinding[] {
-  const candidate = judged(through);
-  return [...judged(direct)].map(([id, check]): TransparencyFinding => {
+  const candidate = byFindingId(through, JUDGED);
+  const informed = byFindingId(through, new Set(['INFO']));
+  return [...byFindingId(direct, JUDGED)].map(([id, check]): TransparencyFinding => {
     const base = { suite: 'conformance' as const, id, title: check.description };
     if (check.status !== 'SUCCESS') return { ...base, verdict: 'not-applicable', detail: `direct: ${said(check)}` };
     const there = candidate.get(id);
     if (there?.status === 'SUCCESS') return { ...base, verdict: 'preserved', detail: 'passes direct and through the candidate' };
+    const optional = there === undefined ? informed.get(id) : undefined;
+    if (optional !== undefined) {
+      const requirement = optional.specReferences?.[0];
+      return { ...base, verdict: 'changed', ...(requirement === undefined ? {} : { requirement }), detail: `passes direct; through the candidate the suite found the behaviour it checks optional and not used: ${optional.description}` };
+    }
     return { ...base, verdict: 'broken', detail: `passes direct; through the candidate: ${there === undefined ? 'not made (the scenario ended before it)' : said(there)}` };
   });
 }
@@ -165,6 +186,11 @@ export function permittingOperator(serverUrl: string): OperatorConfig {
 export interface ConformanceOptions {
   /** Bound on one run of the suite (about 30 scenarios). */
   suiteTimeoutMs?: number;
+  /**
+   * The suite's checks direct, from an earlier run against the conformance server in the same
+   * run of the harness, to judge several candidates on one direct run; run here when absent.
+   */
+  direct?: readonly ConformanceCheck[];
   /** Bound on each of the candidate's pin and start. */
   stepTimeoutMs?: number;
 }
@@ -181,8 +207,8 @@ export async function conformanceTransparency(candidate: Candidate, options: Con
   const workdir = await mkdtemp(join(tmpdir(), 'gauntlet-conformance-candidate-'));
   try {
     let began = performance.now();
-    const direct = await runConformanceSuite(server.url, suiteTimeoutMs);
-    const directMs = Math.round(performance.now() - began);
+    const direct = options.direct ?? (await runConformanceSuite(server.url, suiteTimeoutMs));
+    const directMs = options.direct === undefined ? Math.round(performance.now() - began) : 0;
     const lacks = !candidate.info.agentTransports?.includes('http')
       ? 'its agent transports do not include http'
       : !(candidate.info.upstreams ?? ['command']).includes('url')
