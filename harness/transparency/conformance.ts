@@ -11,10 +11,10 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import type { OperatorConfig } from '../scenario/types.js';
 import type { Candidate, SessionSpec } from '../candidates/types.js';
+import { packageRoot } from '../paths.js';
 import { startConformanceServer } from './conformance-server.js';
 
 /** One transparency finding, in the shape every transparency suite reports. */
@@ -51,12 +51,11 @@ export interface ConformanceOutcome {
 /** Only these are verdicts; INFO entries are the suite's log of what it sent and received. */
 const JUDGED = new Set(['SUCCESS', 'FAILURE', 'WARNING']);
 
-/** Where the shim that gives Node 20 `fs.globSync` lives (node20-glob-shim.mjs), beside the sources. */
-function shimFile(): string {
-  // Compiled, this module runs from dist/harness/transparency; the .mjs files stay in harness/.
-  const here = dirname(fileURLToPath(import.meta.url));
-  return join(here.replace(/[/\\]dist[/\\]harness[/\\]transparency$/, '/harness/transparency'), 'node20-glob-shim.mjs');
-}
+/**
+ * The shim that gives Node 20 `fs.globSync` (node20-glob-shim.mjs). It is not compiled: compiled,
+ * this module runs from dist/, and the shim stays beside its source.
+ */
+const SHIM_FILE = join(packageRoot, 'harness', 'transparency', 'node20-glob-shim.mjs');
 
 /** The suite's command-line entry, from its installed package. */
 function suiteEntry(): string {
@@ -75,7 +74,7 @@ const RESULT_FOLDER = /^server-(.+)-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-\d{3}Z$/
 export async function runConformanceSuite(url: string, timeoutMs: number): Promise<ConformanceCheck[]> {
   const out = await mkdtemp(join(tmpdir(), 'gauntlet-conformance-'));
   try {
-    const run = await execa(process.execPath, ['--import', shimFile(), suiteEntry(), 'server', '--url', url, '--suite', 'active', '-o', out], {
+    const run = await execa(process.execPath, ['--import', SHIM_FILE, suiteEntry(), 'server', '--url', url, '--suite', 'active', '-o', out], {
       cwd: out,
       reject: false,
       timeout: timeoutMs,
