@@ -1,7 +1,7 @@
 // The broker's own HTTP front door: MCP's Streamable HTTP transport (revision 2025-11-25), server
 // side, at one endpoint. Each POST carries one JSON-RPC message; a request is answered in the
-// response's body (JSON, or one SSE event for a client that accepts only that; an event stream
-// when progress for the request comes before its answer), anything else with 202. initialize opens a session of its own, a Session like the stdio one, named by the
+// response's body (an event stream to a client that accepts one, carrying the request's progress
+// before the answer; JSON to one that accepts only JSON), anything else with 202. initialize opens a session of its own, a Session like the stdio one, named by the
 // Mcp-Session-Id header on every later request; GET opens a stream of that session, which carries
 // what the Session sends of its own accord (a server's requests and notices, as it relays them),
 // and DELETE ends it. Before anything is
@@ -108,30 +108,22 @@ function answerKey(line: string): string | undefined {
 const event = (line: string) => `event: message\ndata: ${line}\n\n`;
 
 /**
- * How a POST is answered: as JSON, or as one SSE event to a client that accepts only a stream; and
- * once a message about the request comes before the answer (its progress), as an event stream
- * carrying that message, then the answer, for a client that accepts one. Progress must arrive
- * before the answer on a stream the client already reads: a client drops progress for a request it
- * has its answer to, and the session's GET stream may not be open yet, or at all.
+ * How a POST is answered: to a client that accepts an event stream, as one (as the SDK's own
+ * server answers), carrying what comes about the request before its answer (its progress), then
+ * the answer; to a client that accepts only JSON, as JSON, with nothing before it. Progress must
+ * arrive before the answer on a stream the client already reads: a client drops progress for a
+ * request it has its answer to, and the session's GET stream may not be open yet, or at all.
  */
 function post(req: IncomingMessage, res: ServerResponse, headers: Record<string, string>): Pick<Waiting, 'answer' | 'before'> {
-  const accept = req.headers.accept ?? '';
-  const streams = accept.includes('text/event-stream');
-  let streaming = false;
-  const open = () => {
-    streaming = true;
-    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', ...headers });
-  };
+  const streams = (req.headers.accept ?? '').includes('text/event-stream');
+  if (streams) res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', ...headers });
   return {
     before(line) {
       // A client that takes JSON only has nowhere to read it before its answer.
-      if (!streams) return;
-      if (!streaming) open();
-      res.write(event(line));
+      if (streams) res.write(event(line));
     },
     answer(line) {
-      if (!streaming && streams && !accept.includes('application/json')) open();
-      if (streaming) res.end(event(line));
+      if (streams) res.end(event(line));
       else res.writeHead(200, { 'content-type': 'application/json', ...headers }).end(line);
     },
   };
