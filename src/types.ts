@@ -159,6 +159,13 @@ export interface ResourceAccess {
   readonly allow: readonly string[];
 }
 
+/**
+ * What becomes of content the broker cannot inspect as text: images, audio, blobs, resource links
+ * and embedded resources. `withhold` (the default) shows a placeholder; `pass` forwards it bounded
+ * and normalised, inspecting the text it holds (docs/reference-broker.md, "Non-text content").
+ */
+export type NonText = 'withhold' | 'pass';
+
 export interface Config {
   readonly server: ServerSpec;
   readonly rules: ReadonlyMap<string, Rule>;
@@ -174,6 +181,7 @@ export interface Config {
   readonly prompts: ReadonlySet<string> | undefined;
   /** What the server may ask of the agent and notify it of. */
   readonly serverRequests: ServerRequests;
+  readonly nonText: NonText;
 }
 
 /** What the operator lets a server start on its own towards the agent (docs/reference-broker.md). */
@@ -446,6 +454,7 @@ export interface AnswerSubject {
   readonly request: FeatureRequest;
   readonly offered: Offered;
   readonly limits: Limits;
+  readonly nonText: NonText;
 }
 
 /** The answer as the agent may see it, or why the agent gets none of it (a JSON-RPC error). */

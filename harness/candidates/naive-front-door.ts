@@ -4,9 +4,9 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
  * The passthrough's HTTP front door, as naive as a Streamable HTTP server gets: it listens on
  * every interface (a plain `listen(port)`), answers any Origin and any Host, numbers its sessions
  * 1, 2, 3..., serves a request whatever session id it carries (or none), opens a stream to any
- * GET, ends whichever session a DELETE names, and hands each message on with the Authorization header it came with; what
- * the server sends that answers no request (progress, log lines) goes to every open stream,
- * whoever's call it came from. It exists
+ * GET, ends whichever session a DELETE names, and hands each message on with the Authorization header it came with; a
+ * notification the server sends goes to every open stream, whoever's call it came from, and a
+ * request it starts to the latest stream open, whoever opened it. It exists
  * to prove that the front-door scenarios can fail; the harness reaches it on 127.0.0.1 only. Given
  * a key, it refuses every request without it, and is as naive as before in everything else.
  */
@@ -40,8 +40,8 @@ export class NaiveFrontDoor {
   private nextId = 0;
   /** Requests on their way to the server, by the id they were forwarded under. */
   private readonly waiting = new Map<number, Waiting>();
-  /** Every event stream a GET opened that is still open. */
-  private readonly streams = new Set<ServerResponse>();
+  /** The GET streams open, oldest first. */
+  private readonly streams: ServerResponse[] = [];
 
   /**
    * With `key`, every request without it in `x-front-door-key` is refused with 401 and nothing
@@ -57,7 +57,11 @@ export class NaiveFrontDoor {
     return new Promise((resolve) => server.listen(port, resolve));
   }
 
-  /** One line from the server: the answer to a request is the body of its POST; a notification goes to every stream. */
+  /**
+   * One line from the server: the answer to a request is the body of its POST; a notification goes
+   * to every GET stream open, a request the server starts to the latest one (nowhere while none is);
+   * anything else is dropped.
+   */
   deliver(line: string): void {
     let message: { id?: unknown; method?: unknown };
     try {
@@ -65,8 +69,10 @@ export class NaiveFrontDoor {
     } catch {
       return;
     }
-    if (message.id === undefined && typeof message.method === 'string') {
-      for (const stream of this.streams) stream.write(`event: message\ndata: ${line}\n\n`);
+    if (typeof message.method === 'string') {
+      // A request is answered once, so it goes to one stream; a notice to every one.
+      const targets = message.id === undefined ? this.streams : this.streams.slice(-1);
+      for (const stream of targets) stream.write(`event: message\ndata: ${line}\n\n`);
       return;
     }
     const waiting = typeof message.id === 'number' ? this.waiting.get(message.id) : undefined;
@@ -92,10 +98,10 @@ export class NaiveFrontDoor {
       return;
     }
     if (req.method === 'GET') {
-      // A stream for whoever asks, carrying every notification the server sends.
+      // A stream for whoever asks, whatever session it names, carrying what the server starts.
       res.writeHead(200, { 'content-type': 'text/event-stream' }).write(': open\n\n');
-      this.streams.add(res);
-      res.on('close', () => this.streams.delete(res));
+      this.streams.push(res);
+      res.once('close', () => this.streams.splice(this.streams.indexOf(res), 1));
       return;
     }
     if (req.method !== 'POST') {

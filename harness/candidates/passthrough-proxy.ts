@@ -194,23 +194,26 @@ function proxyToUrl(agent: AgentSide, target: string, tokens: Record<string, str
   const url = new URL(target);
   const bearer = naiveToken(url.hostname, tokens, configured);
   if (url.protocol !== 'https:') url.protocol = 'http:';
-  // The session the server gave at initialize, sent back on every later request as Streamable
-  // HTTP asks: without it an ordinary server (the SDK's) refuses everything after initialize.
+  // The session the server gave at the latest initialize, sent back on every later request as
+  // Streamable HTTP asks: without it an ordinary server (the SDK's) refuses everything after
+  // initialize. Each initialize opens a new session (a front door's clients each send one).
   let sessionId: string | undefined;
   agent.onLine((line, agentAuthorization) => {
     stamp?.noteRequest(line);
     const authorization = agentAuthorization ?? (bearer === undefined ? undefined : `Bearer ${bearer}`);
+    const initialize = /"method"\s*:\s*"initialize"/.test(line);
     const headers = {
       'content-type': 'application/json',
       accept: 'application/json, text/event-stream',
       ...(authorization === undefined ? {} : { authorization }),
-      ...(sessionId === undefined ? {} : { 'mcp-session-id': sessionId }),
+      ...(sessionId === undefined || initialize ? {} : { 'mcp-session-id': sessionId }),
     };
     void fetch(url, { method: 'POST', headers, body: line })
       .then(async (response) => {
-        if (sessionId === undefined && response.headers.get('mcp-session-id') !== null) {
-          sessionId = response.headers.get('mcp-session-id') ?? undefined;
-          listen(url, { ...headers, 'mcp-session-id': sessionId ?? '' }, (data) => agent.write(stamp?.stamp(data) ?? data));
+        const given = response.headers.get('mcp-session-id');
+        if (given !== null && given !== sessionId && (initialize || sessionId === undefined)) {
+          sessionId = given;
+          listen(url, { ...headers, 'mcp-session-id': given }, (data) => agent.write(stamp?.stamp(data) ?? data));
         }
         if (!response.ok) answerFailure(agent, line, `HTTP ${response.status}`);
         else if (response.headers.get('content-type')?.startsWith('text/event-stream') === true) await copyEvents(response, (data) => agent.write(stamp?.stamp(data) ?? data));

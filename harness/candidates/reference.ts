@@ -116,6 +116,7 @@ async function writeConfig(spec: SessionSpec): Promise<string> {
     ...(operator.prompts ? { prompts: operator.prompts } : {}),
     limits: operator.limits ?? {},
     ...serverRequestsOf(operator),
+    ...(operator.non_text === undefined ? {} : { non_text: operator.non_text }),
   };
   // Lossless, so a fixed value written `!exact` reaches the broker digit for digit.
   await writeFile(path, stringifyLossless(config, undefined, 2) ?? '');

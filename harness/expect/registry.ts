@@ -6,6 +6,7 @@ import answerMaxBytes from './call/answer-max-bytes.js';
 import answersLikeUnknown from './call/answers-like-unknown.js';
 import approvalRequest from './call/approval-request.js';
 import code from './call/code.js';
+import contentIncludes from './call/content-includes.js';
 import contentTypesAbsent from './call/content-types-absent.js';
 import memoryGrowth from './call/memory-growth.js';
 import { metaExcludes, metaIncludes } from './call/meta.js';
@@ -113,6 +114,7 @@ export const EXPECTATIONS: readonly Expectation[] = [
   truncated,
   alreadyRan,
   contentTypesAbsent,
+  contentIncludes,
   structured,
   metaIncludes,
   metaExcludes,

@@ -114,6 +114,12 @@ export interface OperatorConfig {
    * always requires one needs no telling. Only for an agent reached over HTTP.
    */
   front_door_credential?: boolean;
+  /**
+   * What becomes of content the candidate cannot inspect as text (images, audio, blobs, resource
+   * links, embedded resources): `withhold` (default) replaces it with a placeholder, `pass`
+   * forwards it, bounded and normalised, inspecting what text it holds.
+   */
+  non_text?: 'withhold' | 'pass';
   sampling?: ServerRequestsConfig['sampling'];
   elicitation?: ServerRequestsConfig['elicitation'];
   roots?: ServerRequestsConfig['roots'];
@@ -261,6 +267,8 @@ export interface CallExpectation {
   already_ran?: boolean;
   /** Content block types the agent must not receive. */
   content_types_absent?: string[];
+  /** Blocks the agent must receive, each matched on the members given. */
+  content_includes?: Array<{ type: string } & Record<string, unknown>>;
   structured?: 'present' | 'absent';
   /**
    * What an approval_required refusal must name (docs/call-path.md): the tool as the agent calls

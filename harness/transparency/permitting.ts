@@ -3,13 +3,6 @@ import type { ClientSide, Effect, OperatorConfig } from '../scenario/types.js';
 import { isObject, payloadOf } from './normalise.js';
 import type { Observed } from './observe.js';
 
-/**
- * The operator option for non-text content (images, audio, blobs, embedded resources): `pass`
- * lets it through. Being added to the neutral operator configuration beside this suite; until a
- * broker supports it, its withholding is judged `changed` under WTH-1, RSC-4 or PRM-3.
- */
-export type PermittingConfig = OperatorConfig & { non_text?: 'pass' };
-
 /** Bounds set far past anything these sessions produce, so no default cap decides what passes. */
 const GENEROUS_LIMITS = { max_result_chars: 1_000_000, max_description_chars: 100_000, max_tools: 1_000, max_pages: 100 } as const;
 
@@ -47,7 +40,7 @@ function schemeOf(uri: string): string {
  * allowed and classified, every resource and template and prompt allowed, every server request
  * the agent answers permitted (roots: the agent's own), non-text content passed, bounds generous.
  */
-export function permittingConfig(direct: readonly Observed[], side: ClientSide, env: Record<string, string>): PermittingConfig {
+export function permittingConfig(direct: readonly Observed[], side: ClientSide, env: Record<string, string>): OperatorConfig {
   const tools = Object.fromEntries(listed(direct, 'tools/list', 'tools').flatMap((tool) => (typeof tool.name === 'string' ? [[tool.name, { effect: effectOf(tool) }]] : [])));
   const uris = [
     ...listed(direct, 'resources/list', 'resources').map((resource) => resource.uri),

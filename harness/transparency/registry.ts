@@ -1,10 +1,11 @@
 import type { Candidate } from '../candidates/types.js';
+import { conformanceSuite } from './conformance.js';
 import { officialServersSuite } from './official-servers.js';
 import { scoreOf } from './score.js';
 import type { TransparencyOptions, TransparencyReport, TransparencySuite } from './types.js';
 
 /** Every transparency suite, in the order they run. A new suite is one more entry here (types.ts says its shape). */
-export const TRANSPARENCY_SUITES: readonly TransparencySuite[] = [officialServersSuite];
+export const TRANSPARENCY_SUITES: readonly TransparencySuite[] = [officialServersSuite, conformanceSuite];
 
 /** Runs every suite (or those named) against the candidate, one after another, and scores them. */
 export async function runTransparency(candidate: Candidate, options: TransparencyOptions, only?: readonly string[]): Promise<TransparencyReport> {

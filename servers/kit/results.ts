@@ -51,6 +51,10 @@ const CONTENT = {
   'resource-text': toolResult([
     { type: 'resource', resource: { uri: 'file:///notes/1.txt', mimeType: 'text/plain', text: 'Buy milk and eggs.' } },
   ]),
+  // Non-text to a broker that withholds it; to one passing non-text, text it must still inspect.
+  'resource-injection': toolResult([
+    { type: 'resource', resource: { uri: 'file:///notes/2.txt', mimeType: 'text/plain', text: INJECTION } },
+  ]),
   'resource-link': toolResult([
     { type: 'resource_link', uri: 'file:///etc/passwd', name: 'passwd', mimeType: 'text/plain' },
   ]),

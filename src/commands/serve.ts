@@ -149,8 +149,9 @@ export async function serve(options: ServeOptions, io: ServeIo): Promise<number>
       ...(members.length > 1 ? { servers } : {}),
       audit,
       serverRequests: config.serverRequests,
+      nonText: config.nonText,
       instructions: instructions.text,
-      features: new FeatureSession({ offered: features.offered, guards: guards.feature, limits: config.limits, upstream: first.upstream }),
+      features: new FeatureSession({ offered: features.offered, guards: guards.feature, limits: config.limits, nonText: config.nonText, upstream: first.upstream }),
     };
     if (options.frontDoor !== undefined) {
       // Each HTTP session sees the server's notices through a view of its own connection.

@@ -8,7 +8,7 @@ import { member, object, stringValue } from '../json/tree.js';
 import type { Requester } from '../upstream/connection.js';
 import { NOT_OFFERED } from '../guards/features.js';
 import type { FeatureGuard } from '../guards/types.js';
-import type { FeatureRequest, JsonObject, JsonValue, Limits, Offered } from '../types.js';
+import type { FeatureRequest, JsonObject, JsonValue, Limits, NonText, Offered } from '../types.js';
 import { LISTINGS, type ListingMethod } from './methods.js';
 
 /**
@@ -23,6 +23,8 @@ export interface FeatureSessionOptions {
   readonly offered: Offered;
   readonly guards: readonly FeatureGuard[];
   readonly limits: Limits;
+  /** Content the broker cannot inspect as text: withheld (default) or passed on normalised. */
+  readonly nonText?: NonText;
   readonly upstream: Requester;
 }
 
@@ -77,7 +79,7 @@ export class FeatureSession {
     if (!reply.ok) return { ok: false, error: reply.error, passOn: true };
     let result = reply.result;
     for (const guard of this.options.guards) {
-      const verdict = guard.answer?.(result, { request, offered: this.options.offered, limits: this.options.limits });
+      const verdict = guard.answer?.(result, { request, offered: this.options.offered, limits: this.options.limits, nonText: this.options.nonText ?? 'withhold' });
       if (verdict === undefined) continue;
       if (!verdict.ok) return verdict;
       result = verdict.result;

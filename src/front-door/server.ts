@@ -1,7 +1,7 @@
 // The broker's own HTTP front door: MCP's Streamable HTTP transport (revision 2025-11-25), server
 // side, at one endpoint. Each POST carries one JSON-RPC message; a request is answered in the
-// response's body (JSON, or one SSE event for a client that accepts only that), anything else with
-// 202. initialize opens a session of its own, a Session like the stdio one, named by the
+// response's body (an event stream to a client that accepts one, carrying the request's progress
+// before the answer; JSON to one that accepts only JSON), anything else with 202. initialize opens a session of its own, a Session like the stdio one, named by the
 // Mcp-Session-Id header on every later request; GET opens a stream of that session, which carries
 // what the Session sends of its own accord (a server's requests and notices, as it relays them),
 // and DELETE ends it. Before anything is
@@ -15,10 +15,11 @@ import { ConfigError } from '../errors.js';
 import type { FrontDoorPlan } from '../guards/front-door.js';
 import type { FrontDoorCredential } from './credential.js';
 import { isSupportedProtocolVersion } from '../session/identity.js';
-import { ERROR, brokerError, errorLine, parseMessage } from '../wire/jsonrpc.js';
-import { plain } from '../json/tree.js';
+import { ERROR, brokerError, errorLine, parseMessage, type Message } from '../wire/jsonrpc.js';
+import { member, plain } from '../json/tree.js';
 import { writeJson } from '../json/writer.js';
 import type { Session } from '../session/session.js';
+import type { JsonValue } from '../types.js';
 import { isOwnOrigin, namesListener, type ListenAddress } from './address.js';
 import { SessionTable } from './sessions.js';
 
@@ -43,12 +44,23 @@ export interface FrontDoorOptions {
   readonly session: (send: (line: string) => void) => { readonly session: AgentSession; readonly end: () => void };
 }
 
+/**
+ * A POST waiting for its answer: how the answer goes out, how a message about the request goes out
+ * before it (on the POST's own event stream), and the progress token the request carries (JSON
+ * text), if any.
+ */
+interface Waiting {
+  readonly answer: (line: string) => void;
+  readonly before: (line: string) => void;
+  readonly progressToken: string | undefined;
+}
+
 /** One agent connection: its Session, the POSTs waiting for an answer by request id, its GET streams. */
 interface Connection {
   readonly session: AgentSession;
   /** Lets go of what the Session holds beyond the connection (its listeners on the server). */
   readonly end: () => void;
-  readonly waiting: Map<string, (line: string) => void>;
+  readonly waiting: Map<string, Waiting>;
   readonly streams: Set<ServerResponse>;
 }
 
@@ -96,14 +108,47 @@ function answerKey(line: string): string | undefined {
   return message.kind === 'result' || message.kind === 'error' ? writeJson(message.id) : undefined;
 }
 
-/** Writes one answer as JSON, or as one SSE event to a client that accepts only a stream. */
-function answer(req: IncomingMessage, res: ServerResponse, line: string, headers: Record<string, string>): void {
-  const accept = req.headers.accept ?? '';
-  if (!accept.includes('application/json') && accept.includes('text/event-stream')) {
-    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', ...headers }).end(`event: message\ndata: ${line}\n\n`);
-    return;
-  }
-  res.writeHead(200, { 'content-type': 'application/json', ...headers }).end(line);
+const event = (line: string) => `event: message\ndata: ${line}\n\n`;
+
+/**
+ * How a POST is answered: to a client that accepts an event stream, as one (as the SDK's own
+ * server answers), carrying what comes about the request before its answer (its progress), then
+ * the answer; to a client that accepts only JSON, as JSON, with nothing before it. Progress must
+ * arrive before the answer on a stream the client already reads: a client drops progress for a
+ * request it has its answer to, and the session's GET stream may not be open yet, or at all.
+ */
+function post(req: IncomingMessage, res: ServerResponse, headers: Record<string, string>): Pick<Waiting, 'answer' | 'before'> {
+  const streams = (req.headers.accept ?? '').includes('text/event-stream');
+  if (streams) res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', ...headers });
+  return {
+    before(line) {
+      // A client that takes JSON only has nowhere to read it before its answer.
+      if (streams) res.write(event(line));
+    },
+    answer(line) {
+      if (streams) res.end(event(line));
+      else res.writeHead(200, { 'content-type': 'application/json', ...headers }).end(line);
+    },
+  };
+}
+
+/** `params.progressToken` (of a progress notification), as JSON text; undefined when absent. */
+function tokenIn(params: JsonValue | undefined): string | undefined {
+  const token = params?.kind === 'object' ? member(params, 'progressToken') : undefined;
+  return token === undefined ? undefined : writeJson(token);
+}
+
+/** The progress token a request's `_meta` carries, as JSON text; undefined when it carries none. */
+function progressTokenOf(params: JsonValue | undefined): string | undefined {
+  return tokenIn(params?.kind === 'object' ? member(params, '_meta') : undefined);
+}
+
+/** The POST a progress notification is about: the waiting one whose request carries its token. */
+function progressFor(line: string, waiting: ReadonlyMap<string, Waiting>): Waiting | undefined {
+  const message = parseMessage(line);
+  if (message.kind !== 'notification' || message.method !== 'notifications/progress') return undefined;
+  const token = tokenIn(message.params);
+  return token === undefined ? undefined : [...waiting.values()].find((waiter) => waiter.progressToken === token);
 }
 
 export class FrontDoor {
@@ -224,7 +269,7 @@ export class FrontDoor {
         refuse(res, 503, 'Service Unavailable: too many sessions');
         return;
       }
-      this.request(req, res, opened.state, writeJson(message.id), body, { [SESSION_HEADER]: opened.id });
+      this.request(req, res, opened.state, message, body, { [SESSION_HEADER]: opened.id });
       return;
     }
     const named = this.connection(req, res);
@@ -234,39 +279,47 @@ export class FrontDoor {
       res.writeHead(202).end();
       return;
     }
-    this.request(req, res, named.connection, writeJson(message.id), body, {});
+    this.request(req, res, named.connection, message, body, {});
   }
 
   /** Hands a request to its Session; the POST is answered with the answer to that id. */
-  private request(req: IncomingMessage, res: ServerResponse, connection: Connection, key: string, body: string, headers: Record<string, string>): void {
+  private request(req: IncomingMessage, res: ServerResponse, connection: Connection, message: Extract<Message, { kind: 'request' }>, body: string, headers: Record<string, string>): void {
+    const key = writeJson(message.id);
     if (connection.waiting.has(key)) {
       refuseMessage(res, ERROR.invalidRequest, `the id ${key} is already in use by a request of this session`);
       return;
     }
-    connection.waiting.set(key, (line) => answer(req, res, line, headers));
+    connection.waiting.set(key, { ...post(req, res, headers), progressToken: progressTokenOf(message.params) });
     // A client that went away gets nothing: its answer, when it comes, is dropped.
     res.once('close', () => connection.waiting.delete(key));
     connection.session.handleLine(body);
   }
 
   /**
-   * A new connection. What its Session sends is an answer to a waiting POST, or a message of the
-   * Session's own (a server's request or notice relayed to the agent), which goes out on the
-   * session's first open stream, or nowhere while none is open.
+   * A new connection. What its Session sends is an answer to a waiting POST, progress for a waiting
+   * POST's token (on that POST's stream), or a message of the Session's own (a server's request or
+   * notice relayed to the agent), which goes out on the session's first open stream, or nowhere
+   * while none is open.
    */
   private connect(): Connection {
-    const waiting = new Map<string, (line: string) => void>();
+    const waiting = new Map<string, Waiting>();
     const streams = new Set<ServerResponse>();
     const { session, end } = this.options.session((line) => {
       const key = answerKey(line);
       const deliver = key === undefined ? undefined : waiting.get(key);
       if (deliver !== undefined) {
         waiting.delete(key!);
-        deliver(line);
+        deliver.answer(line);
+        return;
+      }
+      // Progress goes on its request's own POST stream, before the answer; anything else on the GET stream.
+      const about = progressFor(line, waiting);
+      if (about !== undefined) {
+        about.before(line);
         return;
       }
       const [stream] = streams;
-      stream?.write(`event: message\ndata: ${line}\n\n`);
+      stream?.write(event(line));
     });
     return { session, end, waiting, streams };
   }

@@ -8,6 +8,7 @@ import { member, object, plain, stringValue } from '../json/tree.js';
 import { codePoints } from '../inspect/bounds.js';
 import { capTexts } from '../result/cap.js';
 import { placeholder, withMembers } from '../result/content.js';
+import { nonTextPasser, passableContents } from '../result/non-text.js';
 import { inspectMessage, type Channel } from '../inspect/stage.js';
 import { descriptorHash } from '../features/pins.js';
 import type { AnswerVerdict, DescriptorVerdict, FeatureRequest, JsonObject, JsonValue, Offered, FeatureRequestVerdict } from '../types.js';
@@ -151,22 +152,27 @@ function mapItems(result: JsonValue, key: string, map: (item: JsonValue) => Json
 const withContent = (message: JsonValue, content: (block: JsonValue) => JsonValue): JsonValue =>
   message.kind === 'object' && member(message, 'content') !== undefined ? withMembers(message, [['content', content(member(message, 'content')!)]]) : message;
 
+/** A read's blob contents as a text placeholder naming what it held. */
+function withheldBlob(item: JsonValue): JsonValue {
+  if (item.kind !== 'object') return placeholder(item);
+  const what = stringValue(member(item, 'mimeType')) ?? stringValue(member(item, 'uri'));
+  return object([['uri', member(item, 'uri')], ['mimeType', plain('text/plain')], ['text', plain(`[withheld: blob${what === undefined ? '' : ` ${what}`}]`)]]);
+}
+
 export const withholdFeatureBlobs: FeatureGuard = {
   name: 'withhold-feature-blobs',
-  answer(result, { request }) {
+  answer(result, { request, nonText }) {
+    // With `non_text: pass`, well-formed blobs and non-text prompt content pass rebuilt from their
+    // protocol fields, a bounded number an answer (src/result/non-text.ts).
+    const passing = nonText === 'pass';
     if (request.method === 'resources/read') {
-      return {
-        ok: true,
-        result: mapItems(result, 'contents', (item) => {
-          if (item.kind !== 'object' || member(item, 'blob') === undefined) return item;
-          const what = stringValue(member(item, 'mimeType')) ?? stringValue(member(item, 'uri'));
-          return object([['uri', member(item, 'uri')], ['mimeType', plain('text/plain')], ['text', plain(`[withheld: blob${what === undefined ? '' : ` ${what}`}]`)]]);
-        }),
-      };
+      const blob = passing ? nonTextPasser(withheldBlob, passableContents) : withheldBlob;
+      return { ok: true, result: mapItems(result, 'contents', (item) => (item.kind !== 'object' || member(item, 'blob') === undefined ? item : blob(item))) };
     }
     if (request.method !== 'prompts/get') return { ok: true, result };
-    // A prompt message is shown as text only: an image, audio or embedded resource is withheld as in a result.
-    return { ok: true, result: mapItems(result, 'messages', (message) => withContent(message, (block) => (block.kind === 'object' && stringValue(member(block, 'type')) === 'text' ? block : placeholder(block)))) };
+    // A prompt message is otherwise shown as text only: an image, audio or embedded resource is withheld as in a result.
+    const other = passing ? nonTextPasser(placeholder) : placeholder;
+    return { ok: true, result: mapItems(result, 'messages', (message) => withContent(message, (block) => (block.kind === 'object' && stringValue(member(block, 'type')) === 'text' ? block : other(block)))) };
   },
 };
 

@@ -8,6 +8,7 @@ import { member, plain } from '../json/tree.js';
 import { afterDispatch } from '../session/refusal.js';
 import { blockText, contentBlocks, placeholder, withMembers } from '../result/content.js';
 import { failedCheck, readbackArguments } from '../result/contract.js';
+import { nonTextPasser } from '../result/non-text.js';
 import type { ResultGuard, ResultVerdict } from './types.js';
 import type { JsonValue } from '../types.js';
 
@@ -89,9 +90,11 @@ export const effectContract: ResultGuard = {
 
 export const withholdUninspectable: ResultGuard = {
   name: 'withhold-uninspectable',
-  check(result) {
+  check(result, { nonText }) {
     if (result.kind !== 'object' || member(result, 'content') === undefined) return pass(result);
-    const content = contentBlocks(result).map((block) => (blockText(block) === undefined ? placeholder(block) : block));
+    // With `non_text: pass`, a well-formed block is passed on rebuilt from its protocol fields (src/result/non-text.ts).
+    const other = nonText === 'pass' ? nonTextPasser(placeholder) : placeholder;
+    const content = contentBlocks(result).map((block) => (blockText(block) === undefined ? other(block) : block));
     return pass(withMembers(result, [['content', { kind: 'array', items: content }]]));
   },
 };

@@ -7,7 +7,7 @@ import type { Resolver } from '../net/resolve.js';
 import type { Quarantine } from '../load/quarantine.js';
 import type { Clock } from '../operator/time.js';
 import type { StageStepConfig } from '../inspect/stage.js';
-import type { ClientFacts, AuditDecision, CallFacts, Agents, Config, ServerRequests, Effect, Grant, Limits, Policy, Rule, JsonObject, JsonValue, ListedTool, ListingPage, RegisteredTool, Refusal, Manifest, PinnedTool, ToolRefusal, Drift, Compiled, Presentation, AnswerSubject, AnswerVerdict, DescriptorSubject, DescriptorVerdict, FeatureRequest, FeatureRequestVerdict, Offered } from '../types.js';
+import type { NonText, ClientFacts, AuditDecision, CallFacts, Agents, Config, ServerRequests, Effect, Grant, Limits, Policy, Rule, JsonObject, JsonValue, ListedTool, ListingPage, RegisteredTool, Refusal, Manifest, PinnedTool, ToolRefusal, Drift, Compiled, Presentation, AnswerSubject, AnswerVerdict, DescriptorSubject, DescriptorVerdict, FeatureRequest, FeatureRequestVerdict, Offered } from '../types.js';
 
 /** Refuses the whole listing: sees every page in turn and returns a reason, or null. */
 export interface ListingGuard {
@@ -153,6 +153,7 @@ export interface ResultSubject {
   /** The arguments as forwarded, fixed values included; `{}` when there were none. */
   readonly args: JsonObject;
   readonly limits: Limits;
+  readonly nonText: NonText;
   /** Set once server-error-is-tool-error found the server reporting that the call failed. */
   readonly serverError: boolean;
   /** The registered tool with this server name, if any. */

@@ -11,7 +11,7 @@ import { parsePointer } from '../json/pointer.js';
 import { TOKENS_VARIABLE } from '../upstream/tokens.js';
 import { member } from '../json/tree.js';
 import { parseServerRequests } from './server-requests.js';
-import { type JsonObject, type JsonValue, EFFECTS, type Effect, POLICY_ACTIONS, type PolicyAction, type Policy, type Rule, type Selector, CHECK_OPS, type Check, type Contract, type ProcessServerSpec, type ServerSpec, type Limits, type Grant, type Agents, type Config, type ResourceAccess } from '../types.js';
+import { type JsonObject, type JsonValue, EFFECTS, type Effect, POLICY_ACTIONS, type PolicyAction, type Policy, type Rule, type Selector, CHECK_OPS, type Check, type Contract, type ProcessServerSpec, type ServerSpec, type Limits, type Grant, type Agents, type Config, type NonText, type ResourceAccess } from '../types.js';
 
 export const DEFAULT_DATA_CLASSIFICATION = 'workspace';
 
@@ -64,13 +64,14 @@ export function parseConfig(value: JsonValue): Config {
  * Resources and prompts are offered from a configuration of one server only.
  */
 export function parseConfigs(value: JsonValue): Config[] {
-  const top: Fields = new Fields(value, 'config', ['server', 'rules', 'servers', 'limits', 'grants', 'policy', 'agents', 'server_requests', 'resources', 'prompts']);
+  const top: Fields = new Fields(value, 'config', ['server', 'rules', 'servers', 'limits', 'grants', 'policy', 'agents', 'server_requests', 'resources', 'prompts', 'non_text']);
   const shared = {
     limits: parseLimits(top.get('limits')),
     grants: parseGrants(top.array('grants') ?? []),
     policy: parsePolicy(top.get('policy')),
     agents: parseAgents(top.entries('agents')),
     serverRequests: parseServerRequests(top.get('server_requests')),
+    nonText: parseNonText(top),
   };
   const servers = top.array('servers');
   if (servers === undefined) {
@@ -101,6 +102,13 @@ export function parseConfigs(value: JsonValue): Config[] {
   // A server's id is what its tools, manifest and records are known by.
   if (repeated !== undefined) throw new ConfigError(`config.servers: the id ${JSON.stringify(repeated)} names two servers`);
   return configs;
+}
+
+/** `non_text`: withheld unless the operator says `pass`; any other value is refused, not guessed at. */
+function parseNonText(top: Fields): NonText {
+  const given = top.string('non_text');
+  if (given === undefined || given === 'withhold' || given === 'pass') return given ?? 'withhold';
+  return top.fail('non_text', 'must be "withhold" or "pass"');
 }
 
 /**

@@ -26,7 +26,7 @@ import { withReceipt } from './receipt.js';
 import { afterDispatch, refusal, toolError } from './refusal.js';
 import type { Reply, Requester } from '../upstream/connection.js';
 import { settlesWithin } from '../upstream/process.js';
-import type { AuditDecision, CallFacts, Limits, Drift, JsonObject, JsonValue, RegisteredTool, Receipt, ServerRequests, ToolRefusal } from '../types.js';
+import type { AuditDecision, CallFacts, Limits, NonText, Drift, JsonObject, JsonValue, RegisteredTool, Receipt, ServerRequests, ToolRefusal } from '../types.js';
 import { DEFAULT_SERVER_REQUESTS } from '../operator/server-requests.js';
 import { Relay } from './relay.js';
 import type { FeatureSession } from '../features/session.js';
@@ -82,6 +82,8 @@ export interface SessionOptions {
   readonly features?: FeatureSession;
   /** What the server may ask of the agent and notify it of; absent, the defaults (none of it). */
   readonly serverRequests?: ServerRequests;
+  /** Content the broker cannot inspect as text: withheld (default) or passed on normalised. */
+  readonly nonText?: NonText;
   /** The servers' instructions as Load decided them (src/load/instructions.ts); absent, none. */
   readonly instructions?: string;
 }
@@ -455,6 +457,7 @@ export class Session {
       tool,
       args,
       limits: this.options.limits,
+      nonText: this.options.nonText ?? 'withhold',
       serverError: false,
       // A read-back names a tool of the same server: another server's tool of that name is not it.
       registered: (serverName) => this.byServerName.get(serverKey(tool?.server, serverName)),

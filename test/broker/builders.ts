@@ -77,6 +77,7 @@ export function config(rules: Record<string, Rule>, overrides: Partial<Config> &
     agents: undefined,
     resources: undefined,
     prompts: undefined,
+    nonText: 'withhold',
     ...rest,
   };
 }

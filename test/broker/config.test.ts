@@ -30,6 +30,14 @@ describe('parseConfig', () => {
     expect(config.limits).toEqual({ ...DEFAULT_LIMITS, maxPages: 3, maxTools: 10, callTimeoutMs: 1000, connectTimeoutMs: 2000 });
   });
 
+  it('withholds non-text content unless the operator says non_text: pass, and refuses any other value', () => {
+    expect(parse(`{${SERVER},"rules":{}}`).nonText).toBe('withhold');
+    expect(parse(`{${SERVER},"rules":{},"non_text":"withhold"}`).nonText).toBe('withhold');
+    expect(parse(`{${SERVER},"rules":{},"non_text":"pass"}`).nonText).toBe('pass');
+    expect(() => parse(`{${SERVER},"rules":{},"non_text":"inspect"}`)).toThrow('config.non_text must be "withhold" or "pass"');
+    expect(() => parse(`{${SERVER},"rules":{},"non_text":true}`)).toThrow('config.non_text must be a string');
+  });
+
   it('reads every server field and limit under its own name, each limit up to its bound and not past it', () => {
     const most = 16 * 1024 * 1024;
     const config = parse(`{"server":{"id":"notes","command":"node","args":["a"],"env":{"K":"v"},"source_version":"1.2.3"},"rules":{},

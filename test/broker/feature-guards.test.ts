@@ -22,7 +22,7 @@ import { descriptorHash } from '../../src/features/pins.js';
 import { DEFAULT_LIMITS } from '../../src/operator/config.js';
 import { readJson } from '../../src/json/reader.js';
 import { writeJson } from '../../src/json/writer.js';
-import type { Config, Descriptor, FeatureKind, FeaturePins, FeatureRequest, JsonObject, JsonValue, Limits, Offered } from '../../src/types.js';
+import type { Config, Descriptor, FeatureKind, FeaturePins, FeatureRequest, JsonObject, JsonValue, Limits, NonText, Offered } from '../../src/types.js';
 import { config, json } from './builders.js';
 
 const request = (method: string, params = '{}'): FeatureRequest => ({ method, params: json(params) });
@@ -46,8 +46,8 @@ function presented(guard: FeatureGuard, descriptor: Descriptor, cfg: Config = co
 }
 
 /** An answer guard's verdict as text: the result the agent may see, or the error it gets instead. */
-function answered(guard: FeatureGuard, method: string, result: string, limits: Limits = DEFAULT_LIMITS): string {
-  const verdict = guard.answer!(readJson(result), { request: request(method), offered: offer(), limits });
+function answered(guard: FeatureGuard, method: string, result: string, limits: Limits = DEFAULT_LIMITS, nonText: NonText = 'withhold'): string {
+  const verdict = guard.answer!(readJson(result), { request: request(method), offered: offer(), limits, nonText });
   return verdict.ok ? `ok ${text(verdict.result)}` : `error ${text(verdict.error)}`;
 }
 
@@ -220,6 +220,20 @@ describe('withhold-feature-blobs', () => {
     );
   });
 
+  it('with non_text: pass, passes a well-formed blob read and non-text prompt content rebuilt from their protocol fields', () => {
+    const read = '{"contents":[{"uri":"test://b","mimeType":"Image/PNG","blob":"AA==","_meta":{}},{"uri":"test://c","blob":"not base64"}]}';
+    expect(answered(withholdFeatureBlobs, 'resources/read', read, DEFAULT_LIMITS, 'pass')).toBe(
+      'ok {"contents":[{"uri":"test://b","mimeType":"image/png","blob":"AA=="},{"uri":"test://c","mimeType":"text/plain","text":"[withheld: blob test://c]"}]}',
+    );
+    const prompt =
+      '{"messages":[{"role":"user","content":{"type":"image","mimeType":"image/png","data":"AA==","x":1}},{"role":"user","content":{"type":"resource","resource":{"uri":"test://r","text":"e"}}},{"role":"user","content":{"type":"image","mimeType":"text/html","data":"AA=="}}]}';
+    expect(answered(withholdFeatureBlobs, 'prompts/get', prompt, DEFAULT_LIMITS, 'pass')).toBe(
+      'ok {"messages":[{"role":"user","content":{"type":"image","data":"AA==","mimeType":"image/png"}},' +
+        '{"role":"user","content":{"type":"resource","resource":{"uri":"test://r","text":"e"}}},' +
+        '{"role":"user","content":{"type":"text","text":"[withheld: image text/html]"}}]}',
+    );
+  });
+
   it.each<[string, string, string]>([
     ['a read answer that is not an object', 'resources/read', '"plain"'],
     ['a read answer without contents', 'resources/read', '{}'],
@@ -269,7 +283,7 @@ describe('completion-bounded', () => {
 
 describe('completion-no-hidden-names', () => {
   const completed = (result: string, hidden: string[]) => {
-    const verdict = completionNoHiddenNames.answer!(readJson(result), { request: request('completion/complete'), offered: offer({ hidden }), limits: DEFAULT_LIMITS });
+    const verdict = completionNoHiddenNames.answer!(readJson(result), { request: request('completion/complete'), offered: offer({ hidden }), limits: DEFAULT_LIMITS, nonText: 'withhold' });
     return verdict.ok ? text(verdict.result) : 'error';
   };
 
@@ -291,7 +305,7 @@ describe('inspect-feature-contents', () => {
 
   it('leaves an answer to a request that carries nothing the server chose, unread', () => {
     const result = readJson(injection);
-    expect(inspectFeatureContents.answer!(result, { request: request('resources/subscribe'), offered: offer(), limits: DEFAULT_LIMITS })).toEqual({ ok: true, result });
+    expect(inspectFeatureContents.answer!(result, { request: request('resources/subscribe'), offered: offer(), limits: DEFAULT_LIMITS, nonText: 'withhold' })).toEqual({ ok: true, result });
   });
 });
 

@@ -74,7 +74,7 @@ describe('foreign-mentions', () => {
   it('replaces whole names only, in every string of a result', async () => {
     const search = fleet().find((t) => t.name === 'alpha_search_notes')!;
     const result = readJson('{"content":[{"type":"text","text":"call beta_write_note, not xbeta_write_note or beta_write_notes"}],"structuredContent":{"next":"beta_read_note"}}');
-    const verdict = await foreignMentionsResult.check(result, { tool: search, args: { kind: 'object', entries: [] }, limits: DEFAULT_LIMITS, serverError: false, registered: () => undefined, forward: async () => result });
+    const verdict = await foreignMentionsResult.check(result, { tool: search, args: { kind: 'object', entries: [] }, limits: DEFAULT_LIMITS, nonText: 'withhold', serverError: false, registered: () => undefined, forward: async () => result });
     expect(verdict.kind === 'pass' && JSON.parse(writeJson(verdict.result))).toEqual({
       content: [{ type: 'text', text: `call ${FOREIGN_MARKER}, not xbeta_write_note or beta_write_notes` }],
       structuredContent: { next: FOREIGN_MARKER },

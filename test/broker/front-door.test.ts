@@ -49,10 +49,15 @@ async function open(plan: FrontDoorPlan, allowedOrigins: string[] = [], session 
   const url = new URL(await door.listen());
   const port = Number(url.port);
   doors.push({ stop: () => door.close() });
-  /** A GET's stream never ends, so only its head is read; `readStream` reads a stream a POST's answer ends. */
+  /**
+   * A GET's stream never ends, so only its head is read; `readStream` reads a stream a POST's answer
+   * ends. A POST takes JSON only unless told (the front door answers an event stream to a client
+   * that accepts one); a GET accepts both, as the SDK's client does.
+   */
   const send = (method: string, headers: Record<string, string>, body?: string, { path = '/mcp', readStream = false } = {}): Promise<Reply> =>
     new Promise((resolve, reject) => {
-      const req = request({ host: '127.0.0.1', port, path, method, headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers } }, (res) => {
+      const accept = method === 'POST' ? 'application/json' : 'application/json, text/event-stream';
+      const req = request({ host: '127.0.0.1', port, path, method, headers: { 'content-type': 'application/json', accept, ...headers } }, (res) => {
         if (String(res.headers['content-type']).includes('text/event-stream') && !readStream) {
           req.destroy();
           resolve({ status: res.statusCode!, headers: res.headers, body: '' });
@@ -479,7 +484,7 @@ describe('the front door over HTTP', () => {
       expect(await door.post('initialize', { 'mcp-session-id': id! })).toMatchObject(refusal(400, 'Bad Request: initialize opens a session, it is not sent in one'));
     });
 
-    it('answers as JSON, with the session id, and as one event to an agent that accepts only a stream', async () => {
+    it('answers as JSON, with the session id, to an agent that takes only JSON, and as an event stream to one that accepts one', async () => {
       const door = await open(planWithout());
       const { reply, id } = await door.initialize();
       expect(reply.headers['content-type']).toBe('application/json');
@@ -489,6 +494,39 @@ describe('the front door over HTTP', () => {
       expect(streamed.headers['content-type']).toBe('text/event-stream');
       expect(streamed.headers['cache-control']).toBe('no-store');
       expect(streamed.body).toBe(`event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', id: 5, result: { session: 1, method: 'ping' } })}\n\n`);
+      const either = await door.send('POST', { 'mcp-session-id': id!, accept: 'application/json, text/event-stream' }, JSON.stringify({ jsonrpc: '2.0', id: 6, method: 'ping' }), { readStream: true });
+      expect(either.headers['content-type']).toBe('text/event-stream');
+      expect(either.body).toBe(`event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', id: 6, result: { session: 1, method: 'ping' } })}\n\n`);
+    });
+
+    it("sends a request's progress on its own POST, as an event stream, before the answer; a JSON-only client and other tokens get none there", async () => {
+      // A session that reports progress for the token its request carries, and for another, then answers.
+      const progressing = (send: (line: string) => void) => ({
+        session: {
+          handleLine(line: string) {
+            const message = JSON.parse(line) as { id?: unknown; params?: { _meta?: { progressToken?: unknown } } };
+            if (message.id === undefined) return;
+            const token = message.params?._meta?.progressToken;
+            if (token !== undefined) send(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: token, progress: 0, total: 1 } }));
+            send(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 'someone-else', progress: 1 } }));
+            send(JSON.stringify({ jsonrpc: '2.0', id: message.id, result: {} }));
+          },
+        },
+        end: () => {},
+      });
+      const door = await open(planWithout(), [], progressing);
+      const { id } = await door.initialize();
+      const call = (accept: string) =>
+        door.send('POST', { 'mcp-session-id': id!, accept }, JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 't', _meta: { progressToken: 'p-1' } } }), { readStream: true });
+      const streamed = await call('application/json, text/event-stream');
+      expect(streamed.headers['content-type']).toBe('text/event-stream');
+      expect(streamed.body).toBe(
+        `event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 'p-1', progress: 0, total: 1 } })}\n\n` +
+          `event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', id: 7, result: {} })}\n\n`,
+      );
+      const json = await call('application/json');
+      expect(json.headers['content-type']).toBe('application/json');
+      expect(JSON.parse(json.body)).toEqual({ jsonrpc: '2.0', id: 7, result: {} });
     });
 
     it('opens a stream only for an agent that accepts one, and at most four per session', async () => {

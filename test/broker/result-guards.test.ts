@@ -5,6 +5,7 @@
 // inspect. result-path.test.ts shows them in the session's result path.
 
 import { describe, expect, it } from 'vitest';
+import { MAX_PASSED_NON_TEXT } from '../../src/result/non-text.js';
 import { brokerMarkersOnly, effectContract, outputValid, serverErrorIsToolError, VERIFIED_KEY, withholdUninspectable } from '../../src/guards/result.js';
 import type { ResultGuard, ResultSubject } from '../../src/guards/types.js';
 import { readJson } from '../../src/json/reader.js';
@@ -27,6 +28,7 @@ function subject(over: Partial<ResultSubject> & { read?: () => Promise<JsonValue
     tool: undefined,
     args: readJson('{"text":"hello"}') as ResultSubject['args'],
     limits: {} as ResultSubject['limits'],
+    nonText: 'withhold',
     serverError: false,
     registered: (name) => (name === 'read_note' ? READER : undefined),
     forward: over.read ?? (async () => readJson('{"content":[],"structuredContent":{"text":"hello"}}')),
@@ -173,4 +175,44 @@ describe('withhold-uninspectable', () => {
     ['a result with no content', '{"structuredContent":{"data":"AAAA"}}'],
     ['a result that is not an object', '[{"type":"image","data":"AAAA"}]'],
   ])('passes %s as it came', async (_, result) => expect(await judge(withholdUninspectable, result)).toEqual({ kind: 'pass', result }));
+
+  describe('with non_text: pass', () => {
+    const passing = { nonText: 'pass' as const };
+    it('passes well-formed images, audio, links and embedded resources rebuilt from their protocol fields only', async () => {
+      const result =
+        '{"content":[{"type":"image","data":"AAAA","mimeType":"IMAGE/PNG","_meta":{"x":1},"icon":"y","annotations":{"audience":["user"],"priority":1,"extra":2}},' +
+        '{"type":"audio","data":"AAA=","mimeType":"audio/wav"},' +
+        '{"type":"resource_link","uri":"file:///n/a.txt","name":"a","description":"A note","mimeType":"text/plain","size":12,"extra":true},' +
+        '{"type":"resource","resource":{"uri":"test://r","mimeType":"text/plain","text":"embedded","extra":1}},' +
+        '{"type":"resource","resource":{"uri":"test://b","blob":"AA=="}}]}';
+      expect(await judge(withholdUninspectable, result, passing)).toEqual({
+        kind: 'pass',
+        result:
+          '{"content":[{"type":"image","data":"AAAA","mimeType":"image/png","annotations":{"audience":["user"],"priority":1}},' +
+          '{"type":"audio","data":"AAA=","mimeType":"audio/wav"},' +
+          '{"type":"resource_link","uri":"file:///n/a.txt","name":"a","description":"A note","mimeType":"text/plain","size":12},' +
+          '{"type":"resource","resource":{"uri":"test://r","mimeType":"text/plain","text":"embedded"}},' +
+          '{"type":"resource","resource":{"uri":"test://b","blob":"AA=="}}]}',
+      });
+    });
+
+    it.each([
+      ['data that is not base64', '{"type":"image","data":"not base64!","mimeType":"image/png"}', '[withheld: image image/png]'],
+      ['a media type of another kind than the block', '{"type":"image","data":"AAAA","mimeType":"text/html"}', '[withheld: image text/html]'],
+      ['a malformed media type', '{"type":"audio","data":"AAAA","mimeType":"audio/wav; codecs=1"}', '[withheld: audio audio/wav; codecs=1]'],
+      ['a link whose URI does not parse', '{"type":"resource_link","uri":"no uri","name":"a"}', '[withheld: resource_link no uri]'],
+      ['an embedded resource with text and a blob', '{"type":"resource","resource":{"uri":"test://r","text":"t","blob":"AA=="}}', '[withheld: resource test://r]'],
+      ['an embedded resource whose blob is not base64', '{"type":"resource","resource":{"uri":"test://r","blob":"%%"}}', '[withheld: resource test://r]'],
+      ['a block of a type the protocol does not have', '{"type":"video","data":"AAAA","mimeType":"video/mp4"}', '[withheld: video video/mp4]'],
+    ])('still withholds %s', async (_, block, shown) => {
+      expect(await judge(withholdUninspectable, `{"content":[${block}]}`, passing)).toEqual({ kind: 'pass', result: JSON.stringify({ content: [{ type: 'text', text: shown }] }) });
+    });
+
+    it(`passes at most ${MAX_PASSED_NON_TEXT} non-text blocks of one result and withholds the rest`, async () => {
+      const image = { type: 'image', data: 'AAAA', mimeType: 'image/png' };
+      const verdict = await judge(withholdUninspectable, JSON.stringify({ content: Array.from({ length: MAX_PASSED_NON_TEXT + 2 }, () => image) }), passing);
+      const blocks = verdict.kind === 'pass' ? (JSON.parse(verdict.result) as { content: Array<{ type: string }> }).content : [];
+      expect(blocks.map((block) => block.type)).toEqual([...Array<string>(MAX_PASSED_NON_TEXT).fill('image'), 'text', 'text']);
+    });
+  });
 });

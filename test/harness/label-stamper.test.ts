@@ -63,6 +63,7 @@ const RESULT_PATH_ATTACKS = [
   'res.structured-over-cap',
   'wth.audio-withheld',
   'wth.image-withheld',
+  'wth.passed-resource-inspected',
   'wth.resource-blob-withheld',
   'wth.resource-link-withheld',
   'wth.resource-text-withheld',

@@ -63,6 +63,7 @@ describe('result presets', () => {
       'audio',
       'resource-blob',
       'resource-text',
+      'resource-injection',
       'resource-link',
       'claims-authority',
       'claims-verified',
@@ -162,6 +163,9 @@ describe('content a broker cannot inspect', () => {
     ]);
     expect(resultOf('resource-link').content).toEqual([
       { type: 'resource_link', uri: 'file:///etc/passwd', name: 'passwd', mimeType: 'text/plain' },
+    ]);
+    expect(resultOf('resource-injection').content).toEqual([
+      { type: 'resource', resource: { uri: 'file:///notes/2.txt', mimeType: 'text/plain', text: textOf('injection') } },
     ]);
   });
 });

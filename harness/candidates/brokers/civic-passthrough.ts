@@ -37,6 +37,7 @@ export function civicPassthroughCandidate(): Candidate {
         'credentials, config_token and config_token_env: its CLI has no setting for a token to the server (it forwards the headers the agent sent)',
         'allow_private_origin: it has no guard on addresses, so there is nothing to opt in to',
         "a command server: it dials URLs only, so the adapter's bridge serves it over Streamable HTTP on 127.0.0.1 (declared in adapter_provides)",
+        'non_text: it forwards images, audio, blobs and embedded resources as the server sent them, and has no setting to withhold them',
       ],
       adapterProvides: BRIDGE_PROVIDES,
     },

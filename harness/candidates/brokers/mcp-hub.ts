@@ -82,6 +82,7 @@ export function mcpHubCandidate(): Candidate {
         'policy, grants, agents and limits: it has nothing of the kind',
         'allow_private_origin: it has no guard on addresses, so there is nothing to opt in to',
         'credentials: it has no token map; a token mapped to the URL\'s exact hostname is the server\'s Authorization header, sent on every request over any scheme',
+        'non_text: it forwards images, audio, blobs and embedded resources as the server sent them, and has no setting to withhold them',
       ],
       adapterProvides: [
         { protection: 'CRD-2', how: "the adapter writes the operator's token into the hub's configuration only when the URL's hostname is exactly the token's host; the hub then sends it on every request to that server" },

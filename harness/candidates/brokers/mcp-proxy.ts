@@ -18,6 +18,7 @@ export function mcpProxyCandidate() {
       'listing and size limits (pages, tools, result and description lengths): it has none',
       'server URLs, credentials and private-origin opt-ins: it starts its server from a command only',
       'source_version: it keeps no audit',
+      'non_text: it forwards images, audio, blobs and embedded resources as the server sent them, and has no setting to withhold them',
     ],
     launch(upstream, port, spec) {
       const { limits, tools } = spec.operator;

@@ -102,6 +102,7 @@ export function mcpRemoteCandidate(options: { installedFrom?: string } = {}): Ca
         'allow_private_origin: it has no guard on addresses; an opt-in to an http: origin becomes --allow-http, which allows plain HTTP to every host',
         'credentials: it has no token map; a token mapped to the URL\'s exact hostname is sent as a header on every request, over whatever scheme it accepts',
         'a command server: mcp-remote dials URLs only, so the adapter\'s bridge serves it over Streamable HTTP on 127.0.0.1 (declared in adapter_provides)',
+        'non_text: it forwards images, audio, blobs and embedded resources as the server sent them, and has no setting to withhold them',
       ],
       adapterProvides: [
         { protection: 'CRD-2', how: "the adapter writes the operator's token into mcp-remote's header file only when the URL's hostname is exactly the token's host; mcp-remote then sends it on every request to that URL" },
