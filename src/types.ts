@@ -58,6 +58,12 @@ export interface Rule {
   readonly description: string | undefined;
   /** Registers the tool even when the server's hints contradict `effect`. */
   readonly allowHintMismatch: boolean;
+  /**
+   * The hints the agent is shown beside those `effect` gives (CLS-3): `idempotentHint` and
+   * `openWorldHint` as the operator states them; absent, the agent is shown none, never the server's.
+   */
+  readonly idempotent: boolean | undefined;
+  readonly openWorld: boolean | undefined;
   /** Overrides limits.call_timeout_ms for this tool. */
   readonly callTimeoutMs: number | undefined;
   /** The name the agent sees instead of the server's (and instead of the prefixed one). */

@@ -81,6 +81,7 @@ const NEEDED_BY: Record<string, Record<string, string[]>> = {
   },
   'operator-annotations': {
     'cls.operator-class-shown': ['list.effective_hints'],
+    'cls.server-idempotent-never-shown': ['list.effective_hints'],
     'hnt.readonly-hint-never-relaxes': ['list.effective_hints'],
   },
   'operator-description': {

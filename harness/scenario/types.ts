@@ -12,6 +12,13 @@ export interface ToolRule {
   effect: Effect;
   description?: string;
   allow_hint_mismatch?: boolean;
+  /** The `idempotentHint` the agent is shown (CLS-3); absent, none: never the server's. */
+  idempotent?: boolean;
+  /**
+   * The `openWorldHint` the agent is shown (CLS-3); absent, the effect class's (local_change
+   * false, remote_change true) or none. It may not contradict a change class.
+   */
+  open_world?: boolean;
   /** The name the agent sees instead of the server's. */
   rename?: string;
   /** Parameters the agent may not send; hidden from the schema it sees. */

@@ -1,15 +1,39 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { Answer } from '../agent/client.js';
+import { HINT_DEFAULTS } from '../expect/list/effective-hints.js';
 import { canonical, isObject, payloadOf, withoutOwnMeta } from './normalise.js';
 import type { Observed } from './observe.js';
 import type { TransparencyResult } from './types.js';
 
 export type Judgement = Pick<TransparencyResult, 'verdict' | 'requirement' | 'detail'>;
 
-/** What of an answer is compared: for initialize, what of it is the server's (the rest is the broker's own handshake). */
+/**
+ * A tool's annotations as the agent reads them: each hint MCP defines with its default where it is
+ * absent, and `destructiveHint` and `idempotentHint` set aside for a read-only tool, since the
+ * specification makes them meaningful only when `readOnlyHint` is false. Two listings that spell
+ * the same hints differently (one leaves a default out, one states it) tell the agent the same
+ * thing; any hint given, other value or member is compared as sent.
+ */
+function hintsAsRead(annotations: unknown): Record<string, unknown> {
+  const given = isObject(annotations) ? annotations : {};
+  const read: Record<string, unknown> = { ...given };
+  for (const [hint, fallback] of Object.entries(HINT_DEFAULTS)) read[hint] = given[hint] ?? fallback;
+  if (read.readOnlyHint === true) {
+    delete read.destructiveHint;
+    delete read.idempotentHint;
+  }
+  return read;
+}
+
+/**
+ * What of an answer is compared: for initialize, what of it is the server's (the rest is the
+ * broker's own handshake); for a tools listing, each tool's hints as the agent reads them.
+ */
 function viewOf(id: string, payload: unknown): unknown {
-  if (id !== 'initialize' || !isObject(payload)) return payload;
-  return { protocolVersion: payload.protocolVersion, instructions: payload.instructions };
+  if (!isObject(payload)) return payload;
+  if (id === 'initialize') return { protocolVersion: payload.protocolVersion, instructions: payload.instructions };
+  if (!Array.isArray(payload.tools)) return payload;
+  return { ...payload, tools: payload.tools.map((tool: unknown) => (isObject(tool) ? { ...tool, annotations: hintsAsRead(tool.annotations) } : tool)) };
 }
 
 function describe(answer: Answer): string {

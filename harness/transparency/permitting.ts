@@ -1,5 +1,5 @@
 import type { Answer } from '../agent/client.js';
-import type { ClientSide, Effect, OperatorConfig } from '../scenario/types.js';
+import type { ClientSide, Effect, OperatorConfig, ToolRule } from '../scenario/types.js';
 import { isObject, payloadOf } from './normalise.js';
 import type { Observed } from './observe.js';
 
@@ -10,15 +10,21 @@ const GENEROUS_LIMITS = { max_result_chars: 1_000_000, max_description_chars: 10
 const ALLOW_ALL = { read_only: 'allow', local_change: 'allow', remote_change: 'allow', destructive: 'allow' } as const;
 
 /**
- * A tool's effect class taken from its own annotations, so no honest broker's hint check refuses
- * the rule: read-only, destructive, open-world (remote) or else a local change.
+ * A tool's rule taken from its own annotations, read with MCP's defaults for absent hints (a tool
+ * that says nothing is destructive and open-world), so no honest broker's hint check refuses it
+ * and the agent is shown what the server said, as an operator copying what it has vetted would
+ * state it: read-only, destructive, open-world (remote) or else a local change, with the server's
+ * idempotent and open-world hints stated where it gave them (CLS-3: shown from the rule alone).
  */
-function effectOf(tool: Record<string, unknown>): Effect {
+function ruleOf(tool: Record<string, unknown>): ToolRule {
   const hints = isObject(tool.annotations) ? tool.annotations : {};
-  if (hints.readOnlyHint === true) return 'read_only';
-  if (hints.destructiveHint === true) return 'destructive';
-  if (hints.openWorldHint === true) return 'remote_change';
-  return 'local_change';
+  const effect: Effect =
+    hints.readOnlyHint === true ? 'read_only' : hints.destructiveHint !== false ? 'destructive' : hints.openWorldHint !== false ? 'remote_change' : 'local_change';
+  return {
+    effect,
+    ...(typeof hints.idempotentHint === 'boolean' ? { idempotent: hints.idempotentHint } : {}),
+    ...(typeof hints.openWorldHint === 'boolean' ? { open_world: hints.openWorldHint } : {}),
+  };
 }
 
 function listed(observed: readonly Observed[], id: string, member: string): Array<Record<string, unknown>> {
@@ -41,7 +47,7 @@ function schemeOf(uri: string): string {
  * the agent answers permitted (roots: the agent's own), non-text content passed, bounds generous.
  */
 export function permittingConfig(direct: readonly Observed[], side: ClientSide, env: Record<string, string>): OperatorConfig {
-  const tools = Object.fromEntries(listed(direct, 'tools/list', 'tools').flatMap((tool) => (typeof tool.name === 'string' ? [[tool.name, { effect: effectOf(tool) }]] : [])));
+  const tools = Object.fromEntries(listed(direct, 'tools/list', 'tools').flatMap((tool) => (typeof tool.name === 'string' ? [[tool.name, ruleOf(tool)]] : [])));
   const uris = [
     ...listed(direct, 'resources/list', 'resources').map((resource) => resource.uri),
     ...listed(direct, 'resources/templates/list', 'resourceTemplates').map((template) => template.uriTemplate),

@@ -13,6 +13,7 @@ export type AnnotationPreset =
   | 'destructive'
   | 'benign-write'
   | 'readonly-destructive'
+  | 'idempotent-write'
   | 'titled'
   | 'titled-injection';
 
@@ -25,6 +26,8 @@ export const ANNOTATION_TEXT: Record<AnnotationPreset, string | null> = {
   destructive: '{"readOnlyHint":false,"destructiveHint":true}',
   'benign-write': '{"readOnlyHint":false,"destructiveHint":false}',
   'readonly-destructive': '{"readOnlyHint":true,"destructiveHint":true}',
+  // A write the server says may be repeated to the same effect and touches nothing remote.
+  'idempotent-write': '{"readOnlyHint":false,"destructiveHint":false,"idempotentHint":true,"openWorldHint":false}',
   // ToolAnnotations.title: a display name the server chose, carrying an injection or not.
   titled: `{"readOnlyHint":true,"title":${JSON.stringify(PLAIN_TITLE)}}`,
   'titled-injection': `{"readOnlyHint":true,"title":${JSON.stringify(TITLE_INJECTION)}}`,

@@ -4,17 +4,26 @@
 
 import { plain } from '../json/tree.js';
 import type { PresentationGuard } from './types.js';
-import type { Effect, JsonObject } from '../types.js';
+import type { Effect, JsonObject, Rule } from '../types.js';
 
-const DERIVED_ANNOTATIONS: Readonly<Record<Effect, JsonObject>> = {
-  read_only: annotations({ readOnlyHint: true, destructiveHint: false }),
-  local_change: annotations({ readOnlyHint: false, destructiveHint: false, openWorldHint: false }),
-  remote_change: annotations({ readOnlyHint: false, destructiveHint: false, openWorldHint: true }),
-  destructive: annotations({ readOnlyHint: false, destructiveHint: true }),
+const DERIVED_HINTS: Readonly<Record<Effect, Readonly<Record<string, boolean>>>> = {
+  read_only: { readOnlyHint: true, destructiveHint: false },
+  local_change: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
+  remote_change: { readOnlyHint: false, destructiveHint: false, openWorldHint: true },
+  destructive: { readOnlyHint: false, destructiveHint: true },
 };
 
-function annotations(hints: Readonly<Record<string, boolean>>): JsonObject {
-  const value = plain(hints);
+/**
+ * The class's hints, with those the operator's rule states beside them (CLS-3): whether a call
+ * may be repeated to the same effect, and whether it reaches beyond the operator's machine (the
+ * configuration refuses an `open_world` that contradicts a change class). Never the server's.
+ */
+function operatorHints(effect: Effect, rule: Rule | undefined): JsonObject {
+  const value = plain({
+    ...DERIVED_HINTS[effect],
+    ...(rule?.idempotent === undefined ? {} : { idempotentHint: rule.idempotent }),
+    ...(rule?.openWorld === undefined ? {} : { openWorldHint: rule.openWorld }),
+  });
   if (value.kind !== 'object') throw new TypeError('annotations must be an object');
   return value;
 }
@@ -22,7 +31,7 @@ function annotations(hints: Readonly<Record<string, boolean>>): JsonObject {
 export const operatorAnnotations: PresentationGuard = {
   name: 'operator-annotations',
   // A tool with no effect (classified disabled) gets no annotations rather than the server's.
-  present: (shown, effect) => ({ ...shown, annotations: effect === undefined ? undefined : DERIVED_ANNOTATIONS[effect] }),
+  present: (shown, effect, rule) => ({ ...shown, annotations: effect === undefined ? undefined : operatorHints(effect, rule) }),
 };
 
 export const operatorDescription: PresentationGuard = {

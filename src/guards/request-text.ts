@@ -1,7 +1,7 @@
 // The guard that inspects the text of a server's own requests before the agent's model or user
 // reads it: a sampling request's messages and system prompt, an elicitation's message and form.
-// A request carrying a secret or an injection pattern is refused; one that passes goes on in its
-// normalised form. An elicitation's URL is left as sent: it must be shown whole, which
+// A request carrying a secret or an injection pattern (searched in NFKC) is refused; one that
+// passes goes on without its hidden characters and escape sequences (inspect/normalise.ts). An elicitation's URL is left as sent: it must be shown whole, which
 // elicitation-url-whole judges.
 
 import type { ServerRequestGuard } from './types.js';

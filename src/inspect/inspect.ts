@@ -1,6 +1,7 @@
 // Inspection of one value the broker is about to pass on: bounds first, then normalisation of
-// every string that may be rewritten, then detection. What passes is forwarded in its normalised
-// form; what does not is refused whole by the caller, with the reason this returns. Everything a
+// every string that may be rewritten, then detection. Detection searches each string in its
+// normalised form (NFKC, inspect/normalise.ts); what passes is forwarded in its forwardable form
+// (hidden characters and escape sequences stripped, the server's characters otherwise kept); what does not is refused whole by the caller, with the reason this returns. Everything a
 // server says goes through the outbound stage (inspect/stage.ts), which calls this; the agent's
 // arguments are inspected here directly.
 
@@ -8,7 +9,7 @@ import { mapTree, withText } from '../json/tree.js';
 import { boundsProblem } from './bounds.js';
 import { describeFindings, detect, type Finding, type FindingKind } from './detect.js';
 import { withoutHidden } from './invisible.js';
-import { normalise } from './normalise.js';
+import { forwardable, normalise } from './normalise.js';
 import type { JsonValue } from '../types.js';
 
 export type Inspection = { readonly ok: true; readonly value: JsonValue } | { readonly ok: false; readonly problem: string };
@@ -17,8 +18,8 @@ const NOTHING_FIXED: ReadonlySet<JsonValue> = new Set();
 
 /**
  * Inspects `value`, bounded over `measured` (depth and nodes) and `loose` (further strings), by
- * default the whole value. Every string and key is searched for `kinds`. String values are
- * returned normalised but for the `fixed` nodes, which are only judged; keys are never rewritten
+ * default the whole value. Every string and key is searched for `kinds` in its normalised form.
+ * String values are returned in their forwardable form but for the `fixed` nodes, which are only judged; keys are never rewritten
  * either, since a renamed key is a different value. With `hidden` among the kinds, a fixed
  * string or key holding invisible characters is a finding: it can neither be passed on as it is
  * nor be rewritten.
@@ -46,9 +47,8 @@ export function inspectValue(
         judge(node.value);
         return node;
       }
-      const text = normalise(node.value);
-      findings.push(...detect(text, kinds));
-      return withText(node, text);
+      findings.push(...detect(normalise(node.value), kinds));
+      return withText(node, forwardable(node.value));
     },
     (key) => {
       judge(key);

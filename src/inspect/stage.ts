@@ -1,8 +1,8 @@
 // The outbound stage: every value a server chose passes through here, as one whole message,
 // before it reaches the agent, whatever kind of message carries it (inspect/channels.ts). In
-// order: bounds over the whole message, normalisation of every string that may be rewritten,
-// detection (secrets, the planted canary, injection patterns, invisible characters where text
-// cannot be rewritten), redaction of the operator's server-environment values, escaping of the
+// order: bounds over the whole message, the hidden characters and escape sequences stripped from
+// every string that may be rewritten, detection on each string's NFKC form (secrets, the planted
+// canary, injection patterns, invisible characters where text cannot be rewritten), redaction of the operator's server-environment values, escaping of the
 // members read as lines of text, and the channel's cap. A message that exceeds a bound, carries a
 // finding, or cannot be inspected at all is withheld whole: nothing uninspected is forwarded.
 //
@@ -85,7 +85,8 @@ function throughSteps(message: JsonValue, channel: Channel, stage: Stage): Outbo
     if (!inspected.ok) return inspected;
     current = inspected.message;
   }
-  // After normalisation, so a value hidden behind invisible characters is found too.
+  // After inspection stripped hidden characters, so a value hidden behind them is found too (and
+  // one spelled in compatibility characters, by the redactor's own look at the NFKC form).
   if (steps.has('redact') && stage.redact !== undefined) current = redactValue(current, stage.redact);
   if (steps.has('escape') && current.kind === 'object' && profile.escaped !== undefined) {
     const escaped = new Set(profile.escaped);

@@ -165,6 +165,8 @@ function parseRules(entries: readonly (readonly [string, JsonValue])[]): Map<str
       'effect',
       'description',
       'allow_hint_mismatch',
+      'idempotent',
+      'open_world',
       'call_timeout_ms',
       'rename',
       'deny',
@@ -175,6 +177,12 @@ function parseRules(entries: readonly (readonly [string, JsonValue])[]): Map<str
     ]);
     const effect = f.required('effect', (g, k) => g.string(k));
     if (!isOneOf(EFFECTS, effect)) f.fail('effect', `must be one of ${EFFECTS.join(', ')}`);
+    const openWorld = f.boolean('open_world');
+    // The two change classes say whether the change reaches beyond the operator's machine:
+    // a rule that also said the opposite would show the agent two answers.
+    if (openWorld !== undefined && OPEN_WORLD_OF[effect] !== undefined && OPEN_WORLD_OF[effect] !== openWorld) {
+      f.fail('open_world', `contradicts effect ${effect}, which is ${OPEN_WORLD_OF[effect] ? 'open-world' : 'not open-world'}`);
+    }
     const deny = f.stringArray('deny') ?? [];
     const fixed = f.entries('fixed') ?? [];
     // A name both denied and fixed would leave it unclear whether the call is refused or filled.
@@ -186,6 +194,8 @@ function parseRules(entries: readonly (readonly [string, JsonValue])[]): Map<str
       effect,
       description: f.string('description'),
       allowHintMismatch: f.boolean('allow_hint_mismatch') ?? false,
+      idempotent: f.boolean('idempotent'),
+      openWorld,
       callTimeoutMs: f.integer('call_timeout_ms', 1, MAX_TIMEOUT_MS),
       rename: f.string('rename'),
       deny,
@@ -197,6 +207,9 @@ function parseRules(entries: readonly (readonly [string, JsonValue])[]): Map<str
   }
   return rules;
 }
+
+/** Whether each effect class is itself open-world (a remote change) or not (a local one); the others leave it to the rule. */
+const OPEN_WORLD_OF: Readonly<Partial<Record<Effect, boolean>>> = { local_change: false, remote_change: true };
 
 function nonEmpty(f: Fields, key: string): string | undefined {
   const text = f.string(key);

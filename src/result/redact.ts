@@ -73,7 +73,17 @@ function compile(secrets: readonly Secret[]): Redact {
   // of a Basic credential), which decodes to nothing useful once cut. Replacing a superset of the
   // piece is sound; what it costs is text glued to the run with no separator, which goes with it.
   const inRun = (run: string): string => inBase64.find(({ pieces }) => pieces.some((piece) => run.includes(piece)))?.marker ?? run;
-  return (text) => spelled.reduce((out, { marker, pattern }) => out.replace(pattern, () => marker), text).replace(runs, inRun);
+  const redactAsWritten = (text: string): string => spelled.reduce((out, { marker, pattern }) => out.replace(pattern, () => marker), text).replace(runs, inRun);
+  // Inspection forwards the server's characters unfolded (inspect/normalise.ts), so a value spelled
+  // in compatibility characters (fullwidth, say) is found in the text's normalised form; only then
+  // is the text forwarded in that form, with the value replaced.
+  return (text) => {
+    const redacted = redactAsWritten(text);
+    const folded = normalise(redacted);
+    if (folded === redacted) return redacted;
+    const foldedRedacted = redactAsWritten(folded);
+    return foldedRedacted === folded ? redacted : foldedRedacted;
+  };
 }
 
 function utf8(text: string): Buffer {

@@ -54,6 +54,8 @@ export function rule(effect: Effect, overrides: Partial<Rule> = {}): Rule {
     effect,
     description: undefined,
     allowHintMismatch: false,
+    idempotent: undefined,
+    openWorld: undefined,
     callTimeoutMs: undefined,
     rename: undefined,
     deny: [],

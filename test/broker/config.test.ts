@@ -30,6 +30,15 @@ describe('parseConfig', () => {
     expect(config.limits).toEqual({ ...DEFAULT_LIMITS, maxPages: 3, maxTools: 10, callTimeoutMs: 1000, connectTimeoutMs: 2000 });
   });
 
+  it("reads the hints a rule states, and refuses an open_world that contradicts a change class", () => {
+    const rules = (rule: string) => parse(`{${SERVER},"rules":{"t":${rule}}}`).rules.get('t');
+    expect(rules('{"effect":"read_only","idempotent":true,"open_world":false}')).toEqual(rule('read_only', { idempotent: true, openWorld: false }));
+    expect(rules('{"effect":"remote_change","open_world":true}')).toEqual(rule('remote_change', { openWorld: true }));
+    expect(() => rules('{"effect":"local_change","open_world":true}')).toThrow('config.rules["t"].open_world contradicts effect local_change');
+    expect(() => rules('{"effect":"remote_change","open_world":false}')).toThrow('contradicts effect remote_change');
+    expect(() => rules('{"effect":"read_only","idempotent":"yes"}')).toThrow('idempotent');
+  });
+
   it('withholds non-text content unless the operator says non_text: pass, and refuses any other value', () => {
     expect(parse(`{${SERVER},"rules":{}}`).nonText).toBe('withhold');
     expect(parse(`{${SERVER},"rules":{},"non_text":"withhold"}`).nonText).toBe('withhold');

@@ -135,10 +135,10 @@ describe('request-text-inspected', () => {
     expect(verdict.kind === 'refuse' && verdict.reason).toMatch(/^the request's text was refused: .+/);
   });
 
-  it('passes the text in its normalised form and every other member as sent', () => {
-    const verdict = inspected('elicitation/create', JSON.stringify({ message: 'Ｃｉｔｙ?', requestedSchema: { type: 'object' }, mode: 'form', extra: 'Ｋ' }));
+  it('passes the text without its hidden characters, not NFKC-folded, and every other member as sent', () => {
+    const verdict = inspected('elicitation/create', JSON.stringify({ message: 'Ｃｉ\u200bｔｙ?', requestedSchema: { type: 'object' }, mode: 'form', extra: 'Ｋ\u200b' }));
     expect(verdict.kind).toBe('pass');
-    expect(verdict.kind === 'pass' && writeJson(verdict.params)).toBe('{"message":"City?","requestedSchema":{"type":"object"},"mode":"form","extra":"Ｋ"}');
+    expect(verdict.kind === 'pass' && writeJson(verdict.params)).toBe('{"message":"Ｃｉｔｙ?","requestedSchema":{"type":"object"},"mode":"form","extra":"Ｋ\u200b"}');
   });
 
   it('inspects the system prompt of a sampling request too', () => {

@@ -8,7 +8,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { detect, rememberedClean } from '../../src/inspect/detect.js';
 import { inspectValue } from '../../src/inspect/inspect.js';
-import { normalise, normaliseFully } from '../../src/inspect/normalise.js';
+import { withoutHidden } from '../../src/inspect/invisible.js';
+import { forwardable, normalise, normaliseFully } from '../../src/inspect/normalise.js';
 import { mapStrings } from '../../src/json/members.js';
 import { redactor, redactValue } from '../../src/result/redact.js';
 import { JsonReadError, readJson, DEFAULT_READ_LIMITS } from '../../src/json/reader.js';
@@ -35,6 +36,19 @@ describe('normalise', () => {
     fc.assert(
       fc.property(hostileText, (text) => {
         expect(normalise(text)).toBe(normaliseFully(text));
+      }),
+      PARAMETERS,
+    );
+  });
+
+  // What is forwarded is what was inspected: its own normal form is the one detection searched,
+  // and nothing hidden is left in it to strip.
+  it('forwards text whose normal form is the one detection searched, with nothing hidden left', () => {
+    fc.assert(
+      fc.property(hostileText, (text) => {
+        const forwarded = forwardable(text);
+        expect(normalise(forwarded)).toBe(normalise(text));
+        expect(withoutHidden(forwarded)).toBe(forwarded);
       }),
       PARAMETERS,
     );

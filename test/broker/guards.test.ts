@@ -298,6 +298,14 @@ describe('presentation guards', () => {
     expect(derived(undefined)).toBeUndefined();
   });
 
+  it("operator-annotations shows the hints the operator's rule states beside the class's, and no other", () => {
+    const server = { ...shown, annotations: json('{"readOnlyHint":true,"idempotentHint":false,"openWorldHint":true}') };
+    const shownFor = (effect: Effect, overrides: Partial<Rule>) => writeJson(operatorAnnotations.present(server, effect, rule(effect, overrides), DEFAULT_LIMITS).annotations!);
+    expect(shownFor('read_only', { idempotent: true, openWorld: false })).toBe('{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true,"openWorldHint":false}');
+    expect(shownFor('destructive', { idempotent: false })).toBe('{"readOnlyHint":false,"destructiveHint":true,"idempotentHint":false}');
+    expect(shownFor('local_change', {})).toBe('{"readOnlyHint":false,"destructiveHint":false,"openWorldHint":false}');
+  });
+
   it("operator-description replaces the description only when the rule has one", () => {
     expect(operatorDescription.present(shown, 'read_only', rule('read_only'), DEFAULT_LIMITS).description).toBe('server text');
     expect(operatorDescription.present(shown, 'read_only', rule('read_only', { description: 'mine' }), DEFAULT_LIMITS).description).toBe('mine');

@@ -228,6 +228,7 @@ describe('annotations and descriptions', () => {
     ['destructive', '{"readOnlyHint":false,"destructiveHint":true}'],
     ['benign-write', '{"readOnlyHint":false,"destructiveHint":false}'],
     ['readonly-destructive', '{"readOnlyHint":true,"destructiveHint":true}'],
+    ['idempotent-write', '{"readOnlyHint":false,"destructiveHint":false,"idempotentHint":true,"openWorldHint":false}'],
   ])('annotations.write_note=%s', (preset, text) => {
     const [search, read, write] = pagesOf({ 'annotations.write_note': preset })[0]!;
     if (text === undefined) expect(write).not.toContain('"annotations"');

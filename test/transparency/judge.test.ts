@@ -52,10 +52,22 @@ describe('judgeOperation', () => {
 
   it('is changed under CLS-3 when only the annotations of a tool listing differ, broken when a tool is missing', () => {
     const tool = (annotations: Record<string, boolean>) => ({ name: 'echo', inputSchema: { type: 'object' }, annotations });
-    const direct = result('tools/list', { tools: [tool({ readOnlyHint: true, idempotentHint: true }), { name: 'sum', inputSchema: { type: 'object' } }] });
-    const replaced = result('tools/list', { tools: [tool({ readOnlyHint: true, destructiveHint: false }), { name: 'sum', inputSchema: { type: 'object' } }] });
+    const direct = result('tools/list', { tools: [tool({ readOnlyHint: false, idempotentHint: true, openWorldHint: false }), { name: 'sum', inputSchema: { type: 'object' } }] });
+    const replaced = result('tools/list', { tools: [tool({ readOnlyHint: false, destructiveHint: false, openWorldHint: false }), { name: 'sum', inputSchema: { type: 'object' } }] });
     expect(judgeOperation('tools/list', direct, replaced)).toMatchObject({ verdict: 'changed', requirement: 'CLS-3' });
     expect(judgeOperation('tools/list', direct, result('tools/list', { tools: [tool({})] })).verdict).toBe('broken');
+  });
+
+  // The specification gives each hint a default and makes destructiveHint and idempotentHint
+  // meaningful only when readOnlyHint is false: hints spelled differently but read alike are kept.
+  it('compares the hints of a tool listing as the agent reads them', () => {
+    const listing = (...annotations: Array<Record<string, boolean> | undefined>) =>
+      result('tools/list', { tools: annotations.map((given, index) => ({ name: `t${index}`, inputSchema: { type: 'object' }, ...(given === undefined ? {} : { annotations: given }) })) });
+    const direct = listing({ readOnlyHint: true, openWorldHint: false }, undefined, { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false });
+    const sameMeaning = listing({ readOnlyHint: true, destructiveHint: false, openWorldHint: false }, { readOnlyHint: false, destructiveHint: true }, { readOnlyHint: false, destructiveHint: false, openWorldHint: false });
+    expect(judgeOperation('tools/list', direct, sameMeaning).verdict).toBe('preserved');
+    const openWorld = listing({ readOnlyHint: true }, undefined, { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false });
+    expect(judgeOperation('tools/list', direct, openWorld)).toMatchObject({ verdict: 'changed', requirement: 'CLS-3' });
   });
 
   it('is changed under INS-1 for text put in NFKC form, broken for any other rewrite', () => {

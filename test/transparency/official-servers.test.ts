@@ -50,28 +50,21 @@ describe('transparency: the official servers', () => {
   }, 240_000);
 
   /**
-   * The reference under the permitting configuration. Changed only under named requirements:
-   * CLS-3 (the operator's annotations in the tool listing) and INS-1 (text put in NFKC form);
-   * non-text content passes (`non_text: pass`), so nothing is withheld. Broken,
-   * three known gaps of the reference, for the lead: it opens no GET stream to an HTTP server, so
-   * server-everything's roots/list over HTTP never reaches the agent and get-roots-list hangs to
-   * the broker's call timeout; and server-filesystem asks roots/list as soon as it is initialized,
-   * before the agent has, which the reference answers -32601 (the server keeps its own root).
+   * The reference under the permitting configuration changes nothing: the tool listings show the
+   * server's hints because the operator's rules state them (CLS-3), and text reaches the agent in
+   * the server's characters (INS-1 normalises for detection only); non-text content passes
+   * (`non_text: pass`). Broken, three known gaps of the reference, for the lead: it opens no GET
+   * stream to an HTTP server, so server-everything's roots/list over HTTP never reaches the agent
+   * and get-roots-list hangs to the broker's call timeout; and server-filesystem asks roots/list as
+   * soon as it is initialized, before the agent has, which the reference answers -32601 (the
+   * server keeps its own root).
    */
   it('the reference preserves everything else under the permitting configuration', async () => {
     const { results } = await runTransparency(referenceCandidate(), OPTIONS, ['official-servers']);
     expect(ids(results, 'not-applicable')).toEqual(NOT_APPLICABLE);
     expect(ids(results, 'broken')).toEqual(['everything/http/roots/list', 'everything/http/tools/call:get-roots-list', 'filesystem/stdio/roots/list']);
-    const requirements = new Set(results.filter((result) => result.verdict === 'changed').map((result) => result.requirement));
-    expect([...requirements].filter((requirement) => !['CLS-3', 'INS-1'].includes(requirement!))).toEqual([]);
-    expect(ids(results, 'changed').filter((id) => id.endsWith('/tools/list'))).toEqual([
-      'everything/http/tools/list',
-      'everything/stdio/tools/list',
-      'filesystem/stdio/tools/list',
-      'memory/stdio/tools/list',
-      'sequential-thinking/stdio/tools/list',
-    ]);
-    for (const id of ['everything/stdio/tools/call:echo', 'everything/stdio/tools/call:trigger-sampling-request', 'everything/stdio/tools/call:trigger-long-running-operation', 'filesystem/stdio/tools/call:edit_file', 'memory/stdio/tools/call:read_graph']) {
+    expect(results.filter((result) => result.verdict === 'changed')).toEqual([]);
+    for (const id of ['everything/stdio/tools/list', 'filesystem/stdio/tools/list', 'everything/stdio/tools/call:echo', 'everything/stdio/tools/call:trigger-sampling-request', 'everything/stdio/tools/call:trigger-long-running-operation', 'filesystem/stdio/tools/call:edit_file', 'memory/stdio/tools/call:read_graph']) {
       expect(results.find((result) => result.id === id)?.verdict, id).toBe('preserved');
     }
   }, 240_000);

@@ -33,7 +33,7 @@ export function civicPassthroughCandidate(): Candidate {
       claims: ['listing', 'calls'],
       upstreams: ['command', 'url'],
       unapplied: [
-        'every tool rule, the prefix, policy, grants, agents and limits: its CLI has no configuration but where to listen, where to dial and which hook servers to call, and no hook server ships with it',
+        'every tool rule (its idempotent and open-world hints too), the prefix, policy, grants, agents and limits: its CLI has no configuration but where to listen, where to dial and which hook servers to call, and no hook server ships with it',
         'credentials, config_token and config_token_env: its CLI has no setting for a token to the server (it forwards the headers the agent sent)',
         'allow_private_origin: it has no guard on addresses, so there is nothing to opt in to',
         "a command server: it dials URLs only, so the adapter's bridge serves it over Streamable HTTP on 127.0.0.1 (declared in adapter_provides)",

@@ -77,7 +77,7 @@ export function mcpHubCandidate(): Candidate {
       claims: ['listing', 'calls'],
       upstreams: ['command', 'url'],
       unapplied: [
-        'tools: mcp-hub has no tool allowlist (only a whole server can be disabled), and no effect classes, renames, description overrides or parameter rules',
+        'tools: mcp-hub has no tool allowlist (only a whole server can be disabled), and no effect classes, idempotent or open-world hints, renames, description overrides or parameter rules',
         'prefix: it names every tool <server>__<tool> and nothing else',
         'policy, grants, agents and limits: it has nothing of the kind',
         'allow_private_origin: it has no guard on addresses, so there is nothing to opt in to',

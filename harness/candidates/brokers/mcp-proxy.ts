@@ -12,7 +12,7 @@ export function mcpProxyCandidate() {
     name: 'mcp-proxy',
     version: broker.version,
     unapplied: [
-      'tool rules (effect classes, renames and prefixes, description overrides, denied and fixed parameters, permissions, data classifications, effect contracts): it has no per-tool configuration',
+      'tool rules (effect classes, idempotent and open-world hints, renames and prefixes, description overrides, denied and fixed parameters, permissions, data classifications, effect contracts): it has no per-tool configuration',
       'per-tool timeouts: its --requestTimeout bounds every request alike, so it is set to the smallest one given',
       'policy, grants, approvals and agent identities: it has no policy',
       'listing and size limits (pages, tools, result and description lengths): it has none',

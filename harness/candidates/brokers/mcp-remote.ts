@@ -97,7 +97,7 @@ export function mcpRemoteCandidate(options: { installedFrom?: string } = {}): Ca
       oauthClient: true,
       unapplied: [
         'tools: mcp-remote has no allowlist; its --ignore-tool patterns (whole name, any case, * for any run) only hide, so the adapter lists the server through mcp-remote at pin and hides each listed tool not allowed: a tool the server adds after the pin is not hidden, a * in a name or a name differing only in case also hides the allowed tool it matches, and a start with no pin hides every tool',
-        'tools: no effect classes, renames, description overrides or parameter rules',
+        'tools: no effect classes, idempotent or open-world hints, renames, description overrides or parameter rules',
         'prefix, policy, grants, agents and limits: it has nothing of the kind',
         'allow_private_origin: it has no guard on addresses; an opt-in to an http: origin becomes --allow-http, which allows plain HTTP to every host',
         'credentials: it has no token map; a token mapped to the URL\'s exact hostname is sent as a header on every request, over whatever scheme it accepts',

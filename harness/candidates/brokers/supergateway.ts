@@ -17,7 +17,7 @@ export function supergatewayCandidate() {
     name: 'supergateway',
     version: broker.version,
     unapplied: [
-      'tool rules (effect classes, renames and prefixes, description overrides, denied and fixed parameters, permissions, timeouts, data classifications, effect contracts): it has no per-tool configuration',
+      'tool rules (effect classes, idempotent and open-world hints, renames and prefixes, description overrides, denied and fixed parameters, permissions, timeouts, data classifications, effect contracts): it has no per-tool configuration',
       'policy, grants, approvals and agent identities: it has no policy',
       'limits (pages, tools, result and description lengths, connect timeout): it has none',
       'server URLs, credentials and private-origin opt-ins: this mode starts its server from a command only',

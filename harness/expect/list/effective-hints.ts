@@ -2,7 +2,7 @@ import type { EffectiveHints } from '../../scenario/types.js';
 import { expectation } from '../types.js';
 
 /** MCP's defaults for absent hints: what an agent reading the listing would assume. */
-const HINT_DEFAULTS: Required<EffectiveHints> = {
+export const HINT_DEFAULTS: Required<EffectiveHints> = {
   readOnlyHint: false,
   destructiveHint: true,
   idempotentHint: false,
