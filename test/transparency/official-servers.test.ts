@@ -52,16 +52,18 @@ describe('transparency: the official servers', () => {
   /**
    * The reference under the permitting configuration. Changed only under named requirements:
    * CLS-3 (the operator's annotations in the tool listing) and INS-1 (text put in NFKC form);
-   * non-text content passes (`non_text: pass`), so nothing is withheld. Broken,
-   * three known gaps of the reference, for the lead: it opens no GET stream to an HTTP server, so
-   * server-everything's roots/list over HTTP never reaches the agent and get-roots-list hangs to
-   * the broker's call timeout; and server-filesystem asks roots/list as soon as it is initialized,
-   * before the agent has, which the reference answers -32601 (the server keeps its own root).
+   * non-text content passes (`non_text: pass`), so nothing is withheld. Broken, nothing: the
+   * roots/list server-everything sends over HTTP outside any call reaches the agent on the GET
+   * stream the reference opens, and the one server-filesystem sends as soon as it is initialized,
+   * before the agent has, is held until the agent's initialize and then relayed.
    */
   it('the reference preserves everything else under the permitting configuration', async () => {
     const { results } = await runTransparency(referenceCandidate(), OPTIONS, ['official-servers']);
     expect(ids(results, 'not-applicable')).toEqual(NOT_APPLICABLE);
-    expect(ids(results, 'broken')).toEqual(['everything/http/roots/list', 'everything/http/tools/call:get-roots-list', 'filesystem/stdio/roots/list']);
+    expect(ids(results, 'broken')).toEqual([]);
+    for (const id of ['everything/http/roots/list', 'everything/http/tools/call:get-roots-list', 'filesystem/stdio/roots/list']) {
+      expect(results.find((result) => result.id === id)?.verdict, id).toBe('preserved');
+    }
     const requirements = new Set(results.filter((result) => result.verdict === 'changed').map((result) => result.requirement));
     expect([...requirements].filter((requirement) => !['CLS-3', 'INS-1'].includes(requirement!))).toEqual([]);
     expect(ids(results, 'changed').filter((id) => id.endsWith('/tools/list'))).toEqual([
