@@ -14,7 +14,7 @@ import type { LookupFunction } from 'node:net';
 import { RequestTimedOut, ResultOverLimit, ResultTooLarge, ServerGone, UpstreamError } from '../errors.js';
 import type { HttpPlan } from '../guards/types.js';
 import { errorLine, notificationLine, parseMessage, requestLine, resultLine, type Message } from '../wire/jsonrpc.js';
-import { SseProblem, SseReader } from '../wire/sse.js';
+import { SseProblem, SseReader, type SseBounds } from '../wire/sse.js';
 import { member, plain, stringValue } from '../json/tree.js';
 import { hostOf } from '../net/address.js';
 import { systemResolver, type Resolved, type Resolver } from '../net/resolve.js';
@@ -241,17 +241,12 @@ export class HttpConnection implements Requester {
    */
   private async answerOnStream(id: number, response: IncomingMessage, what: string): Promise<Reply> {
     const maxBytes = this.plan.maxBodyBytes;
-    const reader = new SseReader({ maxEventBytes: maxBytes, maxEvents: MAX_STREAM_EVENTS, maxStreamBytes: STREAM_BODIES * maxBytes });
     try {
-      for await (const chunk of response as AsyncIterable<Buffer>) {
-        for (const event of reader.push(chunk)) {
-          // Only a message event carries JSON-RPC; an empty one (a resumption point) carries nothing.
-          if (event.type !== 'message' || event.data === '') continue;
-          const message = this.read(event.data, 'an event', what);
-          const reply = answering(message, id);
-          if (reply !== undefined) return reply;
-          this.initiate(message);
-        }
+      for await (const data of messageEvents(response, { maxEventBytes: maxBytes, maxEvents: MAX_STREAM_EVENTS, maxStreamBytes: STREAM_BODIES * maxBytes })) {
+        const message = this.read(data, 'an event', what);
+        const reply = answering(message, id);
+        if (reply !== undefined) return reply;
+        this.initiate(message);
       }
     } catch (err) {
       if (!(err instanceof SseProblem)) throw err;
@@ -307,16 +302,12 @@ export class HttpConnection implements Requester {
    */
   private async heard(response: IncomingMessage): Promise<boolean> {
     const maxBytes = this.plan.maxBodyBytes;
-    const reader = new SseReader({ maxEventBytes: maxBytes, maxEvents: MAX_LISTEN_EVENTS, maxStreamBytes: MAX_LISTEN_EVENTS * maxBytes });
     try {
-      for await (const chunk of response as AsyncIterable<Buffer>) {
-        for (const event of reader.push(chunk)) {
-          if (event.type !== 'message' || event.data === '') continue;
-          const message = parseMessage(event.data);
-          if (message.kind === 'unreadable') return false;
-          // An answer belongs on its request's stream: one here answers nothing the broker waits for.
-          if (this.failure === undefined) this.initiate(message);
-        }
+      for await (const data of messageEvents(response, { maxEventBytes: maxBytes, maxEvents: MAX_LISTEN_EVENTS, maxStreamBytes: MAX_LISTEN_EVENTS * maxBytes })) {
+        const message = parseMessage(data);
+        if (message.kind === 'unreadable') return false;
+        // An answer belongs on its request's stream: one here answers nothing the broker waits for.
+        if (this.failure === undefined) this.initiate(message);
       }
       return this.failure === undefined;
     } catch {
@@ -357,6 +348,17 @@ function answering(message: Message, id: number): Reply | undefined {
     return message.kind === 'result' ? { ok: true, result: message.result } : { ok: false, error: message.error };
   }
   return undefined;
+}
+
+/** The data of each message event on the stream, read within `bounds` (SseProblem past one). */
+async function* messageEvents(response: IncomingMessage, bounds: SseBounds): AsyncGenerator<string> {
+  const reader = new SseReader(bounds);
+  for await (const chunk of response as AsyncIterable<Buffer>) {
+    for (const event of reader.push(chunk)) {
+      // Only a message event carries JSON-RPC; an empty one (a resumption point) carries nothing.
+      if (event.type === 'message' && event.data !== '') yield event.data;
+    }
+  }
 }
 
 /** Whether the answer is an event stream rather than one JSON body. */

@@ -13,7 +13,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PRIVATE_ORIGIN_OPT_IN } from '../../src/guards/address.js';
-import { Workdir, waitFor } from './e2e-helpers.js';
+import { Workdir, waitFor, type BrokerProcess } from './e2e-helpers.js';
 
 /** One McpServer per session, as the SDK's own stateful example keeps them. */
 function notesServer(): McpServer {
@@ -65,6 +65,19 @@ async function sdkServer(): Promise<URL> {
   return new URL(`http://127.0.0.1:${address.port}/mcp`);
 }
 
+/** The compiled broker, its tools pinned under `config` and served; not yet initialized. */
+async function pinnedAndServed(config: object, url: URL): Promise<BrokerProcess> {
+  work = new Workdir();
+  writeFileSync(work.config, JSON.stringify(config), { mode: 0o600 });
+  // The listener is on loopback: the operator lets the broker dial exactly its origin.
+  const env = { ...process.env, [PRIVATE_ORIGIN_OPT_IN]: url.origin };
+  const pin = work.start(['pin', '--config', work.config, '--out', work.manifest], env);
+  pin.closeInput();
+  const pinned = await pin.exit();
+  expect(pinned.code, pinned.stderr).toBe(0);
+  return work.start(['serve', '--config', work.config, '--manifest', work.manifest, '--report', work.report, '--state-dir', work.path('state')], env);
+}
+
 describe("the reference broker in front of the SDK's own Streamable HTTP server", () => {
   it('pins and serves its tools, though every answer is an event stream, and relays a log line sent before an answer', async () => {
     const url = await sdkServer();
@@ -76,18 +89,8 @@ describe("the reference broker in front of the SDK's own Streamable HTTP server"
     });
     expect(direct.headers.get('content-type')).toBe('text/event-stream');
     await direct.body?.cancel();
-    work = new Workdir();
     const rules = { count_notes: { effect: 'read_only' }, newest_note: { effect: 'read_only' } };
-    writeFileSync(work.config, JSON.stringify({ server: { id: 'notes', url: url.href }, rules }), { mode: 0o600 });
-    // The listener is on loopback: the operator lets the broker dial exactly its origin.
-    const env = { ...process.env, [PRIVATE_ORIGIN_OPT_IN]: url.origin };
-
-    const pin = work.start(['pin', '--config', work.config, '--out', work.manifest], env);
-    pin.closeInput();
-    const pinned = await pin.exit();
-    expect(pinned.code, pinned.stderr).toBe(0);
-
-    const broker = work.start(['serve', '--config', work.config, '--manifest', work.manifest, '--report', work.report, '--state-dir', work.path('state')], env);
+    const broker = await pinnedAndServed({ server: { id: 'notes', url: url.href }, rules }, url);
     await broker.initialize();
     const tools = JSON.parse(await broker.request(1, 'tools/list')).result.tools as Array<{ name: string; description: string }>;
     expect(tools.map(({ name, description }) => [name, description])).toEqual([
@@ -107,17 +110,8 @@ describe("the reference broker in front of the SDK's own Streamable HTTP server"
 
   it('opens the stream outside any call once initialized: a roots/list sent on it reaches the agent, and its answer the server', async () => {
     const url = await sdkServer();
-    work = new Workdir();
     const rules = { count_notes: { effect: 'read_only' }, newest_note: { effect: 'read_only' }, ask_roots: { effect: 'read_only' } };
-    const config = { server: { id: 'notes', url: url.href }, rules, server_requests: { roots: ['file:///notes/'] } };
-    writeFileSync(work.config, JSON.stringify(config), { mode: 0o600 });
-    const env = { ...process.env, [PRIVATE_ORIGIN_OPT_IN]: url.origin };
-    const pin = work.start(['pin', '--config', work.config, '--out', work.manifest], env);
-    pin.closeInput();
-    const pinned = await pin.exit();
-    expect(pinned.code, pinned.stderr).toBe(0);
-
-    const broker = work.start(['serve', '--config', work.config, '--manifest', work.manifest, '--report', work.report, '--state-dir', work.path('state')], env);
+    const broker = await pinnedAndServed({ server: { id: 'notes', url: url.href }, rules, server_requests: { roots: ['file:///notes/'] } }, url);
     await broker.request(0, 'initialize', { protocolVersion: '2025-11-25', capabilities: { roots: {} }, clientInfo: { name: 't', version: '1' } });
     broker.send('{"jsonrpc":"2.0","method":"notifications/initialized"}');
     expect(JSON.parse(await broker.call(1, 'ask_roots')).result.content).toEqual([{ type: 'text', text: 'asking' }]);
