@@ -183,6 +183,18 @@ function redirectLocation(knobs: Knobs, port: number, local: string | undefined)
  * Serves over HTTP until serve() stops (the control file broke, or `die_on_call`); the harness
  * otherwise ends it with a signal. Resolves with serve()'s reason once every listener is closed.
  */
+/** The one session a server with `http_sse: outside` names on every answer. */
+const OUTSIDE_SESSION = 'kit-session-1';
+
+/** Keeps an open stream in `streams` until it closes. */
+function keepWhileOpen(streams: ServerResponse[], response: ServerResponse): void {
+  streams.push(response);
+  response.once('close', () => {
+    const at = streams.indexOf(response);
+    if (at !== -1) streams.splice(at, 1);
+  });
+}
+
 export async function serveHttp(setup: ServerSetup, addresses: readonly string[]): Promise<StopReason> {
   const { knobs, ledger } = setup;
   const input = new PassThrough();
@@ -193,9 +205,12 @@ export async function serveHttp(setup: ServerSetup, addresses: readonly string[]
   // sends of its own goes on the latest, the call it handles (scenarios make one at a time).
   const streams: ServerResponse[] = [];
   let eventIds = 0;
+  // With http_sse outside, the streams clients opened with a GET, oldest first: what the server
+  // sends of its own goes on the latest, never on a call's stream, and nowhere when none is open.
+  const outside: ServerResponse[] = [];
   const onSent = (sent: SentLine): void => {
     if (sent.inReplyTo === null) {
-      const stream = streams.at(-1);
+      const stream = knobs.httpSse === 'outside' ? outside.at(-1) : streams.at(-1);
       if (stream !== undefined) void streamPieces(stream, sseEvent(sent.line));
       return;
     }
@@ -212,6 +227,14 @@ export async function serveHttp(setup: ServerSetup, addresses: readonly string[]
     const headers = headersOf(request);
     ledger.append({ ev: 'request', method: request.method ?? '', path: request.url ?? '', headers });
     if (knobs.httpOauth !== null && answerOauth(knobs.httpOauth, knobs.oauthEndpointsAt, request, response, knobs.httpTls)) return;
+    // A stream outside any call belongs to a session (Streamable HTTP): the server names one, as
+    // the SDK's stateful server does, and a client opens the stream once it is given one.
+    if (knobs.httpSse === 'outside') response.setHeader('mcp-session-id', OUTSIDE_SESSION);
+    if (knobs.httpSse === 'outside' && request.method === 'GET') {
+      openStream(response, ++eventIds);
+      keepWhileOpen(outside, response);
+      return;
+    }
     void (async () => {
       const line = (await readBody(request)).replace(/[\r\n]/g, ' ');
       const { key, method } = routing(line);
@@ -226,11 +249,7 @@ export async function serveHttp(setup: ServerSetup, addresses: readonly string[]
       const onStream = isRequest && knobs.httpSse !== null;
       if (onStream) {
         openStream(response, ++eventIds);
-        streams.push(response);
-        response.once('close', () => {
-          const at = streams.indexOf(response);
-          if (at !== -1) streams.splice(at, 1);
-        });
+        keepWhileOpen(streams, response);
       }
       if (onStream && call && knobs.httpSse === 'endless') {
         // serve() still handles the call (the ledger shows it received), and its answer is never sent.

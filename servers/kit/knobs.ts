@@ -175,7 +175,7 @@ export type OversizeMode = (typeof OVERSIZE_MODES)[number];
  * pending, then its answer (`answer`); or, for a call, log lines for as long as the client reads
  * and never the answer (`endless`).
  */
-const SSE_MODES = ['answer', 'endless'] as const;
+const SSE_MODES = ['answer', 'endless', 'outside'] as const;
 export type SseMode = (typeof SSE_MODES)[number];
 
 export class KnobError extends Error {}
@@ -580,7 +580,7 @@ function featureKnob(knobs: Knobs, key: string, value: string): boolean {
  */
 export function refuseUnlistened(knobs: Knobs, listen: readonly string[] | null): void {
   // Over HTTP a request or notification of the server's own needs a stream to the client: only
-  // the event stream a call is answered on (`http_sse`) is one.
+  // the event stream a call is answered on, or the one a GET opens (`http_sse`), is one.
   const initiated = [...Object.keys(knobs.asks).map((tool) => `ask.${tool}`), ...Object.keys(knobs.notifies).map((tool) => `notify.${tool}`), ...Object.keys(knobs.rendezvous).map((tool) => `rendezvous.${tool}`)];
   if (listen !== null && knobs.httpSse === null && initiated.length > 0) throw new KnobError(`knob ${initiated[0]} is served over stdio, or over HTTP with http_sse`);
   if (listen === null && knobs.httpSse !== null) throw new KnobError('knob http_sse needs --http');

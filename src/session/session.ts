@@ -110,6 +110,8 @@ export class Session {
   private readonly stage: Stage;
   /** The servers that declared `logging`: where the agent's `logging/setLevel` goes. */
   private readonly logging: readonly Requester[];
+  /** Every server behind the session: each one's requests are answered once the agent has said what it offers. */
+  private readonly upstreams: readonly Requester[];
 
   constructor(private readonly options: SessionOptions) {
     this.stage = configureStage(options.guards.outbound, { serverEnv: options.serverEnv, limits: options.limits });
@@ -123,8 +125,8 @@ export class Session {
     });
     const servers: ReadonlyMap<string, SessionServer> = options.servers ?? new Map([['', { upstream: options.upstream, rediscovery: options.rediscovery, logging: options.logging }]]);
     this.logging = [...servers.values()].filter((server) => server.logging === true).map((server) => server.upstream);
+    this.upstreams = [...servers.values()].map((server) => server.upstream);
     for (const { upstream, rediscovery } of servers.values()) {
-      upstream.onRequest((method, params) => this.relay.request(method, params));
       for (const method of RELAYED_NOTIFICATIONS) upstream.onNotification(method, (params) => this.relay.notification(method, params));
       if (rediscovery !== undefined && options.guards.drift.length > 0) upstream.onNotification(TOOLS_CHANGED, () => this.toolsChanged(rediscovery));
     }
@@ -166,6 +168,9 @@ export class Session {
         this.initialized = true;
         this.relay.learnClient(params);
         this.options.send(resultLine(id, initializeResult(params, [...(this.logging.length > 0 ? [['logging', object([])] as const] : []), ...(this.options.features?.capabilities() ?? [])], this.options.instructions)));
+        // Only now are the server's requests answered: one it sent before the agent declared
+        // its capabilities was held (src/upstream/inbound.ts) and is judged now, after the answer.
+        for (const upstream of this.upstreams) upstream.onRequest((method, params) => this.relay.request(method, params));
         return;
       case 'ping':
         this.options.send(resultLine(id, object([])));

@@ -2,7 +2,8 @@
 // one POST whose answer is one application/json body, or an event stream (text/event-stream) that
 // carries the answer after any requests and notifications the server sends first; those are
 // handed to the same listeners and handler as over stdio, and the server's requests answered
-// with one more POST. The URL was judged by the address guards
+// with one more POST. Once initialized, the broker also opens the stream a server sends on outside
+// any call (a GET), read and handed over the same way (a server that offers none answers 405). The URL was judged by the address guards
 // before the first request, and every address a request connects to is judged again as it is
 // dialled (docs/network.md); the HTTP guards decide whether a redirect is followed and how much
 // of a body is read. As over stdio, ids are the broker's own integers, every request is bounded
@@ -13,7 +14,7 @@ import type { LookupFunction } from 'node:net';
 import { RequestTimedOut, ResultOverLimit, ResultTooLarge, ServerGone, UpstreamError } from '../errors.js';
 import type { HttpPlan } from '../guards/types.js';
 import { errorLine, notificationLine, parseMessage, requestLine, resultLine, type Message } from '../wire/jsonrpc.js';
-import { SseProblem, SseReader } from '../wire/sse.js';
+import { SseProblem, SseReader, type SseBounds } from '../wire/sse.js';
 import { member, plain, stringValue } from '../json/tree.js';
 import { hostOf } from '../net/address.js';
 import { systemResolver, type Resolved, type Resolver } from '../net/resolve.js';
@@ -34,6 +35,15 @@ const MAX_STREAM_EVENTS = 1024;
  * before it: each event is bounded as one answer body is, the whole stream by twice that.
  */
 const STREAM_BODIES = 2;
+/**
+ * How often the stream outside any call (the GET) is opened in all: again after the server ends
+ * it, each time after twice the wait before (LISTEN_BACKOFF_MS first), never after a bound was
+ * passed or a message could not be read (it fails closed), nor once the connection is closed.
+ */
+export const MAX_LISTEN_OPENS = 4;
+const LISTEN_BACKOFF_MS = 250;
+/** The most events the stream outside any call may carry each time it is open. */
+const MAX_LISTEN_EVENTS = 4096;
 
 /** What a connection may dial, and how it resolves a name to find out. */
 export interface Dialling {
@@ -102,6 +112,8 @@ export class HttpConnection implements Requester {
     // A notification's answer carries nothing (202 Accepted); a failure to deliver one is not
     // the caller's to handle, as over stdio. Reading the answer out frees its socket for reuse.
     this.deliver(notificationLine(method, params), method);
+    // The lifecycle's last step: from now on the server may send on a stream of its own.
+    if (method === 'notifications/initialized') void this.listen();
   }
 
   /** Sends one message that is owed no answer but 202 Accepted. */
@@ -111,15 +123,12 @@ export class HttpConnection implements Requester {
       .catch(() => undefined);
   }
 
-  /**
-   * Notifications arrive only on the event stream that answers a request: the broker opens no
-   * stream of its own (GET), so what the server sends unasked is never received.
-   */
+  /** Notifications arrive on the event stream that answers a request and on the one outside any call. */
   onNotification(method: string, listener: (params: JsonValue | undefined) => void): void {
     this.initiated.onNotification(method, listener);
   }
 
-  /** As notifications, the server's requests arrive on the stream that answers one of the broker's. */
+  /** As notifications, the server's requests arrive on a request's stream or the one outside any call. */
   onRequest(handler: ServerRequestHandler): void {
     this.initiated.onRequest(handler);
   }
@@ -145,7 +154,7 @@ export class HttpConnection implements Requester {
   private async post(body: string, signal: AbortSignal, what: string): Promise<IncomingMessage> {
     let target = this.url;
     for (let hops = 0; ; hops++) {
-      const response = await this.send(target, body, signal);
+      const response = await this.send(target, signal, body);
       const status = response.statusCode ?? 0;
       const location = response.headers.location;
       if (status >= 200 && status < 300) return response;
@@ -159,8 +168,11 @@ export class HttpConnection implements Requester {
     }
   }
 
-  /** One POST to `target`, connected only to an address the dialling judgement lets through. */
-  private send(target: URL, body: string, signal: AbortSignal): Promise<IncomingMessage> {
+  /**
+   * One POST of `body` to `target` (a GET for the stream outside any call when there is no body),
+   * connected only to an address the dialling judgement lets through.
+   */
+  private send(target: URL, signal: AbortSignal, body?: string): Promise<IncomingMessage> {
     const host = hostOf(target);
     if (host.kind === 'address') {
       // Node connects to an IP literal without a lookup, so it is judged here: the address guard
@@ -170,9 +182,7 @@ export class HttpConnection implements Requester {
     }
     const https = target.protocol === 'https:';
     const headers = {
-      'content-type': 'application/json',
-      'content-length': Buffer.byteLength(body),
-      accept: 'application/json, text/event-stream',
+      ...(body === undefined ? { accept: 'text/event-stream' } : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), accept: 'application/json, text/event-stream' }),
       ...(this.session === undefined ? {} : { [SESSION_HEADER]: this.session }),
       ...(this.version === undefined ? {} : { [VERSION_HEADER]: this.version }),
       // The token is the server's: a redirect to another origin does not carry it.
@@ -180,7 +190,7 @@ export class HttpConnection implements Requester {
     };
     return new Promise((resolve, reject) => {
       // Certificates are checked against the URL's host name, not the address dialled.
-      const options = { method: 'POST', headers, signal, lookup: this.judgedLookup(target) };
+      const options = { method: body === undefined ? 'GET' : 'POST', headers, signal, lookup: this.judgedLookup(target) };
       const request = https ? this.modules.https.request(target, { ...options, agent: this.agents.https }, resolve) : this.modules.http.request(target, { ...options, agent: this.agents.http }, resolve);
       request.on('error', reject);
       request.end(body);
@@ -231,17 +241,12 @@ export class HttpConnection implements Requester {
    */
   private async answerOnStream(id: number, response: IncomingMessage, what: string): Promise<Reply> {
     const maxBytes = this.plan.maxBodyBytes;
-    const reader = new SseReader({ maxEventBytes: maxBytes, maxEvents: MAX_STREAM_EVENTS, maxStreamBytes: STREAM_BODIES * maxBytes });
     try {
-      for await (const chunk of response as AsyncIterable<Buffer>) {
-        for (const event of reader.push(chunk)) {
-          // Only a message event carries JSON-RPC; an empty one (a resumption point) carries nothing.
-          if (event.type !== 'message' || event.data === '') continue;
-          const message = this.read(event.data, 'an event', what);
-          const reply = answering(message, id);
-          if (reply !== undefined) return reply;
-          this.initiate(message);
-        }
+      for await (const data of messageEvents(response, { maxEventBytes: maxBytes, maxEvents: MAX_STREAM_EVENTS, maxStreamBytes: STREAM_BODIES * maxBytes })) {
+        const message = this.read(data, 'an event', what);
+        const reply = answering(message, id);
+        if (reply !== undefined) return reply;
+        this.initiate(message);
       }
     } catch (err) {
       if (!(err instanceof SseProblem)) throw err;
@@ -253,6 +258,63 @@ export class HttpConnection implements Requester {
       response.destroy();
     }
     throw this.error(`ended the event stream answering ${what} without its answer`);
+  }
+
+  /**
+   * Opens the stream the server sends on outside any call, and opens it again when the server
+   * ends it, within MAX_LISTEN_OPENS. Any answer but a 2xx event stream (405: the server offers
+   * none; a redirect, which is not followed) means there is none, and that is no failure.
+   */
+  private async listen(): Promise<void> {
+    for (let opened = 0; opened < MAX_LISTEN_OPENS; opened++) {
+      if (opened > 0 && !(await this.backedOff(LISTEN_BACKOFF_MS * 2 ** (opened - 1)))) return;
+      if (this.failure !== undefined) return;
+      let response: IncomingMessage;
+      try {
+        response = await this.send(this.url, this.closing.signal);
+      } catch {
+        return;
+      }
+      const status = response.statusCode ?? 0;
+      if (status < 200 || status >= 300 || !isEventStream(response)) {
+        response.destroy();
+        return;
+      }
+      if (!(await this.heard(response))) return;
+    }
+  }
+
+  /** Waits `ms`; false when the connection was closed meanwhile. */
+  private backedOff(ms: number): Promise<boolean> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => resolve(this.failure === undefined), ms);
+      this.closing.signal.addEventListener('abort', () => {
+        clearTimeout(timer);
+        resolve(false);
+      }, { once: true });
+    });
+  }
+
+  /**
+   * Reads the stream outside any call, handing every request and notification on it over as a
+   * request's stream does; true when the server ended it, false when the broker stopped reading:
+   * a bound passed, a message that is not JSON-RPC, or the connection closed.
+   */
+  private async heard(response: IncomingMessage): Promise<boolean> {
+    const maxBytes = this.plan.maxBodyBytes;
+    try {
+      for await (const data of messageEvents(response, { maxEventBytes: maxBytes, maxEvents: MAX_LISTEN_EVENTS, maxStreamBytes: MAX_LISTEN_EVENTS * maxBytes })) {
+        const message = parseMessage(data);
+        if (message.kind === 'unreadable') return false;
+        // An answer belongs on its request's stream: one here answers nothing the broker waits for.
+        if (this.failure === undefined) this.initiate(message);
+      }
+      return this.failure === undefined;
+    } catch {
+      return false;
+    } finally {
+      response.destroy();
+    }
   }
 
   /** One message as the server framed it; `framing` names the frame in a failure. */
@@ -286,6 +348,17 @@ function answering(message: Message, id: number): Reply | undefined {
     return message.kind === 'result' ? { ok: true, result: message.result } : { ok: false, error: message.error };
   }
   return undefined;
+}
+
+/** The data of each message event on the stream, read within `bounds` (SseProblem past one). */
+async function* messageEvents(response: IncomingMessage, bounds: SseBounds): AsyncGenerator<string> {
+  const reader = new SseReader(bounds);
+  for await (const chunk of response as AsyncIterable<Buffer>) {
+    for (const event of reader.push(chunk)) {
+      // Only a message event carries JSON-RPC; an empty one (a resumption point) carries nothing.
+      if (event.type === 'message' && event.data !== '') yield event.data;
+    }
+  }
 }
 
 /** Whether the answer is an event stream rather than one JSON body. */

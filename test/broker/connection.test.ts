@@ -11,6 +11,7 @@ import { RequestTimedOut, ResultOverLimit, ResultTooLarge, ServerGone, UpstreamE
 import { plain } from '../../src/json/tree.js';
 import { writeJson } from '../../src/json/writer.js';
 import { Connection, type Reply } from '../../src/upstream/connection.js';
+import { HOLD_MS, MAX_HELD_REQUESTS } from '../../src/upstream/inbound.js';
 import { replyText } from './fake-requester.js';
 import type { ServerProcess } from '../../src/upstream/process.js';
 
@@ -198,15 +199,31 @@ describe('when the server goes', () => {
 });
 
 describe("the server's requests and notifications", () => {
-  it('answers ping, and refuses any other request while nothing handles them', async () => {
-    connect();
+  it('answers ping at once, and holds any other request until a handler is there (server-filesystem asks roots/list as soon as it is initialized)', async () => {
+    const connection = connect();
     server.says('{"jsonrpc":"2.0","id":"p","method":"ping"}');
-    server.says('{"jsonrpc":"2.0","id":9,"method":"sampling/createMessage","params":{}}');
+    server.says('{"jsonrpc":"2.0","id":9,"method":"roots/list"}');
     await settle();
-    expect(server.written).toEqual([
-      '{"jsonrpc":"2.0","id":"p","result":{}}',
-      '{"jsonrpc":"2.0","id":9,"error":{"code":-32601,"message":"Method not found: sampling/createMessage"}}',
-    ]);
+    expect(server.written).toEqual(['{"jsonrpc":"2.0","id":"p","result":{}}']);
+    connection.onRequest(async (method) => ({ ok: true, result: plain({ roots: [], asked: method }) }));
+    await settle();
+    expect(server.written).toEqual(['{"jsonrpc":"2.0","id":"p","result":{}}', '{"jsonrpc":"2.0","id":9,"result":{"roots":[],"asked":"roots/list"}}']);
+  });
+
+  it('refuses a held request past the count held, or once held for HOLD_MS, with an error answer', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      connect();
+      for (let id = 1; id <= MAX_HELD_REQUESTS + 1; id++) server.says(`{"jsonrpc":"2.0","id":${id},"method":"roots/list"}`);
+      await settle();
+      expect(server.written).toEqual([`{"jsonrpc":"2.0","id":${MAX_HELD_REQUESTS + 1},"error":{"code":-32000,"message":"the broker holds ${MAX_HELD_REQUESTS} requests already until the agent's session is open: roots/list is refused"}}`]);
+      vi.advanceTimersByTime(HOLD_MS);
+      await settle();
+      expect(server.written).toHaveLength(MAX_HELD_REQUESTS + 1);
+      expect(server.written.at(-1)).toBe(`{"jsonrpc":"2.0","id":${MAX_HELD_REQUESTS},"error":{"code":-32000,"message":"no agent session was open to answer roots/list within ${HOLD_MS} ms"}}`);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("answers the server's requests with the handler's reply, an internal error when it throws, and ping still itself", async () => {

@@ -9,7 +9,7 @@
 import type { ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ResultTooLarge, ServerGone } from '../../src/errors.js';
-import { HttpConnection, type Dialling } from '../../src/upstream/http.js';
+import { HttpConnection, MAX_LISTEN_OPENS, type Dialling } from '../../src/upstream/http.js';
 import { writeJson } from '../../src/json/writer.js';
 import { plain } from '../../src/json/tree.js';
 import type { JsonValue } from '../../src/types.js';
@@ -83,7 +83,7 @@ describe('HttpConnection over an event stream', () => {
     expect(reply.ok ? writeJson(reply.result) : undefined).toBe('{"summary":{"role":"assistant","content":{"type":"text","text":"short"}}}');
   });
 
-  it("refuses the server's request with Method not found while no session handles them (Load), and answers ping", async () => {
+  it("holds the server's request while no session handles them (Load) until one does, and answers ping at once", async () => {
     const answers: unknown[] = [];
     let held: { response: ServerResponse; id: number | string | undefined } | undefined;
     const url = await listen((_request, body, response) => {
@@ -96,12 +96,14 @@ describe('HttpConnection over an event stream', () => {
       }
       answers.push(message);
       response.writeHead(202).end();
-      if (answers.length === 2) held?.response.end(event({ jsonrpc: '2.0', id: held.id, result: { tools: [] } }));
+      if (answers.length === 1) held?.response.end(event({ jsonrpc: '2.0', id: held.id, result: { tools: [] } }));
     });
-    const reply = await new HttpConnection('notes', url, PLAN, ANYWHERE).request('tools/list', undefined, PATIENT_MS, 'tools/list');
+    const connection = new HttpConnection('notes', url, PLAN, ANYWHERE);
+    const reply = await connection.request('tools/list', undefined, PATIENT_MS, 'tools/list');
     expect(reply.ok).toBe(true);
-    expect(answers).toContainEqual({ jsonrpc: '2.0', id: 'r', error: { code: -32601, message: 'Method not found: roots/list' } });
-    expect(answers).toContainEqual({ jsonrpc: '2.0', id: 'p', result: {} });
+    expect(answers).toEqual([{ jsonrpc: '2.0', id: 'p', result: {} }]);
+    connection.onRequest(async () => ({ ok: true, result: plain({ roots: [] }) }));
+    await expect.poll(() => answers).toContainEqual({ jsonrpc: '2.0', id: 'r', result: { roots: [] } });
   });
 
   it('drops an answer to another request and an event of another type, and takes its own', async () => {
@@ -111,6 +113,42 @@ describe('HttpConnection over an event stream', () => {
     });
     const reply = await new HttpConnection('notes', url, PLAN, ANYWHERE).request('tools/list', undefined, PATIENT_MS, 'tools/list');
     expect(reply.ok ? writeJson(reply.result) : undefined).toBe('{"right":true}');
+  });
+});
+
+describe('HttpConnection, the stream outside any call', () => {
+  it("opens it once initialized with the session, the version and the operator's token; hands over what arrives on it; opens it again at most MAX_LISTEN_OPENS times", async () => {
+    const gets: Array<Record<string, string | string[] | undefined>> = [];
+    const posted: Array<ReturnType<typeof parsed>> = [];
+    const url = await listen((request, body, response) => {
+      if (request.method === 'GET') {
+        gets.push(request.headers);
+        // Each stream carries a log line and a request of the server's own, then ends.
+        const n = gets.length;
+        openStream(response).end(event({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: `line ${n}` } }) + event({ jsonrpc: '2.0', id: `roots-${n}`, method: 'roots/list' }));
+        return;
+      }
+      const message = parsed(body);
+      posted.push(message);
+      if (message.method === 'initialize') {
+        response.writeHead(200, { 'content-type': 'application/json', 'mcp-session-id': 'S-1' }).end(JSON.stringify({ jsonrpc: '2.0', id: message.id, result: { protocolVersion: '2025-11-25', capabilities: {}, serverInfo: { name: 's', version: '1' } } }));
+        return;
+      }
+      response.writeHead(202).end();
+    });
+    const connection = new HttpConnection('notes', url, { ...PLAN, bearer: 'operator-token' }, ANYWHERE);
+    const lines: string[] = [];
+    connection.onNotification('notifications/message', (params) => lines.push(params === undefined ? '' : writeJson(params)));
+    connection.onRequest(async () => ({ ok: true, result: plain({ roots: [] }) }));
+    expect((await connection.request('initialize', undefined, PATIENT_MS, 'initialize')).ok).toBe(true);
+    expect(gets).toEqual([]);
+    connection.notify('notifications/initialized', undefined);
+    await expect.poll(() => posted.filter(({ id }) => typeof id === 'string').length, { timeout: 10_000 }).toBe(MAX_LISTEN_OPENS);
+    expect(gets).toHaveLength(MAX_LISTEN_OPENS);
+    expect(gets[0]).toMatchObject({ accept: 'text/event-stream', 'mcp-session-id': 'S-1', 'mcp-protocol-version': '2025-11-25', authorization: 'Bearer operator-token' });
+    expect(lines).toEqual([1, 2, 3, 4].map((n) => `{"level":"info","data":"line ${n}"}`));
+    expect(posted.filter(({ id }) => typeof id === 'string')).toEqual([1, 2, 3, 4].map((n) => ({ jsonrpc: '2.0', id: `roots-${n}`, result: { roots: [] } })));
+    await connection.close();
   });
 });
 

@@ -159,22 +159,17 @@ describe('the operator’s server_requests', () => {
   });
 });
 
+/** A session with no tools in front of `upstream`, every guard kept, what it sends kept in `sent`. */
+function sessionOf(upstream: FakeRequester, sent: string[], serverRequests: ServerRequests): Session {
+  return new Session({ tools: [], guards: ALL_GUARDS, context: CONTEXT, limits: DEFAULT_LIMITS, serverEnv: new Map(), upstream, audit: undefined, send: (line) => sent.push(line), serverRequests });
+}
+
 describe('what the server asks of the agent, through the session', () => {
   it("reaches the agent under the broker's own id, and the agent's answer, a result or an error, reaches the server", async () => {
     const ANSWER = '{"role":"assistant","content":{"type":"text","text":"Done."},"model":"m"}';
     const upstream = new FakeRequester(() => '{"content":[]}');
     const sent: string[] = [];
-    const s = new Session({
-      tools: [],
-      guards: ALL_GUARDS,
-      context: CONTEXT,
-      limits: DEFAULT_LIMITS,
-      serverEnv: new Map(),
-      upstream,
-      audit: undefined,
-      send: (line) => sent.push(line),
-      serverRequests: allow({ sampling: { allow: true } }),
-    });
+    const s = sessionOf(upstream, sent, allow({ sampling: { allow: true } }));
     s.handleLine('{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"sampling":{}}}}');
     sent.length = 0;
     const answered = upstream.serverRequests('sampling/createMessage', SAMPLING);
@@ -188,5 +183,19 @@ describe('what the server asks of the agent, through the session', () => {
     // Nothing the agent answered is sent on to it, and the server was asked nothing.
     expect(sent).toHaveLength(2);
     expect(upstream.asked).toEqual([]);
+  });
+
+  it("takes the server's requests only once the agent's initialize is answered, so they are held until the agent has declared what it offers", async () => {
+    const upstream = new FakeRequester(() => '{}');
+    const sent: string[] = [];
+    const s = sessionOf(upstream, sent, allow({ roots: ['file:///notes/'] }));
+    // Until then the connection holds what the server asks (src/upstream/inbound.ts).
+    expect(upstream.handler).toBeUndefined();
+    s.handleLine('{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"roots":{}}}}');
+    expect(JSON.parse(sent[0]!)).toMatchObject({ id: 0, result: { protocolVersion: '2025-11-25' } });
+    const answered = upstream.serverRequests('roots/list');
+    expect(sent[1]).toBe('{"jsonrpc":"2.0","id":1,"method":"roots/list"}');
+    s.handleLine('{"jsonrpc":"2.0","id":1,"result":{"roots":[{"uri":"file:///notes/"},{"uri":"file:///private/"}]}}');
+    expect(replyText(await answered)).toEqual({ ok: true, result: '{"roots":[{"uri":"file:///notes/"}]}' });
   });
 });

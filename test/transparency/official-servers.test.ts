@@ -50,21 +50,19 @@ describe('transparency: the official servers', () => {
   }, 240_000);
 
   /**
-   * The reference under the permitting configuration changes nothing: the tool listings show the
-   * server's hints because the operator's rules state them (CLS-3), and text reaches the agent in
-   * the server's characters (INS-1 normalises for detection only); non-text content passes
-   * (`non_text: pass`). Broken, three known gaps of the reference, for the lead: it opens no GET
-   * stream to an HTTP server, so server-everything's roots/list over HTTP never reaches the agent
-   * and get-roots-list hangs to the broker's call timeout; and server-filesystem asks roots/list as
-   * soon as it is initialized, before the agent has, which the reference answers -32601 (the
-   * server keeps its own root).
+   * The reference under the permitting configuration changes nothing and breaks nothing: the tool
+   * listings show the server's hints because the operator's rules state them (CLS-3), text reaches
+   * the agent in the server's characters (INS-1 normalises for detection only), non-text content
+   * passes (`non_text: pass`), the roots/list server-everything sends over HTTP outside any call
+   * reaches the agent on the GET stream the reference opens, and the one server-filesystem sends as
+   * soon as it is initialized, before the agent has, is held until the agent's initialize.
    */
-  it('the reference preserves everything else under the permitting configuration', async () => {
+  it('the reference preserves every operation under the permitting configuration', async () => {
     const { results } = await runTransparency(referenceCandidate(), OPTIONS, ['official-servers']);
     expect(ids(results, 'not-applicable')).toEqual(NOT_APPLICABLE);
-    expect(ids(results, 'broken')).toEqual(['everything/http/roots/list', 'everything/http/tools/call:get-roots-list', 'filesystem/stdio/roots/list']);
+    expect(ids(results, 'broken')).toEqual([]);
     expect(results.filter((result) => result.verdict === 'changed')).toEqual([]);
-    for (const id of ['everything/stdio/tools/list', 'filesystem/stdio/tools/list', 'everything/stdio/tools/call:echo', 'everything/stdio/tools/call:trigger-sampling-request', 'everything/stdio/tools/call:trigger-long-running-operation', 'filesystem/stdio/tools/call:edit_file', 'memory/stdio/tools/call:read_graph']) {
+    for (const id of ['everything/http/roots/list', 'everything/http/tools/call:get-roots-list', 'filesystem/stdio/roots/list', 'everything/stdio/tools/list', 'filesystem/stdio/tools/list', 'everything/stdio/tools/call:echo', 'everything/stdio/tools/call:trigger-sampling-request', 'everything/stdio/tools/call:trigger-long-running-operation', 'filesystem/stdio/tools/call:edit_file', 'memory/stdio/tools/call:read_graph']) {
       expect(results.find((result) => result.id === id)?.verdict, id).toBe('preserved');
     }
   }, 240_000);
