@@ -246,6 +246,12 @@ export const conformanceSuite: TransparencySuite = {
   title: "the official MCP conformance suite (@modelcontextprotocol/conformance 0.1.16): its server scenarios against the conformance server, direct and through the candidate's front door",
   async run(candidate, options) {
     const began = performance.now();
+    try {
+      suiteEntry();
+    } catch (error) {
+      // A dev dependency of the suite: absent where mcp-gauntlet is installed as a package.
+      return [{ suite: 'conformance', id: 'suite', title: 'the conformance suite', verdict: 'unsupported', detail: `@modelcontextprotocol/conformance is not installed where the suite runs: ${(error as Error).message}` }];
+    }
     const server = await startConformanceServer();
     let direct: ConformanceCheck[];
     try {

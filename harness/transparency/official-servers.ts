@@ -1,4 +1,4 @@
-import { rmSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { dir as tmpDir } from 'tmp-promise';
@@ -116,6 +116,11 @@ async function runSession(candidate: Candidate, script: SessionScript, transport
   const server = OFFICIAL_SERVERS[script.server];
   const session = `${server.id}/${transport}`;
   const title = `${server.package} over ${transport === 'stdio' ? 'stdio' : 'Streamable HTTP'}`;
+  // The servers are the suite's dev dependencies: present in its checkout after `npm ci`, absent
+  // where mcp-gauntlet is installed as a package. Not there is not a candidate's failure.
+  if (!existsSync(server.entry)) {
+    return [{ suite: SUITE, id: `${session}/session`, title, verdict: 'unsupported', detail: `${server.package} is not installed beside mcp-gauntlet (${server.entry}): it is one of the suite's dev dependencies, installed by npm ci in its checkout` }];
+  }
   const created = await tmpDir({ prefix: 'gauntlet-transparency-', unsafeCleanup: true });
   // Removed at exit if the run never gets to remove it (an interrupt, a crash of the harness).
   const unhold = hold('folder', () => rmSync(created.path, { recursive: true, force: true }));
