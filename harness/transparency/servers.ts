@@ -1,4 +1,6 @@
+import { existsSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { waitListening } from '../agent/http-channel.js';
 import { spawnGroup } from '../candidates/child.js';
@@ -36,7 +38,16 @@ export interface OfficialServer {
   prepare(state: string): Promise<Prepared>;
 }
 
-const entryOf = (name: string): string => join(packageRoot, 'node_modules', '@modelcontextprotocol', name, 'dist', 'index.js');
+/**
+ * The server's entry where Node's module resolution finds it from the suite's own folder (a dev
+ * dependency: in its checkout's node_modules, hoisted or not); where it would be when it is not
+ * installed, which the suite reports as unsupported.
+ */
+function entryOf(name: string): string {
+  const folders = (createRequire(import.meta.url).resolve.paths(`@modelcontextprotocol/${name}`) ?? []).map((folder) => join(folder, '@modelcontextprotocol', name));
+  const found = folders.find((folder) => existsSync(join(folder, 'package.json'))) ?? folders[0] ?? join('node_modules', '@modelcontextprotocol', name);
+  return join(found, 'dist', 'index.js');
+}
 
 /** The smallest valid PNG (one transparent pixel): server-filesystem's read_media_file answers it as an image. */
 const PIXEL_PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
