@@ -6,7 +6,10 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
  * 1, 2, 3..., serves a request whatever session id it carries (or none), opens a stream to any
  * GET, ends whichever session a DELETE names, and hands each message on with the Authorization header it came with; a
  * notification the server sends goes to every open stream, whoever's call it came from, and a
- * request it starts to the latest stream open, whoever opened it. It exists
+ * request it starts to the latest stream open, whoever opened it. A POST whose client accepts an
+ * event stream is answered with one, as the SDK's own server answers, carrying the progress whose
+ * token its request carries (matched by token alone, whoever's session sent it) and then the
+ * answer. It exists
  * to prove that the front-door scenarios can fail; the harness reaches it on 127.0.0.1 only. Given
  * a key, it refuses every request without it, and is as naive as before in everything else.
  */
@@ -18,7 +21,19 @@ interface Waiting {
   res: ServerResponse;
   id: unknown;
   headers: Record<string, string>;
+  /** Whether the POST is answered as an event stream (its head already written), rather than as JSON. */
+  streams: boolean;
+  /** The progress token the request carries, as JSON text. */
+  progressToken: string | undefined;
 }
+
+/** A progress token as JSON text, so that the number 1 and the string "1" stay apart. */
+function tokenText(holder: unknown): string | undefined {
+  const token = typeof holder === 'object' && holder !== null ? (holder as { progressToken?: unknown }).progressToken : undefined;
+  return token === undefined ? undefined : JSON.stringify(token);
+}
+
+const event = (line: string) => `event: message\ndata: ${line}\n\n`;
 
 function readAll(req: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -58,27 +73,42 @@ export class NaiveFrontDoor {
   }
 
   /**
-   * One line from the server: the answer to a request is the body of its POST; a notification goes
-   * to every GET stream open, a request the server starts to the latest one (nowhere while none is);
-   * anything else is dropped.
+   * One line from the server: the answer to a request is the body of its POST; progress for a
+   * request whose POST is an event stream goes on that stream, ahead of the answer (a client drops
+   * progress for a request it has its answer to, and its GET stream may not be open yet); any
+   * other notification goes to every GET stream open, a request the server starts to the latest
+   * one (nowhere while none is); anything else is dropped.
    */
   deliver(line: string): void {
-    let message: { id?: unknown; method?: unknown };
+    let message: { id?: unknown; method?: unknown; params?: unknown };
     try {
-      message = JSON.parse(line) as { id?: unknown; method?: unknown };
+      message = JSON.parse(line) as { id?: unknown; method?: unknown; params?: unknown };
     } catch {
+      return;
+    }
+    const progressed = message.method === 'notifications/progress' ? this.streamWaitingFor(tokenText(message.params)) : undefined;
+    if (progressed !== undefined) {
+      progressed.res.write(event(line));
       return;
     }
     if (typeof message.method === 'string') {
       // A request is answered once, so it goes to one stream; a notice to every one.
       const targets = message.id === undefined ? this.streams : this.streams.slice(-1);
-      for (const stream of targets) stream.write(`event: message\ndata: ${line}\n\n`);
+      for (const stream of targets) stream.write(event(line));
       return;
     }
     const waiting = typeof message.id === 'number' ? this.waiting.get(message.id) : undefined;
     if (waiting === undefined) return;
     this.waiting.delete(message.id as number);
-    waiting.res.writeHead(200, { 'content-type': 'application/json', ...waiting.headers }).end(JSON.stringify({ ...message, id: waiting.id }));
+    const answer = JSON.stringify({ ...message, id: waiting.id });
+    if (waiting.streams) waiting.res.end(event(answer));
+    else waiting.res.writeHead(200, { 'content-type': 'application/json', ...waiting.headers }).end(answer);
+  }
+
+  /** The first POST answered as an event stream whose request carries `token`, from any session. */
+  private streamWaitingFor(token: string | undefined): Waiting | undefined {
+    if (token === undefined) return undefined;
+    return [...this.waiting.values()].find((waiting) => waiting.streams && waiting.progressToken === token);
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -109,9 +139,9 @@ export class NaiveFrontDoor {
       return;
     }
     const body = await readAll(req);
-    let message: { id?: unknown; method?: unknown };
+    let message: { id?: unknown; method?: unknown; params?: { _meta?: unknown } };
     try {
-      message = JSON.parse(body) as { id?: unknown; method?: unknown };
+      message = JSON.parse(body) as { id?: unknown; method?: unknown; params?: { _meta?: unknown } };
     } catch {
       res.writeHead(400).end();
       return;
@@ -125,7 +155,9 @@ export class NaiveFrontDoor {
     // Ids are renumbered so that two clients' requests cannot collide on the one server connection.
     this.nextId += 1;
     const headers: Record<string, string> = message.method === 'initialize' ? { 'mcp-session-id': String((this.sessions += 1)) } : {};
-    this.waiting.set(this.nextId, { res, id: message.id, headers });
+    const streams = (req.headers.accept ?? '').includes('text/event-stream');
+    if (streams) res.writeHead(200, { 'content-type': 'text/event-stream', ...headers });
+    this.waiting.set(this.nextId, { res, id: message.id, headers, streams, progressToken: tokenText(message.params?._meta) });
     this.forward(JSON.stringify({ ...message, id: this.nextId }), authorization);
   }
 }

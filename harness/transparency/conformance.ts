@@ -112,6 +112,15 @@ function byFindingId(checks: readonly ConformanceCheck[], statuses: ReadonlySet<
   return byId;
 }
 
+/**
+ * The suite's checks that assert a refusal rather than benign traffic passing (in 0.1.16 the one
+ * check that a rebound Host/Origin is answered 4xx; its partner, a localhost Host accepted, is
+ * benign and stays a case). Transparency measures benign traffic, so a protection check is
+ * counted in neither score: a broker that refuses nothing is not less transparent for it, and the
+ * protection is judged by the attack scenarios named here, where it is scored with its control.
+ */
+const PROTECTION_CHECKS = new Map<string, readonly string[]>([['dns-rebinding-protection/localhost-host-rebinding-rejected', ['fdr.foreign-host-refused', 'fdr.hostile-origin-refused']]]);
+
 const said = (check: ConformanceCheck) => `${check.status}${check.errorMessage === undefined ? '' : `: ${check.errorMessage}`}`;
 
 /**
@@ -119,13 +128,16 @@ const said = (check: ConformanceCheck) => `${check.status}${check.errorMessage =
  * none. A check that passes direct and that the suite, through the candidate, replaced by an INFO
  * of the same id (its way of saying the behaviour it checks is optional and the candidate chose
  * the other one, such as answering JSON where SSE streams would be checked) is `changed`, citing
- * what the suite cites; missing, failed or warned through the candidate, it is `broken`.
+ * what the suite cites; missing, failed or warned through the candidate, it is `broken`. A
+ * protection check (PROTECTION_CHECKS) is `not-applicable` whatever it says.
  */
 export function conformanceFindings(direct: readonly ConformanceCheck[], through: readonly ConformanceCheck[]): TransparencyFinding[] {
   const candidate = byFindingId(through, JUDGED);
   const informed = byFindingId(through, new Set(['INFO']));
   return [...byFindingId(direct, JUDGED)].map(([id, check]): TransparencyFinding => {
     const base = { suite: 'conformance' as const, id, title: check.description };
+    const judgedBy = PROTECTION_CHECKS.get(id);
+    if (judgedBy !== undefined) return { ...base, verdict: 'not-applicable', detail: `a protection check, not benign traffic: judged by the scenarios ${judgedBy.join(' and ')}` };
     if (check.status !== 'SUCCESS') return { ...base, verdict: 'not-applicable', detail: `direct: ${said(check)}` };
     const there = candidate.get(id);
     if (there?.status === 'SUCCESS') return { ...base, verdict: 'preserved', detail: 'passes direct and through the candidate' };
