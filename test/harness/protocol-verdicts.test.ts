@@ -54,8 +54,12 @@ describe('the Python passthrough adapter over gauntlet-candidate/2', () => {
 
   it('got the verdicts of the built-in passthrough on the whole catalogue, in the committed reports', () => {
     const committed = (folder: string) => JSON.parse(readFileSync(join(packageRoot, 'reports', 'brokers', folder, 'report.json'), 'utf8')) as { cases: CaseResult[] };
-    const python = verdicts(committed('passthrough-python').cases);
-    expect(python).toEqual(verdicts(committed('passthrough').cases));
+    // Outcome and failure class, case by case: which checks found an exposed endless stream
+    // (net.sse-endless-stream) depends on how much of it each run forwarded before its bound,
+    // so the checks are compared on the twelve cases above, run side by side.
+    const outcomes = (cases: readonly CaseResult[]) => verdicts(cases).map(({ id, outcome, failure }) => ({ id, outcome, failure }));
+    const python = outcomes(committed('passthrough-python').cases);
+    expect(python).toEqual(outcomes(committed('passthrough').cases));
     expect(python.map((verdict) => verdict.id).sort()).toEqual(loadCatalogue().map((scenario) => scenario.id).sort());
   });
 });
