@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { text } from 'node:stream/consumers';
 
 /**
  * The passthrough's HTTP front door, as naive as a Streamable HTTP server gets: it listens on
@@ -34,15 +35,6 @@ function tokenText(holder: unknown): string | undefined {
 }
 
 const event = (line: string) => `event: message\ndata: ${line}\n\n`;
-
-function readAll(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}
 
 /** The header the keyed fixture's front door takes its key in, as some real bridges take theirs in a header of their own. */
 export const FRONT_DOOR_KEY_HEADER = 'x-front-door-key';
@@ -138,7 +130,7 @@ export class NaiveFrontDoor {
       res.writeHead(405).end();
       return;
     }
-    const body = await readAll(req);
+    const body = await text(req);
     let message: { id?: unknown; method?: unknown; params?: { _meta?: unknown } };
     try {
       message = JSON.parse(body) as { id?: unknown; method?: unknown; params?: { _meta?: unknown } };

@@ -5,7 +5,7 @@ import { spawnChannel, throughPrefix } from './child.js';
 import { freeLoopbackPort } from './free-port.js';
 import { spawnHttpChannel } from '../agent/http-channel.js';
 import { protocolViolation } from './protocol-schemas.js';
-import { optionalMembers } from './wrapped-channel.js';
+import { closingAlso } from './wrapped-channel.js';
 import {
   ADAPTER_PROTOCOL,
   type AdapterProtection,
@@ -96,19 +96,6 @@ async function brokerChannel(reach: Reach, spec: SessionSpec): Promise<AgentChan
   return channel;
 }
 
-/** The channel whose close() also tells the adapter the broker is gone, so it ends what it started itself. */
-function withStop(channel: AgentChannel, stop: () => Promise<void>): AgentChannel {
-  let closing: Promise<void> | undefined;
-  return {
-    send: (line) => channel.send(line),
-    onLine: (handler) => channel.onLine(handler),
-    exited: channel.exited,
-    pid: channel.pid,
-    close: () => (closing ??= channel.close().then(stop)),
-    ...optionalMembers(channel),
-  };
-}
-
 export interface ProtocolAdapter {
   candidate: Candidate;
   process: AdapterProcess;
@@ -164,7 +151,8 @@ export async function openProtocolAdapter(path: string, helloTimeoutMs = HELLO_T
         await stop(spec).catch(() => undefined);
         throw error;
       }
-      return withStop(channel, () => stop(spec));
+      // Closing the channel also tells the adapter the broker is gone, so it ends what it started itself.
+      return closingAlso(channel, () => stop(spec));
     },
     ...(offers('load-report') && { loadReport: async (spec: SessionSpec) => ((await ask('load_report', spec)) as NeutralLoadReport | null) ?? undefined }),
     ...(offers('start-refusal') && {

@@ -15,3 +15,19 @@ export function optionalMembers(channel: AgentChannel): Pick<AgentChannel, Optio
     ...(channel.arriving ? { arriving: () => channel.arriving?.() ?? '' } : {}),
   };
 }
+
+/**
+ * The channel whose close() closes `channel`, then runs `after` (once, however often close() is
+ * called): for a wrapper that ends something of its own when the broker is gone.
+ */
+export function closingAlso(channel: AgentChannel, after: () => Promise<void>): AgentChannel {
+  let closing: Promise<void> | undefined;
+  return {
+    send: (line) => channel.send(line),
+    onLine: (handler) => channel.onLine(handler),
+    exited: channel.exited,
+    pid: channel.pid,
+    close: () => (closing ??= channel.close().then(after)),
+    ...optionalMembers(channel),
+  };
+}

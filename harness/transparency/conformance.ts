@@ -18,9 +18,6 @@ import { packageRoot } from '../paths.js';
 import { startConformanceServer } from './conformance-server.js';
 import type { TransparencyResult, TransparencySuite } from './types.js';
 
-/** One finding per check, in the shape every transparency suite reports (types.ts). */
-export type TransparencyFinding = TransparencyResult;
-
 /** A check as the suite writes it in checks.json. */
 export interface ConformanceCheck {
   scenario: string;
@@ -35,7 +32,7 @@ export interface ConformanceCheck {
 export interface ConformanceOutcome {
   /** Why the suite could not be run through the candidate at all; findings are then empty. */
   unsupported?: string;
-  findings: TransparencyFinding[];
+  findings: TransparencyResult[];
   /** Wall-clock milliseconds of the suite's run direct (0 when it was given) and through the candidate. */
   durations: { directMs: number; candidateMs?: number };
 }
@@ -131,10 +128,10 @@ const said = (check: ConformanceCheck) => `${check.status}${check.errorMessage =
  * what the suite cites; missing, failed or warned through the candidate, it is `broken`. A
  * protection check (PROTECTION_CHECKS) is `not-applicable` whatever it says.
  */
-export function conformanceFindings(direct: readonly ConformanceCheck[], through: readonly ConformanceCheck[]): TransparencyFinding[] {
+export function conformanceFindings(direct: readonly ConformanceCheck[], through: readonly ConformanceCheck[]): TransparencyResult[] {
   const candidate = byFindingId(through, JUDGED);
   const informed = byFindingId(through, new Set(['INFO']));
-  return [...byFindingId(direct, JUDGED)].map(([id, check]): TransparencyFinding => {
+  return [...byFindingId(direct, JUDGED)].map(([id, check]): TransparencyResult => {
     const base = { suite: 'conformance' as const, id, title: check.description };
     const judgedBy = PROTECTION_CHECKS.get(id);
     if (judgedBy !== undefined) return { ...base, verdict: 'not-applicable', detail: `a protection check, not benign traffic: judged by the scenarios ${judgedBy.join(' and ')}` };
@@ -199,9 +196,12 @@ export interface ConformanceOptions {
 }
 
 /**
- * The conformance suite direct and through `candidate`'s front door, judged check by check. A
- * candidate the agent cannot reach over HTTP, or that cannot dial a server by URL, is
- * unsupported for this suite: the suite speaks Streamable HTTP only.
+ * The conformance suite direct and through `candidate`'s front door, judged check by check, with
+ * one conformance server for both. A candidate the agent cannot reach over HTTP, or that cannot
+ * dial a server by URL, is unsupported for this suite: the suite speaks Streamable HTTP only. A
+ * candidate that fails to pin or start under the permitting configuration, or that the suite
+ * cannot run through, breaks every check that passes direct, with its reason; the suite failing
+ * direct is an error, since then nothing can be judged.
  */
 export async function conformanceTransparency(candidate: Candidate, options: ConformanceOptions = {}): Promise<ConformanceOutcome> {
   const suiteTimeoutMs = options.suiteTimeoutMs ?? 120_000;
@@ -226,17 +226,14 @@ export async function conformanceTransparency(candidate: Candidate, options: Con
       timeoutMs: stepTimeoutMs,
       agentHttp: { headers: {} },
     };
-    const pinned = await candidate.pin(spec);
-    if (!pinned.ok) throw new Error(`${candidate.info.name} refused to pin the conformance server: ${pinned.detail}`);
-    const channel = await candidate.start(spec);
+    began = performance.now();
     try {
-      const url = channel.frontDoor?.url;
-      if (url === undefined) throw new Error(`${candidate.info.name} started without a front door`);
-      began = performance.now();
-      const through = await runConformanceSuite(url, suiteTimeoutMs);
+      const through = await throughCandidate(candidate, spec, suiteTimeoutMs);
       return { findings: conformanceFindings(direct, through), durations: { directMs, candidateMs: Math.round(performance.now() - began) } };
-    } finally {
-      await channel.close();
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      const findings = conformanceFindings(direct, []).map((finding) => (finding.verdict === 'broken' ? { ...finding, detail: `passes direct; through the candidate the suite could not run: ${reason}` } : finding));
+      return { findings, durations: { directMs } };
     }
   } finally {
     await server.close();
@@ -244,14 +241,27 @@ export async function conformanceTransparency(candidate: Candidate, options: Con
   }
 }
 
+/** The suite's checks through the candidate's front door, the candidate pinned and started for `spec`. */
+async function throughCandidate(candidate: Candidate, spec: SessionSpec, suiteTimeoutMs: number): Promise<ConformanceCheck[]> {
+  const pinned = await candidate.pin(spec);
+  if (!pinned.ok) throw new Error(`${candidate.info.name} refused to pin the conformance server: ${pinned.detail}`);
+  const channel = await candidate.start(spec);
+  try {
+    const url = channel.frontDoor?.url;
+    if (url === undefined) throw new Error(`${candidate.info.name} started without a front door`);
+    return await runConformanceSuite(url, suiteTimeoutMs);
+  } finally {
+    await channel.close();
+  }
+}
+
 /** Bound on one run of the suite's 30 server scenarios, direct or through a candidate. */
 const SUITE_TIMEOUT_MS = 120_000;
 
 /**
- * The conformance suite as a transparency suite of `gauntlet run`: the suite direct once, then
- * through the candidate. A candidate that fails to pin or start under the permitting
- * configuration breaks every check that passes direct, with its reason; one the suite cannot
- * reach (no HTTP front door, no URL upstream) is one `unsupported` result, counted nowhere.
+ * The conformance suite as a transparency suite of `gauntlet run` (conformanceTransparency); a
+ * candidate the suite cannot reach (no HTTP front door, no URL upstream) is one `unsupported`
+ * result, counted nowhere.
  */
 export const conformanceSuite: TransparencySuite = {
   name: 'conformance',
@@ -264,20 +274,10 @@ export const conformanceSuite: TransparencySuite = {
       // A dev dependency of the suite: absent where mcp-gauntlet is installed as a package.
       return [{ suite: 'conformance', id: 'suite', title: 'the conformance suite', verdict: 'unsupported', detail: `@modelcontextprotocol/conformance is not installed where the suite runs: ${(error as Error).message}` }];
     }
-    const server = await startConformanceServer();
-    let direct: ConformanceCheck[];
     try {
-      direct = await runConformanceSuite(server.url, SUITE_TIMEOUT_MS);
-    } finally {
-      await server.close();
-    }
-    try {
-      const outcome = await conformanceTransparency(candidate, { direct, suiteTimeoutMs: SUITE_TIMEOUT_MS, stepTimeoutMs: options.stepTimeoutMs });
+      const outcome = await conformanceTransparency(candidate, { suiteTimeoutMs: SUITE_TIMEOUT_MS, stepTimeoutMs: options.stepTimeoutMs });
       if (outcome.unsupported !== undefined) return [{ suite: 'conformance', id: 'suite', title: 'the conformance suite through the candidate', verdict: 'unsupported', detail: outcome.unsupported }];
       return outcome.findings;
-    } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
-      return conformanceFindings(direct, []).map((finding) => (finding.verdict === 'broken' ? { ...finding, detail: `passes direct; through the candidate the suite could not run: ${reason}` } : finding));
     } finally {
       options.onSession?.('conformance', 'suite', Math.round(performance.now() - began));
     }

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { waitListening } from '../agent/http-channel.js';
 import { spawnGroup } from '../candidates/child.js';
 import { freeLoopbackPort } from '../candidates/free-port.js';
+import { installedPackageFolder } from '../candidates/brokers/installed.js';
 import { packageRoot } from '../paths.js';
 
 /**
@@ -44,9 +45,9 @@ export interface OfficialServer {
  * installed, which the suite reports as unsupported.
  */
 function entryOf(name: string): string {
-  const folders = (createRequire(import.meta.url).resolve.paths(`@modelcontextprotocol/${name}`) ?? []).map((folder) => join(folder, '@modelcontextprotocol', name));
-  const found = folders.find((folder) => existsSync(join(folder, 'package.json'))) ?? folders[0] ?? join('node_modules', '@modelcontextprotocol', name);
-  return join(found, 'dist', 'index.js');
+  const packageName = `@modelcontextprotocol/${name}`;
+  const searched = createRequire(import.meta.url).resolve.paths(packageName) ?? [];
+  return join(installedPackageFolder(packageName, searched) ?? join(searched[0] ?? 'node_modules', packageName), 'dist', 'index.js');
 }
 
 /** The smallest valid PNG (one transparent pixel): server-filesystem's read_media_file answers it as an image. */

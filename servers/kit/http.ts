@@ -29,6 +29,7 @@ import { answerOauth } from './oauth.js';
 import { type SentLine, serve, type ServerSetup, type StopReason } from './server.js';
 import { streamPieces } from './wire.js';
 import type { Pieces, RawText } from './json-text.js';
+import { text } from 'node:stream/consumers';
 
 /** Bigger than any cap a broker may set on a body (16 MiB), by 1 MiB. */
 const OVERSIZE_BYTES = 17 * 1024 * 1024;
@@ -54,15 +55,6 @@ function routing(body: string): Routing {
   }
   if (!isRecord(message)) return { key: undefined, method: undefined };
   return { key: rawMemberText(body, 'id') ?? undefined, method: message['method'] };
-}
-
-function readBody(request: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    request.on('error', reject);
-  });
 }
 
 /** A tools/call result whose text alone is past OVERSIZE_BYTES, streamed without ever being held whole. */
@@ -236,7 +228,7 @@ export async function serveHttp(setup: ServerSetup, addresses: readonly string[]
       return;
     }
     void (async () => {
-      const line = (await readBody(request)).replace(/[\r\n]/g, ' ');
+      const line = (await text(request)).replace(/[\r\n]/g, ' ');
       const { key, method } = routing(line);
       const call = method === 'tools/call';
       const location = call ? redirectLocation(knobs, port, request.socket.localAddress) : null;

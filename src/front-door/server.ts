@@ -15,7 +15,7 @@ import { ConfigError } from '../errors.js';
 import type { FrontDoorPlan } from '../guards/front-door.js';
 import type { FrontDoorCredential } from './credential.js';
 import { isSupportedProtocolVersion } from '../session/identity.js';
-import { ERROR, brokerError, errorLine, parseMessage, type Message } from '../wire/jsonrpc.js';
+import { ERROR, brokerError, errorLine, parseMessage, type Message, type Unreadable } from '../wire/jsonrpc.js';
 import { member, plain } from '../json/tree.js';
 import { writeJson } from '../json/writer.js';
 import type { Session } from '../session/session.js';
@@ -102,9 +102,8 @@ function readBody(req: IncomingMessage, cap: number): Promise<string | undefined
   });
 }
 
-/** The request id an answer line is for, as its JSON text: the key its POST waits under. */
-function answerKey(line: string): string | undefined {
-  const message = parseMessage(line);
+/** The request id an answer is for, as its JSON text: the key its POST waits under. */
+function answerKey(message: Message | Unreadable): string | undefined {
   return message.kind === 'result' || message.kind === 'error' ? writeJson(message.id) : undefined;
 }
 
@@ -144,8 +143,7 @@ function progressTokenOf(params: JsonValue | undefined): string | undefined {
 }
 
 /** The POST a progress notification is about: the waiting one whose request carries its token. */
-function progressFor(line: string, waiting: ReadonlyMap<string, Waiting>): Waiting | undefined {
-  const message = parseMessage(line);
+function progressFor(message: Message | Unreadable, waiting: ReadonlyMap<string, Waiting>): Waiting | undefined {
   if (message.kind !== 'notification' || message.method !== 'notifications/progress') return undefined;
   const token = tokenIn(message.params);
   return token === undefined ? undefined : [...waiting.values()].find((waiter) => waiter.progressToken === token);
@@ -305,7 +303,8 @@ export class FrontDoor {
     const waiting = new Map<string, Waiting>();
     const streams = new Set<ServerResponse>();
     const { session, end } = this.options.session((line) => {
-      const key = answerKey(line);
+      const message = parseMessage(line);
+      const key = answerKey(message);
       const deliver = key === undefined ? undefined : waiting.get(key);
       if (deliver !== undefined) {
         waiting.delete(key!);
@@ -313,7 +312,7 @@ export class FrontDoor {
         return;
       }
       // Progress goes on its request's own POST stream, before the answer; anything else on the GET stream.
-      const about = progressFor(line, waiting);
+      const about = progressFor(message, waiting);
       if (about !== undefined) {
         about.before(line);
         return;

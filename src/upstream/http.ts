@@ -11,6 +11,7 @@
 
 import type { IncomingMessage } from 'node:http';
 import type { LookupFunction } from 'node:net';
+import { setTimeout as delay } from 'node:timers/promises';
 import { RequestTimedOut, ResultOverLimit, ResultTooLarge, ServerGone, UpstreamError } from '../errors.js';
 import type { HttpPlan } from '../guards/types.js';
 import { errorLine, notificationLine, parseMessage, requestLine, resultLine, type Message } from '../wire/jsonrpc.js';
@@ -285,14 +286,13 @@ export class HttpConnection implements Requester {
   }
 
   /** Waits `ms`; false when the connection was closed meanwhile. */
-  private backedOff(ms: number): Promise<boolean> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => resolve(this.failure === undefined), ms);
-      this.closing.signal.addEventListener('abort', () => {
-        clearTimeout(timer);
-        resolve(false);
-      }, { once: true });
-    });
+  private async backedOff(ms: number): Promise<boolean> {
+    try {
+      await delay(ms, undefined, { signal: this.closing.signal });
+    } catch {
+      return false;
+    }
+    return this.failure === undefined;
   }
 
   /**

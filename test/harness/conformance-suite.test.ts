@@ -15,7 +15,8 @@ import { passthroughCandidate } from '../../harness/candidates/passthrough.js';
 import type { Candidate } from '../../harness/candidates/types.js';
 import { referenceCandidate } from '../../harness/candidates/reference.js';
 import { startConformanceServer } from '../../harness/transparency/conformance-server.js';
-import { conformanceFindings, conformanceTransparency, runConformanceSuite, type ConformanceCheck, type TransparencyFinding } from '../../harness/transparency/conformance.js';
+import { conformanceFindings, conformanceTransparency, runConformanceSuite, type ConformanceCheck } from '../../harness/transparency/conformance.js';
+import type { TransparencyResult } from '../../harness/transparency/types.js';
 // @ts-expect-error: a plain ES module of the repository, with no declarations.
 import { globSync } from '../../harness/transparency/node20-fs-facade.mjs';
 import { packageRoot } from '../../harness/paths.js';
@@ -106,7 +107,7 @@ describe('the suite run for real', () => {
     }
   }, SUITE_TIMEOUT_MS + 10_000);
 
-  const summary = (findings: readonly TransparencyFinding[]) => Object.fromEntries(['preserved', 'changed', 'broken', 'not-applicable'].map((verdict) => [verdict, findings.filter((finding) => finding.verdict === verdict).map((finding) => finding.id)]));
+  const summary = (findings: readonly TransparencyResult[]) => Object.fromEntries(['preserved', 'changed', 'broken', 'not-applicable'].map((verdict) => [verdict, findings.filter((finding) => finding.verdict === verdict).map((finding) => finding.id)]));
 
   it('passes every check of its active server scenarios against the conformance server direct', () => {
     const judged = direct.filter((entry) => entry.status !== 'INFO');

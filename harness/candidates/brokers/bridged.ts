@@ -3,7 +3,7 @@ import { stdioBridgeEntry } from '../../paths.js';
 import { killGroup, spawnChannel, throughPrefix } from '../child.js';
 import { freeLoopbackPort } from '../free-port.js';
 import type { AdapterProtection, AgentChannel, SessionSpec, UpstreamCommand } from '../types.js';
-import { optionalMembers } from '../wrapped-channel.js';
+import { closingAlso } from '../wrapped-channel.js';
 
 /**
  * A command server put behind the adapters' bridge (stdio-bridge.ts) for a broker that dials URLs
@@ -73,13 +73,5 @@ export async function startBridge(upstream: UpstreamCommand, spec: SessionSpec, 
  */
 export function withBridge(channel: AgentChannel, bridge: BridgedServer): AgentChannel {
   void channel.exited.then(() => bridge.close());
-  let closing: Promise<void> | undefined;
-  return {
-    send: (line) => channel.send(line),
-    onLine: (handler) => channel.onLine(handler),
-    exited: channel.exited,
-    pid: channel.pid,
-    close: () => (closing ??= channel.close().then(() => bridge.close())),
-    ...optionalMembers(channel),
-  };
+  return closingAlso(channel, () => bridge.close());
 }

@@ -40,6 +40,11 @@ function brokerSearchPaths(packageName: string, cwd: string = process.cwd()): st
   return [...new Set([...fromProject, ...fromSuite])];
 }
 
+/** The folder `packageName` is installed in: the first along `searchPaths` (node_modules folders, nearest first) that holds it. */
+export function installedPackageFolder(packageName: string, searchPaths: readonly string[]): string | undefined {
+  return searchPaths.map((folder) => join(folder, ...packageName.split('/'))).find((folder) => existsSync(join(folder, 'package.json')));
+}
+
 /**
  * Finds the installed package and reads its own manifest, so the version an adapter declares is
  * the one that runs, not the one someone remembered to write down. A package that is not
@@ -48,8 +53,7 @@ function brokerSearchPaths(packageName: string, cwd: string = process.cwd()): st
  * that blocks everything.
  */
 export function installedBroker(packageName: string, binName: string, cwd: string = process.cwd()): InstalledBroker {
-  const searched = brokerSearchPaths(packageName, cwd);
-  const dir = searched.map((folder) => join(folder, ...packageName.split('/'))).find((folder) => existsSync(join(folder, 'package.json')));
+  const dir = installedPackageFolder(packageName, brokerSearchPaths(packageName, cwd));
   if (dir === undefined) {
     throw new AdapterError(
       `the broker ${packageName} is not installed where this run can find it (from ${cwd}, then from mcp-gauntlet's own folder): ` +

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { pathToFileURL } from 'node:url';
+import { text } from 'node:stream/consumers';
 
 /**
  * The adapters' bridge for brokers that dial servers by URL only (mcp-remote, civic-passthrough):
@@ -39,15 +40,6 @@ function routeOf(line: string): Route {
 export const ENDPOINT = '/mcp';
 
 const key = (id: unknown): string => JSON.stringify(id);
-
-function readAll(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}
 
 /** One SSE event carrying the line as it came (a line has no newline, so it is one data field). */
 const event = (line: string): string => `event: message\ndata: ${line}\n\n`;
@@ -96,7 +88,7 @@ class Bridge {
       res.writeHead(405, { allow: 'POST, DELETE' }).end();
       return;
     }
-    const body = await readAll(req);
+    const body = await text(req);
     const { id, method } = routeOf(body);
     if (id === undefined || typeof method !== 'string') {
       // A notification or the broker's answer to a server request: nothing comes back on this POST.
