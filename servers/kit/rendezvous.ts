@@ -2,10 +2,12 @@
  * `rendezvous.<tool>=N`: calls of a tool held together, as a slow tool serving several clients at
  * once holds them. On arrival each call gets a progress notification for its own token and a log
  * line, both quoting the call's `query`; its answer, quoting the query too, waits until N calls
- * have arrived (a count, never a time), and then every held answer goes out in arrival order. So
+ * have arrived (a count, never a time, counted across every kit server of the scenario), and then
+ * every held answer goes out in arrival order. So
  * each client's result, progress and log line carries its own marker, and a broker sharing the
  * server among its clients is seen if it hands one client's to another.
  */
+import { appendFileSync, readFileSync, watch, type FSWatcher } from 'node:fs';
 import { writeJson, writeString, type JsonObject } from './json-text.js';
 import { progressTokenOf } from './initiated.js';
 import { resultText } from './jsonrpc.js';
@@ -44,20 +46,62 @@ export function heldAnswer(params: unknown, id: string | null): Held {
   return { reply: resultText(id, writeJson(result)), id };
 }
 
+/** One held call and its place among the arrivals of its tool: the arrivals counted once it came. */
+interface Waiting {
+  held: Held;
+  arrival: number;
+}
+
 /**
- * The calls of one tool waiting for their rendezvous. `arrive` returns the answers to send now:
- * none until the count is reached, then every held one, oldest first.
+ * The calls of one tool waiting for their rendezvous: each call's answer goes out once the
+ * arrivals of its tool have filled its group of `count` (the first `count` arrivals, then the next
+ * `count`, ...), oldest first. Arrivals are counted in a file beside the scenario's control file,
+ * one line a call, where every kit server of the scenario counts its own: a broker that starts a
+ * server for each session (or each request) holds the calls in several processes, which meet all
+ * the same. A server watches the file while it holds calls; without a control file (run by hand)
+ * it counts its own arrivals alone.
  */
 export class Rendezvous {
-  private readonly waiting = new Map<string, Held[]>();
+  private readonly waiting = new Map<string, Waiting[]>();
+  private readonly counts = new Map<string, number>();
+  private readonly ownArrivals = new Map<string, number>();
+  private watcher: FSWatcher | undefined;
 
-  arrive(tool: string, count: number, held: Held): Held[] {
-    const waiting = [...(this.waiting.get(tool) ?? []), held];
-    if (waiting.length < count) {
-      this.waiting.set(tool, waiting);
-      return [];
+  constructor(
+    private readonly file: string | null,
+    private readonly release: (held: Held) => void,
+  ) {}
+
+  /** A call of `tool` arrives: it is counted and held, and every call whose group is full goes out. */
+  arrive(tool: string, count: number, held: Held): void {
+    this.counts.set(tool, count);
+    if (this.file !== null) appendFileSync(this.file, `${tool}\n`);
+    else this.ownArrivals.set(tool, (this.ownArrivals.get(tool) ?? 0) + 1);
+    this.waiting.set(tool, [...(this.waiting.get(tool) ?? []), { held, arrival: this.arrivals(tool) }]);
+    this.releaseMet();
+    if (this.file !== null && this.waiting.size > 0) this.watcher ??= watch(this.file, { persistent: false }, () => this.releaseMet());
+  }
+
+  /** How many calls of `tool` have arrived, at every server of the scenario. */
+  private arrivals(tool: string): number {
+    if (this.file === null) return this.ownArrivals.get(tool) ?? 0;
+    return readFileSync(this.file, 'utf8').split('\n').filter((line) => line === tool).length;
+  }
+
+  private releaseMet(): void {
+    for (const [tool, calls] of this.waiting) {
+      const count = this.counts.get(tool)!;
+      const filled = Math.floor(this.arrivals(tool) / count) * count;
+      const met = calls.filter((call) => call.arrival <= filled);
+      if (met.length === 0) continue;
+      const left = calls.filter((call) => call.arrival > filled);
+      if (left.length === 0) this.waiting.delete(tool);
+      else this.waiting.set(tool, left);
+      for (const call of met) this.release(call.held);
     }
-    this.waiting.delete(tool);
-    return waiting;
+    if (this.waiting.size === 0) {
+      this.watcher?.close();
+      this.watcher = undefined;
+    }
   }
 }

@@ -108,7 +108,7 @@ export type StopReason = Extract<ExitReason, 'stdin-closed' | 'bad-control-file'
  * caller records the exit.
  */
 export function serve(setup: ServerSetup, streams: Streams): Promise<StopReason> {
-  const serving: Serving = { ...setup, output: streams.output, notes: new Notes(setup.knobs), lastPhase: null, awaiting: new Map(), calls: 0, declared: new Set(), rendezvous: new Rendezvous() };
+  const serving: Serving = { ...setup, output: streams.output, notes: new Notes(setup.knobs), lastPhase: null, awaiting: new Map(), calls: 0, declared: new Set(), rendezvous: new Rendezvous(setup.controlPath === null ? null : `${setup.controlPath}.rendezvous`, (held) => void send(serving, held.reply, held.id, null)) };
   return new Promise((resolve, reject) => {
     let stopped = false;
     const onLine = (line: Line): void | Promise<void> => {
@@ -200,7 +200,7 @@ function startOwn(setup: Serving, tool: string, params: unknown, reply: RawText,
 /** A call of a `rendezvous.<tool>`: its notices now, its answer once enough calls have arrived. */
 function meet(setup: Serving, tool: string, count: number, params: unknown, id: string | null): Outcome {
   for (const own of arrivalLines(params)) send(setup, own.line, null, own.method);
-  for (const held of setup.rendezvous.arrive(tool, count, heldAnswer(params, id))) send(setup, held.reply, held.id, null);
+  setup.rendezvous.arrive(tool, count, heldAnswer(params, id));
   return null;
 }
 

@@ -98,6 +98,20 @@ describe('serve', () => {
     ]);
   });
 
+  it('meets the calls of a rendezvous tool held by two servers of one scenario, as a broker starting a server per session makes them', async () => {
+    const alice = new Session({ 'rendezvous.search_notes': '2' });
+    const bob = new Session({ 'rendezvous.search_notes': '2' });
+    const call = (query: string) => request('1', 'tools/call', { name: 'search_notes', arguments: { query } });
+    expect(JSON.parse(await alice.request(call('alpha')))).toMatchObject({ method: 'notifications/message' });
+    // Alice's answer is held in her server until the second call arrives, at Bob's.
+    const aliceAnswer = alice.request('');
+    expect(JSON.parse(await bob.request(call('beta')))).toMatchObject({ method: 'notifications/message' });
+    expect(JSON.parse(await bob.request(''))).toEqual({ jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: 'Found 3 notes for beta.' }] } });
+    expect(JSON.parse(await aliceAnswer)).toEqual({ jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: 'Found 3 notes for alpha.' }] } });
+    expect((await alice.close()).unread).toEqual([]);
+    expect((await bob.close()).unread).toEqual([]);
+  });
+
   it('negotiates the protocol version and names itself after the server id', async () => {
     const session = new Session({});
     expect(await session.request(request('1', 'initialize', { protocolVersion: '2025-06-18' }))).toBe(
