@@ -52,6 +52,26 @@ describe('the URL-only brokers in front of a command server', () => {
   }, 60_000);
 });
 
+describe('the bridges judged at their own front door', () => {
+  const selected = loadCatalogue('fdr.*');
+  const scenario = (id: string) => selected.find((entry) => entry.id === id)!;
+
+  it("mcp-proxy requires its API key of every client when the operator asks for a front-door credential, to the broker's credit, and serves the clients that hold it", async () => {
+    const candidate = await loadCandidate('mcp-proxy');
+    expect(candidate.info.agentTransports).toContain('http');
+    for (const id of ['fdr.uncredentialed-call-refused', 'fdr.credentialed-clients-served']) {
+      const result = await runScenario(scenario(id), candidate, { stepTimeoutMs: DEFAULT_STEP_TIMEOUT_MS });
+      expect(result.outcome, `${id}: ${result.reason ?? ''} ${JSON.stringify(result.findings)}`).toBe('pass');
+      expect(result.by_adapter).toBeUndefined();
+    }
+  }, 60_000);
+
+  it('supergateway, which has no credential to require, serves a client without one: exposed', async () => {
+    const result = await runScenario(scenario('fdr.uncredentialed-call-refused'), await loadCandidate('supergateway'), { stepTimeoutMs: DEFAULT_STEP_TIMEOUT_MS });
+    expect(result.failure).toBe('exposed');
+  }, 60_000);
+});
+
 describe('finding an installed broker', () => {
   const folder = scratchFolders('gauntlet-broker-install');
 

@@ -152,6 +152,17 @@ describe('the http expectations', () => {
     expect(answered.checksFor?.({ answered: false } as HttpExpectation)).toEqual(['http.unanswered']);
   });
 
+  it('answered: true admits what a server may answer every client alike (405 to a GET or DELETE it does not offer, 409 to a second stream), nothing else', () => {
+    for (const notOffered of [exchange('GET stream', 405), exchange('DELETE session', 405), exchange('GET stream', 409)]) {
+      expect(findings(answered, { answered: true }, httpFacts([notOffered]))).toEqual([]);
+      // Nothing was served, so to a client that should be refused it is no harm either.
+      expect(findings(answered, { answered: false }, httpFacts([notOffered]))).toEqual([]);
+    }
+    for (const refused of [exchange('POST tools/list', 405), exchange('DELETE session', 409), exchange('GET stream', 403), exchange('DELETE session', 404)]) {
+      expect(findings(answered, { answered: true }, httpFacts([refused]))).toEqual(['http.answered']);
+    }
+  });
+
   it('status is judged on the step\'s own request, the last exchange', () => {
     const facts = httpFacts([exchange('POST notifications/initialized', 202), exchange('POST initialize', 403)]);
     expect(findings(status, { status: 403 }, facts)).toEqual([]);
@@ -179,6 +190,10 @@ describe('the http expectations', () => {
     expect(findings(agentSession, { agent_session: 'alive' }, httpFacts([], { agentSession: 'alive' }))).toEqual([]);
     expect(findings(agentSession, { agent_session: 'alive' }, httpFacts([], { agentSession: 'ended' }))).toEqual(['http.agent_session_alive']);
     expect(findings(agentSession, { agent_session: 'ended' }, httpFacts([], { agentSession: 'alive' }))).toEqual(['http.agent_session_ended']);
+    // A broker that lets no client end a session (DELETE 405) refused the agent nothing.
+    expect(findings(agentSession, { agent_session: 'ended' }, httpFacts([exchange('DELETE session', 405)], { agentSession: 'alive' }))).toEqual([]);
+    expect(findings(agentSession, { agent_session: 'ended' }, httpFacts([exchange('DELETE session', 404)], { agentSession: 'alive' }))).toEqual(['http.agent_session_ended']);
+    expect(findings(agentSession, { agent_session: 'alive' }, httpFacts([exchange('DELETE session', 405)], { agentSession: 'ended' }))).toEqual(['http.agent_session_alive']);
   });
 
   it("together_received: each client's own answer and progress, and with own-only nothing of the other's", () => {

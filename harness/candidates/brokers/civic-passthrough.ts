@@ -32,10 +32,12 @@ export function civicPassthroughCandidate(): Candidate {
       adapterProtocol: ADAPTER_PROTOCOL,
       claims: ['listing', 'calls'],
       upstreams: ['command', 'url'],
+      agentTransports: ['http'],
       unapplied: [
         'every tool rule (its idempotent and open-world hints too), the prefix, policy, grants, agents and limits: its CLI has no configuration but where to listen, where to dial and which hook servers to call, and no hook server ships with it',
         'credentials, config_token and config_token_env: its CLI has no setting for a token to the server (it forwards the headers the agent sent)',
         'allow_private_origin: it has no guard on addresses, so there is nothing to opt in to',
+        'front_door_credential: it has no credential of its own to require: its front door serves any client that can reach its port',
         "a command server: it dials URLs only, so the adapter's bridge serves it over Streamable HTTP on 127.0.0.1 (declared in adapter_provides)",
         'non_text: it forwards images, audio, blobs and embedded resources as the server sent them, and has no setting to withhold them',
       ],
@@ -59,6 +61,7 @@ export function civicPassthroughCandidate(): Candidate {
         const channel = spawnHttpChannel(process.execPath, [broker.bin], {
           url: `http://127.0.0.1:${port}/mcp`,
           cwd: spec.workdir,
+          headers: spec.agentHttp?.headers ?? {},
           env,
           stderrFile: join(spec.workdir, 'civic-passthrough.stderr'),
           readyTimeoutMs: spec.timeoutMs,

@@ -81,6 +81,7 @@ export function mcpHubCandidate(): Candidate {
         'prefix: it names every tool <server>__<tool> and nothing else',
         'policy, grants, agents and limits: it has nothing of the kind',
         'allow_private_origin: it has no guard on addresses, so there is nothing to opt in to',
+        'front_door_credential: it has no credential of its own to require: its front door serves any client that can reach its port',
         'credentials: it has no token map; a token mapped to the URL\'s exact hostname is the server\'s Authorization header, sent on every request over any scheme',
         'non_text: it forwards images, audio, blobs and embedded resources as the server sent them, and has no setting to withhold them',
       ],

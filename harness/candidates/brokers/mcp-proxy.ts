@@ -4,7 +4,11 @@ import { installedBroker } from './installed.js';
 /**
  * mcp-proxy (punkpeye), installed from npm: a stdio server behind Streamable HTTP at
  * `/mcp` (and SSE at `/sse`), one server process shared by every session. Its only settings that
- * mean something to an operator rule are the two bounds it applies to every request alike.
+ * mean something to an operator rule are the two bounds it applies to every request alike, and an
+ * API key its front door requires (`--apiKey`, read from MCP_PROXY_API_KEY as yargs maps its
+ * options to the environment, and compared in constant time), which the adapter sets when the
+ * operator asks for a front-door credential. mcp-proxy hands its own environment to its server,
+ * so the server can read that key: the broker's choice, not the adapter's.
  */
 export function mcpProxyCandidate() {
   const broker = installedBroker('mcp-proxy', 'mcp-proxy');
@@ -20,6 +24,8 @@ export function mcpProxyCandidate() {
       'source_version: it keeps no audit',
       'non_text: it forwards images, audio, blobs and embedded resources as the server sent them, and has no setting to withhold them',
     ],
+    frontDoorKey: { variable: 'MCP_PROXY_API_KEY', header: 'X-API-Key' },
+    adapterProvides: [{ protection: 'FDR-1', how: 'the adapter starts it with --host 127.0.0.1; by itself it listens on every interface (::)' }],
     launch(upstream, port, spec) {
       const { limits, tools } = spec.operator;
       const timeouts = Object.values(tools).flatMap((rule) => (rule.timeout_ms === undefined ? [] : [rule.timeout_ms]));

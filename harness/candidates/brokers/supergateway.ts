@@ -22,6 +22,7 @@ export function supergatewayCandidate() {
       'limits (pages, tools, result and description lengths, connect timeout): it has none',
       'server URLs, credentials and private-origin opt-ins: this mode starts its server from a command only',
       'source_version: it keeps no audit',
+      'front_door_credential: it has no credential of its own to require: its front door serves any client that can reach its port',
       'non_text: it forwards images, audio, blobs and embedded resources as the server sent them, and has no setting to withhold them',
     ],
     launch(upstream, port) {
