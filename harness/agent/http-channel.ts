@@ -1,7 +1,7 @@
 import { connect } from 'node:net';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { spawnChannel, spawnGroup, throughPrefix, type SpawnOptions } from '../candidates/child.js';
+import { spawnChannel, spawnGroup, throughPrefix, type GroupProcess, type SpawnOptions } from '../candidates/child.js';
 import { httpRelayEntry } from '../paths.js';
 import type { AgentChannel, ExitStatus, FrontDoorCredential } from '../candidates/types.js';
 import { withCredential } from './credential.js';
@@ -31,6 +31,13 @@ export interface HttpChannelOptions extends SpawnOptions {
   headers?: Record<string, string>;
   /** The credential the broker's front door requires, which the adapter provides: sent with every request too, in place of a header of the same name. */
   credential?: FrontDoorCredential;
+  /**
+   * For a broker that draws its front door's credential as it starts and prints it (a session
+   * token on its console, which its user copies): reads the credential from one line of its
+   * stdout, or gives undefined. The first one found is sent as `credential` is; the agent's first
+   * request waits for it, within `readyTimeoutMs`.
+   */
+  printedCredential?: (line: string) => FrontDoorCredential | undefined;
 }
 
 
@@ -71,7 +78,7 @@ export async function waitListening(url: string, ms: number, gone: Promise<unkno
  * The agent's lines carried to `url` from this process: sends wait until the URL accepts
  * connections (or are dropped with a note when it never does), answers come back on `onLine`.
  */
-function httpLines(url: string, gone: Promise<unknown>, options: Omit<HttpChannelOptions, 'url' | keyof SpawnOptions>, note: (text: string) => void, failed: (reason: string) => void) {
+function httpLines(url: string, gone: Promise<unknown>, options: Omit<HttpChannelOptions, 'url' | 'printedCredential' | keyof SpawnOptions> & { before?: Promise<void> }, note: (text: string) => void, failed: (reason: string) => void) {
   const handlers: Array<(line: string) => void> = [];
   const session = new StreamableHttpSession({
     url,
@@ -84,7 +91,7 @@ function httpLines(url: string, gone: Promise<unknown>, options: Omit<HttpChanne
     ...(options.requestTimeoutMs === undefined ? {} : { requestTimeoutMs: options.requestTimeoutMs }),
     ...(options.headers === undefined ? {} : { headers: options.headers }),
   });
-  const ready = waitListening(url, options.readyTimeoutMs ?? READY_TIMEOUT_MS, gone).then(
+  const ready = Promise.all([waitListening(url, options.readyTimeoutMs ?? READY_TIMEOUT_MS, gone), options.before]).then(
     () => true,
     (error: Error) => {
       failed(error.message);
@@ -125,11 +132,24 @@ export interface HttpAgentChannel extends AgentChannel {
  * grace as spawnChannel, then kills the group.
  */
 export function spawnHttpChannel(command: string, args: string[], given: HttpChannelOptions): HttpAgentChannel {
+  // The relay is handed its headers as it starts, before anything was printed.
+  if (given.printedCredential !== undefined && given.launchPrefix !== undefined) throw new Error('a credential the broker prints cannot reach the relay into a network enclosure');
   const options = { ...given, headers: withCredential(given.headers ?? {}, given.credential) };
   const group = spawnGroup(...throughPrefix(options.launchPrefix, command, args), { ...options, stdoutToLog: true });
   let failure: string | undefined;
+  let credential = options.credential;
+  const printed =
+    given.printedCredential === undefined
+      ? undefined
+      : credentialPrinted(group, given.printedCredential, options.readyTimeoutMs ?? READY_TIMEOUT_MS).then((found) => {
+          credential = found;
+          // In place: the agent's session and the front door's other clients hold this object.
+          const headers = withCredential(options.headers, found);
+          for (const name of Object.keys(options.headers)) delete options.headers[name];
+          Object.assign(options.headers, headers);
+        });
   const relay = options.launchPrefix === undefined ? undefined : startRelay(options);
-  const direct = relay === undefined ? httpLines(options.url, group.exited, options, group.note, (reason) => fail(reason)) : undefined;
+  const direct = relay === undefined ? httpLines(options.url, group.exited, { ...options, ...(printed === undefined ? {} : { before: printed }) }, group.note, (reason) => fail(reason)) : undefined;
   const lines = relay ?? direct!;
   let hangingUp: Promise<void> | undefined;
   // The agent hangs up: its session is DELETEd and the broker asked to stop (SIGTERM), as an
@@ -165,8 +185,46 @@ export function spawnHttpChannel(command: string, args: string[], given: HttpCha
     },
     // Inside an enclosure the relay holds the session, out of the harness's reach: its front door,
     // and what has arrived of a message still coming.
-    ...(direct === undefined ? {} : { frontDoor: { url: options.url, sessionId: direct.sessionId, headers: options.headers, ...(options.credential ? { credential: options.credential } : {}) }, arriving: direct.arriving }),
+    ...(direct === undefined
+      ? {}
+      : {
+          frontDoor: {
+            url: options.url,
+            sessionId: direct.sessionId,
+            headers: options.headers,
+            get credential() {
+              return credential;
+            },
+          },
+          arriving: direct.arriving,
+        }),
   };
+}
+
+/**
+ * The credential a broker prints on its stdout as it starts, from the first line `read` finds one
+ * in; rejects when the broker exits or `ms` pass first. The output goes on to the broker's log.
+ */
+function credentialPrinted(group: GroupProcess, read: (line: string) => FrontDoorCredential | undefined, ms: number): Promise<FrontDoorCredential> {
+  const stdout = group.child.stdout!;
+  return new Promise((resolve, reject) => {
+    let pending = '';
+    const onData = (chunk: Buffer) => {
+      pending += chunk.toString('utf8');
+      const lines = pending.split('\n');
+      pending = lines.pop() ?? '';
+      const found = lines.map(read).find((credential) => credential !== undefined);
+      if (found !== undefined) settle(() => resolve(found));
+    };
+    const timer = setTimeout(() => settle(() => reject(new Error(`the broker printed no credential within ${ms} ms`))), ms);
+    void group.exited.then(() => settle(() => reject(new Error('the broker exited before it printed its credential'))));
+    const settle = (then: () => void) => {
+      clearTimeout(timer);
+      stdout.off('data', onData);
+      then();
+    };
+    stdout.on('data', onData);
+  });
 }
 
 /** The relay, started through the launch prefix: the same client, run inside the enclosure. */

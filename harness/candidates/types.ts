@@ -170,8 +170,9 @@ export interface SessionSpec {
    * serving HTTP on a loopback port and returns the HTTP channel (`spawnHttpChannel` with these
    * headers). Only for a candidate whose `agentTransports` include `http`. A broker whose front
    * door requires a credential of its own gets it to the agent through the channel: an adapter
-   * module passes it as `spawnHttpChannel`'s `credential`, a protocol adapter answers `start`
-   * with `front_door_auth` (docs/adapter-protocol.md).
+   * module passes it as `spawnHttpChannel`'s `credential` (or, for a token the broker prints as it
+   * starts, `printedCredential`), a protocol adapter answers `start` with `front_door_auth`
+   * (docs/adapter-protocol.md).
    */
   agentHttp?: { headers: Record<string, string> };
 }

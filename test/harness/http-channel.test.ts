@@ -71,3 +71,63 @@ describe('spawnHttpChannel against a real broker', () => {
     await channel.close();
   });
 });
+
+/**
+ * A broker that draws a token as it starts and prints it once it listens, as the MCP Inspector's
+ * proxy does, and answers only a request bearing it (401 otherwise), echoing the header it got.
+ */
+const TOKEN_BROKER = `
+const token = require('node:crypto').randomBytes(16).toString('hex');
+const server = require('node:http').createServer((req, res) => {
+  let body = '';
+  req.on('data', (chunk) => (body += chunk));
+  req.on('end', () => {
+    if (req.headers.authorization !== 'Bearer ' + token) return void res.writeHead(401).end();
+    if (req.method !== 'POST') return void res.writeHead(405).end();
+    const { id } = JSON.parse(body);
+    if (id === undefined) return void res.writeHead(202).end();
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id, result: { authorization: req.headers.authorization } }));
+  });
+});
+server.listen(Number(process.argv[1]), '127.0.0.1', () => console.log('Session token: ' + token));
+`;
+const printedToken = (line: string) => {
+  const token = /Session token: (\w+)/.exec(line)?.[1];
+  return token === undefined ? undefined : { header: 'Authorization', value: `Bearer ${token}` };
+};
+
+describe('spawnHttpChannel with a credential the broker prints', () => {
+  it('reads it from the broker's output before the first request and sends it, offering it to the front door's other clients', async () => {
+    const dir = scratch();
+    const port = await freeLoopbackPort();
+    const channel = spawnHttpChannel(process.execPath, ['-e', TOKEN_BROKER, String(port)], { url: `http://127.0.0.1:${port}/mcp`, cwd: dir, stderrFile: join(dir, 'stderr'), readyTimeoutMs: 10_000, printedCredential: printedToken });
+    const lines: string[] = [];
+    channel.onLine((line) => lines.push(line));
+    channel.send(request(1, 'initialize'));
+    await channel.ready;
+    await expect.poll(() => lines.length, { timeout: 10_000 }).toBe(1);
+    const credential = channel.frontDoor?.credential;
+    expect(credential?.value).toMatch(/^Bearer [0-9a-f]{32}$/);
+    expect(JSON.parse(lines[0]!)).toMatchObject({ id: 1, result: { authorization: credential!.value } });
+    expect(channel.frontDoor?.headers).toEqual({ authorization: credential!.value });
+    // The printed line still reaches the broker's log.
+    expect(channel.stderrTail?.()).toContain('Session token: ');
+    await channel.close();
+  });
+
+  it('stops a broker that prints no credential once the ready bound has passed, saying why', async () => {
+    const dir = scratch();
+    const port = await freeLoopbackPort();
+    const silent = TOKEN_BROKER.replace("console.log('Session token: ' + token)", '() => {}');
+    const channel = spawnHttpChannel(process.execPath, ['-e', silent, String(port)], { url: `http://127.0.0.1:${port}/mcp`, cwd: dir, stderrFile: join(dir, 'stderr'), readyTimeoutMs: 500, printedCredential: printedToken });
+    channel.send(request(1, 'initialize'));
+    await channel.ready;
+    expect((await channel.exited).error).toBe('the broker printed no credential within 500 ms');
+    expect(channel.frontDoor?.credential).toBeUndefined();
+    await channel.close();
+  });
+
+  it('refuses one it could not hand the relay into an enclosure', () => {
+    expect(() => spawnHttpChannel(process.execPath, ['-e', ''], { url: 'http://127.0.0.1:9/mcp', cwd: '/tmp', stderrFile: '/dev/null', launchPrefix: ['/usr/bin/env'], printedCredential: printedToken })).toThrow('cannot reach the relay');
+  });
+});

@@ -1,10 +1,6 @@
 import { bridgeCandidate } from './bridge.js';
 import { installedBroker } from './installed.js';
-
-/** A word the shell supergateway starts its server with reads back exactly. */
-function shellWord(word: string): string {
-  return `'${word.replace(/'/g, `'\\''`)}'`;
-}
+import { shellWord } from './shell-word.js';
 
 /**
  * supergateway, installed from npm, in its default stdio to Streamable HTTP mode
