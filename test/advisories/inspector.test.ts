@@ -40,6 +40,8 @@ const ATTACKS: Record<Version, Record<string, string[]>> = {
     'fdr.other-session-id-refused': SERVED_TO_INTRUDER,
     'fdr.binds-loopback': ['start.listens_loopback'],
     'fdr.foreign-host-refused': ['http.server_received', 'http.unanswered'],
+    // A server for each session: two clients' calls never meet in one process.
+    'fdr.concurrent-calls-isolated': [],
   },
   '0.14.1': {
     'fdr.uncredentialed-call-refused': [],
@@ -48,34 +50,36 @@ const ATTACKS: Record<Version, Record<string, string[]>> = {
     'fdr.other-session-id-refused': [],
     'fdr.binds-loopback': [],
     'fdr.foreign-host-refused': ['http.server_received', 'http.unanswered'],
+    'fdr.concurrent-calls-isolated': [],
   },
 };
 
 /**
  * The controls of those attacks, by version: the agent and the clients holding the front door's
- * credential (the token the adapter read from the proxy's output) are served. Two are not, for
- * reasons of the Inspector's own outside the advisory: 0.14.1 allows only its web client's
- * origins (port 6274), so a client sending the proxy's own origin is refused 403; and in both, a
- * second GET stream in a session is refused 409 by the SDK transport the proxy is built on (one
- * standalone stream per session), which fails fdr.own-session-id-served.
+ * credential (the token the adapter read from the proxy's output) are served. One is not, for a
+ * reason of the Inspector's own outside the advisory: 0.14.1 allows only its web client's origins
+ * (port 6274), so a client sending the proxy's own origin is refused 403. (A second GET stream in
+ * a session is answered 409 by the SDK transport the proxy is built on, one standalone stream a
+ * session, which fdr.own-session-id-served admits: the agent's own client holds that stream.)
  */
-const ONE_STREAM = { refusedWith: 'HTTP 409 {"jsonrpc":"2.0","error":{"code":-32000,"message":"Conflict: Only one SSE stream is allowed per session"}' };
 const CONTROLS: Record<Version, Record<string, 'pass' | { refusedWith: string }>> = {
   '0.14.0': {
     'fdr.credentialed-clients-served': 'pass',
     'fdr.allowed-origin-served': 'pass',
     'fdr.own-origin-served': 'pass',
-    'fdr.own-session-id-served': ONE_STREAM,
+    'fdr.own-session-id-served': 'pass',
     'fdr.loopback-reached': 'pass',
     'fdr.localhost-host-served': 'pass',
+    'fdr.concurrent-calls-served': 'pass',
   },
   '0.14.1': {
     'fdr.credentialed-clients-served': 'pass',
     'fdr.allowed-origin-served': 'pass',
     'fdr.own-origin-served': { refusedWith: 'HTTP 403 {"error":"Forbidden - invalid origin"' },
-    'fdr.own-session-id-served': ONE_STREAM,
+    'fdr.own-session-id-served': 'pass',
     'fdr.loopback-reached': 'pass',
     'fdr.localhost-host-served': 'pass',
+    'fdr.concurrent-calls-served': 'pass',
   },
 };
 

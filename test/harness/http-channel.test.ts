@@ -97,7 +97,7 @@ const printedToken = (line: string) => {
 };
 
 describe('spawnHttpChannel with a credential the broker prints', () => {
-  it('reads it from the broker's output before the first request and sends it, offering it to the front door's other clients', async () => {
+  it("reads it from the broker's output before the first request and sends it, offering it to the front door's other clients", async () => {
     const dir = scratch();
     const port = await freeLoopbackPort();
     const channel = spawnHttpChannel(process.execPath, ['-e', TOKEN_BROKER, String(port)], { url: `http://127.0.0.1:${port}/mcp`, cwd: dir, stderrFile: join(dir, 'stderr'), readyTimeoutMs: 10_000, printedCredential: printedToken });
