@@ -124,9 +124,10 @@ async function run(argv: string[]): Promise<number> {
   })
     .then(async (report) => {
       // The second score, on the same candidate before it is disposed of. By default for a whole
-      // run only: a filtered or profiled run is a quick look (a minute more would double many), and
-      // a shard's report is merged, which does not carry it; --transparency runs it anyway.
-      const whole = values.filter === undefined && values.profile === undefined && shard === undefined;
+      // run only, in its first shard when it is split (the merge carries that shard's): a filtered
+      // or profiled run is a quick look (a minute more would double many); --transparency runs it
+      // anyway.
+      const whole = values.filter === undefined && values.profile === undefined && (shard === undefined || shard.index === 1);
       const wanted = values.transparency === true || (whole && values['no-transparency'] !== true);
       if (!wanted || interrupt.signal.aborted) return report;
       log('mcp-gauntlet: transparency: the official servers direct and through the candidate (--no-transparency skips it)');

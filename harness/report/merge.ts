@@ -20,7 +20,8 @@ const sameness = (r: Report) => ({
 /**
  * One report from the reports of every shard of one run: the same suite version, candidate and
  * selection, each shard i/n exactly once. Cases are put back in catalogue order (`order`) and
- * control outcomes and the summary are recomputed from the merged cases.
+ * control outcomes and the summary are recomputed from the merged cases; the transparency score
+ * is the one shard's that measured it.
  */
 export function mergeShards(shards: readonly ShardReport[], order: readonly string[]): Report {
   const first = shards[0];
@@ -57,6 +58,10 @@ export function mergeShards(shards: readonly ShardReport[], order: readonly stri
   const rank = (c: CaseResult) => position.get(c.id) ?? order.length;
   const cases = shards.flatMap(({ report }) => report.cases.map((c) => structuredClone(c))).sort((a, b) => rank(a) - rank(b) || (a.id < b.id ? -1 : 1));
   attachControlOutcomes(cases);
+  // The transparency score is the candidate's, not a shard's: a whole run's shard 1 measures it
+  // by default, and one shard measuring it is the run's; two would be two scores for one run.
+  const measured = shards.filter(({ report }) => report.transparency !== undefined);
+  if (measured.length > 1) throw new MergeError(`${measured[1]!.dir}: transparency measured again (also in ${measured[0]!.dir}); measure it in one shard`);
   const merged: Report = {
     ...first.report,
     started_at: shards.map(({ report }) => report.started_at).sort()[0]!,
@@ -65,6 +70,8 @@ export function mergeShards(shards: readonly ShardReport[], order: readonly stri
     cases,
   };
   delete merged.shard;
+  if (measured[0] === undefined) delete merged.transparency;
+  else merged.transparency = measured[0].report.transparency;
   // One shard's timing is not the merged run's: each shard's report keeps its own.
   delete merged.timing;
   delete merged.profiles;

@@ -36,6 +36,13 @@ describe('merging shard reports', () => {
     expect([merged.started_at, merged.finished_at]).toEqual(['2026-01-01T00:00:01Z', '2026-01-01T00:01:02Z']);
   });
 
+  it("carries the transparency score of the one shard that measured it, and refuses two", () => {
+    const transparency = { score: { preserved: 1 } } as unknown as Report['transparency'];
+    expect(mergeShards([shard('s2', 2, 2, two()), shard('s1', 1, 2, one(), { transparency })], order).transparency).toEqual(transparency);
+    expect(mergeShards([shard('s1', 1, 2, one()), shard('s2', 2, 2, two())], order).transparency).toBeUndefined();
+    expect(() => mergeShards([shard('s1', 1, 2, one(), { transparency }), shard('s2', 2, 2, two(), { transparency })], order)).toThrow(/s2: transparency measured again \(also in s1\)/);
+  });
+
   it('refuses shards of different runs, naming the folder and what differs', () => {
     const suite = { suite: { name: 'mcp-gauntlet', version: '9.9.9' } };
     expect(() => mergeShards([shard('s1', 1, 2, one()), shard('s2', 2, 2, two(), suite)], order)).toThrow(/s2: a different suite/);
