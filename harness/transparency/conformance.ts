@@ -133,10 +133,11 @@ export function conformanceFindings(direct: readonly ConformanceCheck[], through
   const informed = byFindingId(through, new Set(['INFO']));
   return [...byFindingId(direct, JUDGED)].map(([id, check]): TransparencyResult => {
     const base = { suite: 'conformance' as const, id, title: check.description };
-    const judgedBy = PROTECTION_CHECKS.get(id);
-    if (judgedBy !== undefined) return { ...base, verdict: 'not-applicable', detail: `a protection check, not benign traffic: judged by the scenarios ${judgedBy.join(' and ')}` };
-    if (check.status !== 'SUCCESS') return { ...base, verdict: 'not-applicable', detail: `direct: ${said(check)}` };
     const there = candidate.get(id);
+    const judgedBy = PROTECTION_CHECKS.get(id);
+    // Not counted, but what the candidate did is shown, as for every other check.
+    if (judgedBy !== undefined) return { ...base, verdict: 'not-applicable', detail: `a protection check, not benign traffic: judged by the scenarios ${judgedBy.join(' and ')} (direct: ${said(check)}; through the candidate: ${there === undefined ? 'not made' : said(there)})` };
+    if (check.status !== 'SUCCESS') return { ...base, verdict: 'not-applicable', detail: `direct: ${said(check)}` };
     if (there?.status === 'SUCCESS') return { ...base, verdict: 'preserved', detail: 'passes direct and through the candidate' };
     const optional = there === undefined ? informed.get(id) : undefined;
     if (optional !== undefined) {

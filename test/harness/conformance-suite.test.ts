@@ -81,6 +81,8 @@ describe('findings from checks', () => {
     expect(protection!.detail).toMatch(/protection check.*fdr\.foreign-host-refused.*fdr\.hostile-origin-refused/);
     expect(benign).toMatchObject({ id: 'dns-rebinding-protection/localhost-host-valid-accepted', verdict: 'broken' });
     expect(conformanceFindings(direct, direct).map(({ verdict }) => verdict)).toEqual(['not-applicable', 'preserved']);
+    // Not counted, and still said: what it found direct and through the candidate.
+    expect(protection!.detail).toMatch(/\(direct: SUCCESS; through the candidate: FAILURE\)$/);
   });
 
   it('numbers a check id repeated in one scenario', () => {
