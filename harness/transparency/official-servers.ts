@@ -18,10 +18,13 @@ const SUITE = 'official-servers';
 
 type Transport = 'stdio' | 'http';
 
-/** Why the candidate cannot run a session over `transport`, or undefined when it can. */
+/**
+ * Why the candidate cannot run a session with a server reached over `transport`, or undefined
+ * when it can. How the agent reaches the candidate is the candidate's own (its channel, stdio or
+ * its HTTP front door), as in every scenario whose agent names no transport.
+ */
 function unsupportedBecause(candidate: Candidate, transport: Transport): string | undefined {
   const upstreams = candidate.info.upstreams ?? ['command'];
-  if (!(candidate.info.agentTransports ?? ['stdio']).includes('stdio')) return 'the candidate does not serve the agent over stdio';
   if (transport === 'stdio' && !upstreams.includes('command')) return 'the candidate cannot start a server from a command';
   if (transport === 'http' && !upstreams.includes('url')) return 'the candidate cannot reach a server by URL';
   return undefined;
