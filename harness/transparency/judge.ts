@@ -169,9 +169,41 @@ const EXPLANATIONS: ReadonlyArray<{ requirement: string; what: string; explains:
   { requirement: 'DSC-2', what: 'a description past the cap cut, its start kept', explains: (method, d, c) => method.endsWith('/list') && descriptionsCut(d, c) },
 ];
 
+/** What an item of a listing is known by: a template by its URI template, a resource by its URI, a tool or prompt by its name. */
+function itemKey(item: unknown): string | undefined {
+  if (!isObject(item)) return undefined;
+  const key = item.uriTemplate ?? item.uri ?? item.name;
+  return typeof key === 'string' ? key : undefined;
+}
+
+/** Each item by its key, when every item of the list has one and no two share it. */
+function byKey(list: unknown[]): Map<string, unknown> | undefined {
+  const keyed = new Map(list.map((item) => [itemKey(item), item] as const));
+  return keyed.has(undefined) || keyed.size !== list.length ? undefined : (keyed as Map<string, unknown>);
+}
+
+/**
+ * The first difference between two listings compared item by item under their keys (an item
+ * missing on one side shifts every later position, so positions would name the wrong items), or
+ * undefined when the lists are not listings.
+ */
+function listingDifference(a: unknown[], b: unknown[], path: string): string | undefined {
+  const [ours, theirs] = [byKey(a), byKey(b)];
+  if (ours === undefined || theirs === undefined) return undefined;
+  for (const [key, item] of ours) {
+    if (!theirs.has(key)) return `at ${path}: direct lists ${JSON.stringify(key)}, through the candidate it is absent`;
+    const found = firstDifference(item, theirs.get(key), `${path}/${JSON.stringify(key)}`);
+    if (found) return found;
+  }
+  const added = [...theirs.keys()].find((key) => !ours.has(key));
+  return added === undefined ? undefined : `at ${path}: through the candidate ${JSON.stringify(added)} is listed, direct it is not`;
+}
+
 /** The first difference between two JSON values, as a path and both sides, for the detail. */
 function firstDifference(a: unknown, b: unknown, path = ''): string {
   if (isDeepStrictEqual(a, b)) return '';
+  const listing = Array.isArray(a) && Array.isArray(b) ? listingDifference(a, b, path) : undefined;
+  if (listing !== undefined) return listing;
   if (Array.isArray(a) && Array.isArray(b)) {
     for (let index = 0; index < Math.max(a.length, b.length); index++) {
       const found = firstDifference(a[index], b[index], `${path}/${index}`);

@@ -58,6 +58,14 @@ describe('judgeOperation', () => {
     expect(judgeOperation('tools/list', direct, result('tools/list', { tools: [tool({})] })).verdict).toBe('broken');
   });
 
+  it('names a listing\'s items by their keys in its detail, so a tool missing does not read as the next one changed', () => {
+    const tool = (name: string, readOnlyHint: boolean) => ({ name, inputSchema: { type: 'object' }, annotations: { readOnlyHint } });
+    const direct = result('tools/list', { tools: [tool('a', false), tool('b', true), tool('c', false)] });
+    expect(judgeOperation('tools/list', direct, result('tools/list', { tools: [tool('a', false), tool('c', false)] })).detail).toBe('at /answer/tools: direct lists "b", through the candidate it is absent');
+    expect(judgeOperation('tools/list', direct, result('tools/list', { tools: [tool('a', false), tool('b', true), tool('c', false), tool('d', true)] })).detail).toBe('at /answer/tools: through the candidate "d" is listed, direct it is not');
+    expect(judgeOperation('tools/list', direct, result('tools/list', { tools: [tool('a', false), tool('b', true), { ...tool('c', false), description: 'new' }] })).detail).toBe('at /answer/tools/"c"/description: direct absent, through the candidate "new"');
+  });
+
   // The specification gives each hint a default and makes destructiveHint and idempotentHint
   // meaningful only when readOnlyHint is false: hints spelled differently but read alike are kept.
   it('compares the hints of a tool listing as the agent reads them', () => {
