@@ -2,7 +2,7 @@ import { isLosslessNumber, parse as parseLossless } from 'lossless-json';
 import { AgentClient, type Answer } from '../agent/client.js';
 import type { AgentChannel } from '../candidates/types.js';
 import type { ClientSide } from '../scenario/types.js';
-import { PROGRESS_TOKEN, type Operation } from './script.js';
+import type { Operation } from './script.js';
 
 /** What the agent received for one operation: its answer, the server's requests it was asked, the progress of its own token. */
 export interface Observed {
@@ -10,7 +10,7 @@ export interface Observed {
   answer: Answer;
   /** The requests (sampling, elicitation, roots, ...) that reached the agent while the operation ran: `{ method, params }`. */
   requests: unknown[];
-  /** The `notifications/progress` params for the agent's own token that reached it while the operation ran. */
+  /** The `notifications/progress` params for the operation's own token that reached the agent in the session. */
   progress: unknown[];
 }
 
@@ -38,23 +38,38 @@ function urisOf(answer: Answer): string[] {
   return (answer.result.resources as Array<Record<string, unknown>>).flatMap((resource) => (typeof resource.uri === 'string' ? [resource.uri] : []));
 }
 
-/** What of the unsolicited lines from `from` on belongs to the operation: server requests, and progress for its token. */
-function sideTraffic(lines: readonly string[]): Pick<Observed, 'requests' | 'progress'> {
+/** The server requests among the unsolicited lines of an operation's time: what it asked the agent while it ran. */
+function requestsIn(lines: readonly string[]): unknown[] {
   const requests: unknown[] = [];
-  const progress: unknown[] = [];
   for (const line of lines) {
     const message = decode(line);
-    if (message === undefined || typeof message.method !== 'string') continue;
     // roots/list belongs to the session, not to an operation: a server asks it when it likes
     // (server-everything, some time after initialized), so it is observed once for the session.
-    if (message.id !== undefined && message.method !== 'roots/list') requests.push({ method: message.method, params: message.params ?? {} });
-    else if (message.method === 'notifications/progress') {
-      const params = message.params as Record<string, unknown> | undefined;
-      const token = params?.progressToken;
-      if ((isLosslessNumber(token) ? token.toString() : token) === PROGRESS_TOKEN) progress.push(params);
-    }
+    if (message !== undefined && typeof message.method === 'string' && message.id !== undefined && message.method !== 'roots/list') requests.push({ method: message.method, params: message.params ?? {} });
   }
-  return { requests, progress };
+  return requests;
+}
+
+/**
+ * The progress for `token` among every unsolicited line of the session. Known by its token, it is
+ * the operation's wherever it arrived: a broker that sends progress on its session's GET stream and
+ * the answer on the POST's (two HTTP responses, in no order the agent can rely on) may deliver the
+ * last progress just after the answer, which would otherwise be lost or not by the timing of one run.
+ */
+function progressFor(token: string, lines: readonly string[]): unknown[] {
+  return lines.flatMap((line) => {
+    const message = decode(line);
+    if (message?.method !== 'notifications/progress' || message.id !== undefined) return [];
+    const params = message.params as Record<string, unknown> | undefined;
+    const given = params?.progressToken;
+    return (isLosslessNumber(given) ? given.toString() : given) === token ? [params] : [];
+  });
+}
+
+/** The progress token an operation's request carries, if any. */
+function tokenOf(operation: Operation): string | undefined {
+  const meta = (operation.params as { _meta?: { progressToken?: unknown } } | undefined)?._meta;
+  return typeof meta?.progressToken === 'string' ? meta.progressToken : undefined;
 }
 
 /**
@@ -84,10 +99,14 @@ export async function observeSession(channel: AgentChannel, side: ClientSide, op
   const initialize = await agent.initialize();
   observed.push({ id: 'initialize', answer: initialize, requests: [], progress: [] });
   if (initialize.kind !== 'result') return { observed, listedUris };
+  const tokens = new Map<Observed, string>();
   const run = async (operation: Operation) => {
     const from = agent.unsolicited.length;
     const answer = signal?.aborted ? ({ kind: 'timeout' } as const) : await agent.request(operation.method, operation.params ?? {});
-    observed.push({ id: operation.id, answer, ...sideTraffic(agent.unsolicited.slice(from)) });
+    const entry: Observed = { id: operation.id, answer, requests: requestsIn(agent.unsolicited.slice(from)), progress: [] };
+    const token = tokenOf(operation);
+    if (token !== undefined) tokens.set(entry, token);
+    observed.push(entry);
     return answer;
   };
   for (const operation of operations) {
@@ -96,6 +115,7 @@ export async function observeSession(channel: AgentChannel, side: ClientSide, op
     listedUris = reads === 'listed' ? urisOf(answer) : [...reads];
     for (const uri of listedUris) await run({ id: `resources/read:${uri}`, method: 'resources/read', params: { uri } });
   }
+  for (const [entry, token] of tokens) entry.progress = progressFor(token, agent.unsolicited);
   if (side.roots !== undefined) observed.push(rootsAsked(agent.unsolicited));
   return { observed, listedUris };
 }

@@ -27,15 +27,13 @@ export interface SessionScript {
   skipped: Readonly<Record<string, string>>;
 }
 
-/** The progress token the agent's calls carry when the session wants progress. */
-export const PROGRESS_TOKEN = 'transparency-progress';
-
-/** A tools/call operation; `as` tells two calls of one tool apart. */
+/** A tools/call operation; `as` tells two calls of one tool apart. With `progress`, its progress token is its id, so its progress is known for its own wherever it arrives. */
 export function call(name: string, args: Record<string, unknown>, options: { as?: string; progress?: boolean } = {}): Operation {
+  const id = `tools/call:${name}${options.as === undefined ? '' : `#${options.as}`}`;
   return {
-    id: `tools/call:${name}${options.as === undefined ? '' : `#${options.as}`}`,
+    id,
     method: 'tools/call',
-    params: { name, arguments: args, ...(options.progress ? { _meta: { progressToken: PROGRESS_TOKEN } } : {}) },
+    params: { name, arguments: args, ...(options.progress ? { _meta: { progressToken: id } } : {}) },
   };
 }
 
