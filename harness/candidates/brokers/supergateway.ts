@@ -3,9 +3,13 @@ import { installedBroker } from './installed.js';
 import { shellWord } from './shell-word.js';
 
 /**
- * supergateway, installed from npm, in its default stdio to Streamable HTTP mode
- * (stateless: it starts a fresh server for every POST and initializes it itself). It takes the
- * server as one shell command line, and has no setting an operator rule maps to.
+ * supergateway, installed from npm, from stdio to Streamable HTTP with `--stateful`, its option
+ * for a stateful server ("Whether the server is stateful"): one server for each session, kept for
+ * the session's life. Every server the suite runs is stateful (the kit's counts and drift, the
+ * official servers' sessions), and in its default stateless mode supergateway starts a fresh
+ * server for every POST, so a server's answer would forget the call before it: an operator who
+ * put a stateful server behind it would set the option. It takes the server as one shell command
+ * line, and has no setting an operator rule maps to.
  */
 export function supergatewayCandidate() {
   const broker = installedBroker('supergateway', 'supergateway');
@@ -28,6 +32,7 @@ export function supergatewayCandidate() {
           broker.bin,
           '--stdio', [upstream.command, ...upstream.args].map(shellWord).join(' '),
           '--outputTransport', 'streamableHttp',
+          '--stateful',
           '--port', String(port),
         ],
         path: '/mcp',
