@@ -51,11 +51,16 @@ function describe(answer: Answer): string {
   }
 }
 
-/** The compared whole of an observation: its answer, the requests the agent was asked, its progress. */
+/**
+ * The compared whole of an observation: its answer, the requests the agent was asked, its
+ * progress. Through the candidate, the `_meta` members the broker added of its own (to the answer,
+ * and to each progress notification, against the direct one in the same place) are set aside.
+ */
 function compared(observed: Observed, direct?: Observed): { answer: unknown; requests: unknown; progress: unknown } {
   const payload = payloadOf(observed.answer);
   const own = direct === undefined ? payload : withoutOwnMeta(payload, payloadOf(direct.answer));
-  return { answer: canonical(viewOf(observed.id, own)), requests: canonical(observed.requests), progress: canonical(observed.progress) };
+  const progress = direct === undefined ? observed.progress : observed.progress.map((params, index) => withoutOwnMeta(params, direct.progress[index]));
+  return { answer: canonical(viewOf(observed.id, own)), requests: canonical(observed.requests), progress: canonical(progress) };
 }
 
 /** A text item that stands in for withheld content: WTH-1 asks that it name the kind withheld. */

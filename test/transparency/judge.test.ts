@@ -26,6 +26,13 @@ describe('judgeOperation', () => {
     expect(judgeOperation('tools/call', direct, through)).toMatchObject({ verdict: 'broken', detail: expect.stringContaining('/_meta/trace') });
   });
 
+  it("sets aside the _meta a broker adds to a progress notification, as to an answer, and breaks on progress changed", () => {
+    const progress = (extra: Record<string, unknown> = {}) => ({ progressToken: 't', progress: 1, total: 2, ...extra });
+    const direct = result('tools/call:slow', { content: [text('done')] }, { progress: [progress()] });
+    expect(judgeOperation('tools/call', direct, result('tools/call:slow', { content: [text('done')] }, { progress: [progress({ _meta: { source: 'broker' } })] })).verdict).toBe('preserved');
+    expect(judgeOperation('tools/call', direct, result('tools/call:slow', { content: [text('done')] }, { progress: [progress({ progress: 2 })] })).verdict).toBe('broken');
+  });
+
   it('compares a text blob by its decoded text, and breaks on a changed byte', () => {
     const blob = (value: string) => ({ contents: [{ uri: 'demo://b/1', blob: Buffer.from(value).toString('base64') }] });
     expect(judgeOperation('resources/read', result('r', blob('made at 4:05:12 AM')), result('r', blob('made at 5:00:00 PM'))).verdict).toBe('preserved');
