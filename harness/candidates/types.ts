@@ -304,9 +304,11 @@ export interface Candidate {
    */
   startRefusal?(spec: SessionSpec, exit: ExitStatus): Promise<string | undefined>;
   /**
-   * For a broker that offers tools under names of its own (an aggregator's `<server>__<tool>`):
-   * the name it offers for a name the scenario uses (the server's, or the operator's rename or
-   * prefix), and the scenario's name for one it offers (undefined for a name of its own).
+   * For a broker that offers tools, prompts, resources and templates under names of its own (an
+   * aggregator's `<server>__<name>`, a URI included): the name it offers for a name the scenario
+   * uses (the server's, or the operator's rename or prefix), and the scenario's name for one it
+   * offers (undefined for a name of its own). Requests are sent, and listings read, through it
+   * (offered-names.ts).
    */
   names?: { offered(name: string): string; scenario(offered: string): string | undefined };
   /** The operator's channel: decide a pending approval, outside the agent's connection. */

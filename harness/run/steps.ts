@@ -13,6 +13,7 @@ import { SecretWatch } from '../observe/secrets.js';
 import type { ApproveStep, CallStep, ClientSide, CloseExpectation, ConfigFlaw, HttpStep, ListExpectation, RequestStep, StartExpectation, Step } from '../scenario/types.js';
 import { FrontDoorClients } from '../agent/front-door-clients.js';
 import { sendRequest } from './request-step.js';
+import { offeredParams } from '../candidates/offered-names.js';
 import { withFlaw } from './flaws.js';
 import { CandidateUnresponsive, UnsupportedEnvironment } from './outcome.js';
 import { TranscriptRecorder } from './transcript.js';
@@ -155,8 +156,9 @@ export class ScenarioSession {
         await window.agent.untilUnsolicited(window.from, enough, LATE_LINES_MS);
         window.facts.others = window.agent.unsolicited.slice(window.from);
       },
-      callTool: (name) => this.requireAgent('observation').callTool(name, {}),
-      request: (method, params) => this.requireAgent('observation').request(method, params),
+      // Named as the candidate offers what it names, as every step's own request is.
+      callTool: (name) => this.requireAgent('observation').callTool(this.candidate.names?.offered(name) ?? name, {}),
+      request: (method, params) => this.requireAgent('observation').request(method, offeredParams(this.candidate.names, method, params)),
       ...(this.frontDoorClients === undefined ? {} : { agentSessionAlive: () => this.frontDoorClients!.agentAlive() }),
     };
   }
@@ -419,7 +421,7 @@ export class ScenarioSession {
     const mark = this.ledger.mark();
     const facts: RequestFacts = { label, mark, end: mark, step, answer: { kind: 'timeout' }, others: [], sessionMark: this.sessionMark };
     const unsolicited = this.openWindow(agent, facts);
-    const { answer, items } = await sendRequest(agent, step, step.expect.within_ms ?? this.stepTimeoutMs);
+    const { answer, items } = await sendRequest(agent, step, step.expect.within_ms ?? this.stepTimeoutMs, this.candidate.names);
     // Only a step about answering in time judges silence or a closed channel, as a failure.
     const judgedSilent = step.expect.within_ms !== undefined;
     if (answer.kind === 'timeout' && !judgedSilent) facts.undelivered = this.undelivered(mark, step.method);

@@ -1,4 +1,5 @@
-import { isLosslessNumber, parse as parseLossless } from 'lossless-json';
+import { isLosslessNumber, parse as parseLossless, stringify as stringifyLossless } from 'lossless-json';
+import { offeredParams, scenarioListing, type Names } from '../candidates/offered-names.js';
 import { AgentClient, type Answer } from '../agent/client.js';
 import type { AgentChannel } from '../candidates/types.js';
 import type { ClientSide } from '../scenario/types.js';
@@ -87,12 +88,25 @@ function rootsAsked(lines: readonly string[]): Observed {
 }
 
 /**
+ * A listing's answer with its items named as the server names them, for a candidate that offers
+ * them under names of its own: the raw line too, which the judge reads (losslessly).
+ */
+function asServerNames(names: Names | undefined, method: string, answer: Answer): Answer {
+  if (names === undefined || answer.kind !== 'result') return answer;
+  const line = parseLossless(answer.raw) as Record<string, unknown>;
+  const result = scenarioListing(names, method, line.result as Record<string, unknown>);
+  return { kind: 'result', result: scenarioListing(names, method, answer.result), raw: stringifyLossless({ ...line, result }) ?? answer.raw };
+}
+
+/**
  * Runs a scripted session on `channel`: initialize (observed as `initialize`: its protocol version
  * and the server's instructions, what of the answer is the server's), then each operation in turn,
  * each bounded by `timeoutMs`. With `reads` 'listed', every resource `resources/list` gives is read
- * right after it; with a list, those URIs are (the direct session's, so both read the same).
+ * right after it; with a list, those URIs are (the direct session's, so both read the same). With
+ * `names` (a candidate offering things under names of its own), each request names them as it
+ * offers them, and each listing is read under the server's names.
  */
-export async function observeSession(channel: AgentChannel, side: ClientSide, operations: readonly Operation[], reads: 'listed' | readonly string[] | undefined, timeoutMs: number, signal?: AbortSignal): Promise<SessionObservation> {
+export async function observeSession(channel: AgentChannel, side: ClientSide, operations: readonly Operation[], reads: 'listed' | readonly string[] | undefined, timeoutMs: number, signal?: AbortSignal, names?: Names): Promise<SessionObservation> {
   const agent = new AgentClient(channel, timeoutMs, side);
   const observed: Observed[] = [];
   let listedUris: string[] = [];
@@ -102,7 +116,7 @@ export async function observeSession(channel: AgentChannel, side: ClientSide, op
   const tokens = new Map<Observed, string>();
   const run = async (operation: Operation) => {
     const from = agent.unsolicited.length;
-    const answer = signal?.aborted ? ({ kind: 'timeout' } as const) : await agent.request(operation.method, operation.params ?? {});
+    const answer = signal?.aborted ? ({ kind: 'timeout' } as const) : asServerNames(names, operation.method, await agent.request(operation.method, offeredParams(names, operation.method, operation.params ?? {})));
     const entry: Observed = { id: operation.id, answer, requests: requestsIn(agent.unsolicited.slice(from)), progress: [] };
     const token = tokenOf(operation);
     if (token !== undefined) tokens.set(entry, token);

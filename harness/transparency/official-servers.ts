@@ -8,6 +8,7 @@ import type { AgentChannel, Candidate, SessionSpec } from '../candidates/types.j
 import { hold } from '../observe/containment.js';
 import { judgeOperation } from './judge.js';
 import { observeSession, type Observed, type SessionObservation } from './observe.js';
+import type { Names } from '../candidates/offered-names.js';
 import { permittingConfig } from './permitting.js';
 import type { SessionScript } from './script.js';
 import { httpCommand, OFFICIAL_SERVERS, onSomeFreePort, serverEnv, startHttpServer, stdioCommand, type Prepared, type RunningHttpServer } from './servers.js';
@@ -52,9 +53,9 @@ async function directChannel(script: SessionScript, transport: Transport, prepar
 }
 
 /** Observes a session on a channel, closing the channel whatever happens. */
-async function observed(channel: AgentChannel, script: SessionScript, prepared: Prepared, reads: 'listed' | readonly string[] | undefined, options: TransparencyOptions): Promise<SessionObservation> {
+async function observed(channel: AgentChannel, script: SessionScript, prepared: Prepared, reads: 'listed' | readonly string[] | undefined, options: TransparencyOptions, names?: Names): Promise<SessionObservation> {
   try {
-    const session = await observeSession(channel, script.side(prepared), script.operations(prepared), reads, options.stepTimeoutMs, options.signal);
+    const session = await observeSession(channel, script.side(prepared), script.operations(prepared), reads, options.stepTimeoutMs, options.signal, names);
     // A session that never got past initialize says why in the end of the process's stderr.
     const [initialize] = session.observed;
     if (initialize !== undefined && initialize.answer.kind !== 'result') session.stderrTail = channel.stderrTail?.(1_000);
@@ -95,7 +96,7 @@ async function throughCandidate(candidate: Candidate, script: SessionScript, tra
     } catch (error) {
       return `the candidate did not start: ${(error as Error).message}`;
     }
-    return await observed(channel, script, prepared, script.readListed ? direct.listedUris : undefined, options);
+    return await observed(channel, script, prepared, script.readListed ? direct.listedUris : undefined, options, candidate.names);
   } finally {
     await running?.stop();
   }
