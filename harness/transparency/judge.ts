@@ -26,14 +26,31 @@ function hintsAsRead(annotations: unknown): Record<string, unknown> {
 }
 
 /**
+ * A listing's items in the order of their keys, when each has its own: MCP gives a listing's order
+ * no meaning, and a server that registers some tools once the client's capabilities are known
+ * lists them in an order that depends on when, direct as through a broker.
+ */
+function byKeyOrder(items: unknown[]): unknown[] {
+  const keys = items.map(itemKey);
+  if (keys.some((key) => key === undefined) || new Set(keys).size !== keys.length) return items;
+  return items.map((item, index) => [keys[index]!, item] as const).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, item]) => item);
+}
+
+/** The members a listing lists its items under. */
+const LISTING_FIELDS = ['tools', 'resources', 'resourceTemplates', 'prompts'];
+
+/**
  * What of an answer is compared: for initialize, what of it is the server's (the rest is the
- * broker's own handshake); for a tools listing, each tool's hints as the agent reads them.
+ * broker's own handshake); for a listing, its items in key order, and each tool's hints as the
+ * agent reads them.
  */
 function viewOf(id: string, payload: unknown): unknown {
   if (!isObject(payload)) return payload;
   if (id === 'initialize') return { protocolVersion: payload.protocolVersion, instructions: payload.instructions };
-  if (!Array.isArray(payload.tools)) return payload;
-  return { ...payload, tools: payload.tools.map((tool: unknown) => (isObject(tool) ? { ...tool, annotations: hintsAsRead(tool.annotations) } : tool)) };
+  const view: Record<string, unknown> = { ...payload };
+  for (const field of LISTING_FIELDS) if (Array.isArray(view[field])) view[field] = byKeyOrder(view[field]);
+  if (!Array.isArray(view.tools)) return view;
+  return { ...view, tools: view.tools.map((tool: unknown) => (isObject(tool) ? { ...tool, annotations: hintsAsRead(tool.annotations) } : tool)) };
 }
 
 function describe(answer: Answer): string {

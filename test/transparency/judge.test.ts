@@ -65,6 +65,13 @@ describe('judgeOperation', () => {
     expect(judgeOperation('tools/list', direct, result('tools/list', { tools: [tool({})] })).verdict).toBe('broken');
   });
 
+  it('gives a listing\'s order no weight: the same items in another order are preserved', () => {
+    const tool = (name: string) => ({ name, inputSchema: { type: 'object' }, annotations: { readOnlyHint: name === 'b' } });
+    const direct = result('tools/list', { tools: [tool('a'), tool('b'), tool('c')] });
+    expect(judgeOperation('tools/list', direct, result('tools/list', { tools: [tool('c'), tool('a'), tool('b')] })).verdict).toBe('preserved');
+    expect(judgeOperation('resources/list', result('resources/list', { resources: [{ uri: 'x:1' }, { uri: 'x:2' }] }), result('resources/list', { resources: [{ uri: 'x:2' }, { uri: 'x:1' }] })).verdict).toBe('preserved');
+  });
+
   it('names a listing\'s items by their keys in its detail, so a tool missing does not read as the next one changed', () => {
     const tool = (name: string, readOnlyHint: boolean) => ({ name, inputSchema: { type: 'object' }, annotations: { readOnlyHint } });
     const direct = result('tools/list', { tools: [tool('a', false), tool('b', true), tool('c', false)] });
