@@ -4,6 +4,7 @@ import { HINT_DEFAULTS } from '../expect/list/effective-hints.js';
 import { canonical, isObject, payloadOf, withoutOwnMeta } from './normalise.js';
 import type { Observed } from './observe.js';
 import type { TransparencyResult } from './types.js';
+import { LISTED } from '../candidates/offered-names.js';
 
 export type Judgement = Pick<TransparencyResult, 'verdict' | 'requirement' | 'detail'>;
 
@@ -30,14 +31,11 @@ function hintsAsRead(annotations: unknown): Record<string, unknown> {
  * no meaning, and a server that registers some tools once the client's capabilities are known
  * lists them in an order that depends on when, direct as through a broker.
  */
-function byKeyOrder(items: unknown[]): unknown[] {
-  const keys = items.map(itemKey);
-  if (keys.some((key) => key === undefined) || new Set(keys).size !== keys.length) return items;
+function byKeyOrder(items: unknown[], key: string): unknown[] {
+  const keys = items.map((item) => (isObject(item) && typeof item[key] === 'string' ? item[key] : undefined));
+  if (keys.some((found) => found === undefined) || new Set(keys).size !== keys.length) return items;
   return items.map((item, index) => [keys[index]!, item] as const).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, item]) => item);
 }
-
-/** The members a listing lists its items under. */
-const LISTING_FIELDS = ['tools', 'resources', 'resourceTemplates', 'prompts'];
 
 /**
  * What of an answer is compared: for initialize, what of it is the server's (the rest is the
@@ -48,7 +46,7 @@ function viewOf(id: string, payload: unknown): unknown {
   if (!isObject(payload)) return payload;
   if (id === 'initialize') return { protocolVersion: payload.protocolVersion, instructions: payload.instructions };
   const view: Record<string, unknown> = { ...payload };
-  for (const field of LISTING_FIELDS) if (Array.isArray(view[field])) view[field] = byKeyOrder(view[field]);
+  for (const { field, key } of Object.values(LISTED)) if (Array.isArray(view[field])) view[field] = byKeyOrder(view[field], key);
   if (!Array.isArray(view.tools)) return view;
   return { ...view, tools: view.tools.map((tool: unknown) => (isObject(tool) ? { ...tool, annotations: hintsAsRead(tool.annotations) } : tool)) };
 }
