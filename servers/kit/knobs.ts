@@ -26,6 +26,7 @@ import { OAUTH_MODES, type OauthMode } from './oauth.js';
 import { OUTPUT_PRESETS, type OutputPreset } from './outputs.js';
 import { RESULT_FAMILIES, RESULT_PRESETS, type ResultPreset } from './results.js';
 import { DEFAULT_CANARY_PORT, SCHEMA_FAMILIES, SCHEMA_PRESETS, type SchemaPreset } from './schemas.js';
+import { HANDSHAKE, REVISIONS, type Revision } from './revision.js';
 import type { Sized, SizeRange } from './sized.js';
 import { type AnnotationPreset, ANNOTATION_TEXT, fillerTool, TASK_SUPPORT, type TaskSupport, TITLES, type TitlePreset, TOOLSETS, type ToolsetName } from './tools.js';
 
@@ -160,6 +161,8 @@ export interface Knobs {
   rendezvous: Record<string, number>;
   /** A line written in pieces gets a `written` ledger record, with the time, at every multiple of this many bytes; null records none. */
   markEvery: number | null;
+  /** The MCP revisions the server speaks (servers/kit/revision.ts). */
+  revisions: Revision[];
 }
 
 /** The client capabilities a tool may be offered under (`needs.<tool>`), as MCP names them. */
@@ -261,6 +264,7 @@ const KNOB_KEYS = [
   'completion',
   'notify_features_changed',
   'mark_every',
+  'revisions',
 ];
 
 /** Knobs that take only `1`, switching a misbehaviour on, and the field each sets. */
@@ -396,6 +400,7 @@ export function resolveKnobs(assigned: Readonly<Record<string, string>>): Knobs 
     needs: {},
     rendezvous: {},
     markEvery: null,
+    revisions: [HANDSHAKE],
   };
   for (const [key, value] of Object.entries(assigned)) {
     if (featureKnob(knobs, key, value)) continue;
@@ -528,6 +533,9 @@ export function resolveKnobs(assigned: Readonly<Record<string, string>>): Knobs 
         break;
       case 'mark_every':
         knobs.markEvery = integer(key, value, 1);
+        break;
+      case 'revisions':
+        knobs.revisions = revisionList(key, value);
         break;
       default:
         throw new KnobError(`unknown knob ${JSON.stringify(key)}; knobs are ${KNOB_KEYS.join(', ')}`);
@@ -708,6 +716,13 @@ function validListedName(key: string, value: string): string {
   const length = [...value].length;
   if (length >= 1 && length <= MAX_LISTED_NAME) return value;
   throw badValue(key, value, `a name of 1 to ${MAX_LISTED_NAME} characters`);
+}
+
+/** A comma list of MCP revisions, each named once. */
+function revisionList(key: string, value: string): Revision[] {
+  const named = value.split(',');
+  if (new Set(named).size !== named.length) throw badValue(key, value, `each of ${REVISIONS.join(', ')} at most once`);
+  return named.map((revision) => oneOf(key, revision, REVISIONS));
 }
 
 function oneOf<T extends string>(key: string, value: string, allowed: readonly T[]): T {

@@ -19,7 +19,7 @@ import {
   parseIncoming,
   resultText,
 } from './jsonrpc.js';
-import { type RawText, writeString } from './json-text.js';
+import { type RawText, writeJson, writeString } from './json-text.js';
 import { askLines, notifyLines, replyOf } from './initiated.js';
 import type { Knobs } from './knobs.js';
 import { INJECTED_INSTRUCTIONS, PLAIN_INSTRUCTIONS, WIDENED_INSTRUCTIONS } from './payloads.js';
@@ -33,6 +33,8 @@ import { Notes } from './notes.js';
 import { ControlFileError, type Phase, readPhase } from './phase.js';
 import { markedPieces } from './marks.js';
 import { killWatchdogs } from './watchdogs.js';
+import { capabilityNames, HANDSHAKE, newestFirst, requestCapabilities, type Revision, type Speaking, speakingOf, STATELESS, UNSUPPORTED_PROTOCOL_VERSION, unsupportedData } from './revision.js';
+import { statelessForm } from './result-form.js';
 import { describePieces, frameLine, type Line, type LineLimits, readLines, writePieces } from './wire.js';
 
 export interface ServerSetup {
@@ -168,9 +170,14 @@ function handleLine(setup: Serving, line: Line): Outcome {
   if (switched && setup.knobs.notifyFeaturesChanged) for (const notice of FEATURES_CHANGED) send(setup, notificationText(notice), null, notice);
 
   if (message.kind === 'other' && id !== null && setup.awaiting.has(id)) return replied(setup, id, line.text);
+  const speaking = speakingIn(setup.knobs, message);
+  if ('unsupported' in speaking) {
+    const refusal = errorText(id, UNSUPPORTED_PROTOCOL_VERSION, 'Unsupported protocol version', unsupportedData(setup.knobs.revisions, speaking.unsupported));
+    return send(setup, refusal, id, null) ?? null;
+  }
   const fate = call === null ? (method !== null && method === setup.knobs.hangOn ? 'hang' : 'answer') : callFate(setup.knobs, call);
   if (fate === 'die') return 'die-on-call';
-  const reply = fate === 'hang' ? null : answer(setup, message, line, phase, call);
+  const reply = fate === 'hang' ? null : answer(setup, message, line, phase, call, speaking.revision);
   if (reply === null) return null;
   const gathering = call?.tool == null ? undefined : setup.knobs.rendezvous[call.tool];
   if (gathering !== undefined && message.kind === 'request') return meet(setup, call!.tool!, gathering, message.params, id);
@@ -241,7 +248,7 @@ function send(setup: Serving, line: RawText, inReplyTo: string | null, method: s
  * The raw reply line, whole or in pieces, or null when the message calls for none. `call` is the
  * tools/call the message makes, if it makes one with a tool name.
  */
-function answer(setup: Serving, message: Incoming, line: Line, phase: Phase, call: Call | null): RawText | null {
+function answer(setup: Serving, message: Incoming, line: Line, phase: Phase, call: Call | null, revision: Revision): RawText | null {
   switch (message.kind) {
     case 'notification':
     case 'other':
@@ -251,53 +258,78 @@ function answer(setup: Serving, message: Incoming, line: Line, phase: Phase, cal
       if (!line.complete) return errorText(null, PARSE_ERROR, `line longer than ${setup.limits.maxLineBytes} bytes`);
       return errorText(null, PARSE_ERROR, 'parse error');
     case 'request':
-      return answerRequest(setup, message, phase, call);
+      return answerRequest(setup, message, phase, call, revision);
   }
 }
+
+/**
+ * The revision a message is answered in. A server that speaks only 2025-11-25 reads no `_meta`:
+ * it answers as it did before 2026-07-28, a `server/discover` included (-32601).
+ */
+function speakingIn(knobs: Knobs, message: Incoming): Speaking {
+  if (message.kind !== 'request' || !knobs.revisions.includes(STATELESS)) return { revision: HANDSHAKE };
+  return speakingOf(knobs.revisions, message.method, message.params);
+}
+
+/**
+ * Requests 2026-07-28 removes (changelog: "Remove `ping`, `logging/setLevel`, ..."; "Replace the
+ * HTTP GET endpoint and `resources/subscribe`/`resources/unsubscribe` with `subscriptions/listen`"),
+ * answered as any method the server does not have.
+ */
+const REMOVED_METHODS = new Set(['ping', 'logging/setLevel', 'resources/subscribe', 'resources/unsubscribe']);
 
 function answerRequest(
   setup: Serving,
   { method, id, params }: Extract<Incoming, { kind: 'request' }>,
   phase: Phase,
   call: Call | null,
+  revision: Revision,
 ): RawText {
+  const stateless = revision === STATELESS;
+  const ok = (result: RawText): RawText => resultText(id, stateless ? statelessForm(result, method) : result);
+  const pageText = (page: PageAnswer): RawText => ('result' in page ? ok(page.result) : errorText(id, INVALID_PARAMS, page.error));
+  if (stateless && REMOVED_METHODS.has(method)) return errorText(id, METHOD_NOT_FOUND, `method not found: ${method} (removed in ${STATELESS})`);
   switch (method) {
     case 'initialize':
-      setup.declared = declaredCapabilities(params);
+      setup.declared = capabilityNames(isRecord(params) ? params['capabilities'] : undefined);
       return resultText(id, initializeResult(setup, params, phase));
+    case 'server/discover':
+      if (!stateless) return errorText(id, METHOD_NOT_FOUND, `method not found: ${method}`);
+      return ok(discoverResult(setup, phase));
     case 'ping':
-      return resultText(id, '{}');
+      return ok('{}');
     case 'tools/list':
-      return pageText(id, listingPage(setup.knobs, phase, cursorOf(params), setup.declared));
+      // 2026-07-28 declares capabilities in each request's own _meta, never once for all.
+      return pageText(listingPage(setup.knobs, phase, cursorOf(params), stateless ? requestCapabilities(params) : setup.declared));
     case 'resources/list':
-      return pageText(id, resourcesPage(setup.knobs, phase, cursorOf(params)));
+      return pageText(resourcesPage(setup.knobs, phase, cursorOf(params)));
     case 'resources/templates/list':
-      return pageText(id, templatesPage(setup.knobs, cursorOf(params)));
+      return pageText(templatesPage(setup.knobs, cursorOf(params)));
     case 'resources/read': {
       const uri = isRecord(params) ? params['uri'] : undefined;
       if (typeof uri !== 'string') return errorText(id, INVALID_PARAMS, 'params.uri must be a string');
-      return resultText(id, readResult(setup.knobs, uri));
+      return ok(readResult(setup.knobs, uri));
     }
     case 'resources/subscribe':
     case 'resources/unsubscribe':
-      return resultText(id, '{}');
+      return ok('{}');
     case 'prompts/list':
-      return pageText(id, promptsPage(setup.knobs, phase, cursorOf(params)));
+      return pageText(promptsPage(setup.knobs, phase, cursorOf(params)));
     case 'prompts/get': {
       const result = isRecord(params) ? getPromptResult(setup.knobs, params['name'], params['arguments']) : null;
-      return result === null ? errorText(id, INVALID_PARAMS, 'unknown prompt') : resultText(id, result);
+      return result === null ? errorText(id, INVALID_PARAMS, 'unknown prompt') : ok(result);
     }
     case 'completion/complete':
-      return resultText(id, completeResult(setup.knobs, params));
+      return ok(completeResult(setup.knobs, params));
     case 'logging/setLevel':
       // The kit declares logging; what it logs does not depend on the level.
-      return resultText(id, '{}');
+      return ok('{}');
     case 'tools/call': {
       if (call === null) return errorText(id, INVALID_PARAMS, 'params.name must be a string');
       const error = callError(setup.knobs, call);
       if (error !== null) return errorText(id, error.code, error.message, error.data);
       const args = isRecord(params) ? params['arguments'] : undefined;
-      return resultText(id, callAnswer(setup.knobs, setup.notes, call, args));
+      return ok(callAnswer(setup.knobs, setup.notes, call, args));
     }
     default:
       return errorText(id, METHOD_NOT_FOUND, `method not found: ${method}`);
@@ -308,34 +340,43 @@ function cursorOf(params: unknown): unknown {
   return isRecord(params) ? params['cursor'] : undefined;
 }
 
-function pageText(id: string | null, page: PageAnswer): string {
-  return 'result' in page ? resultText(id, page.result) : errorText(id, INVALID_PARAMS, page.error);
-}
-
 /**
  * The handshake answer; in phase `run` the server may claim another name or version. `logging`
  * is declared because the kit sends log messages (the spec asks a server that does to say so): a
  * broker that drops the log lines of a server that never declared it would be charged with a
  * control it rightly fails.
  */
-function initializeResult({ serverId, knobs }: Serving, params: unknown, phase: Phase): string {
+function initializeResult(setup: Serving, params: unknown, phase: Phase): string {
   const requested = isRecord(params) ? params['protocolVersion'] : undefined;
   const version = PROTOCOL_VERSIONS.find((v) => v === requested) ?? PROTOCOL_VERSIONS[0]!;
+  return `{"protocolVersion":${writeString(version)},"capabilities":${CAPABILITIES},"serverInfo":${serverInfoText(setup, phase)}${instructionsMember(setup.knobs, phase)}}`;
+}
+
+/**
+ * The 2026-07-28 answer to `server/discover`: what the initialize answer says, with the revisions
+ * the server speaks. server/discover: "`_meta['io.modelcontextprotocol/serverInfo']`: Name and
+ * version of the server software. Servers **SHOULD** include this field."
+ */
+function discoverResult(setup: Serving, phase: Phase): string {
+  const supported = writeJson(newestFirst(setup.knobs.revisions));
+  return `{"supportedVersions":${supported},"capabilities":${CAPABILITIES},"_meta":{"io.modelcontextprotocol/serverInfo":${serverInfoText(setup, phase)}}${instructionsMember(setup.knobs, phase)}}`;
+}
+
+/** The capabilities the server declares, in both revisions. */
+const CAPABILITIES =
+  '{"tools":{"listChanged":true},"resources":{"subscribe":true,"listChanged":true},"prompts":{"listChanged":true},"completions":{},"logging":{}}';
+
+/** The name and version the server reports; in phase `run` it may claim others. */
+function serverInfoText({ serverId, knobs }: Serving, phase: Phase): string {
   const running = phase === 'run';
   const name = (running ? knobs.runServerName : null) ?? serverId;
   const serverVersion = (running ? knobs.runServerVersion : null) ?? SERVER_VERSION;
-  return (
-    `{"protocolVersion":${writeString(version)},"capabilities":{"tools":{"listChanged":true},` +
-    `"resources":{"subscribe":true,"listChanged":true},"prompts":{"listChanged":true},"completions":{},"logging":{}},` +
-    `"serverInfo":{"name":${writeString(name)},"version":${writeString(serverVersion)}}` +
-    `${knobs.instructions === null ? '' : `,"instructions":${writeString(instructionsText(knobs, running))}`}}`
-  );
+  return `{"name":${writeString(name)},"version":${writeString(serverVersion)}}`;
 }
 
-/** The names of the capabilities an initialize's params declare, each as an object. */
-function declaredCapabilities(params: unknown): ReadonlySet<string> {
-  const capabilities = isRecord(params) ? params['capabilities'] : undefined;
-  return new Set(isRecord(capabilities) ? Object.keys(capabilities).filter((name) => isRecord(capabilities[name])) : []);
+/** `,"instructions":...` as the knobs make it for the phase, or nothing. */
+function instructionsMember(knobs: Knobs, phase: Phase): string {
+  return knobs.instructions === null ? '' : `,"instructions":${writeString(instructionsText(knobs, phase === 'run'))}`;
 }
 
 /** The server's `instructions`, as the knobs make them for the phase. */

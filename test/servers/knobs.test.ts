@@ -18,13 +18,14 @@ describe('resolveKnobs', () => {
   it('defaults to the honest notes tool set on one page, every misbehaviour off', () => {
     // Said by what an honest default is rather than by a copy of the defaults table, so a new
     // knob is held to it without being written down twice.
-    const { toolset, filler, duplicatePage, cursor, canaryPort, ...misbehaviours } = resolveKnobs({});
-    expect({ toolset, filler, duplicatePage, cursor, canaryPort }).toEqual({
+    const { toolset, filler, duplicatePage, cursor, canaryPort, revisions, ...misbehaviours } = resolveKnobs({});
+    expect({ toolset, filler, duplicatePage, cursor, canaryPort, revisions }).toEqual({
       toolset: 'notes',
       filler: 0,
       duplicatePage: 'same',
       cursor: 'normal',
       canaryPort: 9,
+      revisions: ['2025-11-25'],
     });
     for (const [knob, value] of Object.entries(misbehaviours)) {
       expect([knob, value === null || value === false || (typeof value === 'object' && Object.keys(value).length === 0)]).toEqual([knob, true]);
@@ -63,8 +64,10 @@ describe('resolveKnobs', () => {
       assign_ids: 'template',
       kill_watchdog: '1',
       http_redirect_to: 'fd00::5',
+      revisions: '2026-07-28,2025-11-25',
     });
     expect(knobs).toMatchObject({
+      revisions: ['2026-07-28', '2025-11-25'],
       pageSize: 100,
       filler: 0,
       duplicate: 'search_notes',
