@@ -120,7 +120,13 @@ export interface OwnLine {
   line: string;
   method: string;
   id: string | null;
+  /** A log message's level; null for any other line. */
+  level: LogLevel | null;
 }
+
+/** The log levels, least severe first (server/utilities/logging: RFC 5424's, as MCP names them). */
+export const LOG_LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
 
 /** Numbers every request the server starts; strings, so they never look like a client's ids. */
 let nextRequest = 1;
@@ -130,7 +136,7 @@ export function askLines(preset: AskPreset): OwnLine[] {
   return ASK_PRESETS[preset]().map(({ method, params }) => {
     const id = writeString(`srv-${nextRequest++}`);
     const body = params === null ? '' : `,"params":${writeJson(params)}`;
-    return { line: `{"jsonrpc":"2.0","id":${id},"method":${writeString(method)}${body}}`, method, id };
+    return { line: `{"jsonrpc":"2.0","id":${id},"method":${writeString(method)}${body}}`, method, id, level: null };
   });
 }
 
@@ -140,6 +146,7 @@ export function notifyLines(preset: NotifyPreset, callParams: unknown): OwnLine[
     line: `{"jsonrpc":"2.0","method":${writeString(method)}${params === null ? '' : `,"params":${writeJson(params)}`}}`,
     method,
     id: null,
+    level: method === 'notifications/message' && isRecord(params) ? (params['level'] as LogLevel) : null,
   }));
 }
 
@@ -172,7 +179,7 @@ function urlElicitation(url: string): OwnRequest {
   return { method: 'elicitation/create', params: { mode: 'url', message: 'Sign in to the note store to continue.', url, elicitationId: 'eli-1' } };
 }
 
-function log(level: string, data: string): OwnNotification {
+function log(level: LogLevel, data: string): OwnNotification {
   return { method: 'notifications/message', params: { level, logger: 'notes', data } };
 }
 

@@ -9,8 +9,9 @@
  */
 import { appendFileSync, readFileSync, watch, type FSWatcher } from 'node:fs';
 import { writeJson, writeString, type JsonObject } from './json-text.js';
-import { progressTokenOf } from './initiated.js';
+import { type OwnLine, progressTokenOf } from './initiated.js';
 import { resultText } from './jsonrpc.js';
+import { statelessForm } from './result-form.js';
 
 /** One held call: its reply line and the raw text of its id. */
 export interface Held {
@@ -25,13 +26,15 @@ function queryOf(params: unknown): string {
   return typeof query === 'string' ? query : '';
 }
 
-const notification = (method: string, params: JsonObject): { line: string; method: string } => ({
+const notification = (method: string, params: JsonObject): OwnLine => ({
   line: `{"jsonrpc":"2.0","method":${writeString(method)},"params":${writeJson(params)}}`,
   method,
+  id: null,
+  level: method === 'notifications/message' ? 'info' : null,
 });
 
 /** The notifications a call sends on arrival: progress for its token (when it gave one) and a log line. */
-export function arrivalLines(params: unknown): Array<{ line: string; method: string }> {
+export function arrivalLines(params: unknown): OwnLine[] {
   const query = queryOf(params);
   const token = progressTokenOf(params);
   return [
@@ -41,9 +44,9 @@ export function arrivalLines(params: unknown): Array<{ line: string; method: str
 }
 
 /** The held answer of a call: a text result quoting its query. */
-export function heldAnswer(params: unknown, id: string | null): Held {
-  const result = { content: [{ type: 'text', text: `Found 3 notes for ${queryOf(params)}.` }] };
-  return { reply: resultText(id, writeJson(result)), id };
+export function heldAnswer(params: unknown, id: string | null, stateless: boolean): Held {
+  const result = writeJson({ content: [{ type: 'text', text: `Found 3 notes for ${queryOf(params)}.` }] });
+  return { reply: resultText(id, stateless ? statelessForm(result, 'tools/call') : result), id };
 }
 
 /** One held call and its place among the arrivals of its tool: the arrivals counted once it came. */

@@ -25,6 +25,8 @@ const CACHE_HINTS = '"ttlMs":1000,"cacheScope":"private"';
 export const CACHEABLE = new Set(['tools/list', 'prompts/list', 'resources/list', 'resources/templates/list', 'resources/read', 'server/discover']);
 
 /** `result` (a JSON object's raw text, whole or in pieces) in the 2026-07-28 form of a result of `method`. */
+export function statelessForm(result: string, method: string): string;
+export function statelessForm(result: RawText, method: string): RawText;
 export function statelessForm(result: RawText, method: string): RawText {
   const members = CACHEABLE.has(method) ? `${COMPLETE},${CACHE_HINTS}` : COMPLETE;
   return withLeadingMembers(result, members);
@@ -34,6 +36,8 @@ export function statelessForm(result: RawText, method: string): RawText {
  * `object` with `members` (raw `"name":value` text) written first. The object's own text is kept
  * byte for byte after its opening brace; an object in pieces stays in pieces.
  */
+export function withLeadingMembers(object: string, members: string): string;
+export function withLeadingMembers(object: RawText, members: string): RawText;
 export function withLeadingMembers(object: RawText, members: string): RawText {
   if (typeof object === 'string') return joinAfterBrace(object, members);
   return function* () {

@@ -5,6 +5,7 @@
  * names, keeping nothing from one request to the next. A server that speaks only 2025-11-25 (the
  * default) reads no `_meta` at all: it answers exactly as it did before 2026-07-28 existed.
  */
+import { LOG_LEVELS, type LogLevel } from './initiated.js';
 import { isRecord } from './jsonrpc.js';
 import { writeJson } from './json-text.js';
 
@@ -21,6 +22,7 @@ export const UNSUPPORTED_PROTOCOL_VERSION = -32022;
 
 const VERSION_KEY = 'io.modelcontextprotocol/protocolVersion';
 const CAPABILITIES_KEY = 'io.modelcontextprotocol/clientCapabilities';
+const LOG_LEVEL_KEY = 'io.modelcontextprotocol/logLevel';
 
 /**
  * How a request is to be answered: in one of the server's revisions, or refused with
@@ -81,4 +83,24 @@ export function capabilityNames(capabilities: unknown): ReadonlySet<string> {
 /** The capabilities a 2026-07-28 request declares in its own `_meta`. */
 export function requestCapabilities(params: unknown): ReadonlySet<string> {
   return capabilityNames(metaOf(params)[CAPABILITIES_KEY]);
+}
+
+/**
+ * The log level a 2026-07-28 request asks for: null when it asks for none, `invalid` when it names
+ * no level (server/utilities/logging: "the server **SHOULD** reject that request" with -32602).
+ */
+export function requestLogLevel(params: unknown): LogLevel | null | 'invalid' {
+  const level = metaOf(params)[LOG_LEVEL_KEY];
+  if (level === undefined) return null;
+  return LOG_LEVELS.find((known) => known === level) ?? 'invalid';
+}
+
+/**
+ * Whether a log message of `level` may go out for a request asking for `requested`
+ * (server/utilities/logging: "The server **MUST NOT** emit `notifications/message` for a request
+ * that does not include this field. When the field is present, the server **MAY** send
+ * `notifications/message` notifications at or above the requested level").
+ */
+export function logAdmitted(level: LogLevel, requested: LogLevel | null): boolean {
+  return requested !== null && LOG_LEVELS.indexOf(level) >= LOG_LEVELS.indexOf(requested);
 }

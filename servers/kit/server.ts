@@ -20,7 +20,7 @@ import {
   resultText,
 } from './jsonrpc.js';
 import { type RawText, writeJson, writeString } from './json-text.js';
-import { askLines, notifyLines, replyOf } from './initiated.js';
+import { askLines, notifyLines, type OwnLine, replyOf } from './initiated.js';
 import type { Knobs } from './knobs.js';
 import { INJECTED_INSTRUCTIONS, PLAIN_INSTRUCTIONS, WIDENED_INSTRUCTIONS } from './payloads.js';
 import { cutRaw, RAW_LIMIT, type ExitReason, type Ledger } from './ledger.js';
@@ -33,7 +33,7 @@ import { Notes } from './notes.js';
 import { ControlFileError, type Phase, readPhase } from './phase.js';
 import { markedPieces } from './marks.js';
 import { killWatchdogs } from './watchdogs.js';
-import { capabilityNames, HANDSHAKE, newestFirst, requestCapabilities, type Revision, type Speaking, speakingOf, STATELESS, UNSUPPORTED_PROTOCOL_VERSION, unsupportedData } from './revision.js';
+import { capabilityNames, HANDSHAKE, logAdmitted, newestFirst, requestCapabilities, requestLogLevel, type Revision, type Speaking, speakingOf, STATELESS, UNSUPPORTED_PROTOCOL_VERSION, unsupportedData } from './revision.js';
 import { statelessForm } from './result-form.js';
 import { describePieces, frameLine, type Line, type LineLimits, readLines, writePieces } from './wire.js';
 
@@ -180,8 +180,8 @@ function handleLine(setup: Serving, line: Line): Outcome {
   const reply = fate === 'hang' ? null : answer(setup, message, line, phase, call, speaking.revision);
   if (reply === null) return null;
   const gathering = call?.tool == null ? undefined : setup.knobs.rendezvous[call.tool];
-  if (gathering !== undefined && message.kind === 'request') return meet(setup, call!.tool!, gathering, message.params, id);
-  if (call?.tool != null && message.kind === 'request') return startOwn(setup, call.tool, message.params, reply, id) ?? null;
+  if (gathering !== undefined && message.kind === 'request') return meet(setup, call!.tool!, gathering, message.params, id, speaking.revision);
+  if (call?.tool != null && message.kind === 'request') return startOwn(setup, call.tool, message.params, reply, id, speaking.revision) ?? null;
   return send(setup, reply, id, null) ?? null;
 }
 
@@ -190,9 +190,9 @@ function handleLine(setup: Serving, line: Line): Outcome {
  * requests `ask.<tool>` names, and the call's answer waits for their replies; with neither, the
  * answer goes out at once.
  */
-function startOwn(setup: Serving, tool: string, params: unknown, reply: RawText, id: string | null): Promise<void> | undefined {
+function startOwn(setup: Serving, tool: string, params: unknown, reply: RawText, id: string | null, revision: Revision): Promise<void> | undefined {
   const notifying = setup.knobs.notifies[tool];
-  for (const own of notifying === undefined ? [] : notifyLines(notifying, params)) send(setup, own.line, null, own.method);
+  for (const own of admitted(notifying === undefined ? [] : notifyLines(notifying, params), params, revision)) send(setup, own.line, null, own.method);
   const asking = setup.knobs.asks[tool];
   const requests = asking === undefined ? [] : askLines(asking);
   if (requests.length === 0) return send(setup, reply, id, null);
@@ -204,10 +204,20 @@ function startOwn(setup: Serving, tool: string, params: unknown, reply: RawText,
   return undefined;
 }
 
+/**
+ * The lines a request's handling may send of its own: in 2026-07-28 a log message only at or above
+ * the level the request asks for (none for one naming no level, which is refused).
+ */
+function admitted(lines: OwnLine[], params: unknown, revision: Revision): OwnLine[] {
+  if (revision !== STATELESS) return lines;
+  const requested = requestLogLevel(params);
+  return lines.filter((own) => own.level === null || logAdmitted(own.level, requested === 'invalid' ? null : requested));
+}
+
 /** A call of a `rendezvous.<tool>`: its notices now, its answer once enough calls have arrived. */
-function meet(setup: Serving, tool: string, count: number, params: unknown, id: string | null): Outcome {
-  for (const own of arrivalLines(params)) send(setup, own.line, null, own.method);
-  setup.rendezvous.arrive(tool, count, heldAnswer(params, id));
+function meet(setup: Serving, tool: string, count: number, params: unknown, id: string | null, revision: Revision): Outcome {
+  for (const own of admitted(arrivalLines(params), params, revision)) send(setup, own.line, null, own.method);
+  setup.rendezvous.arrive(tool, count, heldAnswer(params, id, revision === STATELESS));
   return null;
 }
 
@@ -289,6 +299,7 @@ function answerRequest(
   const ok = (result: RawText): RawText => resultText(id, stateless ? statelessForm(result, method) : result);
   const pageText = (page: PageAnswer): RawText => ('result' in page ? ok(page.result) : errorText(id, INVALID_PARAMS, page.error));
   if (stateless && REMOVED_METHODS.has(method)) return errorText(id, METHOD_NOT_FOUND, `method not found: ${method} (removed in ${STATELESS})`);
+  if (stateless && requestLogLevel(params) === 'invalid') return errorText(id, INVALID_PARAMS, 'unknown log level in _meta io.modelcontextprotocol/logLevel');
   switch (method) {
     case 'initialize':
       setup.declared = capabilityNames(isRecord(params) ? params['capabilities'] : undefined);

@@ -157,3 +157,34 @@ describe('2026-07-28 results', () => {
     for (const answer of legacy.slice(1)) expect(answer.result).toEqual({});
   });
 });
+
+describe('2026-07-28 log messages', () => {
+  const call = (id: number, extra: Record<string, unknown> = {}) => modern(id, 'tools/call', { name: 'search_notes', arguments: { query: 'x' } }, extra);
+  const logs = (out: Message[]) => out.filter((message) => message.method === 'notifications/message').map((message) => message.params.level as string);
+
+  it('go out only for a request that asks for a level, at or above it; progress goes out regardless', () => {
+    expect(logs(serve([MODERN, 'notify.search_notes=log'], [call(1)]))).toEqual([]);
+    expect(logs(serve([MODERN, 'notify.search_notes=log'], [call(1, { 'io.modelcontextprotocol/logLevel': 'info' })]))).toEqual(['info']);
+    expect(logs(serve([MODERN, 'notify.search_notes=log'], [call(1, { 'io.modelcontextprotocol/logLevel': 'debug' })]))).toEqual(['info']);
+    expect(logs(serve([MODERN, 'notify.search_notes=log'], [call(1, { 'io.modelcontextprotocol/logLevel': 'warning' })]))).toEqual([]);
+    expect(logs(serve([MODERN, 'notify.search_notes=log-control'], [call(1, { 'io.modelcontextprotocol/logLevel': 'warning' })]))).toEqual(['warning']);
+    const progress = serve([MODERN, 'notify.search_notes=progress'], [call(1, { progressToken: 'tok-1' })]);
+    expect(progress.map((message) => message.method ?? message.id)).toEqual(['notifications/progress', 1]);
+  });
+
+  it('a rendezvous sends its arrival log line only on request too, and its held answers carry resultType', () => {
+    const out = serve([MODERN, 'rendezvous.search_notes=2'], [call(1), call(2, { 'io.modelcontextprotocol/logLevel': 'info' })]);
+    expect(logs(out)).toEqual(['info']);
+    const answers = out.filter((message) => message.id !== undefined);
+    expect(answers.map((answer) => [answer.id, answer.result.resultType])).toEqual([[1, 'complete'], [2, 'complete']]);
+  });
+
+  it('are sent in 2025-11-25 as before, whatever the request says', () => {
+    expect(logs(serve([BOTH, 'notify.search_notes=log'], [initialize(), request(1, 'tools/call', { name: 'search_notes', arguments: {} })]))).toEqual(['info']);
+  });
+
+  it('refuses a request naming no log level -32602', () => {
+    const [answer] = serve([MODERN, 'notify.search_notes=log'], [call(1, { 'io.modelcontextprotocol/logLevel': 'loud' })]);
+    expect(answer).toMatchObject({ id: 1, error: { code: -32602 } });
+  });
+});
