@@ -112,7 +112,7 @@ interface OwnMessage {
   method: string;
   params: JsonValue;
 }
-type OwnRequest = OwnMessage;
+export type OwnRequest = OwnMessage;
 type OwnNotification = OwnMessage;
 
 /** A line the server sends of its own accord: its method, and for a request the id's raw text. */
@@ -131,9 +131,14 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 /** Numbers every request the server starts; strings, so they never look like a client's ids. */
 let nextRequest = 1;
 
+/** The requests of a preset, in order: in 2025-11-25 each is sent as a line of its own, in 2026-07-28 as an input request. */
+export function askRequests(preset: AskPreset): OwnRequest[] {
+  return ASK_PRESETS[preset]();
+}
+
 /** The request lines of a preset, each with a fresh id. */
 export function askLines(preset: AskPreset): OwnLine[] {
-  return ASK_PRESETS[preset]().map(({ method, params }) => {
+  return askRequests(preset).map(({ method, params }) => {
     const id = writeString(`srv-${nextRequest++}`);
     const body = params === null ? '' : `,"params":${writeJson(params)}`;
     return { line: `{"jsonrpc":"2.0","id":${id},"method":${writeString(method)}${body}}`, method, id, level: null };

@@ -70,12 +70,27 @@ export interface ReplyRecord extends RecordBase {
   ev: 'reply';
   /** The method of the server's request it answers. */
   method: string;
-  /** The id's raw text. */
+  /** The id's raw text; in 2026-07-28, the input request's key (`input-1`, ...: servers/kit/mrtr.ts). */
   request_id: string;
   /** The reply's result, or null for an error reply. */
   result: unknown;
   /** The reply's error, or null for a result. */
   error: unknown;
+}
+
+/**
+ * `ask.<tool>` in 2026-07-28: a retry of a call (one carrying `inputResponses` or `requestState`)
+ * arrived; `intact` says whether its `requestState` is one the server issued for that tool,
+ * unaltered (servers/kit/mrtr.ts). The replies it brought follow as `reply` records, keyed by
+ * the input requests' keys, when the state is intact and the retry carries `inputResponses`.
+ */
+export interface RequestStateRecord extends RecordBase {
+  ev: 'request_state';
+  /** The tool of the set the call is for. */
+  tool: string;
+  /** The `requestState` the retry carried; null when it carried none, or not a string. */
+  request_state: string | null;
+  intact: boolean;
 }
 
 export interface SpawnRecord extends RecordBase {
@@ -152,6 +167,7 @@ export type LedgerRecord =
   | RecvRecord
   | SentRecord
   | ReplyRecord
+  | RequestStateRecord
   | SpawnRecord
   | KilledRecord
   | ExitRecord

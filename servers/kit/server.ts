@@ -20,7 +20,8 @@ import {
   resultText,
 } from './jsonrpc.js';
 import { type RawText, writeJson, writeString } from './json-text.js';
-import { askLines, notifyLines, type OwnLine, replyOf } from './initiated.js';
+import { type AskPreset, askLines, notifyLines, type OwnLine, replyOf } from './initiated.js';
+import { inputRequestsOf, inputRequiredText, MAX_REISSUES, RequestStates, type Retry, retryOf } from './mrtr.js';
 import type { Knobs } from './knobs.js';
 import { INJECTED_INSTRUCTIONS, PLAIN_INSTRUCTIONS, WIDENED_INSTRUCTIONS } from './payloads.js';
 import { cutRaw, RAW_LIMIT, type ExitReason, type Ledger } from './ledger.js';
@@ -82,6 +83,10 @@ interface Serving extends ServerSetup {
   declared: ReadonlySet<string>;
   /** Calls held for `rendezvous.<tool>`. */
   rendezvous: Rendezvous;
+  /** The `requestState`s of `ask.<tool>` in 2026-07-28. */
+  requestStates: RequestStates;
+  /** Per tool: how many times in a row a retry of its call has been answered `input_required` again. */
+  reissued: Map<string, number>;
 }
 
 /** A call's answer held until every request its handling started has its reply. */
@@ -110,7 +115,7 @@ export type StopReason = Extract<ExitReason, 'stdin-closed' | 'bad-control-file'
  * caller records the exit.
  */
 export function serve(setup: ServerSetup, streams: Streams): Promise<StopReason> {
-  const serving: Serving = { ...setup, output: streams.output, notes: new Notes(setup.knobs), lastPhase: null, awaiting: new Map(), calls: 0, declared: new Set(), rendezvous: new Rendezvous(setup.controlPath === null ? null : `${setup.controlPath}.rendezvous`, (held) => void send(serving, held.reply, held.id, null)) };
+  const serving: Serving = { ...setup, output: streams.output, notes: new Notes(setup.knobs), lastPhase: null, awaiting: new Map(), calls: 0, declared: new Set(), requestStates: new RequestStates(setup.serverId), reissued: new Map(), rendezvous: new Rendezvous(setup.controlPath === null ? null : `${setup.controlPath}.rendezvous`, (held) => void send(serving, held.reply, held.id, null)) };
   return new Promise((resolve, reject) => {
     let stopped = false;
     const onLine = (line: Line): void | Promise<void> => {
@@ -191,9 +196,12 @@ function handleLine(setup: Serving, line: Line): Outcome {
  * answer goes out at once.
  */
 function startOwn(setup: Serving, tool: string, params: unknown, reply: RawText, id: string | null, revision: Revision): Promise<void> | undefined {
-  const notifying = setup.knobs.notifies[tool];
-  for (const own of admitted(notifying === undefined ? [] : notifyLines(notifying, params), params, revision)) send(setup, own.line, null, own.method);
   const asking = setup.knobs.asks[tool];
+  const retry = revision === STATELESS && asking !== undefined ? retryOf(params) : null;
+  // A 2026-07-28 retry continues the call its first round started, which sent the notifications.
+  const notifying = retry === null ? setup.knobs.notifies[tool] : undefined;
+  for (const own of admitted(notifying === undefined ? [] : notifyLines(notifying, params), params, revision)) send(setup, own.line, null, own.method);
+  if (revision === STATELESS && asking !== undefined) return askStateless(setup, tool, asking, retry, reply, id);
   const requests = asking === undefined ? [] : askLines(asking);
   if (requests.length === 0) return send(setup, reply, id, null);
   const held: HeldAnswer = { reply, id, outstanding: requests.length };
@@ -212,6 +220,37 @@ function admitted(lines: OwnLine[], params: unknown, revision: Revision): OwnLin
   if (revision !== STATELESS) return lines;
   const requested = requestLogLevel(params);
   return lines.filter((own) => own.level === null || logAdmitted(own.level, requested === 'invalid' ? null : requested));
+}
+
+/**
+ * `ask.<tool>` in 2026-07-28: a first round is answered `input_required`; a retry whose
+ * `requestState` is intact and which brings `inputResponses` has each response recorded as the
+ * reply to its request, and gets the call's answer; any other retry is answered `input_required`
+ * again, MAX_REISSUES times in a row at most, then refused. mrtr.mdx: "If the client fails to send
+ * all the information requested ... the server **SHOULD** respond with a new `InputRequiredResult`";
+ * the kit records a missing response as an empty reply and answers, as it does for a 2025-11-25
+ * reply that is neither result nor error, so what reached it is in the ledger either way.
+ */
+function askStateless(setup: Serving, tool: string, preset: AskPreset, retry: Retry | null, reply: RawText, id: string | null): Promise<void> | undefined {
+  const inputRequired = (): RawText => resultText(id, inputRequiredText(preset, setup.requestStates.issue(tool)));
+  if (retry === null) return send(setup, inputRequired(), id, null);
+  const intact = setup.requestStates.intact(tool, retry.requestState);
+  setup.ledger.append({ ev: 'request_state', tool, request_state: retry.requestState, intact });
+  const responses = retry.inputResponses;
+  if (intact && responses !== null) {
+    setup.reissued.delete(tool);
+    for (const { key, method } of inputRequestsOf(preset)) {
+      setup.ledger.append({ ev: 'reply', method, request_id: key, result: Object.hasOwn(responses, key) ? responses[key] : null, error: null });
+    }
+    return send(setup, reply, id, null);
+  }
+  const reissues = (setup.reissued.get(tool) ?? 0) + 1;
+  if (reissues > MAX_REISSUES) {
+    setup.reissued.delete(tool);
+    return send(setup, errorText(id, INVALID_PARAMS, `no inputResponses with a requestState this server issued, after ${MAX_REISSUES} retries`), id, null);
+  }
+  setup.reissued.set(tool, reissues);
+  return send(setup, inputRequired(), id, null);
 }
 
 /** A call of a `rendezvous.<tool>`: its notices now, its answer once enough calls have arrived. */

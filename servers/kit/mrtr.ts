@@ -1,0 +1,93 @@
+/**
+ * `ask.<tool>` in 2026-07-28, where a server no longer sends requests of its own: the call is
+ * answered with an `input_required` result carrying the preset's requests as `inputRequests`, and
+ * the client retries the call with `inputResponses` and the `requestState` it was given
+ * (basic/patterns/mrtr). The server keeps nothing between the two: what the retry needs is in the
+ * `requestState`, bound to the tool and sealed with an HMAC, so the kit can tell whether the state
+ * came back exactly as it issued it, whichever of its processes issued it.
+ */
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { type AskPreset, askRequests } from './initiated.js';
+import { isRecord } from './jsonrpc.js';
+import { type JsonObject, writeJson } from './json-text.js';
+
+/**
+ * How many times in a row a call of a tool is answered `input_required` again, for a retry that
+ * brings no `inputResponses` or a `requestState` the kit did not issue, before the retry is refused:
+ * mrtr.mdx lets a server "return an `InputRequiredResult` on multiple attempts at the same request",
+ * and a client that never answers must still meet an end.
+ */
+export const MAX_REISSUES = 3;
+
+/** One input request of a preset: the key the kit gives it, its method and its params. */
+export interface InputRequest {
+  key: string;
+  method: string;
+  params: JsonObject | null;
+}
+
+/** The preset's requests, keyed `input-1`, `input-2`, ... (mrtr.mdx: "Keys are server-assigned string identifiers"). */
+export function inputRequestsOf(preset: AskPreset): InputRequest[] {
+  return askRequests(preset).map(({ method, params }, index) => ({ key: `input-${index + 1}`, method, params: params as JsonObject | null }));
+}
+
+/**
+ * The `input_required` result: mrtr.mdx, "Servers **MUST** include at least one of `inputRequests`
+ * or `requestState` in every `InputRequiredResult` response"; the kit includes both.
+ */
+export function inputRequiredText(preset: AskPreset, requestState: string): string {
+  const requests: JsonObject = {};
+  for (const { key, method, params } of inputRequestsOf(preset)) requests[key] = params === null ? { method } : { method, params };
+  return writeJson({ resultType: 'input_required', inputRequests: requests, requestState });
+}
+
+/** What a retry carries; null for a call that carries neither member (a first round). */
+export interface Retry {
+  /** The responses by key; null when the retry carries none (or not as an object). */
+  inputResponses: Record<string, unknown> | null;
+  /** The state as it came back, when it is a string; null otherwise. */
+  requestState: string | null;
+}
+
+export function retryOf(params: unknown): Retry | null {
+  if (!isRecord(params) || (!('inputResponses' in params) && !('requestState' in params))) return null;
+  const responses = params['inputResponses'];
+  const state = params['requestState'];
+  return { inputResponses: isRecord(responses) ? responses : null, requestState: typeof state === 'string' ? state : null };
+}
+
+/**
+ * The states a server issues: `<payload>.<mac>`, the payload naming the tool and a count, the MAC
+ * keyed by the server's id. mrtr.mdx: "servers **MUST** treat `requestState` as an attacker-controlled
+ * input. If `requestState` influences authorization, resource access, or business logic, servers
+ * **MUST** protect its integrity (e.g. HMAC or AEAD)".
+ */
+export class RequestStates {
+  private issued = 0;
+
+  constructor(private readonly serverId: string) {}
+
+  issue(tool: string): string {
+    const payload = Buffer.from(JSON.stringify({ tool, n: ++this.issued })).toString('base64url');
+    return `${payload}.${this.mac(payload)}`;
+  }
+
+  /** Whether `state` is one this server issued for `tool`, unaltered. */
+  intact(tool: string, state: string | null): boolean {
+    const [payload, mac, ...rest] = (state ?? '').split('.');
+    if (payload === undefined || mac === undefined || rest.length > 0) return false;
+    const expected = Buffer.from(this.mac(payload));
+    const given = Buffer.from(mac);
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return false;
+    try {
+      const decoded: unknown = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
+      return isRecord(decoded) && decoded['tool'] === tool;
+    } catch {
+      return false;
+    }
+  }
+
+  private mac(payload: string): string {
+    return createHmac('sha256', `mcp-gauntlet kit ${this.serverId}`).update(payload).digest('base64url');
+  }
+}

@@ -1,0 +1,118 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { serverEntry } from '../../harness/paths.js';
+import { readLedger } from '../../servers/kit/ledger.js';
+import { MAX_REISSUES, RequestStates } from '../../servers/kit/mrtr.js';
+
+// ask.<tool> in 2026-07-28 (multi round-trip requests), through the compiled server over stdio:
+// the input_required answer, the retry's replies in the ledger, and what a retry that does not
+// fit gets. The server is run once per exchange, as a client that reads each answer before it
+// retries would meet it: every line of an exchange is written at once, so a retry carries the
+// requestState a first run issued (issued states are the same in every run of a server id).
+
+let dir: string;
+let ledgerPath: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'kit-mrtr-'));
+  ledgerPath = join(dir, 'ledger.jsonl');
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+type Message = Record<string, any>;
+
+function serve(knobs: string[], lines: unknown[]): Message[] {
+  const input = lines.map((line) => `${JSON.stringify(line)}\n`).join('');
+  const run = spawnSync(process.execPath, [serverEntry, 'notes', '--ledger', ledgerPath, 'revisions=2026-07-28', ...knobs], { input, timeout: 20_000 });
+  expect(run.status).toBe(0);
+  return run.stdout.toString('utf8').split('\n').filter((line) => line !== '').map((line) => JSON.parse(line) as Message);
+}
+
+const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': { sampling: {}, elicitation: {}, roots: {} } };
+const call = (id: number, extra: Record<string, unknown> = {}, name = 'search_notes') => ({
+  jsonrpc: '2.0',
+  id,
+  method: 'tools/call',
+  params: { name, arguments: { query: 'x' }, _meta: meta, ...extra },
+});
+const records = () => readLedger(ledgerPath);
+
+describe('ask.<tool> in 2026-07-28', () => {
+  it('answers the call input_required, carrying the preset’s requests, and sends no request of its own', () => {
+    const out = serve(['ask.search_notes=elicit-form'], [call(1)]);
+    expect(out).toHaveLength(1);
+    expect(out[0]).toMatchObject({
+      id: 1,
+      result: {
+        resultType: 'input_required',
+        inputRequests: { 'input-1': { method: 'elicitation/create', params: { mode: 'form', message: 'Which folder should the note go in?' } } },
+        requestState: expect.any(String),
+      },
+    });
+    expect(records().filter((record) => record.ev === 'sent').map((record) => (record as { method: string | null }).method)).toEqual([null]);
+  });
+
+  it('carries every request of a preset under its own key, and a request without params as its method alone', () => {
+    const [many] = serve(['ask.search_notes=sampling-many'], [call(1)]);
+    expect(Object.keys(many!.result.inputRequests)).toEqual(Array.from({ length: 20 }, (_, i) => `input-${i + 1}`));
+    const [roots] = serve(['ask.search_notes=roots'], [call(1)]);
+    expect(roots!.result.inputRequests).toEqual({ 'input-1': { method: 'roots/list' } });
+  });
+
+  it('records each response of the retry as a reply, and that the state came back intact, then answers the call', () => {
+    const [progress, first] = serve(['ask.search_notes=sampling-many', 'notify.search_notes=progress'], [call(1, { _meta: { ...meta, progressToken: 'p' } })]);
+    expect(progress).toMatchObject({ method: 'notifications/progress', params: { progressToken: 'p' } });
+    const requestState = first!.result.requestState as string;
+    rmSync(ledgerPath);
+    const responses = { 'input-1': { role: 'assistant', content: { type: 'text', text: 'one' }, model: 'm' }, 'input-2': { role: 'assistant', content: { type: 'text', text: 'two' }, model: 'm' } };
+    const out = serve(['ask.search_notes=sampling-many', 'notify.search_notes=progress'], [call(2, { inputResponses: responses, requestState, _meta: { ...meta, progressToken: 'q' } })]);
+    // The first round sent the progress; the retry is answered alone.
+    expect(out).toHaveLength(1);
+    expect(out[0]).toMatchObject({ id: 2, result: { resultType: 'complete', content: [{ type: 'text' }] } });
+    expect(records().find((record) => record.ev === 'request_state')).toMatchObject({ tool: 'search_notes', request_state: requestState, intact: true });
+    const replies = records().filter((record) => record.ev === 'reply');
+    expect(replies).toHaveLength(20);
+    expect(replies[0]).toMatchObject({ method: 'sampling/createMessage', request_id: 'input-1', result: responses['input-1'], error: null });
+    expect(replies[2]).toMatchObject({ method: 'sampling/createMessage', request_id: 'input-3', result: null, error: null });
+  });
+
+  it('answers input_required again to a retry with no inputResponses or a state it did not issue, recording the state, then refuses', () => {
+    const issued = new RequestStates('notes').issue('search_notes');
+    const tampered = `${issued.slice(0, -2)}AA`;
+    const otherTool = new RequestStates('notes').issue('read_note');
+    const retries = [
+      call(2, { requestState: issued }),
+      call(3, { inputResponses: {}, requestState: tampered }),
+      call(4, { inputResponses: {}, requestState: otherTool }),
+      call(5, { inputResponses: {} }),
+    ];
+    const out = serve(['ask.search_notes=roots'], retries);
+    expect(out.slice(0, MAX_REISSUES).map((answer) => answer.result.resultType)).toEqual(Array(MAX_REISSUES).fill('input_required'));
+    expect(out[MAX_REISSUES]).toMatchObject({ id: 5, error: { code: -32602 } });
+    expect(records().filter((record) => record.ev === 'request_state')).toMatchObject([
+      { request_state: issued, intact: true },
+      { request_state: tampered, intact: false },
+      { request_state: otherTool, intact: false },
+      { request_state: null, intact: false },
+    ]);
+    expect(records().filter((record) => record.ev === 'reply')).toEqual([]);
+  });
+
+  it('issues a state another process of the same server accepts, and one of another server does not', () => {
+    const state = new RequestStates('notes').issue('search_notes');
+    expect(new RequestStates('notes').intact('search_notes', state)).toBe(true);
+    expect(new RequestStates('other').intact('search_notes', state)).toBe(false);
+    expect(new RequestStates('notes').intact('search_notes', `${state}.x`)).toBe(false);
+    expect(new RequestStates('notes').intact('search_notes', null)).toBe(false);
+  });
+
+  it('leaves 2025-11-25 calls of the same server as they were: a request of its own, then the answer', () => {
+    const init = { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {} } };
+    const legacyCall = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'search_notes', arguments: {} } };
+    const reply = { jsonrpc: '2.0', id: 'srv-1', result: { roots: [] } };
+    const out = serve(['revisions=2025-11-25,2026-07-28', 'ask.search_notes=roots'], [init, legacyCall, reply]);
+    expect(out.map((message) => message.method ?? `answer ${String(message.id)}`)).toEqual(['answer 0', 'roots/list', 'answer 1']);
+  });
+});
