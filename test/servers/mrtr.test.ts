@@ -1,34 +1,16 @@
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { serverEntry } from '../../harness/paths.js';
-import { readLedger } from '../../servers/kit/ledger.js';
+import { describe, expect, it } from 'vitest';
 import { MAX_REISSUES, RequestStates } from '../../servers/kit/mrtr.js';
+import { stdioKit } from './stdio-kit.js';
 
 // ask.<tool> in 2026-07-28 (multi round-trip requests), through the compiled server over stdio:
 // the input_required answer, the retry's replies in the ledger, and what a retry that does not
-// fit gets. The server is run once per exchange, as a client that reads each answer before it
-// retries would meet it: every line of an exchange is written at once, so a retry carries the
-// requestState a first run issued (issued states are the same in every run of a server id).
+// fit gets. A retry is sent to a second run of the server, as a client that reads each answer
+// before it retries would meet a server started per request: the state a first run issued is
+// recognised by every run of the same server id.
 
-let dir: string;
-let ledgerPath: string;
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'kit-mrtr-'));
-  ledgerPath = join(dir, 'ledger.jsonl');
-});
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
-
-type Message = Record<string, any>;
-
-function serve(knobs: string[], lines: unknown[]): Message[] {
-  const input = lines.map((line) => `${JSON.stringify(line)}\n`).join('');
-  const run = spawnSync(process.execPath, [serverEntry, 'notes', '--ledger', ledgerPath, 'revisions=2026-07-28', ...knobs], { input, timeout: 20_000 });
-  expect(run.status).toBe(0);
-  return run.stdout.toString('utf8').split('\n').filter((line) => line !== '').map((line) => JSON.parse(line) as Message);
-}
+const kit = stdioKit('kit-mrtr');
+const serve = (knobs: string[], lines: unknown[]) => kit.serve(['revisions=2026-07-28', ...knobs], lines);
+const records = kit.records;
 
 const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': { sampling: {}, elicitation: {}, roots: {} } };
 const call = (id: number, extra: Record<string, unknown> = {}, name = 'search_notes') => ({
@@ -37,7 +19,6 @@ const call = (id: number, extra: Record<string, unknown> = {}, name = 'search_no
   method: 'tools/call',
   params: { name, arguments: { query: 'x' }, _meta: meta, ...extra },
 });
-const records = () => readLedger(ledgerPath);
 
 describe('ask.<tool> in 2026-07-28', () => {
   it('answers the call input_required, carrying the preset’s requests, and sends no request of its own', () => {
@@ -65,7 +46,7 @@ describe('ask.<tool> in 2026-07-28', () => {
     const [progress, first] = serve(['ask.search_notes=sampling-many', 'notify.search_notes=progress'], [call(1, { _meta: { ...meta, progressToken: 'p' } })]);
     expect(progress).toMatchObject({ method: 'notifications/progress', params: { progressToken: 'p' } });
     const requestState = first!.result.requestState as string;
-    rmSync(ledgerPath);
+    kit.forgetLedger();
     const responses = { 'input-1': { role: 'assistant', content: { type: 'text', text: 'one' }, model: 'm' }, 'input-2': { role: 'assistant', content: { type: 'text', text: 'two' }, model: 'm' } };
     const out = serve(['ask.search_notes=sampling-many', 'notify.search_notes=progress'], [call(2, { inputResponses: responses, requestState, _meta: { ...meta, progressToken: 'q' } })]);
     // The first round sent the progress; the retry is answered alone.

@@ -1,32 +1,13 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { serverEntry } from '../../harness/paths.js';
-import { readLedger } from '../../servers/kit/ledger.js';
+import { type Message, stdioKit } from './stdio-kit.js';
 
 // Knob `revisions`: which MCP revisions a kit server speaks, through the compiled server over
 // stdio: server/discover, the per-request revision in `_meta`, the refusals, and what a
 // 2026-07-28 result carries.
 
-let dir: string;
-let ledgerPath: string;
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'kit-revisions-'));
-  ledgerPath = join(dir, 'ledger.jsonl');
-});
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
-
-type Message = Record<string, any>;
-
-/** Runs the server over these input lines; its output lines, decoded. */
-function serve(knobs: string[], lines: unknown[]): Message[] {
-  const input = lines.map((line) => `${JSON.stringify(line)}\n`).join('');
-  const run = spawnSync(process.execPath, [serverEntry, 'notes', '--ledger', ledgerPath, ...knobs], { input, timeout: 20_000 });
-  expect(run.status).toBe(0);
-  return run.stdout.toString('utf8').split('\n').filter((line) => line !== '').map((line) => JSON.parse(line) as Message);
-}
+const { serve, records } = stdioKit('kit-revisions');
 
 const BOTH = 'revisions=2025-11-25,2026-07-28';
 const MODERN = 'revisions=2026-07-28';
@@ -111,9 +92,9 @@ describe('knob revisions', () => {
 
   it('records every line in the ledger as before', () => {
     serve([MODERN], [modern(1, 'server/discover')]);
-    const records = readLedger(ledgerPath);
-    expect(records.find((record) => record.ev === 'recv')).toMatchObject({ method: 'server/discover', id: '1' });
-    expect(records.find((record) => record.ev === 'sent')).toMatchObject({ in_reply_to: '1', method: null });
+    const recorded = records();
+    expect(recorded.find((record) => record.ev === 'recv')).toMatchObject({ method: 'server/discover', id: '1' });
+    expect(recorded.find((record) => record.ev === 'sent')).toMatchObject({ in_reply_to: '1', method: null });
   });
 });
 
@@ -143,7 +124,7 @@ describe('2026-07-28 results', () => {
   it('keep a result written in pieces in pieces, resultType first', () => {
     const [answer] = serve([MODERN, 'result.read_note=bytes-200000'], [modern(1, 'tools/call', { name: 'read_note', arguments: {} })]);
     expect(answer!.result.resultType).toBe('complete');
-    const sent = readLedger(ledgerPath).find((record) => record.ev === 'sent');
+    const sent = records().find((record) => record.ev === 'sent');
     expect(sent).toMatchObject({ bytes: expect.any(Number) });
     expect((sent as { raw: string }).raw.startsWith('{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete",')).toBe(true);
   });
