@@ -36,6 +36,7 @@ import { markedPieces } from './marks.js';
 import { killWatchdogs } from './watchdogs.js';
 import { capabilityNames, HANDSHAKE, logAdmitted, newestFirst, requestCapabilities, requestLogLevel, type Revision, type Speaking, speakingOf, STATELESS, UNSUPPORTED_PROTOCOL_VERSION, unsupportedData } from './revision.js';
 import { statelessForm } from './result-form.js';
+import { Listeners } from './subscriptions.js';
 import { describePieces, frameLine, type Line, type LineLimits, readLines, writePieces } from './wire.js';
 
 export interface ServerSetup {
@@ -87,6 +88,10 @@ interface Serving extends ServerSetup {
   requestStates: RequestStates;
   /** Per tool: how many times in a row a retry of its call has been answered `input_required` again. */
   reissued: Map<string, number>;
+  /** The revision of the last request read (of the first the server speaks, before any): what a change notice goes out in. */
+  speaking: Revision;
+  /** The `subscriptions/listen` streams open (2026-07-28). */
+  listeners: Listeners;
 }
 
 /** A call's answer held until every request its handling started has its reply. */
@@ -115,7 +120,7 @@ export type StopReason = Extract<ExitReason, 'stdin-closed' | 'bad-control-file'
  * caller records the exit.
  */
 export function serve(setup: ServerSetup, streams: Streams): Promise<StopReason> {
-  const serving: Serving = { ...setup, output: streams.output, notes: new Notes(setup.knobs), lastPhase: null, awaiting: new Map(), calls: 0, declared: new Set(), requestStates: new RequestStates(setup.serverId), reissued: new Map(), rendezvous: new Rendezvous(setup.controlPath === null ? null : `${setup.controlPath}.rendezvous`, (held) => void send(serving, held.reply, held.id, null)) };
+  const serving: Serving = { ...setup, output: streams.output, notes: new Notes(setup.knobs), lastPhase: null, awaiting: new Map(), calls: 0, declared: new Set(), requestStates: new RequestStates(setup.serverId), reissued: new Map(), speaking: setup.knobs.revisions.includes(HANDSHAKE) ? HANDSHAKE : STATELESS, listeners: new Listeners(), rendezvous: new Rendezvous(setup.controlPath === null ? null : `${setup.controlPath}.rendezvous`, (held) => void send(serving, held.reply, held.id, null)) };
   return new Promise((resolve, reject) => {
     let stopped = false;
     const onLine = (line: Line): void | Promise<void> => {
@@ -168,17 +173,23 @@ function handleLine(setup: Serving, line: Line): Outcome {
   if (setup.lastPhase === null && setup.knobs.killWatchdog) {
     for (const target of killWatchdogs()) setup.ledger.append({ ev: 'killed', target });
   }
+  const speaking = speakingIn(setup.knobs, message);
+  if (message.kind === 'request' && 'revision' in speaking) setup.speaking = speaking.revision;
   // The notice goes out before the answer, so whatever the answer causes comes after it.
   const switched = setup.lastPhase !== null && setup.lastPhase !== phase;
   setup.lastPhase = phase;
-  if (switched && setup.knobs.notifyListChanged) send(setup, notificationText(LIST_CHANGED), null, LIST_CHANGED);
-  if (switched && setup.knobs.notifyFeaturesChanged) for (const notice of FEATURES_CHANGED) send(setup, notificationText(notice), null, notice);
+  if (switched) for (const notice of changeNotices(setup.knobs)) sendChange(setup, notice);
+  if (message.kind === 'notification' && method === 'notifications/cancelled' && setup.speaking === STATELESS) setup.listeners.cancel(message.params);
 
   if (message.kind === 'other' && id !== null && setup.awaiting.has(id)) return replied(setup, id, line.text);
-  const speaking = speakingIn(setup.knobs, message);
   if ('unsupported' in speaking) {
     const refusal = errorText(id, UNSUPPORTED_PROTOCOL_VERSION, 'Unsupported protocol version', unsupportedData(setup.knobs.revisions, speaking.unsupported));
     return send(setup, refusal, id, null) ?? null;
+  }
+  // A listener's request stays open: it is acknowledged, and answered only by the notices it chose.
+  if (message.kind === 'request' && speaking.revision === STATELESS && method === 'subscriptions/listen') {
+    const acknowledged = setup.listeners.listen(message.id, message.params);
+    return send(setup, acknowledged.line, null, acknowledged.method) ?? null;
   }
   const fate = call === null ? (method !== null && method === setup.knobs.hangOn ? 'hang' : 'answer') : callFate(setup.knobs, call);
   if (fate === 'die') return 'die-on-call';
@@ -188,6 +199,23 @@ function handleLine(setup: Serving, line: Line): Outcome {
   if (gathering !== undefined && message.kind === 'request') return meet(setup, call!.tool!, gathering, message.params, id, speaking.revision);
   if (call?.tool != null && message.kind === 'request') return startOwn(setup, call.tool, message.params, reply, id, speaking.revision) ?? null;
   return send(setup, reply, id, null) ?? null;
+}
+
+/** The change notices a phase switch sends, as the knobs say. */
+function changeNotices(knobs: Knobs): string[] {
+  return [...(knobs.notifyListChanged ? [LIST_CHANGED] : []), ...(knobs.notifyFeaturesChanged ? FEATURES_CHANGED : [])];
+}
+
+/**
+ * A change notice: in 2025-11-25 to the client, in 2026-07-28 to each listener that opted in to it
+ * (servers/kit/subscriptions.ts), and to no one else.
+ */
+function sendChange(setup: Serving, notice: string): void {
+  if (setup.speaking !== STATELESS) {
+    send(setup, notificationText(notice), null, notice);
+    return;
+  }
+  for (const own of setup.listeners.notices(notice)) send(setup, own.line, null, own.method);
 }
 
 /**
