@@ -16,6 +16,9 @@
  * (notifications, requests: `notify.*`, `ask.*`), then the answer; or, for a call (`endless`), log
  * lines for as long as the client reads and never the answer. With `http_oauth` the server signs
  * nobody in: it refuses every uncredentialed MCP request and describes a sign-in (servers/kit/oauth.ts).
+ * In 2026-07-28 (knob `revisions`) there is no session and no GET stream: a POST is served only when
+ * its mirrored headers say what its body says (servers/kit/request-headers.ts), GET and DELETE get
+ * 405, and a refusal gets the revision's status (404 for an unknown method, 400 for the others).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
@@ -23,7 +26,9 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isIPv6 } from 'node:net';
 import { PassThrough } from 'node:stream';
-import { isRecord, rawMemberText } from './jsonrpc.js';
+import { errorText, isRecord, METHOD_NOT_FOUND, rawMemberText } from './jsonrpc.js';
+import { HEADER_MISMATCH, headerMismatch, mirroredHeaders } from './request-headers.js';
+import { HANDSHAKE, metaOf, STATELESS, UNSUPPORTED_PROTOCOL_VERSION } from './revision.js';
 import type { Knobs } from './knobs.js';
 import { answerOauth } from './oauth.js';
 import { type SentLine, serve, type ServerSetup, type StopReason } from './server.js';
@@ -44,6 +49,9 @@ interface Routing {
    */
   key: string | undefined;
   method: unknown;
+  params: unknown;
+  /** The revision its `_meta` names (2026-07-28), or undefined. */
+  version: unknown;
 }
 
 function routing(body: string): Routing {
@@ -51,10 +59,31 @@ function routing(body: string): Routing {
   try {
     message = JSON.parse(body);
   } catch {
-    return { key: undefined, method: undefined };
+    return { key: undefined, method: undefined, params: undefined, version: undefined };
   }
-  if (!isRecord(message)) return { key: undefined, method: undefined };
-  return { key: rawMemberText(body, 'id') ?? undefined, method: message['method'] };
+  if (!isRecord(message)) return { key: undefined, method: undefined, params: undefined, version: undefined };
+  const params = message['params'];
+  return { key: rawMemberText(body, 'id') ?? undefined, method: message['method'], params, version: metaOf(params)['io.modelcontextprotocol/protocolVersion'] };
+}
+
+/**
+ * Whether a request is from a 2026-07-28 client, by its headers (a GET has no body): to a server
+ * that speaks only 2026-07-28, any; to one that speaks both, one whose `MCP-Protocol-Version` says so.
+ */
+function statelessClient(knobs: Knobs, headers: Readonly<Record<string, string>>): boolean {
+  return knobs.revisions.includes(STATELESS) && (!knobs.revisions.includes(HANDSHAKE) || headers['mcp-protocol-version'] === STATELESS);
+}
+
+/**
+ * The status of a 2026-07-28 reply: streamable-http, "If the server does not implement the
+ * requested RPC method, it **MUST** respond with `404 Not Found`", and UnsupportedProtocolVersion,
+ * HeaderMismatch and MissingRequiredClientCapability are each "For HTTP, ... `400 Bad Request`".
+ */
+function statelessStatus(reply: RawText): number {
+  if (typeof reply !== 'string') return 200;
+  const code = /^\{"jsonrpc":"2\.0","id":[^]*?,"error":\{"code":(-?\d+)/.exec(reply)?.[1];
+  if (code === String(METHOD_NOT_FOUND)) return 404;
+  return code === String(UNSUPPORTED_PROTOCOL_VERSION) || code === String(HEADER_MISMATCH) || code === '-32021' ? 400 : 200;
 }
 
 /** A tools/call result whose text alone is past OVERSIZE_BYTES, streamed without ever being held whole. */
@@ -140,12 +169,12 @@ function withHeadersEchoed(text: string, headers: Record<string, string>): strin
  * A reply as serve() wrote it, its length announced; with `echoed`, a call's result quoting those
  * headers (the echo rewrites the reply, so a reply in pieces is then joined first).
  */
-async function sendReply(response: ServerResponse, { line, bytes }: SentLine, echoed: Record<string, string> | null, onStream: boolean): Promise<void> {
+async function sendReply(response: ServerResponse, { line, bytes }: SentLine, echoed: Record<string, string> | null, onStream: boolean, status: number): Promise<void> {
   if (echoed !== null || typeof line === 'string') {
     const text = typeof line === 'string' ? line : [...line()].join('');
     const body = echoed === null ? text : withHeadersEchoed(text, echoed);
     if (onStream) response.end([...sseEvent(body)()].join(''));
-    else response.writeHead(200, { 'content-type': 'application/json' }).end(body);
+    else response.writeHead(status, { 'content-type': 'application/json' }).end(body);
     return;
   }
   if (onStream) {
@@ -217,11 +246,20 @@ export async function serveHttp(setup: ServerSetup, addresses: readonly string[]
     // look the name up again if it resolves at each dial (DNS rebinding).
     if (knobs.httpCloseConnections) response.setHeader('connection', 'close');
     const headers = headersOf(request);
-    ledger.append({ ev: 'request', method: request.method ?? '', path: request.url ?? '', headers });
+    const mirrored = mirroredHeaders(headers);
+    ledger.append({ ev: 'request', method: request.method ?? '', path: request.url ?? '', headers, ...(Object.keys(mirrored).length === 0 ? {} : { mcp_headers: mirrored }) });
     if (knobs.httpOauth !== null && answerOauth(knobs.httpOauth, knobs.oauthEndpointsAt, request, response, knobs.httpTls)) return;
+    const stateless = statelessClient(knobs, headers);
+    // 2026-07-28 has no GET stream and no session to end (streamable-http, "HTTP GET or DELETE to
+    // the MCP endpoint: respond with `405 Method Not Allowed`").
+    if (stateless && (request.method === 'GET' || request.method === 'DELETE')) {
+      response.writeHead(405, { allow: 'POST' }).end();
+      return;
+    }
     // A stream outside any call belongs to a session (Streamable HTTP): the server names one, as
-    // the SDK's stateful server does, and a client opens the stream once it is given one.
-    if (knobs.httpSse === 'outside') response.setHeader('mcp-session-id', OUTSIDE_SESSION);
+    // the SDK's stateful server does, and a client opens the stream once it is given one. 2026-07-28
+    // has none: "do not mint or echo session IDs".
+    if (knobs.httpSse === 'outside' && !stateless) response.setHeader('mcp-session-id', OUTSIDE_SESSION);
     if (knobs.httpSse === 'outside' && request.method === 'GET') {
       openStream(response, ++eventIds);
       keepWhileOpen(outside, response);
@@ -229,7 +267,18 @@ export async function serveHttp(setup: ServerSetup, addresses: readonly string[]
     }
     void (async () => {
       const line = (await text(request)).replace(/[\r\n]/g, ' ');
-      const { key, method } = routing(line);
+      const { key, method, params, version } = routing(line);
+      // A 2026-07-28 request is answered only when its headers say what its body says; serve()
+      // never reads one that does not (the ledger's request record holds the headers it came with).
+      const bodyStateless = version === STATELESS && knobs.revisions.includes(STATELESS) && typeof method === 'string';
+      const mismatch = bodyStateless ? headerMismatch(headers, method, params, STATELESS) : null;
+      // A request the 2025-11-25 handshake does not cover (one naming a revision, or any to a server
+      // without 2025-11-25) is answered with 2026-07-28's statuses, its refusals included.
+      const modern = knobs.revisions.includes(STATELESS) && (version !== undefined || !knobs.revisions.includes(HANDSHAKE));
+      if (mismatch !== null) {
+        response.writeHead(400, { 'content-type': 'application/json' }).end(errorText(key ?? null, HEADER_MISMATCH, mismatch));
+        return;
+      }
       const call = method === 'tools/call';
       const location = call ? redirectLocation(knobs, port, request.socket.localAddress) : null;
       if (location !== null) {
@@ -252,7 +301,7 @@ export async function serveHttp(setup: ServerSetup, addresses: readonly string[]
           const sending =
             call && knobs.httpOversize !== null
               ? sendOversized(response, key, knobs.httpOversize === 'announced')
-              : sendReply(response, reply, call && knobs.httpEchoHeaders ? headers : null, onStream);
+              : sendReply(response, reply, call && knobs.httpEchoHeaders ? headers : null, onStream, modern ? statelessStatus(reply.line) : 200);
           sending.catch(() => response.destroy());
         });
       }

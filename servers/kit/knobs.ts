@@ -588,8 +588,10 @@ function featureKnob(knobs: Knobs, key: string, value: string): boolean {
  */
 export function refuseUnlistened(knobs: Knobs, listen: readonly string[] | null): void {
   // Over HTTP a request or notification of the server's own needs a stream to the client: only
-  // the event stream a call is answered on, or the one a GET opens (`http_sse`), is one.
-  const initiated = [...Object.keys(knobs.asks).map((tool) => `ask.${tool}`), ...Object.keys(knobs.notifies).map((tool) => `notify.${tool}`), ...Object.keys(knobs.rendezvous).map((tool) => `rendezvous.${tool}`)];
+  // the event stream a call is answered on, or the one a GET opens (`http_sse`), is one. A server
+  // that speaks only 2026-07-28 sends no request of its own: `ask.<tool>` is an answer there (mrtr.ts).
+  const asking = knobs.revisions.includes(HANDSHAKE) ? Object.keys(knobs.asks) : [];
+  const initiated = [...asking.map((tool) => `ask.${tool}`), ...Object.keys(knobs.notifies).map((tool) => `notify.${tool}`), ...Object.keys(knobs.rendezvous).map((tool) => `rendezvous.${tool}`)];
   if (listen !== null && knobs.httpSse === null && initiated.length > 0) throw new KnobError(`knob ${initiated[0]} is served over stdio, or over HTTP with http_sse`);
   if (listen === null && knobs.httpSse !== null) throw new KnobError('knob http_sse needs --http');
   if (listen === null && knobs.httpOauth !== null) throw new KnobError('knob http_oauth needs --http');

@@ -135,6 +135,11 @@ export interface RequestRecord extends RecordBase {
   method: string;
   path: string;
   headers: Record<string, string>;
+  /**
+   * The headers 2026-07-28 mirrors from the body (`mcp-method`, `mcp-name`, every `mcp-param-*`),
+   * names in lower case, values as sent (servers/kit/request-headers.ts); absent when it carried none.
+   */
+  mcp_headers?: Record<string, string>;
 }
 
 /**
