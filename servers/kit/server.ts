@@ -4,7 +4,8 @@
  * is killed midway. One line is finished before the next is read: handling is synchronous, except
  * that a reply given in pieces to a stream (stdio) is streamed out before the next line is read.
  * Over HTTP, where each request has a response of its own, lines go instead to a hook that takes
- * each as it is written and answers in its own time.
+ * each as it is written and answers in its own time. Each request is answered in the MCP revision
+ * it speaks, among those knob `revisions` lists (servers/kit/revision.ts).
  */
 import type { Readable, Writable } from 'node:stream';
 import { type Call, callAnswer, callError, callFate, resolveCall } from './calls.js';
@@ -221,7 +222,8 @@ function sendChange(setup: Serving, notice: string): void {
 /**
  * While handling a call of `tool`: the notifications `notify.<tool>` names go out, then the
  * requests `ask.<tool>` names, and the call's answer waits for their replies; with neither, the
- * answer goes out at once.
+ * answer goes out at once. In 2026-07-28 the requests travel in the call's answer instead
+ * (askStateless).
  */
 function startOwn(setup: Serving, tool: string, params: unknown, reply: RawText, id: string | null, revision: Revision): Promise<void> | undefined {
   const asking = setup.knobs.asks[tool];
