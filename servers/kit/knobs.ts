@@ -8,6 +8,7 @@ import { isIP } from 'node:net';
 import { ECHO_ENCODINGS, type EnvEcho } from './echo.js';
 import { DESCRIPTION_FAMILIES, DESCRIPTION_PRESETS, type DescriptionPreset } from './descriptions.js';
 import { ERROR_PRESETS, type ErrorPreset } from './errors.js';
+import { ICON_PRESETS, type IconPreset, ORIGIN_ICON_PRESETS } from './icons.js';
 import { ASK_PRESET_NAMES, type AskPreset, NOTIFY_PRESET_NAMES, type NotifyPreset } from './initiated.js';
 import { ASSIGNED_IDS, type AssignedIds } from './notes.js';
 import {
@@ -66,6 +67,10 @@ export interface Knobs {
   titles: Record<string, TitlePreset>;
   /** Per tool of the tool set: the `execution.taskSupport` it is listed with in both phases. */
   executions: Record<string, TaskSupport>;
+  /** Per tool of the tool set: the `icons` it is listed with in both phases (servers/kit/icons.ts). */
+  icons: Record<string, IconPreset>;
+  /** Over HTTP, the origin the server is reached at, set once it listens (http.ts); null over stdio. */
+  origin: string | null;
   /** Per tool of the tool set: the preset that replaces its input schema in both phases. */
   schemas: Record<string, SchemaPreset>;
   /** The port the URLs in schema presets name. */
@@ -214,6 +219,7 @@ const KNOB_KEYS = [
   'description.<tool>',
   'title.<tool>',
   'execution.<tool>',
+  'icons.<tool>',
   'schema.<tool>',
   'canary_port',
   'name.<tool>',
@@ -349,6 +355,8 @@ export function resolveKnobs(assigned: Readonly<Record<string, string>>): Knobs 
     descriptions: {},
     titles: {},
     executions: {},
+    icons: {},
+    origin: null,
     schemas: {},
     canaryPort: DEFAULT_CANARY_PORT,
     names: {},
@@ -417,6 +425,9 @@ export function resolveKnobs(assigned: Readonly<Record<string, string>>): Knobs 
           break;
         case 'execution':
           knobs.executions[name] = oneOf(key, value, TASK_SUPPORT);
+          break;
+        case 'icons':
+          knobs.icons[name] = oneOf(key, value, ICON_PRESETS);
           break;
         case 'schema':
           knobs.schemas[name] = preset(key, value, SCHEMA_PRESETS, SCHEMA_FAMILIES);
@@ -585,6 +596,9 @@ export function refuseUnlistened(knobs: Knobs, listen: readonly string[] | null)
   if (listen !== null && knobs.httpSse === null && initiated.length > 0) throw new KnobError(`knob ${initiated[0]} is served over stdio, or over HTTP with http_sse`);
   if (listen === null && knobs.httpSse !== null) throw new KnobError('knob http_sse needs --http');
   if (listen === null && knobs.httpOauth !== null) throw new KnobError('knob http_oauth needs --http');
+  // A stdio server has no web origin, so no icon of it is on its origin.
+  const onOrigin = Object.entries(knobs.icons).find(([, preset]) => ORIGIN_ICON_PRESETS.includes(preset));
+  if (listen === null && onOrigin !== undefined) throw new KnobError(`knob icons.${onOrigin[0]}=${onOrigin[1]} needs --http: a stdio server has no origin`);
   const target = knobs.httpRedirectTo;
   if (target !== null && !(listen ?? []).includes(target)) {
     throw new KnobError(`knob http_redirect_to=${target} needs --http and ${target} among the addresses the server listens on`);
@@ -681,11 +695,11 @@ function isFillerName(name: string, count: number): boolean {
   return n >= 1 && n <= count && fillerTool(n).name === name;
 }
 
-type ToolKnob = 'annotations' | 'run.annotations' | 'description' | 'title' | 'execution' | 'schema' | 'name' | 'output_schema' | 'output' | 'result' | 'error' | 'echo_env' | 'ask' | 'notify' | 'needs' | 'rendezvous';
+type ToolKnob = 'annotations' | 'run.annotations' | 'description' | 'title' | 'execution' | 'icons' | 'schema' | 'name' | 'output_schema' | 'output' | 'result' | 'error' | 'echo_env' | 'ask' | 'notify' | 'needs' | 'rendezvous';
 
 /** `annotations.write_note` → annotations of write_note; any other key → null. */
 function splitToolKey(key: string): { prefix: ToolKnob; tool: string } | null {
-  const match = /^(run\.annotations|annotations|description|title|execution|schema|name|output_schema|output|result|error|echo_env|ask|notify|needs|rendezvous)\.(.+)$/.exec(key);
+  const match = /^(run\.annotations|annotations|description|title|execution|icons|schema|name|output_schema|output|result|error|echo_env|ask|notify|needs|rendezvous)\.(.+)$/.exec(key);
   return match ? { prefix: match[1] as ToolKnob, tool: match[2]! } : null;
 }
 
