@@ -237,6 +237,8 @@ export interface ListedTool {
   readonly outputSchema: JsonObject | undefined;
   /** How it may be run (MCP 2025-11-25 `ToolExecution`), with only the members the broker knows. */
   readonly execution?: JsonObject;
+  /** Its `icons` as listed, when they are an array: judged by icons-safe before the agent sees any. */
+  readonly icons?: JsonArray;
 }
 
 /** One page of the listing, as the listing guards see it. */
@@ -295,6 +297,7 @@ export interface Presentation {
   readonly outputSchema?: JsonObject;
   readonly annotations: JsonObject | undefined;
   readonly execution?: JsonObject;
+  readonly icons?: JsonArray;
 }
 
 export interface RegisteredTool {

@@ -29,6 +29,7 @@ import { nameRules, nameUnique } from './names.js';
 import { groupDiesWithBroker, ownProcessGroup, parentDeathSignal } from './process.js';
 import { descriptionCap, inspectDescriptorsStep, inspectResults, redactServerEnv, resultCap, serverErrorEscaped } from './outbound.js';
 import { operatorAnnotations, operatorDescription } from './presentation.js';
+import { iconsSafe } from './icons.js';
 import { brokerMarkersOnly, effectContract, outputValid, serverErrorIsToolError, withholdUninspectable } from './result.js';
 import { hiddenNamesSound, objectSchema, schemaCompiles, selfContained } from './schema.js';
 import { elicitationAllowed, elicitationBounds, elicitationModeDeclared, elicitationNoCredentials, elicitationUrlWhole } from './elicitation.js';
@@ -116,8 +117,9 @@ export const ALL_GUARDS: Guards = {
     nameRules,
     nameUnique,
   ],
-  // The operator's decisions first: the outbound stage then inspects what the agent would be shown.
-  presentation: [operatorAnnotations, operatorDescription],
+  // The operator's decisions first, then the icons that are safe to show: the outbound stage then
+  // inspects what the agent would be shown.
+  presentation: [operatorAnnotations, operatorDescription, iconsSafe],
   // With several servers, on every server's decided tools: a shared name refused before what
   // one server says of another's tools is looked for, so only names that stay are looked for.
   fleet: [serverNamesUnique, foreignMentions],
