@@ -7,6 +7,7 @@
  * sees whether the icon reached the agent on any channel.
  */
 import { writeString } from './json-text.js';
+import { PNG_BASE64 } from './results.js';
 
 /** `IcoCanary` and a tag, 24 base64 letters: a whole number of base64 groups. */
 const canary = (tag: string): string => `IcoCanary${tag}`.padEnd(24, 'X');
@@ -23,8 +24,6 @@ export const ICON_CANARIES = {
   many: canary('Many'),
 } as const;
 
-/** A real 1x1 PNG (one blue pixel), 70 bytes: the benign `data:` icon. */
-export const PNG_BASE64 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGPQyt/yHwAEYQJNUmtOyQAAAABJRU5ErkJggg==';
 
 /**
  * How long the `oversized` preset's base64 is: 24 KiB of image, past the 16 KiB the reference keeps

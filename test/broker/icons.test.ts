@@ -7,8 +7,8 @@ import { writeJson } from '../../src/json/writer.js';
 import { DEFAULT_LIMITS } from '../../src/operator/config.js';
 import type { JsonArray, Presentation, ServerSpec } from '../../src/types.js';
 import { config, json } from './builders.js';
-/** A real 1x1 PNG, as the kit's data-png icon holds it. */
-const PNG_BASE64 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGPQyt/yHwAEYQJNUmtOyQAAAABJRU5ErkJggg==';
+/** A real 1x1 PNG (70 bytes), as the kit's data-png icon holds it. */
+const PNG_BASE64 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
 
 const STDIO: ServerSpec = config({}).server;
 const HTTPS: ServerSpec = { id: 'notes', url: new URL('https://notes.example.test:8443/mcp'), prefix: undefined, sourceVersion: undefined };
