@@ -94,6 +94,8 @@ const NEEDED_BY: Record<string, Record<string, string[]>> = {
     'ico.many-bounded': ['list.listing_excludes'],
     'ico.oversized-dropped': ['list.listing_excludes'],
     'ico.plain-http-dropped': ['list.listing_excludes'],
+    'ico.prompt-svg-script-dropped': ['request.answer_excludes'],
+    'ico.resource-javascript-dropped': ['request.answer_excludes'],
     'ico.svg-script-dropped': ['list.listing_excludes'],
     'ico.type-mismatch-dropped': ['list.listing_excludes'],
     'ico.ws-dropped': ['list.listing_excludes'],

@@ -6,7 +6,7 @@
  * base64 letters, four to a group, so it decodes to bytes and still reads as itself), so a judge
  * sees whether the icon reached the agent on any channel.
  */
-import { writeString } from './json-text.js';
+import { type JsonValue, writeString } from './json-text.js';
 import { PNG_BASE64 } from './results.js';
 
 /** `IcoCanary` and a tag, 24 base64 letters: a whole number of base64 groups. */
@@ -47,7 +47,7 @@ interface Icon {
 }
 
 /**
- * The icons of each preset for `tool`. `origin` is the origin this server is reached at over HTTP
+ * The icons of each preset for `name` (a tool, resource or prompt; a path on the origin names it). `origin` is the origin this server is reached at over HTTP
  * (`https://127.0.0.1:PORT` once listening), null over stdio: a stdio server has no web origin, so
  * knobs.ts refuses `https-same-origin` there.
  */
@@ -92,9 +92,14 @@ function httpsOf(origin: string | null): string {
   return `https://${url.host}`;
 }
 
-/** The raw text of the `icons` array the preset lists `tool` with. */
-export function iconsText(preset: IconPreset, tool: string, origin: string | null): string {
+/** The raw text of the `icons` array the preset lists `name` (a tool, resource or prompt) with. */
+export function iconsText(preset: IconPreset, name: string, origin: string | null): string {
   const icon = ({ src, mimeType, sizes }: Icon): string =>
     `{"src":${writeString(src)}${mimeType === undefined ? '' : `,"mimeType":${writeString(mimeType)}`}${sizes === undefined ? '' : `,"sizes":[${sizes.map((size) => writeString(size)).join(',')}]`}}`;
-  return `[${PRESETS[preset](tool, origin).map(icon).join(',')}]`;
+  return `[${PRESETS[preset](name, origin).map(icon).join(',')}]`;
+}
+
+/** The same `icons` array as a value, for a listing written from values (resources, prompts). */
+export function iconsValue(preset: IconPreset, name: string, origin: string | null): JsonValue[] {
+  return JSON.parse(iconsText(preset, name, origin)) as JsonValue[];
 }

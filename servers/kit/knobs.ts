@@ -135,6 +135,8 @@ export interface Knobs {
   resourceContents: Record<string, ResourceContents>;
   /** Per resource: the preset that replaces its description in both phases. */
   resourceDescriptions: Record<string, FeatureDescription>;
+  /** Per resource: the `icons` it is listed with in both phases (servers/kit/icons.ts). */
+  resourceIcons: Record<string, IconPreset>;
   /** The preset that replaces the resource template's description in both phases. */
   templateDescription: FeatureDescription | null;
   /** In phase `run` this resource's description gains a plain sentence. */
@@ -149,6 +151,8 @@ export interface Knobs {
   promptMessages: Record<string, PromptMessages>;
   /** Per prompt: the preset that replaces its description in both phases. */
   promptDescriptions: Record<string, FeatureDescription>;
+  /** Per prompt: the `icons` it is listed with in both phases (servers/kit/icons.ts). */
+  promptIcons: Record<string, IconPreset>;
   /** In phase `run` this prompt's description gains a plain sentence. */
   runPromptDescription: string | null;
   /** How completion/complete misbehaves; null answers honestly. */
@@ -256,6 +260,7 @@ const KNOB_KEYS = [
   'oauth_endpoints_at',
   'resource.<resource>',
   'resource_description.<resource>',
+  'resource_icons.<resource>',
   'template_description',
   'run.resource_description',
   'run.resource_add',
@@ -263,6 +268,7 @@ const KNOB_KEYS = [
   'backtracking_template',
   'prompt.<prompt>',
   'prompt_description.<prompt>',
+  'prompt_icons.<prompt>',
   'run.prompt_description',
   'completion',
   'notify_features_changed',
@@ -389,6 +395,7 @@ export function resolveKnobs(assigned: Readonly<Record<string, string>>): Knobs 
     oauthEndpointsAt: null,
     resourceContents: {},
     resourceDescriptions: {},
+    resourceIcons: {},
     templateDescription: null,
     runResourceDescription: null,
     runResourceAdd: false,
@@ -396,6 +403,7 @@ export function resolveKnobs(assigned: Readonly<Record<string, string>>): Knobs 
     backtrackingTemplate: false,
     promptMessages: {},
     promptDescriptions: {},
+    promptIcons: {},
     runPromptDescription: null,
     completion: null,
     notifyFeaturesChanged: false,
@@ -561,6 +569,12 @@ function featureKnob(knobs: Knobs, key: string, value: string): boolean {
     case 'resource_description':
       knobs.resourceDescriptions[oneOf(key, target, RESOURCE_NAMES)] = oneOf(key, value, FEATURE_DESCRIPTIONS);
       return true;
+    case 'resource_icons':
+      knobs.resourceIcons[oneOf(key, target, RESOURCE_NAMES)] = oneOf(key, value, ICON_PRESETS);
+      return true;
+    case 'prompt_icons':
+      knobs.promptIcons[oneOf(key, target, PROMPT_NAMES)] = oneOf(key, value, ICON_PRESETS);
+      return true;
     case 'prompt':
       knobs.promptMessages[oneOf(key, target, PROMPT_NAMES)] = oneOf(key, value, PROMPT_MESSAGES);
       return true;
@@ -597,8 +611,9 @@ export function refuseUnlistened(knobs: Knobs, listen: readonly string[] | null)
   if (listen === null && knobs.httpSse !== null) throw new KnobError('knob http_sse needs --http');
   if (listen === null && knobs.httpOauth !== null) throw new KnobError('knob http_oauth needs --http');
   // A stdio server has no web origin, so no icon of it is on its origin.
-  const onOrigin = Object.entries(knobs.icons).find(([, preset]) => ORIGIN_ICON_PRESETS.includes(preset));
-  if (listen === null && onOrigin !== undefined) throw new KnobError(`knob icons.${onOrigin[0]}=${onOrigin[1]} needs --http: a stdio server has no origin`);
+  const iconKnobs = [['icons', knobs.icons], ['resource_icons', knobs.resourceIcons], ['prompt_icons', knobs.promptIcons]] as const;
+  const onOrigin = iconKnobs.flatMap(([prefix, byName]) => Object.entries(byName).flatMap(([name, preset]) => (ORIGIN_ICON_PRESETS.includes(preset) ? [`${prefix}.${name}=${preset}`] : [])));
+  if (listen === null && onOrigin.length > 0) throw new KnobError(`knob ${onOrigin[0]} needs --http: a stdio server has no origin`);
   const target = knobs.httpRedirectTo;
   if (target !== null && !(listen ?? []).includes(target)) {
     throw new KnobError(`knob http_redirect_to=${target} needs --http and ${target} among the addresses the server listens on`);

@@ -1,16 +1,16 @@
-// A tool's icons, as MCP's Icons section (2025-11-25, kept in 2026-07-28) tells a consumer to treat
-// them: untrusted metadata that a client will fetch and render. The agent is shown an icon only
-// when rendering it can do no harm: an https URL on the server's own origin (never fetched by the
+// The icons of a tool, resource, template or prompt, as MCP's Icons section (2025-11-25, kept in
+// 2026-07-28) tells a consumer to treat them: untrusted metadata that a client will fetch and
+// render. The agent is shown an icon only when rendering it can do no harm: an https URL on the server's own origin (never fetched by the
 // broker), or a small `data:` image of a raster type whose bytes are what it says. Anything else
 // (another scheme, another host, SVG, which is active content, a type the bytes belie, a size or
-// count past the bounds) is dropped from the descriptor, and the tool is still offered: an icon is
-// decoration, so dropping it costs the agent nothing it needs, where withholding the tool would
-// let a server's icon take its own tool away.
+// count past the bounds) is dropped from the descriptor, and the tool (or resource, or prompt) is
+// still offered: an icon is decoration, so dropping it costs the agent nothing it needs, where
+// withholding the tool would let a server's icon take its own tool away.
 
 import { member, object } from '../json/tree.js';
 import { BASE64 } from '../result/non-text.js';
 import type { JsonArray, JsonObject, JsonValue, ServerSpec } from '../types.js';
-import type { PresentationGuard } from './types.js';
+import type { FeatureGuard, PresentationGuard } from './types.js';
 
 /** At most this many icons of one tool are judged; the rest are dropped unread. */
 export const MAX_ICONS = 8;
@@ -105,4 +105,15 @@ export function safeIcons(icons: JsonArray, server: ServerSpec): JsonArray | und
 export const iconsSafe: PresentationGuard = {
   name: 'icons-safe',
   present: (shown, _effect, _rule, _limits, server) => (shown.icons === undefined ? shown : { ...shown, icons: safeIcons(shown.icons, server) }),
+};
+
+/** The same guard on a resource's, template's or prompt's descriptor: `icons` that are not an array are dropped too. */
+export const iconsSafeFeatures: FeatureGuard = {
+  name: 'icons-safe',
+  present({ shown, config }) {
+    const icons = member(shown, 'icons');
+    if (icons === undefined) return { ok: true, shown };
+    const kept = icons.kind === 'array' ? safeIcons(icons, config.server) : undefined;
+    return { ok: true, shown: object(shown.entries.map(([key, value]) => [key, key === 'icons' ? kept : value])) };
+  },
 };

@@ -29,7 +29,7 @@ import { nameRules, nameUnique } from './names.js';
 import { groupDiesWithBroker, ownProcessGroup, parentDeathSignal } from './process.js';
 import { descriptionCap, inspectDescriptorsStep, inspectResults, redactServerEnv, resultCap, serverErrorEscaped } from './outbound.js';
 import { operatorAnnotations, operatorDescription } from './presentation.js';
-import { iconsSafe } from './icons.js';
+import { iconsSafe, iconsSafeFeatures } from './icons.js';
 import { brokerMarkersOnly, effectContract, outputValid, serverErrorIsToolError, withholdUninspectable } from './result.js';
 import { hiddenNamesSound, objectSchema, schemaCompiles, selfContained } from './schema.js';
 import { elicitationAllowed, elicitationBounds, elicitationModeDeclared, elicitationNoCredentials, elicitationUrlWhole } from './elicitation.js';
@@ -141,7 +141,7 @@ export const ALL_GUARDS: Guards = {
   rediscovery: [rediscoveryBounded],
   serve: [nothingRegistered],
   // Resources, prompts and completion, each hook in this order: at Load the pin, then what the
-  // operator allows, then inspection of what would be shown; before the server is asked, what the
+  // operator allows, then the icons safe to show, then inspection of what would be shown; before the server is asked, what the
   // operator allows, then the prompt's arguments; on the answer, what cannot be inspected is
   // withheld and completions bounded and cleared of hidden names before inspection, and the cap
   // is last, on what is actually sent.
@@ -149,6 +149,7 @@ export const ALL_GUARDS: Guards = {
     featurePin,
     resourceUriAllowed,
     promptAllowed,
+    iconsSafeFeatures,
     inspectFeatureDescriptors,
     promptArgumentsValid,
     withholdFeatureBlobs,

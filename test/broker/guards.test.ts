@@ -524,6 +524,7 @@ describe('the guard registry', () => {
       'feature-pin',
       'resource-uri-allowed',
       'prompt-allowed',
+      'icons-safe',
       'inspect-feature-descriptors',
       'prompt-arguments-valid',
       'withhold-feature-blobs',

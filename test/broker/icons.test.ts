@@ -2,10 +2,10 @@
 // bytes and bounds, and that the rest of the descriptor is left as it was.
 
 import { describe, expect, it } from 'vitest';
-import { iconsSafe, MAX_ICON_BYTES, MAX_ICONS, MAX_ICONS_CHARS, safeIcons } from '../../src/guards/icons.js';
+import { iconsSafe, iconsSafeFeatures, MAX_ICON_BYTES, MAX_ICONS, MAX_ICONS_CHARS, safeIcons } from '../../src/guards/icons.js';
 import { writeJson } from '../../src/json/writer.js';
 import { DEFAULT_LIMITS } from '../../src/operator/config.js';
-import type { JsonArray, Presentation, ServerSpec } from '../../src/types.js';
+import type { JsonArray, JsonObject, Presentation, ServerSpec } from '../../src/types.js';
 import { config, json } from './builders.js';
 /** A real 1x1 PNG (70 bytes), as the kit's data-png icon holds it. */
 const PNG_BASE64 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
@@ -109,5 +109,19 @@ describe('icons-safe', () => {
     const without: Presentation = { description: 'd', inputSchema: json('{"type":"object"}'), annotations: undefined };
     expect(iconsSafe.present(without, 'read_only', undefined, DEFAULT_LIMITS, STDIO)).toBe(without);
     expect(iconsSafe.present({ ...without, icons: icons({ src: 'file:///x' }) }, 'read_only', undefined, DEFAULT_LIMITS, STDIO).icons).toBeUndefined();
+  });
+
+  it("on a resource's or prompt's descriptor, keeps the safe icons and the rest of it, and drops icons that are not a list", () => {
+    const shownOf = (listed: string): string => {
+      const shown = json(listed);
+      const verdict = iconsSafeFeatures.present!({ descriptor: { kind: 'prompt', key: 'p', listed: shown }, shown, config: config({}), pins: undefined });
+      if (!verdict.ok) throw new Error(verdict.reason);
+      return writeJson(verdict.shown);
+    };
+    const prompt = (icons: unknown) => JSON.stringify({ name: 'p', description: 'd', icons });
+    expect(shownOf(prompt([{ src: 'javascript:x' }, PNG]))).toBe(prompt([PNG]));
+    expect(shownOf(prompt([{ src: 'javascript:x' }]))).toBe('{"name":"p","description":"d"}');
+    expect(shownOf(prompt('data:image/png;base64,AAAA'))).toBe('{"name":"p","description":"d"}');
+    expect(shownOf('{"name":"p"}')).toBe('{"name":"p"}');
   });
 });
