@@ -262,6 +262,8 @@ export interface PinnedTool {
   readonly annotations: JsonObject | undefined;
   /** The output schema as pinned (canonical form parsed back); undefined when there was none. */
   readonly outputSchema: JsonObject | undefined;
+  /** Its `icons` as the server listed them at pin time; undefined when it listed none. */
+  readonly icons?: JsonArray;
 }
 
 /** Client capabilities as MCP 2025-11-25 declares them: what an agent declared, or the broker declares to a server. */

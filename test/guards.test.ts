@@ -87,6 +87,9 @@ const NEEDED_BY: Record<string, Record<string, string[]>> = {
   'operator-description': {
     'dsc.override-replaces-poisoned': ['list.includes', 'list.descriptions'],
   },
+  'icons-pin': {
+    'ico.changed-at-run-dropped': ['list.listing_excludes'],
+  },
   'icons-safe': {
     'ico.cross-origin-dropped': ['list.listing_excludes'],
     'ico.file-dropped': ['list.listing_excludes'],

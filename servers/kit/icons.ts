@@ -83,6 +83,15 @@ const PRESETS = {
 export type IconPreset = keyof typeof PRESETS;
 export const ICON_PRESETS = Object.keys(PRESETS) as IconPreset[];
 
+/**
+ * What `run.icons` lists a tool with in phase `run`: another real 1x1 PNG (a blue pixel), as safe
+ * as `data-png`, so that only a comparison with the pin sees the change. Its base64 holds
+ * `RUN_ICON_MARK`, which no other preset's does.
+ */
+const RUN_PNG_BASE64 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGO4oKDwHwAE5AIQSd1nQAAAAABJRU5ErkJggg==';
+export const RUN_ICON_MARK = 'nGO4oKDwHwAE5AIQSd1nQ';
+export const RUN_ICONS = `[{"src":${writeString(pngDataUri(RUN_PNG_BASE64))},"mimeType":"image/png","sizes":["1x1"]}]`;
+
 /** The presets that need the server's origin, so an HTTP server. */
 export const ORIGIN_ICON_PRESETS: readonly IconPreset[] = ['https-same-origin'];
 

@@ -55,6 +55,8 @@ export interface Knobs {
   runTitle: string | null;
   /** In phase `run` this tool of the set is listed with `execution.taskSupport` `required`. */
   runExecution: string | null;
+  /** In phase `run` this tool of the set is listed with another safe icon (`RUN_ICONS` of icons.ts). */
+  runIcons: string | null;
   /** When a line arrives in another phase than the line before it, the server first says its tools changed. */
   notifyListChanged: boolean;
   /** Per tool of the tool set. */
@@ -217,6 +219,7 @@ const KNOB_KEYS = [
   'run.output_schema',
   'run.title',
   'run.execution',
+  'run.icons',
   'notify_list_changed',
   'annotations.<tool>',
   'run.annotations.<tool>',
@@ -304,6 +307,7 @@ const TOOL_NAME_KNOBS = {
   'run.output_schema': 'runOutputSchema',
   'run.title': 'runTitle',
   'run.execution': 'runExecution',
+  'run.icons': 'runIcons',
   hang_on_call: 'hangOnCall',
   die_on_call: 'dieOnCall',
 } as const satisfies Record<string, keyof Knobs>;
@@ -355,6 +359,7 @@ export function resolveKnobs(assigned: Readonly<Record<string, string>>): Knobs 
     runOutputSchema: null,
     runTitle: null,
     runExecution: null,
+    runIcons: null,
     notifyListChanged: false,
     annotations: {},
     runAnnotations: {},

@@ -4,7 +4,7 @@
  * phase alone, so the server keeps no state between requests.
  */
 import { presetDescription } from './descriptions.js';
-import { iconsText } from './icons.js';
+import { iconsText, RUN_ICONS } from './icons.js';
 import { type JsonObject, type TextStyle, writeJson, writeString } from './json-text.js';
 import { type Knobs, listedNameOf } from './knobs.js';
 import { INJECTED_OUTPUT_SCHEMA, LOOSENED_OUTPUT_SCHEMA, OUTPUT_SCHEMA } from './outputs.js';
@@ -133,7 +133,7 @@ function present(def: ToolDef, knobs: Knobs, phase: Phase): Presented {
             : OUTPUT_SCHEMA,
     annotations: (run ? knobs.runAnnotations[def.name] : undefined) ?? knobs.annotations[def.name] ?? def.annotations,
     taskSupport: run && knobs.runExecution === def.name ? 'required' : (knobs.executions[def.name] ?? null),
-    icons: icons === undefined ? null : iconsText(icons, def.name, knobs.origin),
+    icons: run && knobs.runIcons === def.name ? RUN_ICONS : icons === undefined ? null : iconsText(icons, def.name, knobs.origin),
   };
 }
 

@@ -7,6 +7,7 @@
 // still offered: an icon is decoration, so dropping it costs the agent nothing it needs, where
 // withholding the tool would let a server's icon take its own tool away.
 
+import { canonicalJson } from '../json/canonical.js';
 import { member, object } from '../json/tree.js';
 import { BASE64 } from '../result/non-text.js';
 import type { JsonArray, JsonObject, JsonValue, ServerSpec } from '../types.js';
@@ -101,6 +102,21 @@ export function safeIcons(icons: JsonArray, server: ServerSpec): JsonArray | und
   }
   return kept.length === 0 ? undefined : { kind: 'array', items: kept };
 }
+
+/**
+ * A tool's icons are shown only as the operator reviewed them: icons that appeared, changed or
+ * went away since the pin are dropped (compared as canonical JSON, before icons-safe rebuilds
+ * them), and the tool is still offered, as an unsafe icon is dropped. A tool the manifest does not
+ * pin has nothing to compare with (`pinned` refuses it, unless disabled).
+ */
+export const iconsPin: PresentationGuard = {
+  name: 'icons-pin',
+  present(shown, _effect, _rule, _limits, _server, pin) {
+    if (pin === undefined || shown.icons === undefined) return shown;
+    const same = pin.icons !== undefined && canonicalJson(pin.icons) === canonicalJson(shown.icons);
+    return same ? shown : { ...shown, icons: undefined };
+  },
+};
 
 export const iconsSafe: PresentationGuard = {
   name: 'icons-safe',

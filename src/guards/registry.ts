@@ -29,7 +29,7 @@ import { nameRules, nameUnique } from './names.js';
 import { groupDiesWithBroker, ownProcessGroup, parentDeathSignal } from './process.js';
 import { descriptionCap, inspectDescriptorsStep, inspectResults, redactServerEnv, resultCap, serverErrorEscaped } from './outbound.js';
 import { operatorAnnotations, operatorDescription } from './presentation.js';
-import { iconsSafe, iconsSafeFeatures } from './icons.js';
+import { iconsPin, iconsSafe, iconsSafeFeatures } from './icons.js';
 import { brokerMarkersOnly, effectContract, outputValid, serverErrorIsToolError, withholdUninspectable } from './result.js';
 import { hiddenNamesSound, objectSchema, schemaCompiles, selfContained } from './schema.js';
 import { elicitationAllowed, elicitationBounds, elicitationModeDeclared, elicitationNoCredentials, elicitationUrlWhole } from './elicitation.js';
@@ -117,9 +117,10 @@ export const ALL_GUARDS: Guards = {
     nameRules,
     nameUnique,
   ],
-  // The operator's decisions first, then the icons that are safe to show: the outbound stage then
-  // inspects what the agent would be shown.
-  presentation: [operatorAnnotations, operatorDescription, iconsSafe],
+  // The operator's decisions first, then the icons as pinned and safe to show (the pin compared
+  // with the icons as listed, before icons-safe rebuilds them): the outbound stage then inspects
+  // what the agent would be shown.
+  presentation: [operatorAnnotations, operatorDescription, iconsPin, iconsSafe],
   // With several servers, on every server's decided tools: a shared name refused before what
   // one server says of another's tools is looked for, so only names that stay are looked for.
   fleet: [serverNamesUnique, foreignMentions],

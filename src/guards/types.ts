@@ -74,8 +74,8 @@ export interface FleetGuard {
 /** Replaces part of what the agent sees with what the operator decided, or drops what it may not see. */
 export interface PresentationGuard {
   readonly name: string;
-  /** `server` is the server the tool comes from, as the operator named it. */
-  present(shown: Presentation, effect: Effect | undefined, rule: Rule | undefined, limits: Limits, server: ServerSpec): Presentation;
+  /** `server` is the server the tool comes from, as the operator named it; `pin` what the manifest records of the tool, if it does. */
+  present(shown: Presentation, effect: Effect | undefined, rule: Rule | undefined, limits: Limits, server: ServerSpec, pin: PinnedTool | undefined): Presentation;
 }
 
 /** Who is calling, and the operator's decisions that apply to every call. */

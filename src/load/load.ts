@@ -82,7 +82,7 @@ export function toolSubject(
     icons: live?.icons,
   };
   const offered = offeredName(name, rule, config.server.prefix);
-  const presented = guards.presentation.reduce((shown, guard) => guard.present(shown, effect, rule, config.limits, config.server), asReceived);
+  const presented = guards.presentation.reduce((shown, guard) => guard.present(shown, effect, rule, config.limits, config.server, pin), asReceived);
   const outbound = throughStage(offered, presented, guards, config);
   return {
     name,

@@ -2,10 +2,10 @@
 // bytes and bounds, and that the rest of the descriptor is left as it was.
 
 import { describe, expect, it } from 'vitest';
-import { iconsSafe, iconsSafeFeatures, MAX_ICON_BYTES, MAX_ICONS, MAX_ICONS_CHARS, safeIcons } from '../../src/guards/icons.js';
+import { iconsPin, iconsSafe, iconsSafeFeatures, MAX_ICON_BYTES, MAX_ICONS, MAX_ICONS_CHARS, safeIcons } from '../../src/guards/icons.js';
 import { writeJson } from '../../src/json/writer.js';
 import { DEFAULT_LIMITS } from '../../src/operator/config.js';
-import type { JsonArray, JsonObject, Presentation, ServerSpec } from '../../src/types.js';
+import type { JsonArray, PinnedTool, Presentation, ServerSpec } from '../../src/types.js';
 import { config, json } from './builders.js';
 /** A real 1x1 PNG (70 bytes), as the kit's data-png icon holds it. */
 const PNG_BASE64 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
@@ -103,12 +103,12 @@ describe('icons-safe', () => {
 
   it('leaves the rest of what the agent is shown as it was, and a tool without icons alone', () => {
     const shown: Presentation = { description: 'd', inputSchema: json('{"type":"object"}'), annotations: undefined, icons: icons({ src: 'javascript:x' }, PNG) };
-    const after = iconsSafe.present(shown, 'read_only', undefined, DEFAULT_LIMITS, STDIO);
+    const after = iconsSafe.present(shown, 'read_only', undefined, DEFAULT_LIMITS, STDIO, undefined);
     expect({ ...after, icons: undefined }).toEqual({ ...shown, icons: undefined });
     expect(writeJson(after.icons!)).toBe(JSON.stringify([PNG]));
     const without: Presentation = { description: 'd', inputSchema: json('{"type":"object"}'), annotations: undefined };
-    expect(iconsSafe.present(without, 'read_only', undefined, DEFAULT_LIMITS, STDIO)).toBe(without);
-    expect(iconsSafe.present({ ...without, icons: icons({ src: 'file:///x' }) }, 'read_only', undefined, DEFAULT_LIMITS, STDIO).icons).toBeUndefined();
+    expect(iconsSafe.present(without, 'read_only', undefined, DEFAULT_LIMITS, STDIO, undefined)).toBe(without);
+    expect(iconsSafe.present({ ...without, icons: icons({ src: 'file:///x' }) }, 'read_only', undefined, DEFAULT_LIMITS, STDIO, undefined).icons).toBeUndefined();
   });
 
   it("on a resource's or prompt's descriptor, keeps the safe icons and the rest of it, and drops icons that are not a list", () => {
@@ -123,5 +123,15 @@ describe('icons-safe', () => {
     expect(shownOf(prompt([{ src: 'javascript:x' }]))).toBe('{"name":"p","description":"d"}');
     expect(shownOf(prompt('data:image/png;base64,AAAA'))).toBe('{"name":"p","description":"d"}');
     expect(shownOf('{"name":"p"}')).toBe('{"name":"p"}');
+  });
+
+  it('icons-pin shows a pinned tool its icons only as they were pinned, and leaves an unpinned one to the other guards', () => {
+    const shown: Presentation = { description: 'd', inputSchema: json('{"type":"object"}'), annotations: undefined, icons: icons(PNG) };
+    const pin = (pinned: JsonArray | undefined): PinnedTool => ({ descriptionHash: '', schemaHash: '', inputSchema: json('{}'), annotations: undefined, outputSchema: undefined, icons: pinned });
+    const present = (pinned: PinnedTool | undefined) => iconsPin.present(shown, 'read_only', undefined, DEFAULT_LIMITS, STDIO, pinned).icons;
+    expect(present(pin(icons(PNG)))).toBe(shown.icons);
+    expect(present(pin(icons({ ...PNG, sizes: ['2x2'] })))).toBeUndefined();
+    expect(present(pin(undefined))).toBeUndefined();
+    expect(present(undefined)).toBe(shown.icons);
   });
 });
