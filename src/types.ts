@@ -237,6 +237,8 @@ export interface ListedTool {
   readonly outputSchema: JsonObject | undefined;
   /** How it may be run (MCP 2025-11-25 `ToolExecution`), with only the members the broker knows. */
   readonly execution?: JsonObject;
+  /** Its `icons` as listed, when they are an array: judged by icons-safe before the agent sees any. */
+  readonly icons?: JsonArray;
 }
 
 /** One page of the listing, as the listing guards see it. */
@@ -260,6 +262,8 @@ export interface PinnedTool {
   readonly annotations: JsonObject | undefined;
   /** The output schema as pinned (canonical form parsed back); undefined when there was none. */
   readonly outputSchema: JsonObject | undefined;
+  /** Its `icons` as the server listed them at pin time; undefined when it listed none. */
+  readonly icons?: JsonArray;
 }
 
 /** Client capabilities as MCP 2025-11-25 declares them: what an agent declared, or the broker declares to a server. */
@@ -295,6 +299,7 @@ export interface Presentation {
   readonly outputSchema?: JsonObject;
   readonly annotations: JsonObject | undefined;
   readonly execution?: JsonObject;
+  readonly icons?: JsonArray;
 }
 
 export interface RegisteredTool {

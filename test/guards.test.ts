@@ -87,6 +87,22 @@ const NEEDED_BY: Record<string, Record<string, string[]>> = {
   'operator-description': {
     'dsc.override-replaces-poisoned': ['list.includes', 'list.descriptions'],
   },
+  'icons-pin': {
+    'ico.changed-at-run-dropped': ['list.listing_excludes'],
+  },
+  'icons-safe': {
+    'ico.cross-origin-dropped': ['list.listing_excludes'],
+    'ico.file-dropped': ['list.listing_excludes'],
+    'ico.javascript-dropped': ['list.listing_excludes'],
+    'ico.many-bounded': ['list.listing_excludes'],
+    'ico.oversized-dropped': ['list.listing_excludes'],
+    'ico.plain-http-dropped': ['list.listing_excludes'],
+    'ico.prompt-svg-script-dropped': ['request.answer_excludes'],
+    'ico.resource-javascript-dropped': ['request.answer_excludes'],
+    'ico.svg-script-dropped': ['list.listing_excludes'],
+    'ico.type-mismatch-dropped': ['list.listing_excludes'],
+    'ico.ws-dropped': ['list.listing_excludes'],
+  },
   'registered-calls-only': {
     'cls.unclassified-tool-withheld': ['call.server_received'],
     'pin.dropped-tool': ['call.server_received'],

@@ -58,6 +58,7 @@ export const FEATURES = {
   sampling: "refuses a server's sampling requests unless the operator allows them, and bounds, inspects and never tool-enables them unless the agent declared it",
   elicitation: "refuses a server's elicitation unless the operator allows it, refuses forms asking for credentials, shows a URL whole and never fetches it",
   roots: 'tells a server only the roots the operator permits it',
+  icons: "shows a tool's icons only when they are safe to render: https on the server's own origin, or a small data: image of a raster type whose bytes match it",
   notifications: "redacts, escapes and bounds a server's log messages and list_changed notices, and forwards progress only for the agent's own tokens",
 } as const;
 export type Feature = keyof typeof FEATURES;

@@ -336,7 +336,10 @@ export async function serveHttp(setup: ServerSetup, addresses: readonly string[]
   }
   ledger.append({ ev: 'listening', port });
 
-  const reason = await serve(setup, { input, output: onSent });
+  // What `icons.<tool>=https-same-origin` names: the first address, on the port it was bound to.
+  const first = addresses[0] ?? '127.0.0.1';
+  const origin = `${knobs.httpTls ? 'https' : 'http'}://${isIPv6(first) ? `[${first}]` : first}:${port}`;
+  const reason = await serve({ ...setup, knobs: { ...knobs, origin } }, { input, output: onSent });
   for (const listener of listeners) listener.closeAllConnections();
   await Promise.all(listeners.map((listener) => new Promise<void>((resolve) => listener.close(() => resolve()))));
   return reason;

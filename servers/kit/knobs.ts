@@ -8,6 +8,7 @@ import { isIP } from 'node:net';
 import { ECHO_ENCODINGS, type EnvEcho } from './echo.js';
 import { DESCRIPTION_FAMILIES, DESCRIPTION_PRESETS, type DescriptionPreset } from './descriptions.js';
 import { ERROR_PRESETS, type ErrorPreset } from './errors.js';
+import { ICON_PRESETS, type IconPreset, ORIGIN_ICON_PRESETS } from './icons.js';
 import { ASK_PRESET_NAMES, type AskPreset, NOTIFY_PRESET_NAMES, type NotifyPreset } from './initiated.js';
 import { ASSIGNED_IDS, type AssignedIds } from './notes.js';
 import {
@@ -55,6 +56,8 @@ export interface Knobs {
   runTitle: string | null;
   /** In phase `run` this tool of the set is listed with `execution.taskSupport` `required`. */
   runExecution: string | null;
+  /** In phase `run` this tool of the set is listed with another safe icon (`RUN_ICONS` of icons.ts). */
+  runIcons: string | null;
   /** When a line arrives in another phase than the line before it, the server first says its tools changed. */
   notifyListChanged: boolean;
   /** Per tool of the tool set. */
@@ -67,6 +70,10 @@ export interface Knobs {
   titles: Record<string, TitlePreset>;
   /** Per tool of the tool set: the `execution.taskSupport` it is listed with in both phases. */
   executions: Record<string, TaskSupport>;
+  /** Per tool of the tool set: the `icons` it is listed with in both phases (servers/kit/icons.ts). */
+  icons: Record<string, IconPreset>;
+  /** Over HTTP, the origin the server is reached at, set once it listens (http.ts); null over stdio. */
+  origin: string | null;
   /** Per tool of the tool set: the preset that replaces its input schema in both phases. */
   schemas: Record<string, SchemaPreset>;
   /** The port the URLs in schema presets name. */
@@ -131,6 +138,8 @@ export interface Knobs {
   resourceContents: Record<string, ResourceContents>;
   /** Per resource: the preset that replaces its description in both phases. */
   resourceDescriptions: Record<string, FeatureDescription>;
+  /** Per resource: the `icons` it is listed with in both phases (servers/kit/icons.ts). */
+  resourceIcons: Record<string, IconPreset>;
   /** The preset that replaces the resource template's description in both phases. */
   templateDescription: FeatureDescription | null;
   /** In phase `run` this resource's description gains a plain sentence. */
@@ -145,6 +154,8 @@ export interface Knobs {
   promptMessages: Record<string, PromptMessages>;
   /** Per prompt: the preset that replaces its description in both phases. */
   promptDescriptions: Record<string, FeatureDescription>;
+  /** Per prompt: the `icons` it is listed with in both phases (servers/kit/icons.ts). */
+  promptIcons: Record<string, IconPreset>;
   /** In phase `run` this prompt's description gains a plain sentence. */
   runPromptDescription: string | null;
   /** How completion/complete misbehaves; null answers honestly. */
@@ -211,12 +222,14 @@ const KNOB_KEYS = [
   'run.output_schema',
   'run.title',
   'run.execution',
+  'run.icons',
   'notify_list_changed',
   'annotations.<tool>',
   'run.annotations.<tool>',
   'description.<tool>',
   'title.<tool>',
   'execution.<tool>',
+  'icons.<tool>',
   'schema.<tool>',
   'canary_port',
   'name.<tool>',
@@ -253,6 +266,7 @@ const KNOB_KEYS = [
   'oauth_endpoints_at',
   'resource.<resource>',
   'resource_description.<resource>',
+  'resource_icons.<resource>',
   'template_description',
   'run.resource_description',
   'run.resource_add',
@@ -260,6 +274,7 @@ const KNOB_KEYS = [
   'backtracking_template',
   'prompt.<prompt>',
   'prompt_description.<prompt>',
+  'prompt_icons.<prompt>',
   'run.prompt_description',
   'completion',
   'notify_features_changed',
@@ -296,6 +311,7 @@ const TOOL_NAME_KNOBS = {
   'run.output_schema': 'runOutputSchema',
   'run.title': 'runTitle',
   'run.execution': 'runExecution',
+  'run.icons': 'runIcons',
   hang_on_call: 'hangOnCall',
   die_on_call: 'dieOnCall',
 } as const satisfies Record<string, keyof Knobs>;
@@ -347,12 +363,15 @@ export function resolveKnobs(assigned: Readonly<Record<string, string>>): Knobs 
     runOutputSchema: null,
     runTitle: null,
     runExecution: null,
+    runIcons: null,
     notifyListChanged: false,
     annotations: {},
     runAnnotations: {},
     descriptions: {},
     titles: {},
     executions: {},
+    icons: {},
+    origin: null,
     schemas: {},
     canaryPort: DEFAULT_CANARY_PORT,
     names: {},
@@ -385,6 +404,7 @@ export function resolveKnobs(assigned: Readonly<Record<string, string>>): Knobs 
     oauthEndpointsAt: null,
     resourceContents: {},
     resourceDescriptions: {},
+    resourceIcons: {},
     templateDescription: null,
     runResourceDescription: null,
     runResourceAdd: false,
@@ -392,6 +412,7 @@ export function resolveKnobs(assigned: Readonly<Record<string, string>>): Knobs 
     backtrackingTemplate: false,
     promptMessages: {},
     promptDescriptions: {},
+    promptIcons: {},
     runPromptDescription: null,
     completion: null,
     notifyFeaturesChanged: false,
@@ -422,6 +443,9 @@ export function resolveKnobs(assigned: Readonly<Record<string, string>>): Knobs 
           break;
         case 'execution':
           knobs.executions[name] = oneOf(key, value, TASK_SUPPORT);
+          break;
+        case 'icons':
+          knobs.icons[name] = oneOf(key, value, ICON_PRESETS);
           break;
         case 'schema':
           knobs.schemas[name] = preset(key, value, SCHEMA_PRESETS, SCHEMA_FAMILIES);
@@ -558,6 +582,12 @@ function featureKnob(knobs: Knobs, key: string, value: string): boolean {
     case 'resource_description':
       knobs.resourceDescriptions[oneOf(key, target, RESOURCE_NAMES)] = oneOf(key, value, FEATURE_DESCRIPTIONS);
       return true;
+    case 'resource_icons':
+      knobs.resourceIcons[oneOf(key, target, RESOURCE_NAMES)] = oneOf(key, value, ICON_PRESETS);
+      return true;
+    case 'prompt_icons':
+      knobs.promptIcons[oneOf(key, target, PROMPT_NAMES)] = oneOf(key, value, ICON_PRESETS);
+      return true;
     case 'prompt':
       knobs.promptMessages[oneOf(key, target, PROMPT_NAMES)] = oneOf(key, value, PROMPT_MESSAGES);
       return true;
@@ -595,6 +625,10 @@ export function refuseUnlistened(knobs: Knobs, listen: readonly string[] | null)
   if (listen !== null && knobs.httpSse === null && initiated.length > 0) throw new KnobError(`knob ${initiated[0]} is served over stdio, or over HTTP with http_sse`);
   if (listen === null && knobs.httpSse !== null) throw new KnobError('knob http_sse needs --http');
   if (listen === null && knobs.httpOauth !== null) throw new KnobError('knob http_oauth needs --http');
+  // A stdio server has no web origin, so no icon of it is on its origin.
+  const iconKnobs = [['icons', knobs.icons], ['resource_icons', knobs.resourceIcons], ['prompt_icons', knobs.promptIcons]] as const;
+  const onOrigin = iconKnobs.flatMap(([prefix, byName]) => Object.entries(byName).flatMap(([name, preset]) => (ORIGIN_ICON_PRESETS.includes(preset) ? [`${prefix}.${name}=${preset}`] : [])));
+  if (listen === null && onOrigin.length > 0) throw new KnobError(`knob ${onOrigin[0]} needs --http: a stdio server has no origin`);
   const target = knobs.httpRedirectTo;
   if (target !== null && !(listen ?? []).includes(target)) {
     throw new KnobError(`knob http_redirect_to=${target} needs --http and ${target} among the addresses the server listens on`);
@@ -691,11 +725,11 @@ function isFillerName(name: string, count: number): boolean {
   return n >= 1 && n <= count && fillerTool(n).name === name;
 }
 
-type ToolKnob = 'annotations' | 'run.annotations' | 'description' | 'title' | 'execution' | 'schema' | 'name' | 'output_schema' | 'output' | 'result' | 'error' | 'echo_env' | 'ask' | 'notify' | 'needs' | 'rendezvous';
+type ToolKnob = 'annotations' | 'run.annotations' | 'description' | 'title' | 'execution' | 'icons' | 'schema' | 'name' | 'output_schema' | 'output' | 'result' | 'error' | 'echo_env' | 'ask' | 'notify' | 'needs' | 'rendezvous';
 
 /** `annotations.write_note` → annotations of write_note; any other key → null. */
 function splitToolKey(key: string): { prefix: ToolKnob; tool: string } | null {
-  const match = /^(run\.annotations|annotations|description|title|execution|schema|name|output_schema|output|result|error|echo_env|ask|notify|needs|rendezvous)\.(.+)$/.exec(key);
+  const match = /^(run\.annotations|annotations|description|title|execution|icons|schema|name|output_schema|output|result|error|echo_env|ask|notify|needs|rendezvous)\.(.+)$/.exec(key);
   return match ? { prefix: match[1] as ToolKnob, tool: match[2]! } : null;
 }
 

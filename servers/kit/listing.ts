@@ -4,6 +4,7 @@
  * phase alone, so the server keeps no state between requests.
  */
 import { presetDescription } from './descriptions.js';
+import { iconsText, RUN_ICONS } from './icons.js';
 import { type JsonObject, type TextStyle, writeJson, writeString } from './json-text.js';
 import { type Knobs, listedNameOf } from './knobs.js';
 import { INJECTED_OUTPUT_SCHEMA, LOOSENED_OUTPUT_SCHEMA, OUTPUT_SCHEMA } from './outputs.js';
@@ -38,6 +39,8 @@ interface Presented {
   annotations: AnnotationPreset;
   /** Null lists no `execution`. */
   taskSupport: TaskSupport | null;
+  /** The raw `icons` array; null lists none. */
+  icons: string | null;
 }
 
 /**
@@ -108,6 +111,7 @@ function present(def: ToolDef, knobs: Knobs, phase: Phase): Presented {
   // knobs.ts refuses bignum and run.schema on a tool whose schema a preset replaces.
   const preset = knobs.schemas[def.name];
   const title = knobs.titles[def.name];
+  const icons = knobs.icons[def.name];
   return {
     name: listedNameOf(knobs, def.name),
     title: run && knobs.runTitle === def.name ? RUN_TITLE : title === undefined ? null : TITLES[title],
@@ -129,6 +133,7 @@ function present(def: ToolDef, knobs: Knobs, phase: Phase): Presented {
             : OUTPUT_SCHEMA,
     annotations: (run ? knobs.runAnnotations[def.name] : undefined) ?? knobs.annotations[def.name] ?? def.annotations,
     taskSupport: run && knobs.runExecution === def.name ? 'required' : (knobs.executions[def.name] ?? null),
+    icons: run && knobs.runIcons === def.name ? RUN_ICONS : icons === undefined ? null : iconsText(icons, def.name, knobs.origin),
   };
 }
 
@@ -141,6 +146,7 @@ function asIs(def: ToolDef): Presented {
     outputSchema: null,
     annotations: def.annotations,
     taskSupport: null,
+    icons: null,
   };
 }
 
@@ -151,7 +157,8 @@ function writeTool(tool: Presented, schemaStyle: TextStyle): string {
     `"inputSchema":${writeJson(tool.schema, schemaStyle)}` +
     `${tool.outputSchema === null ? '' : `,"outputSchema":${writeJson(tool.outputSchema, schemaStyle)}`}` +
     `${annotations === null ? '' : `,"annotations":${annotations}`}` +
-    `${tool.taskSupport === null ? '' : `,"execution":{"taskSupport":${writeString(tool.taskSupport)}}`}}`
+    `${tool.taskSupport === null ? '' : `,"execution":{"taskSupport":${writeString(tool.taskSupport)}}`}` +
+    `${tool.icons === null ? '' : `,"icons":${tool.icons}`}}`
   );
 }
 

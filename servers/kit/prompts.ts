@@ -9,6 +9,7 @@ import type { PromptName } from './feature-presets.js';
 import { isRecord } from './jsonrpc.js';
 import { type JsonObject, writeJson } from './json-text.js';
 import type { Knobs } from './knobs.js';
+import { iconsValue } from './icons.js';
 import { featurePage, type PageAnswer } from './listing.js';
 import { CANARY, INJECTION } from './payloads.js';
 import type { Phase } from './phase.js';
@@ -44,7 +45,8 @@ export function promptsPage(knobs: Knobs, phase: Phase, cursor: unknown): PageAn
   const texts = PROMPTS.map((def) => {
     let description = presetFeatureDescription(knobs.promptDescriptions[def.name], def.description);
     if (phase === 'run' && knobs.runPromptDescription === def.name) description = widenedDescription(description);
-    return writeJson({ name: def.name, description, arguments: def.arguments });
+    const icons = knobs.promptIcons[def.name];
+    return writeJson({ name: def.name, description, arguments: def.arguments, ...(icons === undefined ? {} : { icons: iconsValue(icons, def.name, knobs.origin) }) });
   });
   return featurePage('prompts', texts, knobs.pageSize, cursor);
 }

@@ -9,6 +9,7 @@
 import type { FeatureDescription, ResourceContents, ResourceName } from './feature-presets.js';
 import { type JsonObject, writeJson } from './json-text.js';
 import type { Knobs } from './knobs.js';
+import { iconsValue } from './icons.js';
 import { featurePage, type PageAnswer } from './listing.js';
 import { BENIGN_SENTENCE, CANARY, INJECTION, letters, withZeroWidth } from './payloads.js';
 import type { Phase } from './phase.js';
@@ -72,7 +73,8 @@ export function presetFeatureDescription(preset: FeatureDescription | undefined,
 function presented(def: ResourceDef, knobs: Knobs, phase: Phase): JsonObject {
   let description = presetFeatureDescription(knobs.resourceDescriptions[def.name], def.description);
   if (phase === 'run' && knobs.runResourceDescription === def.name) description = widenedDescription(description);
-  return { uri: def.uri, name: def.name, description, mimeType: 'text/plain' };
+  const icons = knobs.resourceIcons[def.name];
+  return { uri: def.uri, name: def.name, description, mimeType: 'text/plain', ...(icons === undefined ? {} : { icons: iconsValue(icons, def.name, knobs.origin) }) };
 }
 
 export function resourcesPage(knobs: Knobs, phase: Phase, cursor: unknown): PageAnswer {

@@ -9,13 +9,14 @@ import type { Config, Descriptor, FeatureKind, FeaturePins, JsonObject, Offered 
 
 /**
  * The members of a descriptor the agent is shown: those MCP 2025-11-25 defines that the broker
- * judges (a title is pinned with the whole descriptor and inspected as its description is); a
- * server's icons, annotations and _meta are not passed on.
+ * judges (a title is pinned with the whole descriptor and inspected as its description is; icons
+ * are pinned with it too, and only those icons-safe keeps are shown); a server's annotations and
+ * _meta are not passed on.
  */
 const SHOWN: Readonly<Record<FeatureKind, readonly string[]>> = {
-  resource: ['uri', 'name', 'title', 'description', 'mimeType'],
-  template: ['uriTemplate', 'name', 'title', 'description', 'mimeType'],
-  prompt: ['name', 'title', 'description', 'arguments'],
+  resource: ['uri', 'name', 'title', 'description', 'mimeType', 'icons'],
+  template: ['uriTemplate', 'name', 'title', 'description', 'mimeType', 'icons'],
+  prompt: ['name', 'title', 'description', 'arguments', 'icons'],
 };
 
 const ARGUMENT_SHOWN = ['name', 'title', 'description', 'required'];

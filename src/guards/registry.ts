@@ -29,6 +29,7 @@ import { nameRules, nameUnique } from './names.js';
 import { groupDiesWithBroker, ownProcessGroup, parentDeathSignal } from './process.js';
 import { descriptionCap, inspectDescriptorsStep, inspectResults, redactServerEnv, resultCap, serverErrorEscaped } from './outbound.js';
 import { operatorAnnotations, operatorDescription } from './presentation.js';
+import { iconsPin, iconsSafe, iconsSafeFeatures } from './icons.js';
 import { brokerMarkersOnly, effectContract, outputValid, serverErrorIsToolError, withholdUninspectable } from './result.js';
 import { hiddenNamesSound, objectSchema, schemaCompiles, selfContained } from './schema.js';
 import { elicitationAllowed, elicitationBounds, elicitationModeDeclared, elicitationNoCredentials, elicitationUrlWhole } from './elicitation.js';
@@ -116,8 +117,10 @@ export const ALL_GUARDS: Guards = {
     nameRules,
     nameUnique,
   ],
-  // The operator's decisions first: the outbound stage then inspects what the agent would be shown.
-  presentation: [operatorAnnotations, operatorDescription],
+  // The operator's decisions first, then the icons as pinned and safe to show (the pin compared
+  // with the icons as listed, before icons-safe rebuilds them): the outbound stage then inspects
+  // what the agent would be shown.
+  presentation: [operatorAnnotations, operatorDescription, iconsPin, iconsSafe],
   // With several servers, on every server's decided tools: a shared name refused before what
   // one server says of another's tools is looked for, so only names that stay are looked for.
   fleet: [serverNamesUnique, foreignMentions],
@@ -139,7 +142,7 @@ export const ALL_GUARDS: Guards = {
   rediscovery: [rediscoveryBounded],
   serve: [nothingRegistered],
   // Resources, prompts and completion, each hook in this order: at Load the pin, then what the
-  // operator allows, then inspection of what would be shown; before the server is asked, what the
+  // operator allows, then the icons safe to show, then inspection of what would be shown; before the server is asked, what the
   // operator allows, then the prompt's arguments; on the answer, what cannot be inspected is
   // withheld and completions bounded and cleared of hidden names before inspection, and the cap
   // is last, on what is actually sent.
@@ -147,6 +150,7 @@ export const ALL_GUARDS: Guards = {
     featurePin,
     resourceUriAllowed,
     promptAllowed,
+    iconsSafeFeatures,
     inspectFeatureDescriptors,
     promptArgumentsValid,
     withholdFeatureBlobs,

@@ -7,7 +7,7 @@ import type { Resolver } from '../net/resolve.js';
 import type { Quarantine } from '../load/quarantine.js';
 import type { Clock } from '../operator/time.js';
 import type { StageStepConfig } from '../inspect/stage.js';
-import type { NonText, ClientFacts, AuditDecision, CallFacts, Agents, Config, ServerRequests, Effect, Grant, Limits, Policy, Rule, JsonObject, JsonValue, ListedTool, ListingPage, RegisteredTool, Refusal, Manifest, PinnedTool, ToolRefusal, Drift, Compiled, Presentation, AnswerSubject, AnswerVerdict, DescriptorSubject, DescriptorVerdict, FeatureRequest, FeatureRequestVerdict, Offered } from '../types.js';
+import type { NonText, ClientFacts, AuditDecision, CallFacts, Agents, Config, ServerRequests, Effect, Grant, Limits, Policy, Rule, JsonObject, JsonValue, ListedTool, ListingPage, RegisteredTool, Refusal, Manifest, PinnedTool, ToolRefusal, Drift, Compiled, Presentation, AnswerSubject, AnswerVerdict, DescriptorSubject, DescriptorVerdict, FeatureRequest, FeatureRequestVerdict, Offered, ServerSpec } from '../types.js';
 
 /** Refuses the whole listing: sees every page in turn and returns a reason, or null. */
 export interface ListingGuard {
@@ -71,10 +71,11 @@ export interface FleetGuard {
   judge(registered: readonly RegisteredTool[]): FleetVerdict;
 }
 
-/** Replaces part of what the agent sees with what the operator decided. */
+/** Replaces part of what the agent sees with what the operator decided, or drops what it may not see. */
 export interface PresentationGuard {
   readonly name: string;
-  present(shown: Presentation, effect: Effect | undefined, rule: Rule | undefined, limits: Limits): Presentation;
+  /** `server` is the server the tool comes from, as the operator named it; `pin` what the manifest records of the tool, if it does. */
+  present(shown: Presentation, effect: Effect | undefined, rule: Rule | undefined, limits: Limits, server: ServerSpec, pin: PinnedTool | undefined): Presentation;
 }
 
 /** Who is calling, and the operator's decisions that apply to every call. */

@@ -130,6 +130,8 @@ function readTool(value: JsonValue, bad: (problem: string) => never): ListedTool
   if (outputSchema !== undefined && outputSchema.kind !== 'object') bad('outputSchema is not an object');
   const title = member(value, 'title');
   if (title !== undefined && title.kind !== 'string') bad('title is not a string');
+  // Icons are decoration: ones that are not an array are dropped, never a reason to refuse the listing.
+  const icons = member(value, 'icons');
   const execution = member(value, 'execution');
   if (execution !== undefined && execution.kind !== 'object') bad('execution is not an object');
   return {
@@ -140,6 +142,7 @@ function readTool(value: JsonValue, bad: (problem: string) => never): ListedTool
     annotations: annotations?.kind === 'object' ? annotations : undefined,
     outputSchema: outputSchema?.kind === 'object' ? outputSchema : undefined,
     execution: execution?.kind === 'object' ? knownExecution(execution, bad) : undefined,
+    icons: icons?.kind === 'array' ? icons : undefined,
   };
 }
 

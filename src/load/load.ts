@@ -78,9 +78,11 @@ export function toolSubject(
     outputSchema: live === undefined ? pin?.outputSchema : live.outputSchema,
     annotations: live === undefined ? pin?.annotations : live.annotations,
     execution: live === undefined ? pin?.execution : live.execution,
+    // A pin keeps no icons: a tool shown as pinned has none.
+    icons: live?.icons,
   };
   const offered = offeredName(name, rule, config.server.prefix);
-  const presented = guards.presentation.reduce((shown, guard) => guard.present(shown, effect, rule, config.limits), asReceived);
+  const presented = guards.presentation.reduce((shown, guard) => guard.present(shown, effect, rule, config.limits, config.server, pin), asReceived);
   const outbound = throughStage(offered, presented, guards, config);
   return {
     name,
@@ -128,6 +130,7 @@ function throughStage(
   // The stage keeps every object an object; a descriptor it did not would show nothing inspected.
   const schema = shown.kind === 'object' ? member(shown, 'inputSchema') : undefined;
   if (shown.kind !== 'object' || schema?.kind !== 'object') return { ok: false, problem: 'it could not be inspected' };
+  const icons = member(shown, 'icons');
   const objectMember = (key: string): JsonObject | undefined => {
     const value = member(shown, key);
     return value?.kind === 'object' ? value : undefined;
@@ -141,6 +144,7 @@ function throughStage(
       outputSchema: objectMember('outputSchema'),
       annotations: objectMember('annotations'),
       execution: objectMember('execution'),
+      icons: icons?.kind === 'array' ? icons : undefined,
     },
   };
 }

@@ -18,5 +18,6 @@ export function toolDescriptor(name: string, shown: Presentation): JsonObject {
     ['outputSchema', shown.outputSchema],
     ['annotations', shown.annotations],
     ['execution', shown.execution],
+    ['icons', shown.icons],
   ]);
 }

@@ -59,6 +59,7 @@ function manifestValue({ id: serverId, tools, instructions, features, capabiliti
       ['annotations', tool.annotations ?? plain(null)],
       ['output_schema', tool.outputSchema === undefined ? undefined : plain(canonicalJson(tool.outputSchema))],
       ['execution', tool.execution],
+      ['icons', tool.icons],
     ]);
     return [tool.name, entry] as const;
   });
@@ -102,6 +103,7 @@ export function parseManifest(value: JsonValue): Manifest {
       'annotations',
       'output_schema',
       'execution',
+      'icons',
     ])));
   }
   // A manifest from before they were recorded was pinned under none.
@@ -121,6 +123,8 @@ function parsePinnedTool(f: Fields): PinnedTool {
   const title = f.string('title_hash');
   const execution = f.get('execution');
   if (execution !== undefined && execution.kind !== 'object') f.fail('execution', 'must be an object');
+  const icons = f.get('icons');
+  if (icons !== undefined && icons.kind !== 'array') f.fail('icons', 'must be an array');
   const schemaHash = hash('schema_hash');
   const input = canonicalSchema(f, 'input_schema');
   if (input === undefined) return f.fail('input_schema', 'is required');
@@ -135,6 +139,7 @@ function parsePinnedTool(f: Fields): PinnedTool {
     inputSchema: input.schema,
     annotations: annotations.kind === 'object' ? annotations : undefined,
     outputSchema: canonicalSchema(f, 'output_schema')?.schema,
+    icons: icons?.kind === 'array' ? icons : undefined,
   };
 }
 

@@ -15,7 +15,7 @@ import type { JsonObject, JsonValue } from '../types.js';
 export const MAX_PASSED_NON_TEXT = 16;
 
 /** Canonical base64 (RFC 4648 §4, with padding): what `data` and `blob` must be. */
-const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+export const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 /** A media type without parameters (RFC 6838 §4.2's restricted names), compared lower-case. */
 const MEDIA_TYPE = /^([a-z0-9][a-z0-9!#$&^_.+-]{0,126})\/[a-z0-9][a-z0-9!#$&^_.+-]{0,126}$/;
 

@@ -143,7 +143,8 @@ describe('decideFeatures, with stand-in guards', () => {
     const template: Descriptor = { kind: 'template', key: 'file:///n/{id}', listed: json('{"uriTemplate":"file:///n/{id}","name":"t","mimeType":"text/plain","icons":[]}') };
     const { offered } = decideFeatures([resource('file:///n/1', 'one'), template, prompt, noArguments, notAList], undefined, config({}), [], []);
     expect(offered.resources.map(writeJson)).toEqual(['{"uri":"file:///n/1","name":"one","title":"T"}']);
-    expect(offered.templates.map(writeJson)).toEqual(['{"uriTemplate":"file:///n/{id}","name":"t","mimeType":"text/plain"}']);
+    // Icons are a member the agent is shown, as icons-safe (not among these guards) leaves them.
+    expect(offered.templates.map(writeJson)).toEqual(['{"uriTemplate":"file:///n/{id}","name":"t","mimeType":"text/plain","icons":[]}']);
     expect(offered.prompts.map(writeJson)).toEqual(['{"name":"p","title":"T","arguments":[{"name":"a","title":"A","required":true},{"description":"d"}]}', '{"name":"q"}', '{"name":"r","arguments":[]}']);
   });
 

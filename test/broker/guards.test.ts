@@ -288,7 +288,7 @@ describe('presentation guards', () => {
 
   it('operator-annotations derives annotations from the effect, never the server', () => {
     const derived = (effect: Effect | undefined) => {
-      const annotations = operatorAnnotations.present(shown, effect, undefined, DEFAULT_LIMITS).annotations;
+      const annotations = operatorAnnotations.present(shown, effect, undefined, DEFAULT_LIMITS, config({}).server, undefined).annotations;
       return annotations === undefined ? undefined : writeJson(annotations);
     };
     expect(derived('read_only')).toBe('{"readOnlyHint":true,"destructiveHint":false}');
@@ -300,15 +300,15 @@ describe('presentation guards', () => {
 
   it("operator-annotations shows the hints the operator's rule states beside the class's, and no other", () => {
     const server = { ...shown, annotations: json('{"readOnlyHint":true,"idempotentHint":false,"openWorldHint":true}') };
-    const shownFor = (effect: Effect, overrides: Partial<Rule>) => writeJson(operatorAnnotations.present(server, effect, rule(effect, overrides), DEFAULT_LIMITS).annotations!);
+    const shownFor = (effect: Effect, overrides: Partial<Rule>) => writeJson(operatorAnnotations.present(server, effect, rule(effect, overrides), DEFAULT_LIMITS, config({}).server, undefined).annotations!);
     expect(shownFor('read_only', { idempotent: true, openWorld: false })).toBe('{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true,"openWorldHint":false}');
     expect(shownFor('destructive', { idempotent: false })).toBe('{"readOnlyHint":false,"destructiveHint":true,"idempotentHint":false}');
     expect(shownFor('local_change', {})).toBe('{"readOnlyHint":false,"destructiveHint":false,"openWorldHint":false}');
   });
 
   it("operator-description replaces the description only when the rule has one", () => {
-    expect(operatorDescription.present(shown, 'read_only', rule('read_only'), DEFAULT_LIMITS).description).toBe('server text');
-    expect(operatorDescription.present(shown, 'read_only', rule('read_only', { description: 'mine' }), DEFAULT_LIMITS).description).toBe('mine');
+    expect(operatorDescription.present(shown, 'read_only', rule('read_only'), DEFAULT_LIMITS, config({}).server, undefined).description).toBe('server text');
+    expect(operatorDescription.present(shown, 'read_only', rule('read_only', { description: 'mine' }), DEFAULT_LIMITS, config({}).server, undefined).description).toBe('mine');
   });
 });
 
@@ -406,6 +406,8 @@ describe('the guard registry', () => {
         'hint-consistency',
         'operator-annotations',
         'operator-description',
+        'icons-pin',
+        'icons-safe',
         'registered-calls-only',
         'nothing-registered',
         'object-schema',
@@ -523,6 +525,7 @@ describe('the guard registry', () => {
       'feature-pin',
       'resource-uri-allowed',
       'prompt-allowed',
+      'icons-safe',
       'inspect-feature-descriptors',
       'prompt-arguments-valid',
       'withhold-feature-blobs',

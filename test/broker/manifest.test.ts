@@ -11,7 +11,7 @@ import { writeJson } from '../../src/json/writer.js';
 import { loadManifests, manifestText, manifestsText, parseManifest } from '../../src/operator/manifest.js';
 import { selectGuards } from '../../src/guards/registry.js';
 import { descriptorHash } from '../../src/features/pins.js';
-import type { Descriptor, JsonObject, Manifest } from '../../src/types.js';
+import type { Descriptor, JsonArray, JsonObject, Manifest } from '../../src/types.js';
 import { NO_CAPABILITIES } from '../../src/operator/client-capabilities.js';
 import { tool } from './builders.js';
 
@@ -72,6 +72,16 @@ describe('manifest', () => {
     expect([bare?.titleHash, bare?.execution]).toEqual([undefined, undefined]);
   });
 
+  it("records a tool's icons as listed, and reads them back; none when it listed none", () => {
+    const icons = '[{"src":"data:image/png;base64,AAAA","mimeType":"image/png","x":1}]';
+    const iconed = { ...tool('t'), icons: readJson(icons) as JsonArray };
+    const text = manifestText({ id: 'notes', tools: [iconed], features: [], capabilities: NO_CAPABILITIES }, when);
+    expect(JSON.parse(text).tools.t.icons).toEqual(JSON.parse(icons));
+    expect(writeJson(parseManifest(readJson(text)).tools.get('t')!.icons!)).toBe(icons);
+    const bare = parseManifest(readJson(manifestText({ id: 'notes', tools: listed, features: [], capabilities: NO_CAPABILITIES }, when))).tools.get('bare');
+    expect(bare?.icons).toBeUndefined();
+  });
+
   it("records the server's instructions as a hash, and reads it back; none when it gave none", () => {
     const text = manifestText({ id: 'notes', tools: listed, instructions: 'Search first.', features: [], capabilities: NO_CAPABILITIES }, when);
     expect(JSON.parse(text).instructions_hash).toBe(sha256Hex('Search first.'));
@@ -103,6 +113,7 @@ describe('manifest', () => {
     [(m: any) => ({ ...m, tools: { t: { ...m.tools.bare, annotations: [] } } }), 'must be an object or null'],
     [(m: any) => ({ ...m, tools: { t: { ...m.tools.bare, title_hash: 'x' } } }), 'manifest.tools["t"].title_hash must be a lowercase SHA-256'],
     [(m: any) => ({ ...m, tools: { t: { ...m.tools.bare, execution: 'optional' } } }), 'manifest.tools["t"].execution must be an object'],
+    [(m: any) => ({ ...m, tools: { t: { ...m.tools.bare, icons: { src: 'data:' } } } }), 'manifest.tools["t"].icons must be an array'],
     [(m: any) => ({ ...m, tools: { t: { ...m.tools.bare, annotations: undefined } } }), 'must be an object or null'],
     [(m: any) => ({ ...m, tools: { t: { ...m.tools.bare, input_schema: undefined } } }), 'manifest.tools["t"].input_schema is required'],
     [(m: any) => ({ ...m, tools: { t: { ...m.tools.bare, input_schema: '{"type":' } } }), 'manifest.tools["t"].input_schema is not valid JSON: '],

@@ -71,3 +71,18 @@ describe('prompts and completion', () => {
     expect(() => resolveKnobs(assigned)).toThrow(KnobError);
   });
 });
+
+describe('resource_icons and prompt_icons', () => {
+  it('list the resource or prompt with the preset icons, and nothing else with any', () => {
+    const knobs = resolveKnobs({ 'resource_icons.note-2': 'javascript', 'prompt_icons.summarise_notes': 'data-png' });
+    const resources = parsed(resourcesPage(knobs, 'review', undefined)).resources as { name: string; icons?: { src: string }[] }[];
+    expect(resources.map((resource) => resource.icons?.[0]?.src.slice(0, 11) ?? null)).toEqual([null, 'javascript:', null]);
+    const prompts = parsed(promptsPage(knobs, 'review', undefined)).prompts as { icons?: { src: string; mimeType: string }[] }[];
+    expect(prompts.map((prompt) => prompt.icons?.map((icon) => icon.mimeType) ?? null)).toEqual([['image/png'], null]);
+  });
+
+  it('take the icon presets only, for a resource or prompt the kit offers', () => {
+    expect(() => resolveKnobs({ 'resource_icons.note-9': 'data-png' })).toThrow(KnobError);
+    expect(() => resolveKnobs({ 'prompt_icons.summarise_notes': 'bmp' })).toThrow(KnobError);
+  });
+});

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { resolveKnobs } from '../../servers/kit/knobs.js';
+import { ICON_CANARIES, ICON_PRESETS } from '../../servers/kit/icons.js';
+import { KnobError, refuseUnlistened, resolveKnobs } from '../../servers/kit/knobs.js';
 import { listingPage, listingPages, type PageAnswer } from '../../servers/kit/listing.js';
 import type { Phase } from '../../servers/kit/phase.js';
 
@@ -269,5 +270,42 @@ describe('name.TOOL', () => {
       'search_notes',
       'write_note',
     ]);
+  });
+});
+
+describe('icons.TOOL', () => {
+  const iconsOf = (knobs: Record<string, string>, origin: string | null = null) =>
+    (listingPages({ ...resolveKnobs(knobs), origin }, 'review')[0]!.map((text) => JSON.parse(text) as { icons?: { src: string; mimeType?: string; sizes?: string[] }[] }))[0]!.icons;
+
+  it('lists the tool with the preset icons in both phases, and no other tool with any', () => {
+    for (const phase of ['review', 'run'] as const) {
+      const [search, ...rest] = pagesOf({ 'icons.search_notes': 'data-png' }, phase)[0]!.map((text) => JSON.parse(text) as Record<string, unknown>);
+      expect(search!['icons']).toEqual([{ src: expect.stringMatching(/^data:image\/png;base64,iVBOR/), mimeType: 'image/png', sizes: ['1x1'] }]);
+      expect(rest.every((tool) => !('icons' in tool))).toBe(true);
+    }
+  });
+
+  it('names the server origin over https for https-same-origin, and is refused over stdio, which has none', () => {
+    expect(iconsOf({ 'icons.search_notes': 'https-same-origin' }, 'http://127.0.0.1:4321')).toEqual([
+      { src: 'https://127.0.0.1:4321/icons/search_notes.png', mimeType: 'image/png', sizes: ['48x48'] },
+    ]);
+    expect(() => refuseUnlistened(resolveKnobs({ 'icons.search_notes': 'https-same-origin' }), null)).toThrow(KnobError);
+    expect(() => refuseUnlistened(resolveKnobs({ 'icons.search_notes': 'https-same-origin' }), ['127.0.0.1'])).not.toThrow();
+  });
+
+  it('carries each hostile preset canary in what it lists, as plain text', () => {
+    for (const preset of ICON_PRESETS.filter((name): name is keyof typeof ICON_CANARIES => name in ICON_CANARIES)) {
+      const text = JSON.stringify(iconsOf({ 'icons.search_notes': preset }, 'https://127.0.0.1:4321'));
+      expect(text, preset).toContain(ICON_CANARIES[preset]);
+    }
+    const many = iconsOf({ 'icons.search_notes': 'many' })!;
+    expect(many.length).toBeGreaterThan(100);
+    expect(many.slice(0, -1).some((icon) => JSON.stringify(icon).includes(ICON_CANARIES.many))).toBe(false);
+    const oversized = iconsOf({ 'icons.search_notes': 'oversized' })![0]!.src;
+    expect(Buffer.from(oversized.slice(oversized.indexOf(',') + 1), 'base64').subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
+  });
+
+  it('refuses an unknown preset', () => {
+    expect(() => resolveKnobs({ 'icons.search_notes': 'gif' })).toThrow(/icons.search_notes/);
   });
 });
