@@ -13,6 +13,8 @@ import { Enclosure, type EnclosureSpec } from '../observe/enclosure.js';
 import { killAll, survivorsAfter } from '../observe/processes.js';
 import { kitCaFile } from '../paths.js';
 import type { OperatorConfig, Scenario } from '../scenario/types.js';
+import { revisionKnobs } from '../scenario/variants.js';
+import { BASE_REVISION } from '../agent/revisions.js';
 import { HttpServer } from './http-server.js';
 import { judge } from './judge.js';
 import { DEFAULT_SERVER_URL, fillPorts, kitCommand, startMembers, type Members } from './members.js';
@@ -60,10 +62,10 @@ export const OPERATOR_ENV = {
 
 /**
  * The command line that starts a hostile server. The scenario's knobs belong to its own server;
- * another catalogue server (a pin step's) runs as its preset.
+ * another catalogue server (a pin step's) runs as its preset, speaking the case's revision.
  */
 function upstreamFor(scenario: Scenario, catalogue: string, ledger: string, control: string, canary: Canary): UpstreamCommand {
-  return kitCommand(catalogue, catalogue === scenario.server.catalogue ? (scenario.server.knobs ?? {}) : {}, ledger, control, canary);
+  return kitCommand(catalogue, catalogue === scenario.server.catalogue ? (scenario.server.knobs ?? {}) : revisionKnobs(scenario.revision ?? BASE_REVISION), ledger, control, canary);
 }
 
 /**
@@ -239,6 +241,7 @@ async function judgedRun(scenario: Scenario, candidate: Candidate, options: RunO
   const upstreamOf = (catalogue: string) => (http === undefined ? upstreamFor(scenario, catalogue, ledger.path, control, canary) : reached.upstream);
   const session = new ScenarioSession(candidate, hooks, spec, ledger, control, options.stepTimeoutMs, upstreamOf);
   session.clientSide = scenario.client;
+  session.revision = scenario.revision ?? BASE_REVISION;
   session.secrets = new SecretWatch([OPERATOR_ENV.GAUNTLET_OPERATOR_TOKEN, ...operatorSecrets(scenario.operator)]);
   if (candidate.info.unapplied?.length) session.notes.push(`the adapter cannot apply: ${candidate.info.unapplied.join('; ')}`);
   let reason: string | undefined;
