@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { dir as tmpDir } from 'tmp-promise';
 import type { Candidate, SessionSpec, UpstreamCommand, UpstreamUrl } from '../candidates/types.js';
 import { hooksOf } from '../candidates/hooks.js';
+import { unservedRevision } from '../candidates/served-revisions.js';
 import { hooksNeeded } from '../expect/plan.js';
 import { Ledger, serverPids } from '../observe/ledger.js';
 import { Canary } from '../observe/canary.js';
@@ -187,6 +188,8 @@ async function releaseAll(releases: ReadonlyArray<() => Promise<void>>): Promise
 }
 
 async function judgedRun(scenario: Scenario, candidate: Candidate, options: RunOptions, base: CaseHeader, started: number): Promise<CaseResult> {
+  const unserved = unservedRevision(candidate.info, scenario.revision ?? BASE_REVISION);
+  if (unserved !== undefined) return { ...unjudged(base, started, 'unsupported', unserved), duration_ms: 0 };
   const hooks = hooksOf(candidate);
   const missing = hooksNeeded(scenario, hooks);
   if (missing.length > 0) {
