@@ -95,6 +95,8 @@ export function headerValue(value: string): string {
  * `_meta` says, `Mcp-Method`, and `Mcp-Name` for a call, read or prompt. None for a line of
  * another revision, which negotiated its version at initialize.
  */
+export const revisionHeaders = (line: string): Record<string, string> => bodyHeaders(readSent(line));
+
 function bodyHeaders(sent: Sent): Record<string, string> {
   if (sent.revision !== STATELESS_REVISION || sent.method === undefined) return {};
   return {
