@@ -157,6 +157,8 @@ export function caseHeader(scenario: Scenario, candidate: Candidate) {
     level: scenario.level,
     requirements: scenario.requirements,
     ...(scenario.control ? { control: scenario.control } : {}),
+    revision: scenario.revision ?? BASE_REVISION,
+    ...(scenario.legacy === true ? { legacy: true as const } : {}),
     claims: scenario.claims,
     claimed: scenario.claims.every((claim) => (candidate.info.claims as readonly string[]).includes(claim)),
     ...adapterShare(scenario, candidate),
