@@ -22,12 +22,14 @@ import { catalogue } from '../servers/catalogue.js';
 import { indexCommand } from './commands/index.js';
 import { reproCommand } from './commands/repro.js';
 import { serveCommand } from './commands/serve.js';
+import { BASE_REVISION, isRevision, REVISIONS } from './agent/revisions.js';
 import { transparencyCommand } from './commands/transparency.js';
 import { runTransparency } from './transparency/registry.js';
 import { didYouMean } from './nearest.js';
 
 const USAGE = `usage:
-  gauntlet run [--candidate NAME_OR_MODULE] [--filter GLOB | --profile NAME] [--shard I/N] [--baseline FILE] [--write-baseline FILE]
+  gauntlet run [--candidate NAME_OR_MODULE] [--filter GLOB | --profile NAME] [--revision ${REVISIONS.join(' | ')}] [--shard I/N]
+               [--baseline FILE] [--write-baseline FILE]
                [--report-dir DIR] [--step-timeout MS (1 to 3600000)] [--keep-workdir DIR]
                [--jobs N] [--scenario-budget MS] [--run-budget MS] [--transparency | --no-transparency]
   gauntlet transparency [--candidate NAME_OR_MODULE] [--suite NAME ...] [--out FILE] [--step-timeout MS]
@@ -51,6 +53,7 @@ async function run(argv: string[]): Promise<number> {
       candidate: { type: 'string', default: 'reference' },
       filter: { type: 'string' },
       profile: { type: 'string' },
+      revision: { type: 'string' },
       shard: { type: 'string' },
       baseline: { type: 'string' },
       'write-baseline': { type: 'string' },
@@ -85,10 +88,17 @@ async function run(argv: string[]): Promise<number> {
   // A baseline that cannot be used stops the run before anything runs (exit 2).
   const baseline = values.baseline === undefined ? undefined : readBaseline(resolve(values.baseline));
   const shard = values.shard === undefined ? undefined : parseShard(values.shard);
-  const scenarios = selectScenarios({ ...(values.filter ? { filter: values.filter } : {}), ...(values.profile ? { profile: values.profile } : {}), ...(shard ? { shard } : {}) });
+  if (values.revision !== undefined && !isRevision(values.revision)) throw new UsageError(`--revision takes ${REVISIONS.join(' or ')}, not ${values.revision}`);
+  const revision = values.revision;
+  const scenarios = selectScenarios({
+    ...(values.filter ? { filter: values.filter } : {}),
+    ...(values.profile ? { profile: values.profile } : {}),
+    ...(shard ? { shard } : {}),
+    ...(revision === undefined ? {} : { revision }),
+  });
   if (scenarios.length === 0 && shard === undefined) {
     const near = values.filter === undefined ? '' : didYouMean(values.filter, loadCatalogue().map((s) => s.id));
-    throw new UsageError(`no scenario matches ${values.filter ?? '(all)'}${near}`);
+    throw new UsageError(`no scenario matches ${values.filter ?? '(all)'}${revision === undefined ? '' : ` in ${revision}`}${near}`);
   }
   // Loaded last: a protocol adapter is a process, ended once the suite has run.
   const candidate = await loadCandidate(values.candidate);
@@ -127,7 +137,7 @@ async function run(argv: string[]): Promise<number> {
       // run only, in its first shard when it is split (the merge carries that shard's): a filtered
       // or profiled run is a quick look (a minute more would double many); --transparency runs it
       // anyway.
-      const whole = values.filter === undefined && values.profile === undefined && (shard === undefined || shard.index === 1);
+      const whole = values.filter === undefined && values.profile === undefined && revision === undefined && (shard === undefined || shard.index === 1);
       const wanted = values.transparency === true || (whole && values['no-transparency'] !== true);
       if (!wanted || interrupt.signal.aborted) return report;
       log('mcp-gauntlet: transparency: the official servers direct and through the candidate (--no-transparency skips it)');
@@ -159,7 +169,8 @@ function list(argv: string[]): number {
   const scenarios = loadCatalogue();
   if (!values.requirements) {
     // With --json, what an adapter author needs to know of each: the hooks it cannot run without,
-    // the protections it tests, its control, the variant it is of its file, and the checks it can
+    // the protections it tests, its control, the variant it is of its file, the MCP revision it
+    // speaks (and whether it is of a feature that revision deprecates), and the checks it can
     // report with their classes.
     const rows = scenarios.map((s) => ({
       id: s.id,
@@ -171,6 +182,8 @@ function list(argv: string[]): number {
       claims: s.claims,
       ...(s.control === undefined ? {} : { control: s.control }),
       ...(s.variant === undefined ? {} : { variant: s.variant }),
+      revision: s.revision ?? BASE_REVISION,
+      ...(s.legacy === true ? { legacy: true } : {}),
       hooks: requiredHooks(s),
       checks: [...new Map(plannedChecks(s).map((planned) => [planned.check, planned])).values()],
     }));

@@ -40,6 +40,8 @@ def hello(params):
         "hooks": ["approve", "audit", "audit-lines", "load-report"],
         "upstreams": ["command", "url"],
         "agent_transports": ["stdio", "http"],
+        # It relays lines, whatever MCP revision they speak.
+        "revisions": ["2025-11-25", "2026-07-28"],
         # It reads no operator file, so every flaw is as good as written: it serves regardless.
         "config_flaws": True,
         "unapplied": [],

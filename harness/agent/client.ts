@@ -1,6 +1,8 @@
 import { parse as parseLossless, isLosslessNumber, stringify as stringifyLossless } from 'lossless-json';
 import type { AgentChannel } from '../candidates/types.js';
 import type { ClientSide } from '../scenario/types.js';
+import { isInputRequired, retryParams } from './input-required.js';
+import { BASE_REVISION, REQUEST_META, STATELESS_REVISION, type Revision } from './revisions.js';
 
 /**
  * What the agent observed in answer to one request. A closed channel and a timeout are their own
@@ -14,13 +16,24 @@ export type Answer =
   /** `raw`: what had arrived of an answer still coming when the time ran out (`arriving`). */
   | { kind: 'timeout'; raw?: string };
 
-export const PROTOCOL_VERSION = '2025-11-25';
+/** The revision initialize asks for. */
+export const PROTOCOL_VERSION = BASE_REVISION;
 
 /** Bound on how many pages the agent follows: far past any sane broker's own bound. */
 export const AGENT_MAX_PAGES = 200;
 
 /** Bound on the unsolicited lines kept: a flood is evidence enough long before this. */
 const MAX_UNSOLICITED = 10_000;
+
+/**
+ * Bound on the retries of one request answered `input_required` (2026-07-28): a server may ask
+ * again until it has what it needs (mrtr.mdx), and the kit asks once, so a broker still asking
+ * after this many is looping, not gathering input.
+ */
+export const MAX_INPUT_ROUNDS = 8;
+
+/** What the agent says it is, on initialize and on every 2026-07-28 request. */
+const CLIENT_INFO = { name: 'mcp-gauntlet-agent', version: '0.1.0' };
 
 interface Pending {
   resolve(answer: Answer): void;
@@ -43,11 +56,15 @@ export class AgentClient {
   /** Woken at each unsolicited line and when the channel closes (`untilUnsolicited`). */
   private readonly watchers = new Set<() => void>();
 
-  /** `side` is what the agent declares and how it answers the broker's requests; none offers nothing. */
+  /**
+   * `side` is what the agent declares and how it answers the broker's requests; none offers
+   * nothing. `revision` is the MCP revision the agent speaks to the broker.
+   */
   constructor(
     private readonly channel: AgentChannel,
     private readonly timeoutMs: number,
     private readonly side: ClientSide = {},
+    readonly revision: Revision = BASE_REVISION,
   ) {
     channel.onLine((line) => this.receive(line));
     void channel.exited.then(() => {
@@ -59,7 +76,12 @@ export class AgentClient {
   }
 
   private receive(line: string): void {
-    if (this.answers(line) || this.unsolicited.length >= MAX_UNSOLICITED) return;
+    if (!this.answers(line)) this.keep(line);
+  }
+
+  /** Keeps a line the agent received besides a final answer, where the judges read it. */
+  private keep(line: string): void {
+    if (this.unsolicited.length >= MAX_UNSOLICITED) return;
     this.unsolicited.push(line);
     for (const wake of this.watchers) wake();
   }
@@ -142,8 +164,52 @@ export class AgentClient {
     return this.channel.arriving?.() ?? '';
   }
 
-  /** `timeoutMs` overrides the client's bound for one request. */
-  request(method: string, params: unknown, timeoutMs = this.timeoutMs): Promise<Answer> {
+  /**
+   * `timeoutMs` overrides the client's bound for one request. In 2026-07-28 the request carries
+   * the revision's `_meta`, and an `input_required` answer is answered and the request retried
+   * (bounded by MAX_INPUT_ROUNDS, all within `timeoutMs`): the answer is the last one.
+   */
+  async request(method: string, params: unknown, timeoutMs = this.timeoutMs): Promise<Answer> {
+    if (this.revision !== STATELESS_REVISION) return this.exchange(method, params, timeoutMs);
+    const deadline = Date.now() + timeoutMs;
+    let sent = this.withRequestMeta(params);
+    for (let round = 0; ; round++) {
+      const answer = await this.exchange(method, sent, Math.max(0, deadline - Date.now()));
+      if (answer.kind !== 'result' || !isInputRequired(answer.result) || typeof sent !== 'object' || sent === null) return answer;
+      // The interim answer reached the agent: a value withheld from the agent is just as out
+      // inside a request for input, and its requests are counted as the broker's own requests.
+      this.keep(answer.raw);
+      if (round === MAX_INPUT_ROUNDS) return { kind: 'malformed', raw: answer.raw, why: `still input_required after ${MAX_INPUT_ROUNDS} retries` };
+      sent = retryParams(sent as Record<string, unknown>, answer.result, (asked) => clientAnswer(this.side, asked));
+    }
+  }
+
+  /**
+   * The params of a 2026-07-28 request: its `_meta` says the revision, the agent's capabilities
+   * and who it is, and asks for log lines at `debug`, the lowest level. Without a level a server
+   * MUST NOT send notifications/message for the request (logging.mdx), where a 2025-11-25 server
+   * sends what it logs until the client sets a level, which this agent never does: so the same
+   * log lines reach the agent in both revisions. The scenario's own `_meta` keys win.
+   */
+  private withRequestMeta(params: unknown): unknown {
+    const given = params ?? {};
+    if (typeof given !== 'object' || Array.isArray(given)) return params;
+    const { _meta: meta, ...rest } = given as Record<string, unknown>;
+    const own = meta !== null && typeof meta === 'object' && !Array.isArray(meta) ? (meta as Record<string, unknown>) : {};
+    return {
+      ...rest,
+      _meta: {
+        [REQUEST_META.protocolVersion]: this.revision,
+        [REQUEST_META.clientCapabilities]: clientCapabilities(this.side),
+        [REQUEST_META.clientInfo]: CLIENT_INFO,
+        [REQUEST_META.logLevel]: 'debug',
+        ...own,
+      },
+    };
+  }
+
+  /** One request and its answer, as sent. */
+  private exchange(method: string, params: unknown, timeoutMs: number): Promise<Answer> {
     if (this.closed) return Promise.resolve({ kind: 'closed' });
     const id = this.nextId++;
     return new Promise<Answer>((resolve) => {
@@ -168,13 +234,23 @@ export class AgentClient {
   }
 
   async initialize(timeoutMs = this.timeoutMs): Promise<Answer> {
-    const answer = await this.request(
-      'initialize',
-      { protocolVersion: PROTOCOL_VERSION, capabilities: clientCapabilities(this.side), clientInfo: { name: 'mcp-gauntlet-agent', version: '0.1.0' } },
-      timeoutMs,
-    );
+    const answer = await this.request('initialize', { protocolVersion: PROTOCOL_VERSION, capabilities: clientCapabilities(this.side), clientInfo: CLIENT_INFO }, timeoutMs);
     if (answer.kind === 'result') this.notify('notifications/initialized');
     return answer;
+  }
+
+  /**
+   * What opens a session in the agent's revision: initialize in 2025-11-25; in 2026-07-28, which
+   * has no handshake, server/discover, whose answer (capabilities, serverInfo, instructions) is
+   * judged as initialize's is.
+   */
+  handshake(timeoutMs = this.timeoutMs): Promise<Answer> {
+    return this.handshakeMethod === 'server/discover' ? this.request('server/discover', {}, timeoutMs) : this.initialize(timeoutMs);
+  }
+
+  /** The method `handshake` sends. */
+  get handshakeMethod(): 'initialize' | 'server/discover' {
+    return this.revision === STATELESS_REVISION ? 'server/discover' : 'initialize';
   }
 
   /** Follows cursors up to AGENT_MAX_PAGES. Returns every tool object seen, in order. */
@@ -200,7 +276,10 @@ export class AgentClient {
   }
 }
 
-/** The capabilities an agent with this side declares (MCP 2025-11-25 `ClientCapabilities`). */
+/**
+ * The capabilities an agent with this side declares: MCP 2025-11-25's `ClientCapabilities`, which
+ * 2026-07-28 keeps in these shapes (roots `{}`, its listChanged gone with its notification).
+ */
 export function clientCapabilities({ sampling, elicitation, roots }: ClientSide): Record<string, unknown> {
   return {
     ...(sampling === undefined ? {} : { sampling: sampling.tools === true ? { tools: {} } : {} }),
@@ -211,7 +290,7 @@ export function clientCapabilities({ sampling, elicitation, roots }: ClientSide)
   };
 }
 
-/** The agent's answer to a request of `method`; undefined for one it declines. */
+/** The agent's answer to a request of `method` (a server's own, or a request for input); undefined for one it declines. */
 function clientAnswer({ sampling, elicitation, roots }: ClientSide, method: string): Record<string, unknown> | undefined {
   switch (method) {
     case 'ping':

@@ -13,6 +13,7 @@
 
 import { setTimeout as pause } from 'node:timers/promises';
 import { dataValue, lineBreak, unfinishedData } from './line-break.js';
+import { REQUEST_META, STATELESS_REVISION } from './revisions.js';
 
 /** Largest body taken from the broker; past it the session fails rather than read on. */
 export const MAX_BODY_BYTES = 16 * 1024 * 1024;
@@ -52,14 +53,57 @@ function oneLine(text: string): string {
   return text.replace(/[\r\n]/g, '');
 }
 
-/** The method a line the agent sent names, read from a copy: the line is sent as it is. */
-function methodOf(line: string): string | undefined {
+/** What the transport reads of a line the agent sends, from a copy: the line is sent as it is. */
+interface Sent {
+  method?: string;
+  /** The revision its `_meta` names: only a 2026-07-28 request says one. */
+  revision?: string;
+  /** `params.name` or `params.uri`, the source of `Mcp-Name`. */
+  name?: string;
+}
+
+function readSent(line: string): Sent {
   try {
-    const { method } = JSON.parse(line) as { method?: unknown };
-    return typeof method === 'string' ? method : undefined;
+    const { method, params } = JSON.parse(line) as { method?: unknown; params?: { name?: unknown; uri?: unknown; _meta?: Record<string, unknown> } };
+    const revision = params?._meta?.[REQUEST_META.protocolVersion];
+    const name = params?.name ?? params?.uri;
+    return {
+      ...(typeof method === 'string' ? { method } : {}),
+      ...(typeof revision === 'string' ? { revision } : {}),
+      ...(typeof name === 'string' ? { name } : {}),
+    };
   } catch {
-    return undefined;
+    return {};
   }
+}
+
+/** The methods whose `Mcp-Name` header carries `params.name` or `params.uri` (streamable-http.mdx, standard headers). */
+const NAMED_METHODS = new Set(['tools/call', 'resources/read', 'prompts/get']);
+
+/**
+ * A header value as 2026-07-28 carries it: as it is when it is plain visible ASCII with no
+ * leading or trailing space, else (and when it looks like the sentinel itself) Base64 of its
+ * UTF-8 between `=?base64?` and `?=` (streamable-http.mdx, value encoding).
+ */
+export function headerValue(value: string): string {
+  const plain = /^[\x21-\x7e]([\x20-\x7e\t]*[\x21-\x7e])?$/.test(value) && !(value.startsWith('=?base64?') && value.endsWith('?='));
+  return plain ? value : `=?base64?${Buffer.from(value, 'utf8').toString('base64')}?=`;
+}
+
+/**
+ * The headers a 2026-07-28 request carries from its own body: `MCP-Protocol-Version` as its
+ * `_meta` says, `Mcp-Method`, and `Mcp-Name` for a call, read or prompt. None for a line of
+ * another revision, which negotiated its version at initialize.
+ */
+export const revisionHeaders = (line: string): Record<string, string> => bodyHeaders(readSent(line));
+
+function bodyHeaders(sent: Sent): Record<string, string> {
+  if (sent.revision !== STATELESS_REVISION || sent.method === undefined) return {};
+  return {
+    'mcp-protocol-version': sent.revision,
+    'mcp-method': sent.method,
+    ...(NAMED_METHODS.has(sent.method) && sent.name !== undefined ? { 'mcp-name': headerValue(sent.name) } : {}),
+  };
 }
 
 /** The protocol version an initialize answer negotiated, read from a copy of it. */
@@ -199,35 +243,41 @@ export class StreamableHttpSession {
     this.options.onFailure(reason);
   }
 
-  /** POSTs one line; settles once its answer has been delivered, noted or dropped. */
+  /**
+   * POSTs one line; settles once its answer has been delivered, noted or dropped. A 2026-07-28
+   * request opens nothing: no initialize gives it a session id, no initialized notification opens
+   * the GET stream, and its headers come from its own body.
+   */
   async send(line: string): Promise<void> {
-    const method = methodOf(line);
+    const sent = readSent(line);
+    const method = sent.method;
     if (method === 'initialize') {
-      const posted = this.post(line, method);
+      const posted = this.post(line, sent);
       this.initializing = posted;
       return posted;
     }
     if (method === 'notifications/initialized') {
       this.opening = (async () => {
         await this.initializing;
-        await this.post(line, method);
+        await this.post(line, sent);
       })();
       return this.opening;
     }
     await this.initializing;
     await this.opening;
-    return this.post(line, method);
+    return this.post(line, sent);
   }
 
-  private async post(line: string, method: string | undefined): Promise<void> {
+  private async post(line: string, sent: Sent): Promise<void> {
     if (this.failed || this.ended) return;
+    const method = sent.method;
     const what = method ?? 'a message';
     const request = new AbortController();
     const signal = AbortSignal.any([this.aborter.signal, request.signal, AbortSignal.timeout(this.requestTimeoutMs)]);
     try {
       const response = await fetch(this.options.url, {
         method: 'POST',
-        headers: { ...this.headers('application/json, text/event-stream'), 'content-type': 'application/json' },
+        headers: { ...this.headers('application/json, text/event-stream'), ...bodyHeaders(sent), 'content-type': 'application/json' },
         body: line,
         redirect: 'manual',
         signal,

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
+import { revisionHeaders } from '../agent/streamable-http.js';
 
 /**
  * The passthrough's several-server mode: a naive aggregator, as a careless gateway is built. It
@@ -60,8 +61,11 @@ export function aggregate(servers: readonly AggregatedServer[], tokens: Record<s
       links.get(server.name)!.send({ jsonrpc: '2.0', id, method, ...(params === undefined ? {} : { params }) });
     });
 
+  // The agent's latest request _meta: in MCP 2026-07-28 every request says its revision and the
+  // client's capabilities there, so the aggregator's own listings carry the agent's as it relays them.
+  let agentMeta: unknown;
   const relist = async (server: AggregatedServer): Promise<void> => {
-    const answer = await request(server, 'tools/list', {});
+    const answer = await request(server, 'tools/list', agentMeta === undefined ? {} : { _meta: agentMeta });
     const tools = ((answer.result?.tools as Tool[] | undefined) ?? []).map((tool) => ({ ...tool, name: offered(server, tool.name) }));
     listed.set(server.name, tools);
     for (const tool of (answer.result?.tools as Tool[] | undefined) ?? []) routes.set(offered(server, tool.name), { server, tool: tool.name });
@@ -83,8 +87,10 @@ export function aggregate(servers: readonly AggregatedServer[], tokens: Record<s
 
   const answerAgent = async (message: Message): Promise<void> => {
     const { id, method, params } = message;
-    if (method === 'initialize') {
-      const answers = await Promise.all(servers.map((server) => request(server, 'initialize', params)));
+    if (params?._meta !== undefined) agentMeta = params._meta;
+    // 2026-07-28's server/discover opens a session as initialize did: each server is asked.
+    if (method === 'initialize' || method === 'server/discover') {
+      const answers = await Promise.all(servers.map((server) => request(server, method, params)));
       // Its map of names is made once every server answered, before the agent can call anything.
       for (const server of servers) await relist(server);
       write({ jsonrpc: '2.0', id, result: answers[0]?.result ?? {} });
@@ -139,7 +145,8 @@ function urlLink(server: AggregatedServer, bearer: string | undefined, onMessage
   const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...(bearer === undefined ? {} : { authorization: `Bearer ${bearer}` }) };
   return {
     send(message) {
-      void fetch(server.url!, { method: 'POST', headers, body: JSON.stringify(message) })
+      const line = JSON.stringify(message);
+      void fetch(server.url!, { method: 'POST', headers: { ...headers, ...revisionHeaders(line) }, body: line })
         .then(async (response) => {
           const body = (await response.text()).trim();
           if (body !== '') onMessage(server, JSON.parse(body) as Message);

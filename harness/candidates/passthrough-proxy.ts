@@ -7,6 +7,7 @@ import { DROP_KINDS, dropsLine, type DropKind } from './line-drop.js';
 import { FRONT_DOOR_KEY_VARIABLE, NaiveFrontDoor } from './naive-front-door.js';
 import { naiveToken } from './naive-token.js';
 import { HTTPS_ONLY_REFUSAL, plainHttpRefusal } from './plain-http-refusal.js';
+import { revisionHeaders } from '../agent/streamable-http.js';
 
 /**
  * The passthrough candidate's process: it starts the server named after `--` and copies bytes
@@ -207,6 +208,8 @@ function proxyToUrl(agent: AgentSide, target: string, tokens: Record<string, str
       accept: 'application/json, text/event-stream',
       ...(authorization === undefined ? {} : { authorization }),
       ...(sessionId === undefined || initialize ? {} : { 'mcp-session-id': sessionId }),
+      // A 2026-07-28 request says its method and name in headers too, as every client of that revision must.
+      ...revisionHeaders(line),
     };
     void fetch(url, { method: 'POST', headers, body: line })
       .then(async (response) => {

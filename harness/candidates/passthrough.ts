@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
+import { REVISIONS } from '../agent/revisions.js';
 import { passthroughEntry } from '../paths.js';
 import { spawnChannel, throughPrefix } from './child.js';
 import type { AggregatedServer } from './aggregator.js';
@@ -102,6 +103,8 @@ export function proxyCandidate(name: string, proxyOptions: readonly string[], fi
       // It reads no operator file, so every flaw is as good as written: it serves regardless.
       configFlaws: true,
       agentTransports: ['stdio', 'http'],
+      // It relays lines, whatever revision they speak.
+      revisions: REVISIONS,
     },
     async pin() {
       return { ok: true, detail: `${name} pins nothing` };
@@ -142,6 +145,7 @@ export function plainProxyCandidate(): Candidate {
       claims: ['listing', 'calls'],
       upstreams: ['command', 'url'],
       agentTransports: ['stdio', 'http'],
+      revisions: REVISIONS,
       unapplied: ['every operator rule: the proxy has no configuration of its own'],
     },
   };

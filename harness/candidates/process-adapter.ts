@@ -4,6 +4,7 @@ import { AdapterProcess } from './adapter-process.js';
 import { spawnChannel, throughPrefix } from './child.js';
 import { freeLoopbackPort } from './free-port.js';
 import { spawnHttpChannel } from '../agent/http-channel.js';
+import type { Revision } from '../agent/revisions.js';
 import { protocolViolation } from './protocol-schemas.js';
 import { closingAlso } from './wrapped-channel.js';
 import {
@@ -32,6 +33,8 @@ interface Hello {
   hooks: Hook[];
   upstreams: Array<'command' | 'url'>;
   agent_transports?: Array<'stdio' | 'http'>;
+  /** Absent from adapters written before it: their broker serves 2025-11-25. */
+  revisions?: Revision[];
   oauth_client?: boolean;
   config_flaws: boolean;
   unapplied: string[];
@@ -132,6 +135,7 @@ export async function openProtocolAdapter(path: string, helloTimeoutMs = HELLO_T
     claims: hello.claims as Feature[],
     upstreams: hello.upstreams,
     ...(hello.agent_transports === undefined ? {} : { agentTransports: hello.agent_transports }),
+    ...(hello.revisions === undefined ? {} : { revisions: hello.revisions }),
     ...(hello.oauth_client === undefined ? {} : { oauthClient: hello.oauth_client }),
     configFlaws: hello.config_flaws,
     unapplied: hello.unapplied,

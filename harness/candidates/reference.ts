@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { REVISIONS } from '../agent/revisions.js';
 import { join } from 'node:path';
 import { stringify as stringifyLossless } from 'lossless-json';
 import { brokerEntry } from '../paths.js';
@@ -165,6 +166,8 @@ export function referenceCandidate(options: ReferenceOptions = {}): Candidate {
       servers: 'many',
       configFlaws: true,
       agentTransports: ['stdio', 'http'],
+      // The reference serves both revisions to an agent (src/, issue 33).
+      revisions: REVISIONS,
     },
     async pin(spec) {
       const config = await writeConfig(spec);

@@ -1,3 +1,4 @@
+import type { Revision } from '../agent/revisions.js';
 import type { AdapterFlaw, OperatorConfig, ServerOperator } from '../scenario/types.js';
 
 /**
@@ -92,6 +93,11 @@ export interface CandidateInfo {
   unapplied?: readonly string[];
   /** How the agent can reach the broker: over its stdio, or over Streamable HTTP (default: stdio). */
   agentTransports?: ReadonlyArray<'stdio' | 'http'>;
+  /**
+   * The MCP revisions the broker serves to an agent (default: 2025-11-25 alone). A case of
+   * another revision is `unsupported` (harness/candidates/served-revisions.ts).
+   */
+  revisions?: readonly Revision[];
   /**
    * The broker signs in to a server that asks with OAuth, opening the authorization URL for the
    * user (the `oauth-client` hook). A broker that does no OAuth never opens a URL a server chose:

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { scenarioSkeletonFile } from '../paths.js';
-import { variantsSchema } from '../scenario/variants.js';
+import { revisionsSchema, variantsSchema } from '../scenario/variants.js';
 import { BLOCKS, expectationsOf } from './registry.js';
 import type { Block } from './types.js';
 
@@ -15,12 +15,13 @@ function expectIn(skeleton: Schema, block: Block): Schema {
 
 /**
  * The scenario schema: the skeleton (header, server, operator, steps) with each `expect` object's
- * properties and required list filled in from the expectation modules, and `variants` from the
- * variant axes.
+ * properties and required list filled in from the expectation modules, and `variants` and
+ * `revisions` from the variant axes.
  */
 export function scenarioSchema(): Schema {
   const skeleton = JSON.parse(readFileSync(scenarioSkeletonFile, 'utf8')) as Schema;
   (skeleton.properties as Record<string, Schema>).variants = variantsSchema();
+  (skeleton.properties as Record<string, Schema>).revisions = revisionsSchema();
   for (const block of BLOCKS) {
     const target = expectIn(skeleton, block);
     delete target.$comment;

@@ -1,9 +1,12 @@
 import { parse as parseLossless, isLosslessNumber } from 'lossless-json';
 import type { LedgerRecord, ReplyRecord } from '../../servers/kit/ledger.js';
+import { inputRequestsOf, isInputRequired } from '../agent/input-required.js';
 
 /**
  * What a broker sent the agent of a server's own accord, read from the lines the agent received
- * besides its answers: requests (sampling, elicitation, roots, ping) and notifications.
+ * besides its answers: requests (sampling, elicitation, roots, ping) and notifications. In
+ * 2026-07-28 a server's requests come as the input requests of an `input_required` answer, which
+ * the agent keeps among these lines: each is one request here, counted as 2025-11-25's are.
  */
 export interface Initiated {
   method: string;
@@ -13,7 +16,7 @@ export interface Initiated {
   raw: string;
 }
 
-/** The lines that are requests or notifications; answers and undecodable lines are left out. */
+/** The lines that are requests or notifications, and the requests for input of `input_required` answers; other answers and undecodable lines are left out. */
 export function initiatedIn(lines: readonly string[]): Initiated[] {
   return lines.flatMap((raw) => {
     let message: unknown;
@@ -23,8 +26,10 @@ export function initiatedIn(lines: readonly string[]): Initiated[] {
       return [];
     }
     if (message === null || typeof message !== 'object' || Array.isArray(message)) return [];
-    const { method, id, params } = message as Record<string, unknown>;
-    return typeof method === 'string' ? [{ method, request: id !== undefined, params, raw }] : [];
+    const { method, id, params, result } = message as Record<string, unknown>;
+    if (typeof method === 'string') return [{ method, request: id !== undefined, params, raw }];
+    if (result === null || typeof result !== 'object' || !isInputRequired(result as Record<string, unknown>)) return [];
+    return inputRequestsOf(result as Record<string, unknown>).map((asked) => ({ method: asked.method, request: true, params: asked.params, raw }));
   });
 }
 

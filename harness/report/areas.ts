@@ -1,6 +1,6 @@
 import type { Requirement } from '../requirements.js';
 import type { CaseResult } from '../run/outcome.js';
-import { held, heldByAdapter } from './summary.js';
+import { held, heldByAdapter, judged } from './summary.js';
 
 /**
  * Cases scored by protection area: the requirement families of docs/requirements.md (its `##`
@@ -19,9 +19,6 @@ export interface Tally {
   /** Attacks that got through (failure `exposed`). */
   exposed: number;
 }
-
-/** Judged: an outcome that says something of the broker (not an unsupported case). */
-export const judged = (c: CaseResult): boolean => c.outcome === 'pass' || c.outcome === 'fail' || c.outcome === 'error';
 
 export function tally(cases: readonly CaseResult[]): Tally {
   const attacks = cases.filter((c) => c.kind === 'attack' && judged(c));

@@ -41,6 +41,14 @@ function areaLines(report: Report, requirements: readonly Requirement[]): string
   return ['## By protection area', '', '| area | attacks held | exposed | controls passed |', '|---|---|---|---|', ...rows, ''];
 }
 
+/** Held of run and controls passed in each MCP revision the run's cases spoke, beside the totals. */
+function revisionLines(report: Report): string[] {
+  const scores = Object.entries(report.summary.by_revision ?? {});
+  if (scores.length === 0) return [];
+  const rows = scores.map(([revision, score]) => `| ${revision} | ${score.attacks_held} of ${score.attacks_total} | ${score.controls_passed} of ${score.controls_total} |`);
+  return ['| MCP revision | attacks held | controls passed |', '|---|---|---|', ...rows, ''];
+}
+
 /** The transparency score, each suite's, and every operation not preserved with why. */
 function transparencyLines(report: Report): string[] {
   const { transparency } = report;
@@ -89,6 +97,7 @@ export function renderMarkdown(report: Report, requirements: readonly Requiremen
     '',
     `**Attacks held: ${heldOf({ ...score, attacks_held: summary.attacks_held, attacks_run: summary.attacks_total })}** (an attack is held when it passes and its benign control passes in the same run). Controls passed: ${score.controls_passed} of ${score.controls_run} (ordinary traffic the broker must let through).`,
     '',
+    ...revisionLines(report),
     ...adapterLines(report),
     `Exposed ${summary.exposed} (${summary.exposed_claimed} claimed, ${summary.exposed_not_claimed} not claimed), over-blocked ${summary.over_blocked}, nonconformant ${summary.nonconformant}; ${summary.passed} passed, ${summary.failed} failed, ${summary.errors} errors, ${summary.unsupported} unsupported, ${summary.unsupported_environment} unsupported-environment, of ${summary.total}.`,
     '',
@@ -98,7 +107,8 @@ export function renderMarkdown(report: Report, requirements: readonly Requiremen
     ...renderAssessment(report),
     '| scenario | kind | requirements | outcome | control |',
     '|---|---|---|---|---|',
-    ...report.cases.map((c) => `| ${cell(c.id)} | ${c.kind} | ${c.requirements.join(' ')} | ${verdict(c)} | ${c.control_outcome ?? ''} |`),
+    // A legacy scenario (a feature its revision deprecates) says so beside its id.
+    ...report.cases.map((c) => `| ${cell(c.id)}${c.legacy ? ' (legacy)' : ''} | ${c.kind} | ${c.requirements.join(' ')} | ${verdict(c)} | ${c.control_outcome ?? ''} |`),
     '',
   ];
   const notPassed = report.cases.filter((c) => c.outcome === 'fail' || c.outcome === 'error');

@@ -145,7 +145,7 @@ function matrixBody(runs: readonly PageRun[], scenarios: readonly CaseResult[], 
           // A cell's run is its column, its scenario its row's data-s: the page's script reads them there.
           const cells = kinds.map((kind) => `<td class="cell ${kind}" tabindex="0">${escapeHtml(CELL_TEXT[kind] ?? kind)}</td>`);
           const flags = flagsOf(kinds);
-          return { flags, html: `<tr ${rowAttributes(flags, area)} data-s="${scenario}"><th><span title="${escapeHtml(s.title)}">${escapeHtml(s.id)}</span> <span class="muted">${escapeHtml(s.kind)}</span></th>${cells.join('')}</tr>` };
+          return { flags, html: `<tr ${rowAttributes(flags, area)} data-s="${scenario}"><th><span title="${escapeHtml(s.title)}">${escapeHtml(s.id)}</span> <span class="muted">${escapeHtml(s.kind)}${s.legacy ? ' · legacy' : ''}</span></th>${cells.join('')}</tr>` };
         });
         const flags = anyOf(rows.map((row) => row.flags));
         const heading = `<tr class="group" ${rowAttributes(flags, area)}><th colspan="${width}">${escapeHtml(`${group.id} ${group.level}`)} <span class="muted">${escapeHtml(group.text)}</span></th></tr>`;

@@ -71,6 +71,15 @@ const controlsLine = (score: Tally): string =>
       ? 'ordinary traffic still works'
       : `${score.controls_run - score.controls_passed} control(s) failed: ordinary traffic breaks`;
 
+/** Held of run and controls passed in each MCP revision the run's cases spoke; nothing for a report written before. */
+function revisionParagraph(report: Report): string {
+  const scores = Object.entries(report.summary.by_revision ?? {});
+  if (scores.length === 0) return '';
+  const parts = scores.map(([revision, score]) => `MCP ${revision}: attacks held ${score.attacks_held} of ${score.attacks_total}, controls passed ${score.controls_passed} of ${score.controls_total}`);
+  return `<p id="revisions" class="muted">${escapeHtml(parts.join(' · '))}</p>
+`;
+}
+
 /** One run's verdict, first on its page. */
 export function verdictSection(report: Report): string {
   const score = tally(report.cases);
@@ -83,7 +92,7 @@ export function verdictSection(report: Report): string {
   const about = `${report.candidate.name} ${report.candidate.version} · claims ${report.candidate.claims.join(', ') || 'none'}${adapterPart} · ${report.suite.name} ${report.suite.version} · run ${report.started_at}${report.filter ? ` · filter ${report.filter}` : ''}${report.timing ? ` · ${timeLine(report)}` : ''}`;
   return `<section id="verdict" class="verdict standing-${areaStanding(score)}">
 <p class="headline"><strong id="held">Attacks held: ${heldOf({ ...score, attacks_held: summary.attacks_held, attacks_run: summary.attacks_total })}</strong> <span id="controls">Controls passed: ${score.controls_passed} of ${score.controls_run} (${controlsLine(score)})</span> <strong id="transparency">Transparency: ${escapeHtml(describeScore(report.transparency?.score))}</strong></p>
-<ul class="kinds" id="kinds">${kinds}</ul>
+${revisionParagraph(report)}<ul class="kinds" id="kinds">${kinds}</ul>
 <p class="muted">${escapeHtml(about)}</p>
 </section>`;
 }

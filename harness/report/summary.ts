@@ -1,3 +1,4 @@
+import { BASE_REVISION, REVISIONS, type Revision } from '../agent/revisions.js';
 import type { CandidateInfo } from '../candidates/types.js';
 import type { ProfileScore } from '../profiles.js';
 import type { BaselineVerdict } from '../run/baseline.js';
@@ -29,10 +30,44 @@ export interface Summary {
   /** Exposed attacks whose protection the candidate claims, and those it does not. */
   exposed_claimed: number;
   exposed_not_claimed: number;
+  /**
+   * The headline of each MCP revision the run's cases spoke, beside the totals above (a case of a
+   * report written before it spoke 2025-11-25). Absent from reports written before it.
+   */
+  by_revision?: Partial<Record<Revision, RevisionScore>>;
   /** With a baseline: failing cases it lists in full, those it does not, and its entries that fail the run. */
   expected_failures?: number;
   unexpected_failures?: number;
   stale_entries?: number;
+}
+
+/** One revision's cases scored as the headline is: attacks held of attacks judged, controls passed of controls judged. */
+export interface RevisionScore {
+  attacks_held: number;
+  attacks_total: number;
+  controls_passed: number;
+  controls_total: number;
+}
+
+/** Judged: an outcome that says something of the broker (not an unsupported case). */
+export const judged = (c: CaseResult): boolean => c.outcome === 'pass' || c.outcome === 'fail' || c.outcome === 'error';
+
+/** The headline of each revision that has cases, in the order of REVISIONS. */
+function byRevision(cases: readonly CaseResult[]): Partial<Record<Revision, RevisionScore>> {
+  return Object.fromEntries(
+    REVISIONS.flatMap((revision) => {
+      const spoken = cases.filter((c) => (c.revision ?? BASE_REVISION) === revision);
+      if (spoken.length === 0) return [];
+      const controls = spoken.filter((c) => c.kind === 'control' && judged(c));
+      const score: RevisionScore = {
+        attacks_held: spoken.filter(held).length,
+        attacks_total: spoken.filter((c) => c.kind === 'attack' && judged(c)).length,
+        controls_passed: controls.filter((c) => c.outcome === 'pass').length,
+        controls_total: controls.length,
+      };
+      return [[revision, score]];
+    }),
+  );
 }
 
 /**
@@ -121,8 +156,9 @@ export function summarise(cases: readonly CaseResult[]): Summary {
     nonconformant: failing('nonconformant'),
     attacks_held: cases.filter(held).length,
     attacks_held_by_adapter: cases.filter(heldByAdapter).length,
-    attacks_total: cases.filter((c) => c.kind === 'attack' && (c.outcome === 'pass' || c.outcome === 'fail' || c.outcome === 'error')).length,
+    attacks_total: cases.filter((c) => c.kind === 'attack' && judged(c)).length,
     exposed_claimed: exposed.filter((c) => c.claimed).length,
     exposed_not_claimed: exposed.filter((c) => !c.claimed).length,
+    by_revision: byRevision(cases),
   };
 }

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { dir as tmpDir } from 'tmp-promise';
 import type { Candidate, SessionSpec, UpstreamCommand, UpstreamUrl } from '../candidates/types.js';
 import { hooksOf } from '../candidates/hooks.js';
+import { unservedRevision } from '../candidates/served-revisions.js';
 import { hooksNeeded } from '../expect/plan.js';
 import { Ledger, serverPids } from '../observe/ledger.js';
 import { Canary } from '../observe/canary.js';
@@ -13,6 +14,8 @@ import { Enclosure, type EnclosureSpec } from '../observe/enclosure.js';
 import { killAll, survivorsAfter } from '../observe/processes.js';
 import { kitCaFile } from '../paths.js';
 import type { OperatorConfig, Scenario } from '../scenario/types.js';
+import { revisionKnobs } from '../scenario/variants.js';
+import { BASE_REVISION } from '../agent/revisions.js';
 import { HttpServer } from './http-server.js';
 import { judge } from './judge.js';
 import { DEFAULT_SERVER_URL, fillPorts, kitCommand, startMembers, type Members } from './members.js';
@@ -60,10 +63,10 @@ export const OPERATOR_ENV = {
 
 /**
  * The command line that starts a hostile server. The scenario's knobs belong to its own server;
- * another catalogue server (a pin step's) runs as its preset.
+ * another catalogue server (a pin step's) runs as its preset, speaking the case's revision.
  */
 function upstreamFor(scenario: Scenario, catalogue: string, ledger: string, control: string, canary: Canary): UpstreamCommand {
-  return kitCommand(catalogue, catalogue === scenario.server.catalogue ? (scenario.server.knobs ?? {}) : {}, ledger, control, canary);
+  return kitCommand(catalogue, catalogue === scenario.server.catalogue ? (scenario.server.knobs ?? {}) : revisionKnobs(scenario.revision ?? BASE_REVISION), ledger, control, canary);
 }
 
 /**
@@ -154,6 +157,8 @@ export function caseHeader(scenario: Scenario, candidate: Candidate) {
     level: scenario.level,
     requirements: scenario.requirements,
     ...(scenario.control ? { control: scenario.control } : {}),
+    revision: scenario.revision ?? BASE_REVISION,
+    ...(scenario.legacy === true ? { legacy: true as const } : {}),
     claims: scenario.claims,
     claimed: scenario.claims.every((claim) => (candidate.info.claims as readonly string[]).includes(claim)),
     ...adapterShare(scenario, candidate),
@@ -185,6 +190,8 @@ async function releaseAll(releases: ReadonlyArray<() => Promise<void>>): Promise
 }
 
 async function judgedRun(scenario: Scenario, candidate: Candidate, options: RunOptions, base: CaseHeader, started: number): Promise<CaseResult> {
+  const unserved = unservedRevision(candidate.info, scenario.revision ?? BASE_REVISION);
+  if (unserved !== undefined) return { ...unjudged(base, started, 'unsupported', unserved), duration_ms: 0 };
   const hooks = hooksOf(candidate);
   const missing = hooksNeeded(scenario, hooks);
   if (missing.length > 0) {
@@ -239,6 +246,7 @@ async function judgedRun(scenario: Scenario, candidate: Candidate, options: RunO
   const upstreamOf = (catalogue: string) => (http === undefined ? upstreamFor(scenario, catalogue, ledger.path, control, canary) : reached.upstream);
   const session = new ScenarioSession(candidate, hooks, spec, ledger, control, options.stepTimeoutMs, upstreamOf);
   session.clientSide = scenario.client;
+  session.revision = scenario.revision ?? BASE_REVISION;
   session.secrets = new SecretWatch([OPERATOR_ENV.GAUNTLET_OPERATOR_TOKEN, ...operatorSecrets(scenario.operator)]);
   if (candidate.info.unapplied?.length) session.notes.push(`the adapter cannot apply: ${candidate.info.unapplied.join('; ')}`);
   let reason: string | undefined;

@@ -1,3 +1,4 @@
+import type { Revision } from '../agent/revisions.js';
 import type { Finding } from '../expect/types.js';
 import type { Transcript } from './transcript.js';
 
@@ -20,6 +21,10 @@ export interface CaseResult {
   level: 'MUST' | 'SHOULD';
   requirements: string[];
   control?: string;
+  /** The MCP revision the case spoke (docs/scenario-format.md, Revisions); absent from reports written before it, which spoke 2025-11-25. */
+  revision?: Revision;
+  /** A scenario of a feature its revision deprecates (sampling, roots, logging). */
+  legacy?: true;
   /** The protections the scenario tests. */
   claims: string[];
   /** Whether the candidate claims every protection the scenario tests. */

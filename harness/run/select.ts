@@ -1,5 +1,6 @@
 import { loadCatalogue } from '../catalogue.js';
 import { findProfile, loadProfiles } from '../profiles.js';
+import { BASE_REVISION, type Revision } from '../agent/revisions.js';
 import type { Scenario } from '../scenario/types.js';
 import { selectShard, type Shard } from './shard.js';
 
@@ -7,11 +8,13 @@ export interface Selection {
   filter?: string;
   profile?: string;
   shard?: Shard;
+  /** Only the cases of this MCP revision: an attack's control is of the same revision, so pairs stay whole. */
+  revision?: Revision;
 }
 
 /**
  * The scenarios a run judges: those a filter or a profile selects (each attack with its control),
- * then this shard's part of them. A profile's scenarios that left the catalogue are not run; its
+ * of the revision asked for, then this shard's part of them. A profile's scenarios that left the catalogue are not run; its
  * score counts them as missing.
  */
 export function selectScenarios(selection: Selection): Scenario[] {
@@ -19,6 +22,7 @@ export function selectScenarios(selection: Selection): Scenario[] {
   // Loaded whatever the selection, so that a profile edited out of its digest stops the run before it starts.
   const profiles = loadProfiles();
   let scenarios = loadCatalogue(selection.filter);
+  if (selection.revision !== undefined) scenarios = scenarios.filter((s) => (s.revision ?? BASE_REVISION) === selection.revision);
   if (selection.profile !== undefined) {
     const ids = new Set(findProfile(profiles, selection.profile).scenarios);
     for (const scenario of scenarios) if (ids.has(scenario.id) && scenario.control !== undefined) ids.add(scenario.control);

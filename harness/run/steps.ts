@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { rename, writeFile } from 'node:fs/promises';
 import { AgentClient, type Answer } from '../agent/client.js';
+import { BASE_REVISION, type Revision } from '../agent/revisions.js';
 import { generateArguments, GenerationError } from '../args/generate.js';
 import type { AgentChannel, Candidate, ExitStatus, SessionSpec, UpstreamCommand, UpstreamUrl } from '../candidates/types.js';
 import { approvalRequestId, describe } from '../expect/answer.js';
@@ -86,6 +87,8 @@ export class ScenarioSession {
   private readonly pendingApprovals = new Map<string, string>();
   /** The agent's side of server-initiated requests: the scenario's `client`. */
   clientSide: ClientSide | undefined;
+  /** The MCP revision the agent speaks to the candidate: the case's. */
+  revision: Revision = BASE_REVISION;
   /** The operator's secrets, looked for in every line the agent and the front-door clients receive. */
   secrets = new SecretWatch([]);
   /** The label of the step running: a line that arrives is seen during it. */
@@ -269,18 +272,19 @@ export class ScenarioSession {
     void channel.exited.then(() => {
       this.brokerExited = true;
     });
-    this.agent = new AgentClient(channel, this.stepTimeoutMs, this.clientSide);
-    const answer = await this.agent.initialize(expect.within_ms);
+    this.agent = new AgentClient(channel, this.stepTimeoutMs, this.clientSide, this.revision);
+    const handshake = this.agent.handshakeMethod;
+    const answer = await this.agent.handshake(expect.within_ms);
     // As for calls: a step about answering in time fails on silence; elsewhere silence is an error.
     // A candidate waiting for the user to sign in (OAuth) may hold initialize for as long as that takes.
     if (answer.kind === 'timeout' && expect.within_ms === undefined && expect.outcome !== 'signing-in') {
-      throw new CandidateUnresponsive(`${label}: the candidate did not answer initialize within ${this.stepTimeoutMs} ms`);
+      throw new CandidateUnresponsive(`${label}: the candidate did not answer ${handshake} within ${this.stepTimeoutMs} ms`);
     }
     this.startedReady = answer.kind === 'result';
     const facts: StartFacts = { label, mark, end: mark, answer, canExplain: this.candidate.startRefusal !== undefined, pgid: channel.pid };
     // A closed channel has an exit to tell: read once, for the refusal and for later steps' errors.
     if (answer.kind === 'closed') facts.exit = await this.exitWithin(channel);
-    if (!this.startedReady) this.noSession = facts.exit ? `the candidate's channel closed during initialize (${exitText(facts.exit)})` : `the start gave ${describe(answer)}`;
+    if (!this.startedReady) this.noSession = facts.exit ? `the candidate's channel closed during ${handshake} (${exitText(facts.exit)})` : `the start gave ${describe(answer)}`;
     if (!this.startedReady && answer.kind !== 'timeout' && expect.outcome !== 'ready') await this.refusal(facts, expect);
     await this.record('start', expect, facts);
   }

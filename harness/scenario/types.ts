@@ -2,6 +2,7 @@
  * The scenario format, as TypeScript. `scenario.schema.json` is the normative definition; these
  * types describe what the loader hands the runner once a file has passed that schema.
  */
+import type { Revision } from '../agent/revisions.js';
 
 export type Level = 'MUST' | 'SHOULD';
 export type Kind = 'attack' | 'control';
@@ -674,6 +675,13 @@ export interface Scenario {
    * absent for a file that lists no `variants`.
    */
   variant?: Record<string, string>;
+  /**
+   * The MCP revision the case speaks end to end: the agent to the candidate, and every kit server
+   * (scenario/variants.ts); absent is 2025-11-25.
+   */
+  revision?: Revision;
+  /** A scenario of a feature its revision deprecates (sampling, roots, logging), shown so in reports. */
+  legacy?: boolean;
   /** Where the file was loaded from, relative to the package root; the cases of one file share it. */
   file: string;
 }

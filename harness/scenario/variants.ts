@@ -11,10 +11,11 @@
  * control that has the same values (`net.private-address.https` with `net.private-opted-in.https`),
  * which must exist: an attack over https proves nothing beside a control over http.
  */
+import { BASE_REVISION, REVISIONS, type Revision } from '../agent/revisions.js';
 import type { OperatorConfig, Scenario, ServerOperator, ServerSpec } from './types.js';
 
-/** A scenario as the schema admits it, before expansion: its axes, and no values chosen yet. */
-export type ScenarioFile = Omit<Scenario, 'file' | 'variant'> & { variants?: Record<string, string[]> };
+/** A scenario as the schema admits it, before expansion: its axes and revisions, and no values chosen yet. */
+export type ScenarioFile = Omit<Scenario, 'file' | 'variant' | 'revision'> & { variants?: Record<string, string[]>; revisions?: Revision[] };
 
 /** A scenario file expanded for one combination of values, still without its `file`. */
 export type ScenarioCase = Omit<Scenario, 'file'>;
@@ -23,6 +24,8 @@ interface Axis {
   readonly name: string;
   /** Every value the axis takes; the schema admits only these. */
   readonly values: readonly string[];
+  /** The values a file runs along, or undefined when it does not run along the axis. */
+  readonly chosen: (file: ScenarioFile) => readonly string[] | undefined;
   /** The value whose case keeps the file's own id. */
   readonly base: string;
   /** What the case says of itself, after its title. */
@@ -64,6 +67,7 @@ const serversOf = (file: ScenarioFile): Record<string, ServerSpec> => file.serve
 const scheme: Axis = {
   name: 'scheme',
   values: ['http', 'https'],
+  chosen: (file) => file.variants?.scheme,
   base: 'http',
   title: (value) => ` (over ${value})`,
   problem(file) {
@@ -83,8 +87,42 @@ const scheme: Axis = {
   },
 };
 
+/** The kit knob that names the revisions a kit server speaks (default 2025-11-25, the base). */
+export const REVISIONS_KNOB = 'revisions';
+
+/**
+ * The knobs that make a kit server speak `revision`: none for the base revision, which every kit
+ * server speaks unless told, so a 2025-11-25 case starts its servers exactly as before.
+ */
+export const revisionKnobs = (revision: Revision): Record<string, string> => (revision === BASE_REVISION ? {} : { [REVISIONS_KNOB]: revision });
+
+/**
+ * `revision`: the MCP revision a case speaks end to end, the agent to the broker and every kit
+ * server of the case (docs/scenario-format.md). Every file runs under every revision unless it
+ * says `revisions: [<one>]`, as a file that depends on something a revision removed does.
+ */
+const revision: Axis = {
+  name: 'revision',
+  values: REVISIONS,
+  chosen: (file) => file.revisions ?? REVISIONS,
+  base: BASE_REVISION,
+  title: (value) => (value === BASE_REVISION ? '' : ` (MCP ${value})`),
+  problem(file) {
+    const own = Object.entries(serversOf(file)).find(([, server]) => server.knobs?.[REVISIONS_KNOB] !== undefined);
+    return own === undefined ? undefined : `${own[0]} sets the ${REVISIONS_KNOB} knob, which the case's revision sets: list the file's revisions instead`;
+  },
+  apply(file, value) {
+    const speaks = (server: ServerSpec): ServerSpec => (value === BASE_REVISION ? server : { ...server, knobs: { ...server.knobs, ...revisionKnobs(value as Revision) } });
+    const servers = file.servers === undefined ? undefined : Object.fromEntries(Object.entries(file.servers).map(([name, server]) => [name, speaks(server)]));
+    return { ...file, server: file.server === undefined ? file.server : speaks(file.server), ...(servers === undefined ? {} : { servers }) };
+  },
+};
+
 /** Every axis, in the order a case's id names them. */
-export const AXES: readonly Axis[] = [scheme];
+export const AXES: readonly Axis[] = [scheme, revision];
+
+/** The axes a file lists under `variants`; the others have fields of their own. */
+const VARIANT_AXES: readonly Axis[] = [scheme];
 
 /** The schema of `variants`: each axis by name, a list of its values (expect/generate.ts puts it in the scenario schema). */
 export function variantsSchema(): Record<string, unknown> {
@@ -93,7 +131,18 @@ export function variantsSchema(): Record<string, unknown> {
     type: 'object',
     additionalProperties: false,
     minProperties: 1,
-    properties: Object.fromEntries(AXES.map((axis) => [axis.name, { type: 'array', minItems: 2, uniqueItems: true, items: { enum: [...axis.values] } }])),
+    properties: Object.fromEntries(VARIANT_AXES.map((axis) => [axis.name, { type: 'array', minItems: 2, uniqueItems: true, items: { enum: [...axis.values] } }])),
+  };
+}
+
+/** The schema of `revisions` (expect/generate.ts puts it in the scenario schema). */
+export function revisionsSchema(): Record<string, unknown> {
+  return {
+    description: `The MCP revisions the scenario runs under, each a case of its own (default: all, ${REVISIONS.join(' and ')}); a file that depends on something a revision removed lists the one it needs (docs/scenario-format.md)`,
+    type: 'array',
+    minItems: 1,
+    uniqueItems: true,
+    items: { enum: [...REVISIONS] },
   };
 }
 
@@ -105,12 +154,12 @@ function suffixOf(variant: Readonly<Record<string, string>>): string {
 /** The id of the case of scenario `id` for `variant` (the control an attack's case is paired with, too). */
 export const caseId = (id: string, variant: Readonly<Record<string, string>>): string => `${id}${suffixOf(variant)}`;
 
-/** Every combination of the listed values, the first axis's values outermost, in file order. */
-function combinations(variants: Record<string, string[]>): Array<Record<string, string>> {
-  return AXES.filter((axis) => variants[axis.name] !== undefined).reduce<Array<Record<string, string>>>(
-    (partial, axis) => partial.flatMap((chosen) => variants[axis.name]!.map((value) => ({ ...chosen, [axis.name]: value }))),
-    [{}],
-  );
+/** Every combination of the values the file runs along, the first axis's values outermost, in file order. */
+function combinations(file: ScenarioFile): Array<Record<string, string>> {
+  return AXES.reduce<Array<Record<string, string>>>((partial, axis) => {
+    const values = axis.chosen(file);
+    return values === undefined ? partial : partial.flatMap((chosen) => values.map((value) => ({ ...chosen, [axis.name]: value })));
+  }, [{}]);
 }
 
 /** A placeholder of an axis the file does not list, left in a URL field: what no case could dial. */
@@ -126,29 +175,32 @@ function strayPlaceholder(file: ScenarioFile): string | undefined {
 }
 
 /**
- * The cases of one scenario file: itself alone (with no `variant`) when it lists no axes, else one
- * per combination, each with its id, control and title made for its values. Returns what is wrong
- * with the file instead, when an axis cannot apply to it.
+ * The cases of one scenario file: one per combination of the values it runs along (its revisions,
+ * and the axes it lists under `variants`), each with its id, control, title and revision made for
+ * its values; `variant` holds the values of the axes listed under `variants`, and is absent when
+ * it lists none. Returns what is wrong with the file instead, when an axis cannot apply to it.
  */
 export function expandVariants(file: ScenarioFile): ScenarioCase[] | string {
   const stray = strayPlaceholder(file);
   if (stray !== undefined) return stray;
-  const { variants, ...rest } = file;
-  if (variants === undefined) return [rest];
   for (const axis of AXES) {
-    if (variants[axis.name] === undefined) continue;
+    if (axis.chosen(file) === undefined) continue;
     const problem = axis.problem(file);
     if (problem !== undefined) return problem;
   }
-  return combinations(variants).map((variant) => {
-    const applied = AXES.reduce((shaped, axis) => (variant[axis.name] === undefined ? shaped : axis.apply(shaped, variant[axis.name]!)), rest as ScenarioFile);
-    const titled = AXES.map((axis) => (variant[axis.name] === undefined ? '' : axis.title(variant[axis.name]!))).join('');
+  const { variants, revisions: _revisions, ...rest } = file;
+  return combinations(file).map((values) => {
+    const applied = AXES.reduce((shaped, axis) => (values[axis.name] === undefined ? shaped : axis.apply(shaped, values[axis.name]!)), rest as ScenarioFile);
+    const titled = AXES.map((axis) => (values[axis.name] === undefined ? '' : axis.title(values[axis.name]!))).join('');
+    const variant = Object.fromEntries(VARIANT_AXES.flatMap((axis) => (values[axis.name] === undefined ? [] : [[axis.name, values[axis.name]!]])));
+    const { revisions: _none, ...shaped } = applied;
     return {
-      ...applied,
-      id: caseId(file.id, variant),
+      ...shaped,
+      id: caseId(file.id, values),
       title: `${file.title}${titled}`,
-      ...(file.control === undefined ? {} : { control: caseId(file.control, variant) }),
-      variant,
+      ...(file.control === undefined ? {} : { control: caseId(file.control, values) }),
+      revision: values.revision as Revision,
+      ...(variants === undefined ? {} : { variant }),
     };
   });
 }

@@ -53,6 +53,16 @@ describe('gauntlet CLI', () => {
     expect(approval).toMatchObject({ claims: ['policy', 'approvals'], control: 'pol.allowed-class' });
     expect(approval?.hooks).toEqual(expect.arrayContaining(['command-upstream', 'approve']));
     expect(approval?.checks).toContainEqual({ check: 'call.server_received', class: 'harm' });
+    // Each case says its revision; the 2026-07-28 case is paired with the control of that revision.
+    expect(approval).toMatchObject({ revision: '2025-11-25' });
+    expect(rows.find((row) => row.id === 'pol.approved-call-runs-once.2026-07-28')).toMatchObject({ revision: '2026-07-28', control: 'pol.allowed-class.2026-07-28' });
+    expect(rows.find((row) => row.id === 'smp.allowed-reaches-agent')).toMatchObject({ legacy: true });
+  });
+
+  it('refuses a revision it does not know before anything runs', async () => {
+    const { code, stderr } = await gauntlet('run', '--candidate', 'passthrough', '--revision', '2024-11-05', '--report-dir', scratch());
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/--revision takes 2025-11-25 or 2026-07-28, not 2024-11-05/);
   });
 
   it('flags uncovered requirements in its plain listing', async () => {
@@ -74,7 +84,7 @@ describe('gauntlet CLI', () => {
 
   it('exits 1 and writes all four reports when an attack succeeds against passthrough', async () => {
     const dir = scratch();
-    const { code, stderr } = await gauntlet('run', '--candidate', 'passthrough', '--filter', 'pin.float-*', '--report-dir', dir, '--jobs', '2');
+    const { code, stderr } = await gauntlet('run', '--candidate', 'passthrough', '--filter', 'pin.float-*', '--revision', '2025-11-25', '--report-dir', dir, '--jobs', '2');
     expect(code).toBe(1);
     // Without a terminal, one line per case, numbered as they finish; the last line is the page to open.
     const lines = stderr.trimEnd().split('\n');
@@ -146,7 +156,7 @@ describe('gauntlet CLI', () => {
 
   it('exits 0 when the reference broker passes the selection', async () => {
     const dir = scratch();
-    const { code } = await gauntlet('run', '--filter', 'pin.float-*', '--report-dir', dir);
+    const { code } = await gauntlet('run', '--filter', 'pin.float-*', '--revision', '2025-11-25', '--report-dir', dir);
     expect(code).toBe(0);
   });
 

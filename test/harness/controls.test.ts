@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { BASE_REVISION } from '../../harness/agent/revisions.js';
 import { loadCatalogue } from '../../harness/catalogue.js';
 import type { CallStep, HttpStep, RequestStep, Scenario } from '../../harness/scenario/types.js';
 
@@ -62,7 +63,8 @@ const answeredNames = (scenario: Scenario): Set<string> =>
   ]);
 
 describe('the controls of the shipped catalogue', () => {
-  const scenarios = loadCatalogue();
+  // A file's cases of every revision have the same steps: its 2025-11-25 cases speak for them.
+  const scenarios = loadCatalogue().filter((scenario) => (scenario.revision ?? BASE_REVISION) === BASE_REVISION);
   const byId = new Map(scenarios.map((scenario) => [scenario.id, scenario]));
   const controls = scenarios.filter((scenario) => scenario.kind === 'control');
   const attacks = scenarios.filter((scenario) => scenario.kind === 'attack');

@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { BASE_REVISION } from '../../harness/agent/revisions.js';
 import { loadCatalogue } from '../../harness/catalogue.js';
 import { httpsOnlyCandidate } from '../../harness/candidates/https-only.js';
 import { plainHttpRefusal } from '../../harness/candidates/plain-http-refusal.js';
@@ -32,7 +33,8 @@ describe('plainHttpRefusal', () => {
 });
 
 /** Every case of a scenario file that runs under both schemes: the address-guard attacks and their controls. */
-const varied = loadCatalogue().filter((scenario) => scenario.variant?.scheme !== undefined);
+// The scheme's cases in 2025-11-25: the revision is another axis, of no weight to the scheme.
+const varied = loadCatalogue().filter((scenario) => scenario.variant?.scheme !== undefined && (scenario.revision ?? BASE_REVISION) === BASE_REVISION);
 
 describe('a broker whose only network rule is https', () => {
   let report: Report;

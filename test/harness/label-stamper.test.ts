@@ -4,6 +4,7 @@ import { labelStamperCandidate } from '../../harness/candidates/label-stamper.js
 import { DEFAULT_STEP_TIMEOUT_MS, runScenario } from '../../harness/run/execute.js';
 import type { Finding } from '../../harness/run/outcome.js';
 import type { CallExpectation, Scenario } from '../../harness/scenario/types.js';
+import { BASE_REVISION } from '../../harness/agent/revisions.js';
 
 /**
  * A result-path attack is judged by what the agent received, not by the label a broker puts on
@@ -89,7 +90,9 @@ function resultPathSteps(scenario: Scenario): Array<{ label: string; expect: Cal
   return scenario.steps.flatMap((step, index) => ('call' in step && onResultPath(step.call.expect) ? [{ label: `${index + 1}:call`, expect: step.call.expect }] : []));
 }
 
-const selected = loadCatalogue().filter((scenario) => scenario.kind === 'attack' && resultPathSteps(scenario).length > 0);
+// The 2025-11-25 cases: a file's case of each revision has the same steps, and the stamper's lie
+// is the same in either.
+const selected = loadCatalogue().filter((scenario) => scenario.kind === 'attack' && resultPathSteps(scenario).length > 0 && (scenario.revision ?? BASE_REVISION) === BASE_REVISION);
 
 describe('a broker that stamps the right label on content it forwards fails every result-path attack', () => {
   it('the rule selects the listed attacks, and some', () => {

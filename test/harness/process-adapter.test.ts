@@ -97,6 +97,13 @@ describe('a protocol adapter', () => {
     await expect(loadCandidate(scripted('pass', '"claims": ["audit"], "hooks": []'))).rejects.toThrow(/claims audit without the audit hook/);
   });
 
+  it('serves the MCP revisions hello declares, 2025-11-25 alone when it declares none, and refuses one the protocol does not name', async () => {
+    expect((await load(scripted('pass'))).info.revisions).toBeUndefined();
+    const both = await load(scripted('pass', '"claims": [], "hooks": [], "revisions": ["2025-11-25", "2026-07-28"]'));
+    expect(both.info.revisions).toEqual(['2025-11-25', '2026-07-28']);
+    await expect(loadCandidate(scripted('pass', '"claims": [], "hooks": [], "revisions": ["2024-11-05"]'))).rejects.toThrow(/hello\.answer\.schema\.json/);
+  });
+
   it("reaches a front door with the credential its start answer provides, which the agent presents and the channel names", async () => {
     // The passthrough's keyed front door: it refuses every request without the key in its header.
     const declaration = '"claims": ["listing", "calls"], "hooks": [], "agent_transports": ["stdio", "http"]';
@@ -126,7 +133,7 @@ else:
 
   it('serves a session end to end through the Python passthrough, every request and answer valid', async () => {
     const candidate = await load(join(packageRoot, 'adapters', 'python', 'passthrough_adapter.py'));
-    expect(candidate.info).toMatchObject({ name: 'passthrough-python', claims: ['listing', 'calls'], upstreams: ['command', 'url'], configFlaws: true });
+    expect(candidate.info).toMatchObject({ name: 'passthrough-python', claims: ['listing', 'calls'], upstreams: ['command', 'url'], configFlaws: true, revisions: ['2025-11-25', '2026-07-28'] });
     const spec = session();
     expect(await candidate.pin(spec)).toEqual({ ok: true, detail: 'passthrough-python pins nothing' });
     const channel = await candidate.start(spec);

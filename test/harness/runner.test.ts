@@ -141,6 +141,14 @@ describe('a dead or hung candidate never passes', () => {
     expect(result).toMatchObject({ outcome: 'unsupported' });
     expect(result.reason).toMatch(/approve/);
   });
+
+  it('a case of a revision the candidate does not declare is unsupported, naming the revision, never run', async () => {
+    const candidate = fakeCandidate('die-on-call');
+    const result = await runScenario(scenario('cls.classified-tool-offered.2026-07-28'), candidate, options);
+    expect(result).toMatchObject({ outcome: 'unsupported', reason: "the case speaks MCP 2026-07-28, and the candidate's adapter declares it serves 2025-11-25" });
+    const declared = { ...candidate, info: { ...candidate.info, revisions: ['2026-07-28'] as const } };
+    expect((await runScenario(scenario('cls.classified-tool-offered'), declared, options)).reason).toBe("the case speaks MCP 2025-11-25, and the candidate's adapter declares it serves 2026-07-28");
+  });
 });
 
 describe('a configuration refusal counts only when the candidate stops and says why', () => {

@@ -37,14 +37,17 @@ afterEach(() => rmSync(dir, { recursive: true, force: true }));
 describe('scenario loader', () => {
   it('loads a well-formed attack with its control', () => {
     const scenarios = load({ 'a.yaml': attack, 'b.yaml': control });
-    expect(scenarios.map((s) => s.id).sort()).toEqual(['x.attack', 'x.benign']);
+    // Each file runs under each revision; the 2025-11-25 case keeps the file's id.
+    expect(scenarios.map((s) => s.id).sort()).toEqual(['x.attack', 'x.attack.2026-07-28', 'x.benign', 'x.benign.2026-07-28']);
   });
 
   it('loads a scenario saved as .yml as it loads one saved as .yaml', () => {
     const scenarios = load({ 'a.yml': attack, 'b.yaml': control });
     expect(scenarios.map((s) => [s.id, s.file.replace(/^.*[\\/]/, '')])).toEqual([
       ['x.attack', 'a.yml'],
+      ['x.attack.2026-07-28', 'a.yml'],
       ['x.benign', 'b.yaml'],
+      ['x.benign.2026-07-28', 'b.yaml'],
     ]);
     expect(() => load({ 'a.yml': attack })).toThrow(/a\.yml: its control x\.benign does not exist/);
   });
@@ -99,7 +102,7 @@ describe('scenario loader', () => {
   it('refuses a pin step naming an unknown hostile server', () => {
     const other = control.replace('steps:\n', 'steps:\n  - pin: { server: elsewhere }\n');
     expect(() => load({ 'a.yaml': other })).toThrow(/a\.yaml: names unknown hostile server elsewhere/);
-    expect(load({ 'a.yaml': other.replace('elsewhere', 'notes') })).toHaveLength(1);
+    expect(load({ 'a.yaml': other.replace('elsewhere', 'notes') })).toHaveLength(2);
   });
 
   it('refuses an attack without a control, or whose control is an attack', () => {
@@ -132,10 +135,10 @@ describe('scenario loader', () => {
         .replace('outcome: ready', `outcome: ${outcome}`);
     const good = '{ readback: { tool: read_note, arguments: { id: { from: arguments, pointer: /id } } }, checks: [{ left: { from: readback, pointer: /text }, op: present }] }';
     const expression = '{ readback: { tool: read_note, arguments: {} }, checks: [{ expression: "readback.text == 1" }] }';
-    expect(load({ 'a.yaml': withContract(good, 'ready') })).toHaveLength(1);
+    expect(load({ 'a.yaml': withContract(good, 'ready') })).toHaveLength(2);
     expect(() => load({ 'a.yaml': withContract(expression, 'ready') })).toThrow(/a\.yaml: the contract of write_note does not have the shape of an effect contract/);
     // The control's later ready start is its benign check.
-    expect(load({ 'a.yaml': `${withContract(expression, 'refused-before-launch')}  - start: { expect: { outcome: ready } }\n` })).toHaveLength(1);
+    expect(load({ 'a.yaml': `${withContract(expression, 'refused-before-launch')}  - start: { expect: { outcome: ready } }\n` })).toHaveLength(2);
   });
 
   it('matches ids with globs', () => {
@@ -152,6 +155,7 @@ level: MUST
 kind: control
 claims: [pinning]
 description: A control that proves the benign path works over either scheme.
+revisions: [2025-11-25]
 variants: { scheme: [http, https] }
 server: { catalogue: notes, transport: http }
 operator:
@@ -200,6 +204,35 @@ describe('variant axes', () => {
     expect(() => load({ 'a.yaml': tls })).toThrow(/a\.yaml: variants\.scheme sets http_tls itself/);
     expect(() => load({ 'a.yaml': reached.replace('scheme: [http, https]', 'revision: [a, b]') })).toThrow(/a\.yaml: does not match the scenario schema/);
     expect(() => load({ 'a.yaml': reached.replace('[http, https]', '[http, ftp]') })).toThrow(/a\.yaml: does not match the scenario schema/);
+  });
+});
+
+describe('the revision axis', () => {
+  const only = (text: string, revisions: string) => text.replace('claims: [pinning]\n', `claims: [pinning]\nrevisions: ${revisions}\n`);
+
+  it('runs a file under every revision: the 2025-11-25 case keeps its id and servers, the 2026-07-28 case is suffixed, paired with its own control, its kit servers told to speak it', () => {
+    const scenarios = load({ 'a.yaml': attack, 'b.yaml': control.replace('{ catalogue: notes }', '{ catalogue: notes, knobs: { filler: 3 } }') });
+    expect(scenarios.map((s) => [s.id, s.control ?? null, s.revision, s.variant ?? null])).toEqual([
+      ['x.attack', 'x.benign', '2025-11-25', null],
+      ['x.attack.2026-07-28', 'x.benign.2026-07-28', '2026-07-28', null],
+      ['x.benign', null, '2025-11-25', null],
+      ['x.benign.2026-07-28', null, '2026-07-28', null],
+    ]);
+    const [base, stateless] = scenarios.slice(2);
+    expect([base!.server.knobs, stateless!.server.knobs]).toEqual([{ filler: 3 }, { filler: 3, revisions: '2026-07-28' }]);
+    expect([base!.title, stateless!.title]).toEqual(['A benign control for the loader tests', 'A benign control for the loader tests (MCP 2026-07-28)']);
+  });
+
+  it('runs a file that lists one revision under that one alone, and refuses an attack whose control lacks its revision', () => {
+    expect(load({ 'b.yaml': only(control, '[2025-11-25]') }).map((s) => s.id)).toEqual(['x.benign']);
+    expect(load({ 'b.yaml': only(control, '[2026-07-28]') }).map((s) => s.id)).toEqual(['x.benign.2026-07-28']);
+    expect(() => load({ 'a.yaml': attack, 'b.yaml': only(control, '[2025-11-25]') })).toThrow(/a\.yaml: its control x\.benign\.2026-07-28 does not exist/);
+  });
+
+  it('refuses a file that sets the revisions knob itself, an unknown revision and an empty list', () => {
+    expect(() => load({ 'b.yaml': control.replace('{ catalogue: notes }', "{ catalogue: notes, knobs: { revisions: '2026-07-28' } }") })).toThrow(/b\.yaml: server sets the revisions knob/);
+    expect(() => load({ 'b.yaml': only(control, '[2024-11-05]') })).toThrow(/b\.yaml: does not match the scenario schema/);
+    expect(() => load({ 'b.yaml': only(control, '[]') })).toThrow(/b\.yaml: does not match the scenario schema/);
   });
 });
 

@@ -18,4 +18,16 @@ describe('selecting scenarios', () => {
     expect(() => selectScenarios({ filter: 'wth.*', profile: 'core' })).toThrow(/give one/);
     expect(() => selectScenarios({ profile: 'no-such-profile' })).toThrow(/no profile named no-such-profile; profiles: .*core/);
   });
+
+  it('takes the cases of one revision, each attack with its control of that revision', () => {
+    const both = selectScenarios({ filter: 'smp.*' });
+    const stateless = selectScenarios({ filter: 'smp.*', revision: '2026-07-28' });
+    const base = selectScenarios({ filter: 'smp.*', revision: '2025-11-25' });
+    expect(stateless.length).toBeGreaterThan(0);
+    expect(stateless.every((s) => s.revision === '2026-07-28' && s.id.endsWith('.2026-07-28'))).toBe(true);
+    expect(base.every((s) => s.revision === '2025-11-25' && !s.id.endsWith('.2026-07-28'))).toBe(true);
+    expect([...base, ...stateless].map((s) => s.id).sort()).toEqual(both.map((s) => s.id).sort());
+    const ids = new Set(stateless.map((s) => s.id));
+    for (const s of stateless) if (s.control !== undefined) expect(ids.has(s.control)).toBe(true);
+  });
 });

@@ -5,7 +5,7 @@
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { StreamableHttpSession } from '../../harness/agent/streamable-http.js';
+import { headerValue, StreamableHttpSession } from '../../harness/agent/streamable-http.js';
 
 const URL = 'http://broker.test/mcp';
 const server = setupServer();
@@ -207,5 +207,34 @@ describe('StreamableHttpSession', () => {
     expect(failures).toEqual(['POST tools/list: a body over 4096 bytes']);
     // The agent was sent that much: the harness judges it (a byte bound), it does not drop it.
     expect(lines).toEqual([body.slice(0, 4_096)]);
+  });
+  it('in 2026-07-28, sends each request with headers from its own body and no session: no session id, no GET stream, no DELETE', async () => {
+    const seen: Array<{ method: string; headers: Record<string, string | null> }> = [];
+    server.use(
+      http.all(URL, async ({ request }) => {
+        seen.push({ method: request.method, headers: Object.fromEntries(['mcp-session-id', 'mcp-protocol-version', 'mcp-method', 'mcp-name'].map((name) => [name, request.headers.get(name)])) });
+        // A broker of 2025-11-25 would hand out a session: a 2026-07-28 agent keeps none.
+        return new HttpResponse('{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete"}}', { headers: { 'content-type': 'application/json', 'mcp-session-id': 'sess-1' } });
+      }),
+    );
+    const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
+    const { client } = session();
+    await client.send(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: meta } }));
+    await client.send(JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'get_weather', arguments: {}, _meta: meta } }));
+    await client.send(JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'resources/read', params: { uri: 'file:///a b/ü', _meta: meta } }));
+    await client.end();
+    expect(seen).toEqual([
+      { method: 'POST', headers: { 'mcp-session-id': null, 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'server/discover', 'mcp-name': null } },
+      { method: 'POST', headers: { 'mcp-session-id': null, 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'get_weather' } },
+      { method: 'POST', headers: { 'mcp-session-id': null, 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'resources/read', 'mcp-name': `=?base64?${Buffer.from('file:///a b/ü').toString('base64')}?=` } },
+    ]);
+  });
+
+  it('carries a header value as it is when plain visible ASCII, else Base64 between the sentinels', () => {
+    expect(headerValue('us-west1')).toBe('us-west1');
+    expect(headerValue('Hello, 世界')).toBe('=?base64?SGVsbG8sIOS4lueVjA==?=');
+    expect(headerValue(' padded ')).toBe('=?base64?IHBhZGRlZCA=?=');
+    expect(headerValue('line1\nline2')).toBe('=?base64?bGluZTEKbGluZTI=?=');
+    expect(headerValue('=?base64?literal?=')).toBe('=?base64?PT9iYXNlNjQ/bGl0ZXJhbD89?=');
   });
 });

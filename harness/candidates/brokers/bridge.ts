@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { spawnHttpChannel } from '../../agent/http-channel.js';
 import { ADAPTER_PROTOCOL, type AdapterProtection, type Candidate, type SessionSpec, type UpstreamCommand } from '../types.js';
 import { freeLoopbackPort } from '../free-port.js';
+import { SDK_REVISIONS } from './installed.js';
 
 /** How a third-party bridge is started for one session, on a port chosen for it. */
 export interface BridgeLaunch {
@@ -48,6 +49,7 @@ export function bridgeCandidate(bridge: BridgeDescription): Candidate {
       claims: ['listing', 'calls'],
       upstreams: ['command'],
       agentTransports: ['http'],
+      revisions: SDK_REVISIONS,
       unapplied: bridge.unapplied,
       ...(bridge.adapterProvides === undefined ? {} : { adapterProvides: bridge.adapterProvides }),
     },

@@ -4,7 +4,7 @@ import { ADAPTER_PROTOCOL, type Candidate } from '../types.js';
 import { BRIDGE_PROVIDES, startBridge, withBridge, type BridgedServer } from './bridged.js';
 import { containedEnv } from './contained-env.js';
 import { freeLoopbackPort } from '../free-port.js';
-import { installedBroker } from './installed.js';
+import { installedBroker, SDK_REVISIONS } from './installed.js';
 
 /**
  * The operator's URL as the broker's two settings: it dials `TARGET_SERVER_URL` followed by
@@ -33,6 +33,7 @@ export function civicPassthroughCandidate(): Candidate {
       claims: ['listing', 'calls'],
       upstreams: ['command', 'url'],
       agentTransports: ['http'],
+      revisions: SDK_REVISIONS,
       unapplied: [
         'every tool rule (its idempotent and open-world hints too), the prefix, policy, grants, agents and limits: its CLI has no configuration but where to listen, where to dial and which hook servers to call, and no hook server ships with it',
         'credentials, config_token and config_token_env: its CLI has no setting for a token to the server (it forwards the headers the agent sent)',

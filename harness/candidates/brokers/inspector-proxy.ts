@@ -3,7 +3,7 @@ import { spawnHttpChannel } from '../../agent/http-channel.js';
 import { freeLoopbackPort } from '../free-port.js';
 import { ADAPTER_PROTOCOL, type Candidate, type FrontDoorCredential, type UpstreamCommand } from '../types.js';
 import { containedEnv } from './contained-env.js';
-import { installedBroker } from './installed.js';
+import { installedBroker, SDK_REVISIONS } from './installed.js';
 import { shellWord } from './shell-word.js';
 
 /** The first version whose proxy requires a session token and checks Origin (CVE-2025-49596's fix). */
@@ -57,6 +57,7 @@ export function inspectorProxyCandidate(options: { installedFrom: string }): Can
       claims: ['listing', 'calls'],
       upstreams: ['command'],
       agentTransports: ['http'],
+      revisions: SDK_REVISIONS,
       unapplied: [
         'tool rules, prefix, policy, grants, agents and limits: the proxy has no configuration of the kind',
         guarded

@@ -1,8 +1,16 @@
 import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { BASE_REVISION, type Revision } from '../../agent/revisions.js';
 import { packageRoot } from '../../paths.js';
 import { AdapterError } from '../adapter-error.js';
+
+/**
+ * The MCP revisions a broker installed from npm serves an agent: each is built on an MCP SDK that
+ * predates 2026-07-28 (the pinned versions negotiate 2025-11-25 at most), so its cases of
+ * 2026-07-28 are unsupported until an adapter for a version that speaks it says otherwise.
+ */
+export const SDK_REVISIONS: readonly Revision[] = [BASE_REVISION];
 
 /** A broker installed from npm: where it is and which version it is. */
 export interface InstalledBroker {

@@ -6,7 +6,7 @@ import { runToExit, throughPrefix } from '../child.js';
 import { ADAPTER_PROTOCOL, type Candidate, type SessionSpec } from '../types.js';
 import { containedEnv } from './contained-env.js';
 import { freeLoopbackPort } from '../free-port.js';
-import { installedBroker } from './installed.js';
+import { installedBroker, SDK_REVISIONS } from './installed.js';
 
 /** Compiled, as every process the harness starts (harness/paths.ts): under vitest this module is the source. */
 const hubReadyEntry = join(packageRoot, 'dist', 'harness', 'candidates', 'brokers', 'hub-ready.js');
@@ -76,6 +76,7 @@ export function mcpHubCandidate(): Candidate {
       adapterProtocol: ADAPTER_PROTOCOL,
       claims: ['listing', 'calls'],
       upstreams: ['command', 'url'],
+      revisions: SDK_REVISIONS,
       unapplied: [
         'tools: mcp-hub has no tool allowlist (only a whole server can be disabled), and no effect classes, idempotent or open-world hints, renames, description overrides or parameter rules',
         'prefix: it names every tool <server>__<tool> and nothing else',

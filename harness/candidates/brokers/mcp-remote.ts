@@ -5,7 +5,7 @@ import { spawnChannel, throughPrefix } from '../child.js';
 import { ADAPTER_PROTOCOL, type AgentChannel, type Candidate, type SessionSpec } from '../types.js';
 import { BRIDGE_PROVIDES, startBridge, withBridge, type BridgedServer } from './bridged.js';
 import { containedEnv } from './contained-env.js';
-import { installedBroker, type InstalledBroker } from './installed.js';
+import { installedBroker, type InstalledBroker, SDK_REVISIONS } from './installed.js';
 import { HIDE_EVERY_TOOL, ignorePatterns, listedToolNames, loadLearned, saveLearned } from './tool-filter.js';
 
 function files(spec: SessionSpec) {
@@ -93,6 +93,7 @@ export function mcpRemoteCandidate(options: { installedFrom?: string } = {}): Ca
       adapterProtocol: ADAPTER_PROTOCOL,
       claims: ['listing', 'calls'],
       upstreams: ['command', 'url'],
+      revisions: SDK_REVISIONS,
       // It signs in with OAuth when a server asks, opening the authorization URL with the `open` package.
       oauthClient: true,
       unapplied: [

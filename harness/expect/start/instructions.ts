@@ -1,6 +1,9 @@
 import { expectation } from '../types.js';
 
-/** The `instructions` of the initialize answer the agent received; undefined when it carried none. */
+/**
+ * The `instructions` of the answer that opened the agent's session, initialize's (2025-11-25) or
+ * server/discover's (2026-07-28), which carry them alike; undefined when it carried none.
+ */
 function received(answer: { kind: string; result?: Record<string, unknown> }): string | undefined {
   const text = answer.kind === 'result' ? answer.result?.['instructions'] : undefined;
   return typeof text === 'string' ? text : undefined;
@@ -10,7 +13,7 @@ function received(answer: { kind: string; result?: Record<string, unknown> }): s
 export const instructions = expectation({
   block: 'start',
   name: 'instructions',
-  doc: 'the exact `instructions` the initialize answer the agent receives must carry',
+  doc: 'the exact `instructions` the initialize (in 2026-07-28, server/discover) answer the agent receives must carry',
   properties: { instructions: { type: 'string' } },
   checks: { 'start.instructions': { class: 'benign', doc: "the server's instructions reach the agent as the server gave them" } },
   judge(expect, { answer }, _judged, fail) {
@@ -22,7 +25,7 @@ export const instructions = expectation({
 export const instructionsExclude = expectation({
   block: 'start',
   name: 'instructions_excludes',
-  doc: 'strings the `instructions` of the initialize answer the agent receives must not contain (none received contain none)',
+  doc: 'strings the `instructions` of the initialize (in 2026-07-28, server/discover) answer the agent receives must not contain (none received contain none)',
   properties: { instructions_excludes: { $ref: '#/$defs/fragments' } },
   checks: { 'start.instructions_excludes': { class: 'harm', doc: "what the server hid in its instructions, or changed in them since the pin, does not reach the agent" } },
   judge(expect, { answer }, _judged, fail) {
