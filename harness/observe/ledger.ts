@@ -24,8 +24,28 @@ export const launches = (records: readonly LedgerRecord[]) => records.filter((r)
 export const requestsOf = (records: readonly LedgerRecord[], method: string) => records.filter((r): r is RecvRecord => r.ev === 'recv' && r.method === method);
 export const listRequests = (records: readonly LedgerRecord[]) => records.filter((r): r is RecvRecord => r.ev === 'recv' && r.method === 'tools/list');
 
+/**
+ * The calls of `tool` the servers received, each once: a 2026-07-28 multi round-trip call reaches
+ * its server twice, first asking and then retried with the answers and the `requestState` the
+ * server issued, and the retry is the same call's second half (the server records its
+ * `request_state` intact straight after reading it). A retry whose state the server did not issue
+ * is a request of its own, and counts.
+ */
 export const callsTo = (records: readonly LedgerRecord[], tool: string) =>
-  records.filter((r): r is RecvRecord => r.ev === 'recv' && r.method === 'tools/call' && r.tool === tool);
+  records.filter((r, at): r is RecvRecord => r.ev === 'recv' && r.method === 'tools/call' && r.tool === tool && !continuesCall(records, at));
+
+/** Whether the recv at `at` is a retry its server found carrying its own intact `requestState`. */
+function continuesCall(records: readonly LedgerRecord[], at: number): boolean {
+  const { pid } = records[at]!;
+  for (let next = at + 1; next < records.length; next++) {
+    const record = records[next]!;
+    if (record.pid !== pid) continue;
+    if (record.ev === 'request_state') return record.intact;
+    // The server records the state while it handles the line, before it reads another.
+    if (record.ev === 'recv') return false;
+  }
+  return false;
+}
 
 /** The notifications of `method` the servers sent of their own accord. */
 export const noticesOf = (records: readonly LedgerRecord[], method: string) =>

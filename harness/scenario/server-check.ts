@@ -2,7 +2,6 @@ import { isIP } from 'node:net';
 import { findServer } from '../../servers/catalogue.js';
 import { KnobError, refuseUnlistened, resolveKnobs } from '../../servers/kit/knobs.js';
 import type { ServerSpec } from './types.js';
-import { REVISIONS_KNOB } from './variants.js';
 
 /** Where an HTTP server listens when the scenario does not say: the harness's own loopback. */
 const LOOPBACK = '127.0.0.1';
@@ -20,10 +19,9 @@ export function serverProblem(name: string, server: ServerSpec): string | undefi
   const addresses = [...[server.listen ?? []].flat(), ...Object.values(server.hosts ?? {}), ...Object.values(server.resolves ?? {}).flat()];
   const bad = addresses.find((address) => isIP(address) === 0);
   if (bad !== undefined) return `${name}: ${JSON.stringify(bad)} is not an IP address`;
-  // The revisions knob is the case's revision, set by the revision axis and never by the file
-  // (the axis refuses a file that sets it): nothing of the author's to check here, and a kit
-  // server that does not take it refuses to start, so the case errors and never passes.
-  const written = Object.entries(server.knobs ?? {}).filter(([knob]) => knob !== REVISIONS_KNOB);
+  // The revisions knob is the case's revision, set by the revision axis (which refuses a file
+  // that sets it), and checked with the rest: what a server may do depends on what it speaks.
+  const written = Object.entries(server.knobs ?? {});
   const assigned = { ...entry.knobs, ...Object.fromEntries(written.map(([knob, value]) => [knob, String(value)])) };
   try {
     refuseUnlistened(resolveKnobs(assigned), server.transport === 'http' ? [server.listen ?? LOOPBACK].flat() : null);
