@@ -99,10 +99,12 @@ describe('a server the broker starts', () => {
   });
 
   it('has its answers bounded by max_message_bytes, and without result-size-bound not at all', async () => {
-    // Its answer to initialize is one line of 4,096 bytes and more; then it lists no tools.
+    // It refuses the server/discover probe as an older server does; its answer to initialize is
+    // one line of 4,096 bytes and more; then it lists no tools.
     const script = [
-      `read -r _; printf '{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-11-25","padding":"'; head -c 4096 /dev/zero | tr '\\0' a; printf '"}}\\n'`,
-      `read -r _; read -r _; printf '{"jsonrpc":"2.0","id":2,"result":{"tools":[]}}\\n'; exec sleep 30`,
+      `read -r _; printf '{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"Method not found"}}\\n'`,
+      `read -r _; printf '{"jsonrpc":"2.0","id":2,"result":{"protocolVersion":"2025-11-25","padding":"'; head -c 4096 /dev/zero | tr '\\0' a; printf '"}}\\n'`,
+      `read -r _; read -r _; printf '{"jsonrpc":"2.0","id":3,"result":{"tools":[]}}\\n'; exec sleep 30`,
     ].join('; ');
     const limits = { ...DEFAULT_LIMITS, maxMessageBytes: 1024 };
     await expect(started(shell(script, limits))).rejects.toThrow('server "notes" answered with a message longer than 1024 bytes');
