@@ -48,8 +48,8 @@ export interface RelayOptions {
   readonly send: (line: string) => void;
   /** How long the agent has to answer a request. */
   readonly timeoutMs: number;
-  /** Whether the agent asked for this log message; absent, every one the guards allow is forwarded. */
-  readonly wantsLog?: (params: JsonObject | undefined) => boolean;
+  /** Whether the agent asked for this notification; absent, every one the guards allow is forwarded. */
+  readonly wants?: (method: string, params: JsonObject | undefined) => boolean;
 }
 
 export class Relay {
@@ -117,7 +117,7 @@ export class Relay {
   /** A notification from the server: forwarded to the agent as the guards leave it, or dropped. */
   notification(method: string, params: JsonValue | undefined): void {
     if (!FORWARDED.has(method) || (params !== undefined && params.kind !== 'object')) return;
-    if (method === 'notifications/message' && this.options.wantsLog?.(params) === false) return;
+    if (this.options.wants?.(method, params) === false) return;
     const token = method === 'notifications/progress' && params !== undefined ? this.agentToken(member(params, 'progressToken')) : undefined;
     const context = { ...this.context(method), ownProgress: token !== undefined };
     let judged: JsonObject = params ?? object([]);

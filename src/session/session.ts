@@ -124,6 +124,8 @@ export interface SessionOptions {
   readonly nonText?: NonText;
   /** The servers' instructions as Load decided them (src/load/instructions.ts); absent, none. */
   readonly instructions?: string;
+  /** The multi round-trip handles this session shares with others (the front door's, per credential); absent, its own. */
+  readonly inputs?: InputHandles;
 }
 
 /** What the server starts on its own that the relay judges: its requests and these notifications. */
@@ -151,12 +153,13 @@ export class Session {
   /** Every server behind the session: each one's requests are answered once the agent has said what it offers. */
   private readonly upstreams: readonly Requester[];
   /** The handles of this session's multi round-trip calls (src/session/input-required.ts). */
-  private readonly inputs = new InputHandles();
+  private readonly inputs: InputHandles;
   /** The log levels 2026-07-28 requests in flight asked for, each as often as asked. */
   private readonly logLevels: string[] = [];
 
   constructor(private readonly options: SessionOptions) {
     this.stage = configureStage(options.guards.outbound, { serverEnv: options.serverEnv, limits: options.limits });
+    this.inputs = options.inputs ?? new InputHandles();
     const { serverRequest, serverReply, notification } = options.guards;
     this.relay = new Relay({
       guards: { serverRequest, serverReply, notification },
@@ -164,7 +167,7 @@ export class Session {
       serverEnv: options.serverEnv,
       send: (line) => options.send(line),
       timeoutMs: options.limits.callTimeoutMs,
-      wantsLog: (params) => this.wantsLog(params),
+      wants: (method, params) => this.wants(method, params),
     });
     const servers: ReadonlyMap<string, SessionServer> = options.servers ?? new Map([['', { upstream: options.upstream, rediscovery: options.rediscovery, logging: options.logging }]]);
     this.logging = [...servers.values()].filter((server) => server.logging === true).map((server) => server.upstream);
@@ -317,13 +320,16 @@ export class Session {
   }
 
   /**
-   * Whether a server's log message may reach the agent. An agent that initialized set its level
-   * for the session (logging/setLevel), as before 2026-07-28. Otherwise a 2026-07-28 request in
-   * flight must have asked for messages of at least its severity: the spec's server sends none for
-   * a request without a level, and the broker does not take its word for it.
+   * Whether a server's notification may reach the agent. An agent that initialized hears them as
+   * before 2026-07-28, its log level set for the session (logging/setLevel). A 2026-07-28 agent
+   * hears of list changes only on a subscriptions/listen stream, which the broker does not serve,
+   * so never here; and a log message only while a request of its in flight asked for messages of
+   * at least its severity: the spec's server sends none for a request without a level, and the
+   * broker does not take its word for it. Progress goes to the request that asked for it either way.
    */
-  private wantsLog(params: JsonObject | undefined): boolean {
-    if (this.initialized) return true;
+  private wants(method: string, params: JsonObject | undefined): boolean {
+    if (this.initialized || method === 'notifications/progress') return true;
+    if (method !== 'notifications/message') return false;
     const severity = LOG_LEVELS.indexOf(stringValue(params === undefined ? undefined : member(params, 'level')) ?? '');
     return severity >= 0 && this.logLevels.some((level) => LOG_LEVELS.indexOf(level) <= severity);
   }

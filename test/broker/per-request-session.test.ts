@@ -84,7 +84,7 @@ describe('a 2026-07-28 agent', () => {
     ]);
   });
 
-  it('passes a log message on only while a request that asked a level at most its severity is in flight, and forwards that level', async () => {
+  it('passes a log message on only while a request that asked a level at most its severity is in flight, and forwards that level; no list change', async () => {
     let release: () => void = () => {};
     const upstream = new FakeRequester(() => '{"content":[]}');
     const slow = new Promise<void>((resolve) => (release = resolve));
@@ -99,10 +99,12 @@ describe('a 2026-07-28 agent', () => {
     s.handleLine(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"search_notes","arguments":{},${meta('{}', ',"io.modelcontextprotocol/logLevel":"warning"')}}}`);
     upstream.serverNotifies('notifications/message', '{"level":"info","data":"too low"}');
     upstream.serverNotifies('notifications/message', '{"level":"error","data":"during"}');
+    // Heard only on a subscriptions/listen stream, which the broker does not serve.
+    upstream.serverNotifies('notifications/resources/list_changed');
     release();
     await settle(s);
     upstream.serverNotifies('notifications/message', '{"level":"error","data":"after"}');
-    expect(sent.filter((line) => line.includes('notifications/message'))).toEqual(['{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"error","data":"during"}}']);
+    expect(sent.filter((line) => line.includes('"method":"notifications/'))).toEqual(['{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"error","data":"during"}}']);
     expect(upstream.asked[0]!.params).toBe('{"name":"search_notes","arguments":{},"_meta":{"io.modelcontextprotocol/logLevel":"warning"}}');
   });
 });
