@@ -163,14 +163,14 @@ export async function serve(options: ServeOptions, io: ServeIo): Promise<number>
         ...(frontDoorCredential === undefined ? {} : { credential: frontDoorCredential }),
         plan,
         maxBodyBytes: config.limits.maxMessageBytes,
-        session: (send) => {
+        session: (send, inputs) => {
           const view = notices.view();
           // Each answer goes out as it is made, after the records of what it follows from.
           const flushed = (line: string): void => {
             audit?.flush();
             send(line);
           };
-          return { session: new Session({ ...session, upstream: view.upstream, send: flushed }), end: view.end };
+          return { session: new Session({ ...session, upstream: view.upstream, send: flushed, ...(inputs === undefined ? {} : { inputs }) }), end: view.end };
         },
       });
       const url = await door.listen();

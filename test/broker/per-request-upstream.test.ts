@@ -4,6 +4,8 @@
 // as before. A multi round-trip call goes through, to an agent of either revision.
 
 import { readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Workdir, waitFor } from './e2e-helpers.js';
@@ -23,6 +25,15 @@ function standIn(legacy = false): Workdir {
   const rules = { ask: { effect: 'read_only' }, echo: { effect: 'read_only' } };
   writeFileSync(work.config, JSON.stringify({ server, rules, server_requests: { elicitation: { allow: true } } }), { mode: 0o600 });
   return work;
+}
+
+/** A loopback port free a moment ago: --listen takes no port 0. */
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
 }
 
 const received = (w: Workdir): any[] => readFileSync(w.callLog, 'utf8').split('\n').filter((line) => line !== '').map((line) => JSON.parse(line));
@@ -78,6 +89,29 @@ describe('a 2026-07-28 server behind the broker', () => {
     expect(final.result.content).toEqual([{ type: 'text', text: 'hello Ada' }]);
     expect(final.result.resultType).toBeUndefined();
     expect(received(w).filter((line) => line.method === 'tools/call')[1].params).toMatchObject({ inputResponses: { who: { action: 'accept', content: { name: 'Ada' } } }, requestState: 'opaque-server-state' });
+  });
+
+  it('carries a multi round-trip call across two POSTs of a 2026-07-28 client at the front door', async () => {
+    const w = standIn();
+    expect((await w.pin()).code).toBe(0);
+    const broker = w.serve('--listen', `127.0.0.1:${await freePort()}`);
+    let stderr = '';
+    broker.child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    await waitFor(() => / at (http:\/\/\S+)/.test(stderr), 'the front door to listen');
+    const url = / at (http:\/\/\S+)/.exec(stderr)![1]!;
+    const post = async (body: object): Promise<any> => {
+      const response = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'ask' },
+        body: JSON.stringify(body),
+      });
+      return response.json();
+    };
+    const _meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': { elicitation: {} } };
+    const first = await post({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'ask', arguments: {}, _meta } });
+    expect(first.result.resultType).toBe('input_required');
+    const retry = await post({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'ask', arguments: {}, inputResponses: { who: { action: 'accept', content: { name: 'Ada' } } }, requestState: first.result.requestState, _meta } });
+    expect(retry.result.content).toEqual([{ type: 'text', text: 'hello Ada' }]);
   });
 
   it('initializes an older server that refuses the probe, as before', async () => {
