@@ -15,6 +15,9 @@ import { member, object, plain, stringValue } from '../json/tree.js';
 import type { Reply, Requester, ServerRequestHandler } from './connection.js';
 import type { JsonObject, JsonValue } from '../types.js';
 
+/** The longest a timer can wait (about 24.8 days): the subscription is ended by the connection's close. */
+const LISTEN_TIMEOUT_MS = 2 ** 31 - 1;
+
 /** A connection the broker can close, as every upstream is. */
 interface Closable extends Requester {
   close(why?: string): Promise<void>;
@@ -62,6 +65,19 @@ export class PerRequestUpstream implements Closable {
 
   close(why?: string): Promise<void> {
     return this.inner.close(why);
+  }
+
+  /**
+   * Asks the server for its list-change notices (basic/patterns/subscriptions.mdx): in 2026-07-28
+   * a server sends `notifications/tools/list_changed` and the others only on a
+   * `subscriptions/listen` its client opened, and without them a tool that changes during the
+   * session would never be decided again (the drift guards). The request stays open for as long as
+   * the connection does; the connection's close ends it, and what the server answers, or whether
+   * it refuses, changes nothing else.
+   */
+  listen(): void {
+    const notifications = plain({ toolsListChanged: true, promptsListChanged: true, resourcesListChanged: true });
+    void this.request('subscriptions/listen', object([['notifications', notifications]]), LISTEN_TIMEOUT_MS, 'subscriptions/listen').catch(() => undefined);
   }
 
   private setLevel(params: JsonValue | undefined): Reply {

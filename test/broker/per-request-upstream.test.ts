@@ -22,7 +22,7 @@ afterEach(async () => {
 function standIn(legacy = false): Workdir {
   work = new Workdir();
   const server = { id: 'standin', command: process.execPath, args: [STAND_IN, work.callLog, ...(legacy ? ['legacy'] : [])] };
-  const rules = { ask: { effect: 'read_only' }, echo: { effect: 'read_only' } };
+  const rules = { ask: { effect: 'read_only' }, echo: { effect: 'read_only' }, change: { effect: 'read_only' } };
   writeFileSync(work.config, JSON.stringify({ server, rules, server_requests: { elicitation: { allow: true } } }), { mode: 0o600 });
   return work;
 }
@@ -55,6 +55,18 @@ describe('a 2026-07-28 server behind the broker', () => {
     expect(discovered.result.instructions).toBe('Ask first.');
     const echoed = JSON.parse(await broker.request(2, 'tools/call', `{"name":"echo","arguments":{},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"sampling":{}},"io.modelcontextprotocol/clientInfo":{"name":"agent","version":"9"}}}`));
     expect(JSON.parse(echoed.result.content[0].text)).toEqual(lines[1].params._meta);
+  });
+
+  it('subscribes to its list changes, so a change it tells of during the session has the tools decided again', async () => {
+    const w = standIn();
+    expect((await w.pin()).code).toBe(0);
+    const broker = w.serve();
+    await broker.request(1, 'tools/call', `{"name":"change","arguments":{},${META()}}`);
+    await waitFor(() => received(w).filter((line) => line.method === 'tools/list').length === 3, 'the broker to list the tools again');
+    const methods = received(w).map((line) => line.method);
+    // pin's discover and listing, then serve's, its subscription, the call, and the listing again.
+    expect(methods).toEqual(['server/discover', 'tools/list', 'server/discover', 'tools/list', 'subscriptions/listen', 'tools/call', 'tools/list']);
+    expect(received(w)[4].params.notifications).toEqual({ toolsListChanged: true, promptsListChanged: true, resourcesListChanged: true });
   });
 
   it('carries a multi round-trip call for a 2026-07-28 agent: the broker’s handle out, the server’s state back', async () => {
