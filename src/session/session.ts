@@ -154,6 +154,8 @@ export class Session {
   private readonly upstreams: readonly Requester[];
   /** The handles of this session's multi round-trip calls (src/session/input-required.ts). */
   private readonly inputs: InputHandles;
+  /** Whether the server's requests are refused for a 2026-07-28 agent (refuseServerRequests). */
+  private refusingServerRequests = false;
   /** The log levels 2026-07-28 requests in flight asked for, each as often as asked. */
   private readonly logLevels: string[] = [];
 
@@ -278,6 +280,7 @@ export class Session {
    * the request was answered here.
    */
   private perRequestOnly(answer: Answer, method: string): boolean {
+    this.refuseServerRequests();
     if (method === 'server/discover') {
       answer.result(discoverResult(this.offered(), this.options.instructions));
       return true;
@@ -285,6 +288,18 @@ export class Session {
     if (!REMOVED_PER_REQUEST.has(method)) return false;
     answer.error(brokerError(ERROR.methodNotFound, `Method not found: ${method}`));
     return true;
+  }
+
+  /**
+   * A 2026-07-28 agent takes no requests from a server: an older server's request (held until
+   * now, src/upstream/inbound.ts) is refused at once rather than held until it times out. An
+   * initialize that follows hands them to the relay instead.
+   */
+  private refuseServerRequests(): void {
+    if (this.initialized || this.refusingServerRequests) return;
+    this.refusingServerRequests = true;
+    const refused = (method: string): Promise<Reply> => Promise.resolve({ ok: false, error: brokerError(ERROR.methodNotFound, `the agent speaks 2026-07-28, which has no ${method} request from a server`) });
+    for (const upstream of this.upstreams) upstream.onRequest(refused);
   }
 
   /** The capabilities of what the broker offers besides tools. */

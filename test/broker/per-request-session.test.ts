@@ -109,6 +109,16 @@ describe('a 2026-07-28 agent', () => {
   });
 });
 
+describe('an older server behind a 2026-07-28 agent', () => {
+  it('has its own requests refused at once: that agent takes none', async () => {
+    const { s, upstream } = session();
+    s.handleLine(`{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{${meta('{"sampling":{}}')}}}`);
+    const reply = await upstream.serverRequests('sampling/createMessage', '{"messages":[],"maxTokens":5}');
+    expect(reply).toEqual({ ok: false, error: expect.objectContaining({ kind: 'object' }) });
+    expect(JSON.stringify(reply)).toContain('-32601');
+  });
+});
+
 describe('a multi round-trip call', () => {
   /** A server that asks for a name until a retry carries one, and answers with what it got. */
   const asking = (method: string, params: string | undefined) => {
