@@ -154,8 +154,8 @@ export class Session {
   private readonly upstreams: readonly Requester[];
   /** The handles of this session's multi round-trip calls (src/session/input-required.ts). */
   private readonly inputs: InputHandles;
-  /** Whether the server's requests are refused for a 2026-07-28 agent (refuseServerRequests). */
-  private refusingServerRequests = false;
+  /** Whether a 2026-07-28 request came before any initialize: the agent speaks that revision (refuseServerRequests). */
+  private perRequestAgent = false;
   /** The log levels 2026-07-28 requests in flight asked for, each as often as asked. */
   private readonly logLevels: string[] = [];
 
@@ -296,8 +296,8 @@ export class Session {
    * initialize that follows hands them to the relay instead.
    */
   private refuseServerRequests(): void {
-    if (this.initialized || this.refusingServerRequests) return;
-    this.refusingServerRequests = true;
+    if (this.initialized || this.perRequestAgent) return;
+    this.perRequestAgent = true;
     const refused = (method: string): Promise<Reply> => Promise.resolve({ ok: false, error: brokerError(ERROR.methodNotFound, `the agent speaks 2026-07-28, which has no ${method} request from a server`) });
     for (const upstream of this.upstreams) upstream.onRequest(refused);
   }
@@ -335,15 +335,16 @@ export class Session {
   }
 
   /**
-   * Whether a server's notification may reach the agent. An agent that initialized hears them as
-   * before 2026-07-28, its log level set for the session (logging/setLevel). A 2026-07-28 agent
+   * Whether a server's notification may reach the agent. An agent that initialized, or has sent
+   * nothing of 2026-07-28, hears them as before that revision, its log level set for the session
+   * (logging/setLevel). A 2026-07-28 agent
    * hears of list changes only on a subscriptions/listen stream, which the broker does not serve,
    * so never here; and a log message only while a request of its in flight asked for messages of
    * at least its severity: the spec's server sends none for a request without a level, and the
    * broker does not take its word for it. Progress goes to the request that asked for it either way.
    */
   private wants(method: string, params: JsonObject | undefined): boolean {
-    if (this.initialized || method === 'notifications/progress') return true;
+    if (this.initialized || !this.perRequestAgent || method === 'notifications/progress') return true;
     if (method !== 'notifications/message') return false;
     const severity = LOG_LEVELS.indexOf(stringValue(params === undefined ? undefined : member(params, 'level')) ?? '');
     return severity >= 0 && this.logLevels.some((level) => LOG_LEVELS.indexOf(level) <= severity);

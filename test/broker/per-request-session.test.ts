@@ -95,6 +95,9 @@ describe('a 2026-07-28 agent', () => {
     };
     const sent: string[] = [];
     const s = new Session({ tools: registered, guards: ALL_GUARDS, context: CONTEXT, limits: DEFAULT_LIMITS, serverEnv: new Map(), upstream, logging: true, audit: undefined, send: (line) => sent.push(line) });
+    // Until an agent says anything it may be of either revision, and hears what an older one would.
+    upstream.serverNotifies('notifications/message', '{"level":"error","data":"unknown agent"}');
+    s.handleLine(`{"jsonrpc":"2.0","id":0,"method":"tools/list","params":{${meta()}}}`);
     upstream.serverNotifies('notifications/message', '{"level":"error","data":"before"}');
     s.handleLine(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"search_notes","arguments":{},${meta('{}', ',"io.modelcontextprotocol/logLevel":"warning"')}}}`);
     upstream.serverNotifies('notifications/message', '{"level":"info","data":"too low"}');
@@ -104,7 +107,10 @@ describe('a 2026-07-28 agent', () => {
     release();
     await settle(s);
     upstream.serverNotifies('notifications/message', '{"level":"error","data":"after"}');
-    expect(sent.filter((line) => line.includes('"method":"notifications/'))).toEqual(['{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"error","data":"during"}}']);
+    expect(sent.filter((line) => line.includes('"method":"notifications/'))).toEqual([
+      '{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"error","data":"unknown agent"}}',
+      '{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"error","data":"during"}}',
+    ]);
     expect(upstream.asked[0]!.params).toBe('{"name":"search_notes","arguments":{},"_meta":{"io.modelcontextprotocol/logLevel":"warning"}}');
   });
 });
