@@ -9,11 +9,8 @@
 
 import type { IncomingHttpHeaders } from 'node:http';
 import { member, stringValue } from '../json/tree.js';
-import { META, requestMeta } from '../wire/revision.js';
+import { MIRRORED_NAME, META, requestMeta } from '../wire/revision.js';
 import type { Message } from '../wire/jsonrpc.js';
-
-/** The member `Mcp-Name` mirrors, by method. */
-const NAMED: Readonly<Record<string, string>> = { 'tools/call': 'name', 'prompts/get': 'name', 'resources/read': 'uri' };
 
 const SENTINEL = /^=\?base64\?([A-Za-z0-9+/]*={0,2})\?=$/;
 /** RFC 9110's field-value characters: visible ASCII, space and tab. */
@@ -27,7 +24,7 @@ export function headerMismatch(headers: IncomingHttpHeaders, message: Extract<Me
   const method = single(headers['mcp-method']);
   if (method === undefined) return 'the Mcp-Method header is missing';
   if (method !== message.method) return `Mcp-Method header value '${method}' does not match body value '${message.method}'`;
-  const field = NAMED[message.method];
+  const field = MIRRORED_NAME[message.method];
   if (field === undefined) return undefined;
   const header = single(headers['mcp-name']);
   if (header === undefined) return 'the Mcp-Name header is missing';

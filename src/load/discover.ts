@@ -9,7 +9,7 @@
 // not speak. Whatever the server says of itself here is read as initialize's answer is: its
 // capabilities (whether it logs) and its instructions, which Load then decides on.
 
-import { RequestTimedOut, UpstreamError } from '../errors.js';
+import { ServerGone, UpstreamError } from '../errors.js';
 import { ERROR } from '../wire/jsonrpc.js';
 import { META, PER_REQUEST_REVISION } from '../wire/revision.js';
 import { member, object, plain, stringValue } from '../json/tree.js';
@@ -43,8 +43,13 @@ export async function discover(server: Requester, serverId: string, declared: Cl
   try {
     reply = await server.request('server/discover', object([['_meta', meta]]), timeoutMs, 'server/discover');
   } catch (err) {
-    // An older server may leave a method it does not know unanswered.
-    if (err instanceof RequestTimedOut) return undefined;
+    // An older server may leave a method it does not know unanswered, and over HTTP one answers a
+    // request before initialize with an HTTP error (streamable-http.mdx, "Backward Compatibility":
+    // a body that is no modern JSON-RPC error means a legacy server). A server that went away
+    // meanwhile fails the initialize that follows, naming why; one never reached (gone already, an
+    // address refused at the dial) says nothing of its revision, and fails Load here.
+    if (err instanceof ServerGone && !err.dispatched) throw err;
+    if (err instanceof UpstreamError) return undefined;
     throw err;
   }
   const cannot = (what: string): never => {

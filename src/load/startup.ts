@@ -44,10 +44,9 @@ export async function startAndList(config: Config, guards: StartGuards, declared
   let upstream = opened.upstream;
   try {
     const remaining = sharedDeadline(config.limits.connectTimeoutMs);
-    // Over stdio the spec's probe comes first, with half the start-up deadline: an older server
-    // that leaves it unanswered still has the other half for initialize and its listing. A server
-    // reached by URL is spoken to in the handshake's revisions, as before.
-    const discovered = config.server.url === undefined ? await discover(upstream, config.server.id, declared, Math.max(1, Math.floor(remaining() / 2))) : undefined;
+    // The spec's probe comes first, with half the start-up deadline: an older server that leaves
+    // it unanswered still has the other half for initialize and its listing.
+    const discovered = await discover(upstream, config.server.id, declared, Math.max(1, Math.floor(remaining() / 2)));
     if (discovered !== undefined) upstream = new PerRequestUpstream(upstream, capabilitiesValue(declared), CLIENT_INFO);
     const { tools, instructions, logging } = await initializeAndList(upstream, config.server.id, config.limits, guards.listing, declared, { remaining, discovered });
     return { upstream, listed: tools, instructions, logging };

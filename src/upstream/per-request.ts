@@ -10,10 +10,28 @@
 // `input_required` results, src/session/input-required.ts): any it sends is refused.
 
 import { ERROR, brokerError } from '../wire/jsonrpc.js';
-import { LOG_LEVELS, META, PER_REQUEST_REVISION, requestMeta, withMeta } from '../wire/revision.js';
+import { MIRRORED_NAME, LOG_LEVELS, META, PER_REQUEST_REVISION, requestMeta, withMeta } from '../wire/revision.js';
 import { member, object, plain, stringValue } from '../json/tree.js';
 import type { Reply, Requester, ServerRequestHandler } from './connection.js';
 import type { JsonObject, JsonValue } from '../types.js';
+
+/** A value a header carries as it is: visible ASCII, inner spaces, and not the sentinel's form. */
+const PLAIN_HEADER_VALUE = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/;
+
+/**
+ * The headers a 2026-07-28 request carries over Streamable HTTP, mirroring its body: its version,
+ * its method and, for a call, a prompt or a read, the name or URI, in the Base64 sentinel form
+ * when the value is not plain ASCII. None for a request of the handshake's revisions.
+ */
+export function mirroredHeaders(method: string, params: JsonValue | undefined): Record<string, string> {
+  const meta = requestMeta(params);
+  const version = meta === undefined ? undefined : stringValue(member(meta, META.protocolVersion));
+  if (version !== PER_REQUEST_REVISION) return {};
+  const field = MIRRORED_NAME[method];
+  const name = field === undefined || params?.kind !== 'object' ? undefined : stringValue(member(params, field));
+  const named: Record<string, string> = name === undefined ? {} : { 'mcp-name': PLAIN_HEADER_VALUE.test(name) && !name.startsWith('=?base64?') ? name : `=?base64?${Buffer.from(name, 'utf8').toString('base64')}?=` };
+  return { 'mcp-protocol-version': version, 'mcp-method': method, ...named };
+}
 
 /** The longest a timer can wait (about 24.8 days): the subscription is ended by the connection's close. */
 const LISTEN_TIMEOUT_MS = 2 ** 31 - 1;

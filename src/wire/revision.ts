@@ -66,6 +66,12 @@ export function withMeta(params: JsonValue | undefined, entries: readonly (reado
   return object([...rest, ['_meta', object([...meta, ...entries])]]);
 }
 
+/**
+ * The member of a request's params that Streamable HTTP's `Mcp-Name` header mirrors, by method
+ * (basic/transports/streamable-http.mdx, "Standard Request Headers").
+ */
+export const MIRRORED_NAME: Readonly<Record<string, string>> = { 'tools/call': 'name', 'prompts/get': 'name', 'resources/read': 'uri' };
+
 /** The result types of MCP 2026-07-28 the broker acts on. */
 export const RESULT_TYPE = { complete: 'complete', inputRequired: 'input_required' } as const;
 

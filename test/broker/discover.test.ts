@@ -4,8 +4,8 @@
 
 import { describe, expect, it } from 'vitest';
 import { discover } from '../../src/load/discover.js';
-import { PerRequestUpstream } from '../../src/upstream/per-request.js';
-import { RequestTimedOut, UpstreamError } from '../../src/errors.js';
+import { PerRequestUpstream, mirroredHeaders } from '../../src/upstream/per-request.js';
+import { RequestTimedOut, ServerGone, UpstreamError } from '../../src/errors.js';
 import { capabilitiesValue } from '../../src/operator/client-capabilities.js';
 import { readJson } from '../../src/json/reader.js';
 import { clientFacts } from './builders.js';
@@ -26,7 +26,7 @@ describe('server/discover as the stdio probe', () => {
     ]);
   });
 
-  it('initializes a server that answers with an error, not at all, anything but a DiscoverResult, or only older versions', async () => {
+  it('initializes a server that answers with a JSON-RPC error, not at all, anything but a DiscoverResult, or only older versions', async () => {
     expect(await probe(() => ({ error: '{"code":-32601,"message":"Method not found"}' }))).toBeUndefined();
     expect(await probe(() => ({ error: '{"code":-32602,"message":"not initialized"}' }))).toBeUndefined();
     expect(await probe(() => new RequestTimedOut('no answer', 100))).toBeUndefined();
@@ -35,10 +35,18 @@ describe('server/discover as the stdio probe', () => {
     expect(await probe(() => ({ error: '{"code":-32022,"message":"no","data":{"supported":["2025-06-18"],"requested":"2026-07-28"}}' }))).toBeUndefined();
   });
 
-  it('fails Load for a modern server that speaks no revision the broker speaks, and for one that is gone', async () => {
+  it('fails Load for a modern server that speaks no revision the broker speaks', async () => {
     await expect(probe(() => '{"supportedVersions":["2027-01-01"]}')).rejects.toThrow(UpstreamError);
     await expect(probe(() => ({ error: '{"code":-32022,"message":"no","data":{"supported":["2027-01-01"],"requested":"2026-07-28"}}' }))).rejects.toThrow(/UnsupportedProtocolVersion/);
-    await expect(probe(() => new UpstreamError('gone'))).rejects.toThrow('gone');
+  });
+
+  it('initializes a server whose probe failed otherwise (an HTTP error, as an older HTTP server answers): one that is gone fails the initialize', async () => {
+    expect(await probe(() => new UpstreamError('server "notes" answered server/discover with HTTP 400'))).toBeUndefined();
+    expect(await probe(() => new ServerGone('server "notes" closed its output', 'notes', true))).toBeUndefined();
+  });
+
+  it('fails Load for a server it never reached: that says nothing of its revision', async () => {
+    await expect(probe(() => new ServerGone('server "notes" was not dialled at 10.0.0.1: refused', 'notes', false))).rejects.toThrow('was not dialled');
   });
 });
 
@@ -69,5 +77,16 @@ describe('a request to a 2026-07-28 server', () => {
     spoken.onRequest(() => Promise.resolve({ ok: true, result: readJson('{}') }));
     const reply = await inner.serverRequests('sampling/createMessage', '{}');
     expect(reply.ok).toBe(false);
+  });
+});
+
+describe('the headers of a request to a 2026-07-28 server over HTTP', () => {
+  it('mirror its version, method and subject, a subject outside plain ASCII in the Base64 sentinel form; none for an older request', () => {
+    const meta = '"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}';
+    expect(mirroredHeaders('tools/call', readJson(`{"name":"search",${meta}}`))).toEqual({ 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'search' });
+    expect(mirroredHeaders('resources/read', readJson(`{"uri":"file:///é",${meta}}`))).toEqual({ 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'resources/read', 'mcp-name': `=?base64?${Buffer.from('file:///é').toString('base64')}?=` });
+    expect(mirroredHeaders('prompts/get', readJson(`{"name":"=?base64?x?=",${meta}}`))['mcp-name']).toBe(`=?base64?${Buffer.from('=?base64?x?=').toString('base64')}?=`);
+    expect(mirroredHeaders('tools/list', readJson(`{${meta}}`))).toEqual({ 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/list' });
+    expect(mirroredHeaders('tools/call', readJson('{"name":"search"}'))).toEqual({});
   });
 });

@@ -61,8 +61,9 @@ describe('a server named by URL', () => {
     const { url, requests } = await mcpOverHttp();
     process.env[PRIVATE_ORIGIN_OPT_IN] = url.origin;
     expect(names(await started(atUrl(url)))).toEqual(['search_notes']);
-    // initialize, notifications/initialized, tools/list (POSTs).
-    expect(requests()).toBe(3);
+    // server/discover (answered with no DiscoverResult: an older server), initialize,
+    // notifications/initialized, tools/list (POSTs).
+    expect(requests()).toBe(4);
   });
 
   it('without address-guard, is dialled as named', async () => {
