@@ -27,6 +27,7 @@ import type { ListenAddress } from '../front-door/address.js';
 import { naiveFrontDoor } from '../guards/front-door.js';
 import { runSession, Session, type SessionOptions } from '../session/session.js';
 import { startAndList, type Started } from '../load/startup.js';
+import { PerRequestUpstream } from '../upstream/per-request.js';
 import { systemClock } from '../operator/time.js';
 import { tokenEnv } from '../upstream/tokens.js';
 import type { ServerEnv } from '../guards/types.js';
@@ -125,6 +126,8 @@ export async function serve(options: ServeOptions, io: ServeIo): Promise<number>
         return [own.server.id, { upstream, rediscovery, logging: started[i]!.logging }] as const;
       }),
     );
+    // A 2026-07-28 server tells of its changes only to a subscriber.
+    for (const { upstream } of started) if (upstream instanceof PerRequestUpstream) upstream.listen();
     const first = servers.get(config.server.id)!;
     // Resources and prompts are configured for one server only (operator/config.ts): the first.
     const registered = new Set(outcome.registered.map((tool) => tool.tool));
@@ -163,14 +166,14 @@ export async function serve(options: ServeOptions, io: ServeIo): Promise<number>
         ...(frontDoorCredential === undefined ? {} : { credential: frontDoorCredential }),
         plan,
         maxBodyBytes: config.limits.maxMessageBytes,
-        session: (send) => {
+        session: (send, inputs) => {
           const view = notices.view();
           // Each answer goes out as it is made, after the records of what it follows from.
           const flushed = (line: string): void => {
             audit?.flush();
             send(line);
           };
-          return { session: new Session({ ...session, upstream: view.upstream, send: flushed }), end: view.end };
+          return { session: new Session({ ...session, upstream: view.upstream, send: flushed, ...(inputs === undefined ? {} : { inputs }) }), end: view.end };
         },
       });
       const url = await door.listen();

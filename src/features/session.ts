@@ -10,6 +10,7 @@ import { NOT_OFFERED } from '../guards/features.js';
 import type { FeatureGuard } from '../guards/types.js';
 import type { FeatureRequest, JsonObject, JsonValue, Limits, NonText, Offered } from '../types.js';
 import { LISTINGS, type ListingMethod } from './methods.js';
+import { RESULT_TYPE, resultTypeOf } from '../wire/revision.js';
 
 /**
  * How a request answers the agent: a result, the broker's JSON-RPC error, or the server's own
@@ -61,6 +62,10 @@ export class FeatureSession {
   async answer(method: string, params: JsonValue | undefined): Promise<FeatureAnswer> {
     if (isListing(method)) return { ok: true, result: this.listings.get(method)! };
     const asked = params?.kind === 'object' ? params : object([]);
+    // A retry of a multi round-trip request: the broker issued no state for one here.
+    if (member(asked, 'inputResponses') !== undefined || member(asked, 'requestState') !== undefined) {
+      return { ok: false, error: brokerError(ERROR.invalidParams, `Invalid params: the broker issued no requestState for ${method}`) };
+    }
     const problem = malformed(method, asked);
     if (problem !== undefined) return { ok: false, error: problem };
     let request: FeatureRequest = { method, params: asked };
@@ -77,6 +82,9 @@ export class FeatureSession {
       return { ok: false, error: brokerError(ERROR.upstream, (err as Error).message) };
     }
     if (!reply.ok) return { ok: false, error: reply.error, passOn: true };
+    // A 2026-07-28 server may ask for input on resources/read and prompts/get too; the broker
+    // relays input requests on calls only (src/session/input-required.ts), so this is refused.
+    if (resultTypeOf(reply.result) !== RESULT_TYPE.complete) return { ok: false, error: brokerError(ERROR.upstream, `the server answered ${method} with a result the broker does not relay (input required, or a result type it does not know)`) };
     let result = reply.result;
     for (const guard of this.options.guards) {
       const verdict = guard.answer?.(result, { request, offered: this.options.offered, limits: this.options.limits, nonText: this.options.nonText ?? 'withhold' });

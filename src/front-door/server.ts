@@ -7,7 +7,9 @@
 // and DELETE ends it. Before anything is
 // read, the front-door guards judge where the request comes from (Host, Origin) and whether it
 // carries the operator's credential, when one is set; bodies, sessions and streams are bounded. Nothing of a request's headers reaches the Session, so the agent's
-// credential to the broker cannot reach a server.
+// credential to the broker cannot reach a server. A client of revision 2026-07-28 has no session:
+// each of its POSTs is checked against its headers and answered by a Session of its own
+// (`perRequest` below).
 
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -21,7 +23,10 @@ import { writeJson } from '../json/writer.js';
 import type { Session } from '../session/session.js';
 import type { JsonValue } from '../types.js';
 import { isOwnOrigin, namesListener, type ListenAddress } from './address.js';
-import { SessionTable } from './sessions.js';
+import { SessionTable, digestOf } from './sessions.js';
+import { headerMismatch } from './per-request.js';
+import { PER_REQUEST_REVISION } from '../wire/revision.js';
+import { InputHandles } from '../session/input-required.js';
 
 /** The one path the front door serves. */
 export const ENDPOINT = '/mcp';
@@ -40,8 +45,11 @@ export interface FrontDoorOptions {
   readonly credential?: FrontDoorCredential;
   /** Bound on a POST body: the same as on a line over stdio. */
   readonly maxBodyBytes: number;
-  /** A Session for a new agent connection, answering through `send`, and what ends it. */
-  readonly session: (send: (line: string) => void) => { readonly session: AgentSession; readonly end: () => void };
+  /**
+   * A Session for a new agent connection, answering through `send`, and what ends it; `handles`,
+   * when given, are the multi round-trip handles it shares with the other Sessions of its credential.
+   */
+  readonly session: (send: (line: string) => void, handles?: InputHandles) => { readonly session: AgentSession; readonly end: () => void };
 }
 
 /**
@@ -65,6 +73,11 @@ interface Connection {
 }
 
 const SESSION_HEADER = 'mcp-session-id';
+
+/** 2026-07-28 POSTs answered at once, each by a Session of its own: past this, 503. */
+const MAX_PER_REQUEST_POSTS = 64;
+/** Credentials whose multi round-trip handles are kept at once; one more forgets the oldest's. */
+const MAX_CREDENTIALS_KEPT = 16;
 
 /** What the front door needs of a Session: a message in; its answers come out through `send`. */
 export type AgentSession = Pick<Session, 'handleLine'>;
@@ -152,6 +165,9 @@ function progressFor(message: Message | Unreadable, waiting: ReadonlyMap<string,
 export class FrontDoor {
   private readonly sessions: SessionTable<Connection>;
   private readonly origins: ReadonlySet<string>;
+  /** The multi round-trip handles of 2026-07-28 clients, by the credential they presented. */
+  private readonly handles = new Map<string, InputHandles>();
+  private perRequestInFlight = 0;
   private port = 0;
   private server: Server | undefined;
 
@@ -213,6 +229,7 @@ export class FrontDoor {
       return;
     }
     const version = req.headers['mcp-protocol-version'];
+    if (version === PER_REQUEST_REVISION) return this.perRequest(req, res, version);
     if (typeof version === 'string' && !isSupportedProtocolVersion(version)) {
       refuse(res, 400, `Bad Request: unsupported MCP-Protocol-Version ${JSON.stringify(version)}`);
       return;
@@ -221,6 +238,78 @@ export class FrontDoor {
     if (req.method === 'GET') return this.stream(req, res);
     if (req.method === 'DELETE') return this.end(req, res);
     refuse(res, 405, 'Method Not Allowed', { allow: 'GET, POST, DELETE' });
+  }
+
+  /**
+   * A request of a 2026-07-28 client: no session, no GET stream, no DELETE (405); each POST
+   * carries one request whose headers must mirror its body (src/front-door/per-request.ts) and is
+   * answered by a Session of its own, ended with its answer. What must outlive one POST, the
+   * handles of multi round-trip calls (src/session/input-required.ts), is kept per credential
+   * presented: the nearest thing to an agent's session this revision has. A notification is
+   * accepted and acts on nothing (the revision defines none a client sends over HTTP); a response
+   * is refused, as is any session id header's meaning (it is ignored).
+   */
+  private async perRequest(req: IncomingMessage, res: ServerResponse, version: string): Promise<void> {
+    if (req.method !== 'POST') {
+      refuse(res, 405, 'Method Not Allowed: a 2026-07-28 client only POSTs', { allow: 'POST' });
+      return;
+    }
+    const message = await this.readMessage(req, res);
+    if (message === undefined) return;
+    if (message.message.kind === 'notification') {
+      res.writeHead(202).end();
+      return;
+    }
+    if (message.message.kind !== 'request') {
+      refuseMessage(res, ERROR.invalidRequest, 'a client sends requests and notifications, not responses');
+      return;
+    }
+    const mismatch = headerMismatch(req.headers, message.message, version);
+    if (mismatch !== undefined) {
+      res.writeHead(400, { 'content-type': 'application/json' }).end(errorLine(message.message.id, brokerError(ERROR.headerMismatch, `Header mismatch: ${mismatch}`)));
+      return;
+    }
+    if (this.perRequestInFlight >= MAX_PER_REQUEST_POSTS) {
+      refuse(res, 503, `Service Unavailable: ${MAX_PER_REQUEST_POSTS} requests in flight already`);
+      return;
+    }
+    this.perRequestInFlight += 1;
+    const connection = this.connect(this.handlesFor(req.headers.authorization));
+    res.once('close', () => {
+      this.perRequestInFlight -= 1;
+      connection.end();
+    });
+    this.request(req, res, connection, message.message, message.body, {});
+  }
+
+  /** The multi round-trip handles of the credential presented (none is a credential too), a bounded number of credentials kept. */
+  private handlesFor(authorization: string | undefined): InputHandles {
+    const key = digestOf(authorization).toString('hex');
+    const kept = this.handles.get(key);
+    if (kept !== undefined) return kept;
+    if (this.handles.size >= MAX_CREDENTIALS_KEPT) this.handles.delete(this.handles.keys().next().value!);
+    const made = new InputHandles();
+    this.handles.set(key, made);
+    return made;
+  }
+
+  /** A POST's one message and its body; undefined when the POST was answered already (its media type, size or message refused). */
+  private async readMessage(req: IncomingMessage, res: ServerResponse): Promise<{ message: Message; body: string } | undefined> {
+    if (!(req.headers['content-type'] ?? '').includes('application/json')) {
+      refuse(res, 415, 'Unsupported Media Type: a POST carries application/json');
+      return undefined;
+    }
+    const body = await readBody(req, this.options.maxBodyBytes);
+    if (body === undefined) {
+      refuse(res, 413, `Payload Too Large: over ${this.options.maxBodyBytes} bytes`, { connection: 'close' });
+      return undefined;
+    }
+    const message = parseMessage(body);
+    if (message.kind === 'unreadable') {
+      refuseMessage(res, message.code, message.problem);
+      return undefined;
+    }
+    return { message, body };
   }
 
   /**
@@ -243,20 +332,9 @@ export class FrontDoor {
   }
 
   private async post(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    if (!(req.headers['content-type'] ?? '').includes('application/json')) {
-      refuse(res, 415, 'Unsupported Media Type: a POST carries application/json');
-      return;
-    }
-    const body = await readBody(req, this.options.maxBodyBytes);
-    if (body === undefined) {
-      refuse(res, 413, `Payload Too Large: over ${this.options.maxBodyBytes} bytes`, { connection: 'close' });
-      return;
-    }
-    const message = parseMessage(body);
-    if (message.kind === 'unreadable') {
-      refuseMessage(res, message.code, message.problem);
-      return;
-    }
+    const read = await this.readMessage(req, res);
+    if (read === undefined) return;
+    const { message, body } = read;
     if (message.kind === 'request' && message.method === 'initialize') {
       if (req.headers[SESSION_HEADER] !== undefined) {
         refuse(res, 400, 'Bad Request: initialize opens a session, it is not sent in one');
@@ -299,7 +377,7 @@ export class FrontDoor {
    * notice relayed to the agent), which goes out on the session's first open stream, or nowhere
    * while none is open.
    */
-  private connect(): Connection {
+  private connect(handles?: InputHandles): Connection {
     const waiting = new Map<string, Waiting>();
     const streams = new Set<ServerResponse>();
     const { session, end } = this.options.session((line) => {
@@ -319,7 +397,7 @@ export class FrontDoor {
       }
       const [stream] = streams;
       stream?.write(event(line));
-    });
+    }, handles);
     return { session, end, waiting, streams };
   }
 

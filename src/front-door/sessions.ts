@@ -9,7 +9,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 export const MAX_SESSIONS = 64;
 
 /** The SHA-256 of the credential presented; the credential itself is never kept. */
-function digestOf(credential: string | undefined): Buffer {
+export function digestOf(credential: string | undefined): Buffer {
   return createHash('sha256').update(credential === undefined ? '\u0000none' : `=${credential}`).digest();
 }
 

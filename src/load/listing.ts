@@ -10,6 +10,7 @@ import { BROKER_NAME, BROKER_VERSION, LATEST_PROTOCOL_VERSION, isSupportedProtoc
 import { member, object, plain, stringValue } from '../json/tree.js';
 import type { Requester, Reply } from '../upstream/connection.js';
 import { sharedDeadline } from '../upstream/deadline.js';
+import type { Discovered } from './discover.js';
 import type { ClientFacts, Limits, JsonObject, JsonValue, ListedTool, ListingPage } from '../types.js';
 
 /**
@@ -21,8 +22,7 @@ export const SAFETY_STOP_PAGES = 10_000;
 /** Asks one request of the server within a shared deadline; an error answer fails the step. */
 type Ask = (method: string, params: JsonValue, what: string) => Promise<JsonValue>;
 
-function askWithin(server: Requester, serverId: string, timeoutMs: number): Ask {
-  const remaining = sharedDeadline(timeoutMs);
+function askWithin(server: Requester, serverId: string, remaining: () => number): Ask {
   return async (method, params, what) => {
     const reply: Reply = await server.request(method, params, remaining(), what);
     if (!reply.ok) {
@@ -42,6 +42,14 @@ export interface Listing {
   readonly logging: boolean;
 }
 
+/** How Load begins with a server: the handshake, or what a 2026-07-28 server's `server/discover` said (src/load/discover.ts). */
+export interface Beginning {
+  /** What is left of the start-up deadline; absent, connect_timeout_ms from now. */
+  readonly remaining?: () => number;
+  /** A 2026-07-28 server has no handshake: what it said of itself instead. */
+  readonly discovered?: Discovered;
+}
+
 /** `declared` are the client capabilities the broker declares to the server (operator/client-capabilities.ts). */
 export async function initializeAndList(
   server: Requester,
@@ -49,8 +57,10 @@ export async function initializeAndList(
   limits: Limits,
   guards: readonly ListingGuard[],
   declared: ClientFacts = NO_CAPABILITIES,
+  { remaining = sharedDeadline(limits.connectTimeoutMs), discovered }: Beginning = {},
 ): Promise<Listing> {
-  const ask = askWithin(server, serverId, limits.connectTimeoutMs);
+  const ask = askWithin(server, serverId, remaining);
+  if (discovered !== undefined) return { ...discovered, tools: await listAllPages(ask, serverId, limits, guards) };
   const init = await ask(
     'initialize',
     object([
@@ -76,7 +86,7 @@ export async function initializeAndList(
  * connect_timeout_ms over every page together.
  */
 export function relist(server: Requester, serverId: string, limits: Limits, guards: readonly ListingGuard[]): Promise<ListedTool[]> {
-  return listAllPages(askWithin(server, serverId, limits.connectTimeoutMs), serverId, limits, guards);
+  return listAllPages(askWithin(server, serverId, sharedDeadline(limits.connectTimeoutMs)), serverId, limits, guards);
 }
 
 async function listAllPages(ask: Ask, serverId: string, limits: Limits, guards: readonly ListingGuard[]): Promise<ListedTool[]> {

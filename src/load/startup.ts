@@ -7,7 +7,10 @@
 import { ConfigError, UpstreamError } from '../errors.js';
 import type { Guards } from '../guards/registry.js';
 
-import { NO_CAPABILITIES } from '../operator/client-capabilities.js';
+import { NO_CAPABILITIES, capabilitiesValue } from '../operator/client-capabilities.js';
+import { CLIENT_INFO, discover } from './discover.js';
+import { PerRequestUpstream } from '../upstream/per-request.js';
+import { sharedDeadline } from '../upstream/deadline.js';
 import { initializeAndList } from './listing.js';
 import { Connection, type Requester } from '../upstream/connection.js';
 import { systemResolver, type Resolver } from '../net/resolve.js';
@@ -36,9 +39,16 @@ type StartGuards = Pick<Guards, 'process' | 'frame' | 'queue' | 'listing' | 'add
 
 /** `declared` are the client capabilities the broker declares to the server in its initialize. */
 export async function startAndList(config: Config, guards: StartGuards, declared: ClientFacts = NO_CAPABILITIES): Promise<Started> {
-  const { upstream, diagnostics } = config.server.url === undefined ? await startProcess(config, config.server, guards) : await reach(config, config.server, guards);
+  const opened = config.server.url === undefined ? await startProcess(config, config.server, guards) : await reach(config, config.server, guards);
+  const { diagnostics } = opened;
+  let upstream = opened.upstream;
   try {
-    const { tools, instructions, logging } = await initializeAndList(upstream, config.server.id, config.limits, guards.listing, declared);
+    const remaining = sharedDeadline(config.limits.connectTimeoutMs);
+    // The spec's probe comes first, with half the start-up deadline: an older server that leaves
+    // it unanswered still has the other half for initialize and its listing.
+    const discovered = await discover(upstream, config.server.id, declared, Math.max(1, Math.floor(remaining() / 2)));
+    if (discovered !== undefined) upstream = new PerRequestUpstream(upstream, capabilitiesValue(declared), CLIENT_INFO);
+    const { tools, instructions, logging } = await initializeAndList(upstream, config.server.id, config.limits, guards.listing, declared, { remaining, discovered });
     return { upstream, listed: tools, instructions, logging };
   } catch (err) {
     await upstream.close();

@@ -38,6 +38,9 @@ const FORWARDED = new Set(['notifications/message', 'notifications/progress', 'n
 /** Bytes of randomness in a progress token the broker issues: no session's collides with another's. */
 const PROGRESS_TOKEN_BYTES = 16;
 
+/** A server's request as `judge` leaves it: allowed, as the guards reshaped it, or refused with the server's answer. */
+export type Judged = { readonly ok: true; readonly params: JsonObject; readonly context: InitiatedContext } | { readonly ok: false; readonly reply: Reply };
+
 export interface RelayOptions {
   readonly guards: InitiatedGuards;
   readonly policy: ServerRequests;
@@ -45,6 +48,8 @@ export interface RelayOptions {
   readonly send: (line: string) => void;
   /** How long the agent has to answer a request. */
   readonly timeoutMs: number;
+  /** Whether the agent asked for this notification; absent, every one the guards allow is forwarded. */
+  readonly wants?: (method: string, params: JsonObject | undefined) => boolean;
 }
 
 export class Relay {
@@ -65,22 +70,38 @@ export class Relay {
 
   /** The answer the server gets to its request of `method`. */
   async request(method: string, params: JsonValue | undefined): Promise<Reply> {
+    const judged = this.judge(method, params, this.client);
+    if (!judged.ok) return judged.reply;
+    const reply = await this.ask(method, params === undefined && judged.params.entries.length === 0 ? undefined : judged.params);
+    if (!reply.ok) return reply;
+    return { ok: true, result: this.reshape(method, reply.result, judged.context) };
+  }
+
+  /**
+   * Whether a request the server makes of the agent may reach it, and as what: what the agent
+   * declared (`client`: its initialize's, or a 2026-07-28 request's own) and the server-request
+   * guards decide, in order, the first refusal deciding. A 2026-07-28 server's input requests
+   * (src/session/input-required.ts) are judged here too, as the requests they replace.
+   */
+  judge(method: string, params: JsonValue | undefined, client: ClientFacts): Judged {
     const needs = CAPABILITY[method];
-    if (needs === undefined) return refused(ERROR.methodNotFound, `Method not found: ${method}`);
-    if (params !== undefined && params.kind !== 'object') return refused(ERROR.invalidParams, 'Invalid params: params must be an object');
-    const context = this.context(method);
-    if (!needs(this.client)) return refused(ERROR.methodNotFound, `the agent offers no capability for ${method}`);
+    if (needs === undefined) return { ok: false, reply: refused(ERROR.methodNotFound, `Method not found: ${method}`) };
+    if (params !== undefined && params.kind !== 'object') return { ok: false, reply: refused(ERROR.invalidParams, 'Invalid params: params must be an object') };
+    const context = this.context(method, client);
+    if (!needs(client)) return { ok: false, reply: refused(ERROR.methodNotFound, `the agent offers no capability for ${method}`) };
     let judged: JsonObject = params ?? object([]);
     for (const guard of this.options.guards.serverRequest) {
       if (!guard.methods.includes(method)) continue;
       const verdict = guard.check({ method, params: judged }, context);
-      if (verdict.kind === 'refuse') return refused(ERROR.invalidRequest, `refused by the broker (${guard.name}): ${verdict.reason}`);
+      if (verdict.kind === 'refuse') return { ok: false, reply: refused(ERROR.invalidRequest, `refused by the broker (${guard.name}): ${verdict.reason}`) };
       judged = verdict.params;
     }
-    const reply = await this.ask(method, params === undefined && judged.entries.length === 0 ? undefined : judged);
-    if (!reply.ok) return reply;
-    const result = this.options.guards.serverReply.filter((guard) => guard.methods.includes(method)).reduce((shaped, guard) => guard.reshape(shaped, context), reply.result);
-    return { ok: true, result };
+    return { ok: true, params: judged, context };
+  }
+
+  /** The agent's answer to a request `judge` allowed, as the reply guards leave it for the server. */
+  reshape(method: string, result: JsonValue, context: InitiatedContext): JsonValue {
+    return this.options.guards.serverReply.filter((guard) => guard.methods.includes(method)).reduce((shaped, guard) => guard.reshape(shaped, context), result);
   }
 
   /** Settles the broker's request a line from the agent answers; false when it answers none. */
@@ -96,6 +117,7 @@ export class Relay {
   /** A notification from the server: forwarded to the agent as the guards leave it, or dropped. */
   notification(method: string, params: JsonValue | undefined): void {
     if (!FORWARDED.has(method) || (params !== undefined && params.kind !== 'object')) return;
+    if (this.options.wants?.(method, params) === false) return;
     const token = method === 'notifications/progress' && params !== undefined ? this.agentToken(member(params, 'progressToken')) : undefined;
     const context = { ...this.context(method), ownProgress: token !== undefined };
     let judged: JsonObject = params ?? object([]);
@@ -120,10 +142,10 @@ export class Relay {
     return token?.kind === 'string' ? this.progress.get(token.value) : undefined;
   }
 
-  private context(method: string): InitiatedContext {
+  private context(method: string, client: ClientFacts = this.client): InitiatedContext {
     const count = (this.counts.get(method) ?? 0) + 1;
     this.counts.set(method, count);
-    return { policy: this.options.policy, client: this.client, serverEnv: this.options.serverEnv, count };
+    return { policy: this.options.policy, client, serverEnv: this.options.serverEnv, count };
   }
 
   /** Sends the agent the request under an id of the broker's own and waits, bounded, for its answer. */

@@ -17,12 +17,17 @@ import { canonicalJson } from '../json/canonical.js';
 import { injectFixed } from '../load/hidden.js';
 import { toolDescriptor } from '../load/tool-descriptor.js';
 import { configureStage, inspectOutbound, type Channel, type Outbound, type Stage } from '../inspect/stage.js';
-import { BROKER_NAME, BROKER_VERSION, LATEST_PROTOCOL_VERSION, isSupportedProtocolVersion } from './identity.js';
-import { ERROR, brokerError, errorLine, parseMessage, resultLine } from '../wire/jsonrpc.js';
+import { BROKER_NAME, BROKER_VERSION, LATEST_PROTOCOL_VERSION, SERVED_VERSIONS, isSupportedProtocolVersion } from './identity.js';
+import { ERROR, brokerError, errorLine, parseMessage } from '../wire/jsonrpc.js';
+import { LOG_LEVELS, META, RESULT_TYPE, readRequestRevision, requestMeta, resultTypeOf, unsupportedVersion, withoutMembers } from '../wire/revision.js';
+import { answerTo, type Answer } from './answer.js';
+import { InputHandles, MAX_ROUNDS, readInputRequired, type InputRequired, type Redeemed, type Shown } from './input-required.js';
+import { NO_CAPABILITIES, readCapabilities } from '../operator/client-capabilities.js';
 import { LineSplitter } from '../wire/lines.js';
 import { Outbox } from '../wire/outbox.js';
 import { member, object, plain, stringValue } from '../json/tree.js';
 import { withReceipt } from './receipt.js';
+import { withMembers } from '../json/members.js';
 import { afterDispatch, refusal, toolError } from './refusal.js';
 import type { Reply, Requester } from '../upstream/connection.js';
 import { settlesWithin } from '../upstream/process.js';
@@ -31,8 +36,41 @@ import { DEFAULT_SERVER_REQUESTS } from '../operator/server-requests.js';
 import { Relay } from './relay.js';
 import type { FeatureSession } from '../features/session.js';
 
-/** The severities of `logging/setLevel` (MCP 2025-11-25 `LoggingLevel`, RFC 5424's). */
-const LOG_LEVELS: readonly string[] = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
+/** MCP 2025-11-25's code for a resource not found, which 2026-07-28 replaced with -32602. */
+const RESOURCE_NOT_FOUND = -32002;
+
+/** A number's literal; undefined for anything else. */
+const numberText = (value: JsonValue | undefined): string | undefined => (value?.kind === 'number' ? value.text : undefined);
+
+/** The methods MCP 2026-07-28 removed: unknown methods in a request of that revision. */
+const REMOVED_PER_REQUEST = new Set(['initialize', 'ping', 'logging/setLevel', 'resources/subscribe', 'resources/unsubscribe']);
+
+/** The `_meta` members by which an agent speaks for itself in a 2026-07-28 request: the broker speaks for itself to the server. */
+const AGENT_DECLARATIONS = [META.protocolVersion, META.clientCapabilities, META.clientInfo];
+
+/** An allowed call as it goes to the server. */
+interface CallToSend {
+  /** The arguments the server is sent (the operator's fixed values injected); undefined, none. */
+  readonly args: JsonValue | undefined;
+  /** The arguments as the agent sent them: what a retry handle is bound to. */
+  readonly agentArgs: JsonObject;
+  readonly progressToken: JsonValue | undefined;
+  readonly timeoutMs: number;
+  /** A 2026-07-28 agent's retry, redeemed. */
+  readonly retry: Extract<Redeemed, { kind: 'retry' }> | undefined;
+}
+
+/** What a retry of a multi round-trip call carries to the server. */
+interface UpstreamInput {
+  readonly responses: JsonObject;
+  readonly requestState: string | undefined;
+}
+
+interface ForwardExtra {
+  readonly progressToken?: JsonValue;
+  readonly logLevel?: string;
+  readonly input?: UpstreamInput;
+}
 
 /** The server's notice that its tools changed: the occasion for a rediscovery. */
 export const TOOLS_CHANGED = 'notifications/tools/list_changed';
@@ -86,6 +124,8 @@ export interface SessionOptions {
   readonly nonText?: NonText;
   /** The servers' instructions as Load decided them (src/load/instructions.ts); absent, none. */
   readonly instructions?: string;
+  /** The multi round-trip handles this session shares with others (the front door's, per credential); absent, its own. */
+  readonly inputs?: InputHandles;
 }
 
 /** What the server starts on its own that the relay judges: its requests and these notifications. */
@@ -112,9 +152,16 @@ export class Session {
   private readonly logging: readonly Requester[];
   /** Every server behind the session: each one's requests are answered once the agent has said what it offers. */
   private readonly upstreams: readonly Requester[];
+  /** The handles of this session's multi round-trip calls (src/session/input-required.ts). */
+  private readonly inputs: InputHandles;
+  /** Whether a 2026-07-28 request came before any initialize: the agent speaks that revision (refuseServerRequests). */
+  private perRequestAgent = false;
+  /** The log levels 2026-07-28 requests in flight asked for, each as often as asked. */
+  private readonly logLevels: string[] = [];
 
   constructor(private readonly options: SessionOptions) {
     this.stage = configureStage(options.guards.outbound, { serverEnv: options.serverEnv, limits: options.limits });
+    this.inputs = options.inputs ?? new InputHandles();
     const { serverRequest, serverReply, notification } = options.guards;
     this.relay = new Relay({
       guards: { serverRequest, serverReply, notification },
@@ -122,6 +169,7 @@ export class Session {
       serverEnv: options.serverEnv,
       send: (line) => options.send(line),
       timeoutMs: options.limits.callTimeoutMs,
+      wants: (method, params) => this.wants(method, params),
     });
     const servers: ReadonlyMap<string, SessionServer> = options.servers ?? new Map([['', { upstream: options.upstream, rediscovery: options.rediscovery, logging: options.logging }]]);
     this.logging = [...servers.values()].filter((server) => server.logging === true).map((server) => server.upstream);
@@ -158,46 +206,105 @@ export class Session {
     }
     if (message.kind !== 'request') return;
     const { id, method, params } = message;
+    const revision = readRequestRevision(params);
+    if (revision.kind === 'unsupported') {
+      this.options.send(errorLine(id, unsupportedVersion(ERROR.unsupportedProtocolVersion, revision.requested, SERVED_VERSIONS)));
+      return;
+    }
+    if (revision.kind === 'malformed') {
+      this.options.send(errorLine(id, brokerError(ERROR.invalidParams, `Invalid params: ${revision.problem}`)));
+      return;
+    }
+    const perRequest = revision.kind === 'per-request' ? { client: readCapabilities(revision.capabilities), logLevel: revision.logLevel } : undefined;
+    const answer = answerTo(id, method, perRequest, this.options.send);
+    if (perRequest === undefined ? this.handshakeRequest(answer, method, params) : this.perRequestOnly(answer, method)) return;
+    switch (method) {
+      case 'tools/list':
+        answer.result(this.toolList);
+        return;
+      case 'tools/call':
+        this.track(answer, this.call(answer, params));
+        return;
+      case 'resources/list':
+      case 'resources/templates/list':
+      case 'resources/read':
+      case 'prompts/list':
+      case 'prompts/get':
+      case 'completion/complete':
+        if (this.options.features === undefined) break;
+        this.track(answer, this.feature(answer, method, params, this.options.features));
+        return;
+    }
+    answer.error(brokerError(ERROR.methodNotFound, `Method not found: ${method}`));
+  }
+
+  /**
+   * What only the handshake's revisions have: the lifecycle (initialize first), ping, the
+   * session's log level and resource subscriptions. True when the request was answered here.
+   */
+  private handshakeRequest(answer: Answer, method: string, params: JsonValue | undefined): boolean {
     const outOfOrder = this.lifecycleProblem(method);
     if (outOfOrder !== undefined) {
-      this.options.send(errorLine(id, brokerError(ERROR.invalidRequest, `Invalid request: ${outOfOrder}`)));
-      return;
+      answer.error(brokerError(ERROR.invalidRequest, `Invalid request: ${outOfOrder}`));
+      return true;
     }
     switch (method) {
       case 'initialize':
         this.initialized = true;
         this.relay.learnClient(params);
-        this.options.send(resultLine(id, initializeResult(params, [...(this.logging.length > 0 ? [['logging', object([])] as const] : []), ...(this.options.features?.capabilities() ?? [])], this.options.instructions)));
+        answer.result(initializeResult(params, this.offered(), this.options.instructions));
         // Only now are the server's requests answered: one it sent before the agent declared
         // its capabilities was held (src/upstream/inbound.ts) and is judged now, after the answer.
         for (const upstream of this.upstreams) upstream.onRequest((method, params) => this.relay.request(method, params));
-        return;
+        return true;
       case 'ping':
-        this.options.send(resultLine(id, object([])));
-        return;
-      case 'tools/list':
-        this.options.send(resultLine(id, this.toolList));
-        return;
-      case 'tools/call':
-        this.track(id, this.call(id, params));
-        return;
+        answer.result(object([]));
+        return true;
       case 'logging/setLevel':
-        if (this.logging.length === 0) break;
-        this.track(id, this.setLevel(id, params));
-        return;
-      case 'resources/list':
-      case 'resources/templates/list':
-      case 'resources/read':
+        if (this.logging.length === 0) return false;
+        this.track(answer, this.setLevel(answer, params));
+        return true;
       case 'resources/subscribe':
       case 'resources/unsubscribe':
-      case 'prompts/list':
-      case 'prompts/get':
-      case 'completion/complete':
-        if (this.options.features === undefined) break;
-        this.track(id, this.feature(id, method, params, this.options.features));
-        return;
+        if (this.options.features === undefined) return false;
+        this.track(answer, this.feature(answer, method, params, this.options.features));
+        return true;
     }
-    this.options.send(errorLine(id, brokerError(ERROR.methodNotFound, `Method not found: ${method}`)));
+    return false;
+  }
+
+  /**
+   * What only 2026-07-28 has: `server/discover`, answered by the broker itself as it answers
+   * initialize. The methods that revision removed (initialize, ping, logging/setLevel,
+   * resources/subscribe and unsubscribe) are unknown methods in it, and so answered. True when
+   * the request was answered here.
+   */
+  private perRequestOnly(answer: Answer, method: string): boolean {
+    this.refuseServerRequests();
+    if (method === 'server/discover') {
+      answer.result(discoverResult(this.offered(), this.options.instructions));
+      return true;
+    }
+    if (!REMOVED_PER_REQUEST.has(method)) return false;
+    answer.error(brokerError(ERROR.methodNotFound, `Method not found: ${method}`));
+    return true;
+  }
+
+  /**
+   * A 2026-07-28 agent takes no requests from a server: an older server's request (held until
+   * now, src/upstream/inbound.ts) is refused at once rather than held until it times out. An
+   * initialize that follows hands them to the relay instead.
+   */
+  private refuseServerRequests(): void {
+    if (this.initialized || this.perRequestAgent) return;
+    this.perRequestAgent = true;
+    const refused = (method: string): Promise<Reply> => Promise.resolve({ ok: false, error: brokerError(ERROR.methodNotFound, `the agent speaks 2026-07-28, which has no ${method} request from a server`) });
+    for (const upstream of this.upstreams) upstream.onRequest(refused);
+  }
+
+  /** The capabilities of what the broker offers besides tools. */
+  private offered(): readonly (readonly [string, JsonValue])[] {
+    return [...(this.logging.length > 0 ? [['logging', object([])] as const] : []), ...(this.options.features?.capabilities() ?? [])];
   }
 
   /**
@@ -212,30 +319,63 @@ export class Session {
   }
 
   /** Keeps a request's work in flight until it is answered; `settled` waits for it. */
-  private track(id: JsonValue, work: Promise<void>): void {
+  private track(answer: Answer, work: Promise<void>): void {
+    const level = answer.perRequest?.logLevel;
+    if (level !== undefined) this.logLevels.push(level);
     const answered = work.catch(() => {
       // A failure of the broker's own (its state directory or audit trail): nothing more is
       // forwarded, and the agent learns only that the broker failed.
-      this.options.send(errorLine(id, brokerError(ERROR.internal, 'Internal error')));
+      answer.error(brokerError(ERROR.internal, 'Internal error'));
     });
     this.inFlight.add(answered);
-    void answered.finally(() => this.inFlight.delete(answered));
+    void answered.finally(() => {
+      this.inFlight.delete(answered);
+      if (level !== undefined) this.logLevels.splice(this.logLevels.indexOf(level), 1);
+    });
   }
 
-  private async feature(id: JsonValue, method: string, params: JsonValue | undefined, features: FeatureSession): Promise<void> {
-    const answer = await features.answer(method, params);
-    if (answer.ok) {
-      this.options.send(resultLine(id, answer.result));
+  /**
+   * Whether a server's notification may reach the agent. An agent that initialized, or has sent
+   * nothing of 2026-07-28, hears them as before that revision, its log level set for the session
+   * (logging/setLevel). A 2026-07-28 agent
+   * hears of list changes only on a subscriptions/listen stream, which the broker does not serve,
+   * so never here; and a log message only while a request of its in flight asked for messages of
+   * at least its severity: the spec's server sends none for a request without a level, and the
+   * broker does not take its word for it. Progress goes to the request that asked for it either way.
+   */
+  private wants(method: string, params: JsonObject | undefined): boolean {
+    if (this.initialized || !this.perRequestAgent || method === 'notifications/progress') return true;
+    if (method !== 'notifications/message') return false;
+    const severity = LOG_LEVELS.indexOf(stringValue(params === undefined ? undefined : member(params, 'level')) ?? '');
+    return severity >= 0 && this.logLevels.some((level) => LOG_LEVELS.indexOf(level) <= severity);
+  }
+
+  /**
+   * A request's params as forwarded to a server: without the members by which a 2026-07-28 agent
+   * declared itself (the broker declares its own to the server, src/upstream/per-request.ts).
+   * A request of the handshake's revisions has none of them, and goes as it came.
+   */
+  private forwardedParams(params: JsonValue | undefined, perRequest: Answer['perRequest']): JsonValue | undefined {
+    const meta = requestMeta(params);
+    if (perRequest === undefined || params?.kind !== 'object' || meta === undefined) return params;
+    return object(params.entries.map(([key, value]) => [key, key === '_meta' ? withoutMembers(meta, AGENT_DECLARATIONS) : value]));
+  }
+
+  private async feature(answer: Answer, method: string, params: JsonValue | undefined, features: FeatureSession): Promise<void> {
+    const answered = await features.answer(method, this.forwardedParams(params, answer.perRequest));
+    if (answered.ok) {
+      answer.result(answered.result);
       return;
     }
-    if (answer.passOn !== true) {
-      this.options.send(errorLine(id, answer.error));
+    if (answered.passOn !== true) {
+      // 2026-07-28 answers a resource not found with Invalid Params (changelog, minor change 6).
+      const notFound = answer.perRequest !== undefined && numberText(member(answered.error, 'code')) === String(RESOURCE_NOT_FOUND);
+      answer.error(notFound ? withMembers(answered.error, { code: plain(ERROR.invalidParams) }) : answered.error);
       return;
     }
     // The server's own error, through the outbound stage as a call's is.
-    const error = this.outbound(answer.error, 'error');
-    const shown = error.ok && error.message.kind === 'object' ? error.message : brokerError(ERROR.upstream, "The server's error is withheld.");
-    this.options.send(errorLine(id, shown));
+    const error = this.outbound(answered.error, 'error');
+    answer.error(error.ok && error.message.kind === 'object' ? error.message : brokerError(ERROR.upstream, "The server's error is withheld."));
   }
 
   /**
@@ -243,10 +383,10 @@ export class Session {
    * sent, and only the level (nothing else of the agent's params). The log messages that follow
    * are judged by the notification guards as every other.
    */
-  private async setLevel(id: JsonValue, params: JsonValue | undefined): Promise<void> {
+  private async setLevel(answer: Answer, params: JsonValue | undefined): Promise<void> {
     const level = params?.kind === 'object' ? stringValue(member(params, 'level')) : undefined;
     if (level === undefined || !LOG_LEVELS.includes(level)) {
-      this.options.send(errorLine(id, brokerError(ERROR.invalidParams, `Invalid params: level must be one of ${LOG_LEVELS.join(', ')}`)));
+      answer.error(brokerError(ERROR.invalidParams, `Invalid params: level must be one of ${LOG_LEVELS.join(', ')}`));
       return;
     }
     const { callTimeoutMs } = this.options.limits;
@@ -255,11 +395,8 @@ export class Session {
     );
     // What a server said in refusing is its own text: the agent learns only that one did.
     const refused = replies.filter((reply) => reply?.ok !== true).length;
-    this.options.send(
-      refused === 0
-        ? resultLine(id, object([]))
-        : errorLine(id, brokerError(ERROR.upstream, `${refused} of ${replies.length} server(s) did not accept the log level ${level}`)),
-    );
+    if (refused === 0) answer.result(object([]));
+    else answer.error(brokerError(ERROR.upstream, `${refused} of ${replies.length} server(s) did not accept the log level ${level}`));
   }
 
   /** Answers a line that held no readable request; without an id, the answer's id is null. */
@@ -320,12 +457,12 @@ export class Session {
     return this.options.guards.visibility.every((guard) => guard.visible(name, tool, this.options.context));
   }
 
-  private async call(id: JsonValue, params: JsonValue | undefined): Promise<void> {
-    const { send, context, guards } = this.options;
+  private async call(answer: Answer, params: JsonValue | undefined): Promise<void> {
+    const { context, guards } = this.options;
     const name = params?.kind === 'object' ? stringValue(member(params, 'name')) : undefined;
     const sent = params?.kind === 'object' ? member(params, 'arguments') : undefined;
     if (name === undefined || (sent !== undefined && sent.kind !== 'object')) {
-      send(errorLine(id, brokerError(ERROR.invalidParams, 'Invalid params: tools/call needs a string name and object arguments')));
+      answer.error(brokerError(ERROR.invalidParams, 'Invalid params: tools/call needs a string name and object arguments'));
       return;
     }
     const tool = this.byName.get(name);
@@ -337,7 +474,7 @@ export class Session {
       const waitFrom = Date.now();
       if (!(await this.decidedWithin(guards.rediscovery.reduce((ms, guard) => Math.min(ms, guard.waitBound(timeoutMs)), Infinity)))) {
         // Nothing was judged on the old decision, and nothing was forwarded.
-        this.refuse(id, refusal('tool_timeout', `the server's tools were still being decided again after ${timeoutMs} ms, so ${name} was not sent.`, { timeout_ms: timeoutMs }), trail);
+        this.refuse(answer, refusal('tool_timeout', `the server's tools were still being decided again after ${timeoutMs} ms, so ${name} was not sent.`, { timeout_ms: timeoutMs }), trail);
         return;
       }
       timeoutMs = Math.max(1, timeoutMs - (Date.now() - waitFrom));
@@ -345,7 +482,14 @@ export class Session {
     if (!this.visible(name, tool)) {
       trail.record('call_refused', { asAsked: true, toolExists: tool !== undefined, detail: 'answered as an unknown tool' });
       // One answer for every name the agent may not see, so the answer tells it nothing.
-      send(errorLine(id, brokerError(ERROR.invalidParams, `Unknown tool: ${name}`)));
+      answer.error(brokerError(ERROR.invalidParams, `Unknown tool: ${name}`));
+      return;
+    }
+    // A retry of a multi round-trip call: only with a handle the broker issued for this very call.
+    const retry = this.inputs.redeem(params, answer.perRequest, callSubject(name, args));
+    if (retry.kind === 'refused') {
+      trail.record('call_refused', { toolExists: tool !== undefined, detail: retry.problem });
+      answer.error(brokerError(ERROR.invalidParams, `Invalid params: ${retry.problem}`));
       return;
     }
 
@@ -357,7 +501,7 @@ export class Session {
       trail.learn(verdict.findings);
       if (verdict.event !== undefined) trail.record(verdict.event.decision, { detail: `request ${verdict.event.requestId}` });
       if (verdict.kind === 'refuse') {
-        this.refuse(id, verdict.refusal, trail);
+        this.refuse(answer, verdict.refusal, trail);
         return;
       }
       if (verdict.note !== undefined) notes.push(verdict.note);
@@ -366,7 +510,8 @@ export class Session {
     const fixed = tool?.rule?.fixed ?? [];
     trail.record('allowed', { detail: notes.length === 0 ? null : notes.join('; ') });
     const progressToken = meta?.kind === 'object' ? member(meta, 'progressToken') : undefined;
-    await this.dispatch(id, trail, sent === undefined && fixed.length === 0 ? undefined : injectFixed(args, fixed), progressToken, timeoutMs);
+    const forwarded = sent === undefined && fixed.length === 0 ? undefined : injectFixed(args, fixed);
+    await this.dispatch(answer, trail, { args: forwarded, agentArgs: args, progressToken, timeoutMs, retry: retry.kind === 'retry' ? retry : undefined });
   }
 
   /** Whether every rediscovery queued so far ends within `ms` (unbounded: whenever they end). */
@@ -383,35 +528,42 @@ export class Session {
 
   /**
    * Forwards an allowed call under the server's name and answers the agent with the outcome. When
-   * the agent asked for progress, the call carries a token of the broker's own while it runs.
+   * the agent asked for progress, the call carries a token of the broker's own while it runs. A
+   * server that answers `input_required` has its input requests judged (src/session/input-required.ts):
+   * a 2026-07-28 agent is answered with those allowed and a handle of the broker's, and retries;
+   * an agent of the handshake's revisions is asked each as a server's request, and the broker
+   * retries for it, within MAX_ROUNDS.
    */
-  private async dispatch(id: JsonValue, trail: CallTrail, args: JsonValue | undefined, progressToken: JsonValue | undefined, timeoutMs: number): Promise<void> {
-    const { send } = this.options;
+  private async dispatch(answer: Answer, trail: CallTrail, call: CallToSend): Promise<void> {
     const { name, tool } = trail;
-    let reply: Reply;
     // The record that allowed the call is on file before the server sees it.
     this.options.audit?.flush();
-    const progress = progressToken === undefined ? undefined : this.relay.issueProgress(progressToken);
+    const progress = call.progressToken === undefined ? undefined : this.relay.issueProgress(call.progressToken);
+    let round = call.retry?.round ?? 0;
+    let input = call.retry === undefined ? undefined : this.inputFor(call.retry);
+    let reply: Reply;
     try {
-      reply = await this.forward(tool?.tool ?? name, tool, args, progress?.token, timeoutMs);
-    } catch (err) {
-      // The late answer to a timed-out call is dropped by the connection; it never reaches here.
-      if (err instanceof RequestTimedOut) {
-        this.reject(id, trail, refusal('tool_timeout', `${err.message}.`, { timeout_ms: err.timeoutMs }));
-      } else if (err instanceof ResultTooLarge) {
-        this.reject(id, trail, afterDispatch('result_too_large', `${err.message}, which was dropped unread.`, { max_bytes: err.maxBytes }));
-      } else if (err instanceof ResultOverLimit) {
-        this.reject(id, trail, afterDispatch('result_withheld', `${err.message}.`));
-      } else if (err instanceof ServerGone) {
-        const why = refusal('server_unavailable', `${err.message}.`, { server: err.serverId });
-        if (err.dispatched) this.reject(id, trail, why);
-        else this.refuse(id, why, trail);
-      } else {
-        // The connection refused to send it (too many requests in flight).
-        trail.record('call_refused', { toolExists: true, detail: (err as Error).message });
-        send(errorLine(id, brokerError(ERROR.upstream, (err as Error).message)));
+      for (;;) {
+        try {
+          reply = await this.forward(tool?.tool ?? name, tool, call.args, { progressToken: progress?.token, logLevel: answer.perRequest?.logLevel, input }, call.timeoutMs);
+        } catch (err) {
+          this.failed(answer, trail, err as Error);
+          return;
+        }
+        if (!reply.ok || resultTypeOf(reply.result) === RESULT_TYPE.complete) break;
+        round += 1;
+        const asked = resultTypeOf(reply.result) === RESULT_TYPE.inputRequired ? readInputRequired(reply.result) : 'its resultType is not one the broker knows';
+        if (typeof asked === 'string' || round > MAX_ROUNDS) {
+          const why = typeof asked === 'string' ? asked : `it asked for input more than ${MAX_ROUNDS} times`;
+          this.reject(answer, trail, afterDispatch('result_withheld', `its result is withheld: ${why}.`));
+          return;
+        }
+        if (answer.perRequest !== undefined) {
+          this.askToRetry(answer, trail, asked, round, callSubject(name, call.agentArgs));
+          return;
+        }
+        input = await this.bridged(asked);
       }
-      return;
     } finally {
       progress?.retire();
     }
@@ -419,25 +571,92 @@ export class Session {
       const error = this.outbound(reply.error, 'error');
       // The stage keeps an object an object; anything else would be no error to pass on.
       if (!error.ok || error.message.kind !== 'object') {
-        this.reject(id, trail, afterDispatch('result_withheld', `its error is withheld: ${error.ok ? 'it is not an error object' : error.problem}.`));
+        this.reject(answer, trail, afterDispatch('result_withheld', `its error is withheld: ${error.ok ? 'it is not an error object' : error.problem}.`));
         return;
       }
       trail.record('call_answered', { dispatched: true, detail: 'the server answered with a JSON-RPC error, passed on' });
-      send(errorLine(id, error.message));
+      answer.error(error.message);
       return;
     }
+    const args = call.args;
     const judged = await this.judgeResult(reply.result, tool, args?.kind === 'object' ? args : object([]));
     if (judged.kind === 'refuse') {
-      this.reject(id, trail, judged.refusal);
+      this.reject(answer, trail, judged.refusal);
       return;
     }
-    const receipt = {
-      tool: name,
-      permission: tool?.rule?.permission,
-      dataClassification: tool?.rule?.dataClassification ?? DEFAULT_DATA_CLASSIFICATION,
-    };
+    const receipt = this.receiptFor(trail);
     trail.record('call_answered', { dispatched: true, receipt });
-    send(resultLine(id, withReceipt(judged.result, receipt)));
+    answer.result(withReceipt(judged.result, receipt));
+  }
+
+  /** A call that could not be sent, or got no answer the broker would read. */
+  private failed(answer: Answer, trail: CallTrail, err: Error): void {
+    // The late answer to a timed-out call is dropped by the connection; it never reaches here.
+    if (err instanceof RequestTimedOut) {
+      this.reject(answer, trail, refusal('tool_timeout', `${err.message}.`, { timeout_ms: err.timeoutMs }));
+    } else if (err instanceof ResultTooLarge) {
+      this.reject(answer, trail, afterDispatch('result_too_large', `${err.message}, which was dropped unread.`, { max_bytes: err.maxBytes }));
+    } else if (err instanceof ResultOverLimit) {
+      this.reject(answer, trail, afterDispatch('result_withheld', `${err.message}.`));
+    } else if (err instanceof ServerGone) {
+      const why = refusal('server_unavailable', `${err.message}.`, { server: err.serverId });
+      if (err.dispatched) this.reject(answer, trail, why);
+      else this.refuse(answer, why, trail);
+    } else {
+      // The connection refused to send it (too many requests in flight).
+      trail.record('call_refused', { toolExists: true, detail: err.message });
+      answer.error(brokerError(ERROR.upstream, err.message));
+    }
+  }
+
+  private receiptFor({ name, tool }: CallTrail): Receipt {
+    return { tool: name, permission: tool?.rule?.permission, dataClassification: tool?.rule?.dataClassification ?? DEFAULT_DATA_CLASSIFICATION };
+  }
+
+  /**
+   * Answers a 2026-07-28 agent's call with the broker's own `input_required` result: the input
+   * requests the guards allowed, as they left them, under the server's keys, and a handle for the
+   * retry. A refused one is left out: the agent never sees it, and the server gets no response to it.
+   */
+  private askToRetry(answer: Answer, trail: CallTrail, asked: InputRequired, round: number, subject: string): void {
+    const client = answer.perRequest?.client ?? NO_CAPABILITIES;
+    const shown = new Map<string, Shown>();
+    const requests: (readonly [string, JsonValue])[] = [];
+    for (const { key, method, params } of asked.requests) {
+      const judged = this.relay.judge(method, params, client);
+      if (!judged.ok) continue;
+      shown.set(key, { method, context: judged.context });
+      requests.push([key, object([['method', plain(method)], ['params', params === undefined && judged.params.entries.length === 0 ? undefined : judged.params]])]);
+    }
+    const handle = this.inputs.issue(subject, asked.requestState, shown, round);
+    const receipt = this.receiptFor(trail);
+    trail.record('call_answered', { dispatched: true, receipt, detail: `the server asked for input: ${shown.size} of ${asked.requests.length} input request(s) shown` });
+    const result = object([['inputRequests', requests.length === 0 ? undefined : object(requests)], ['requestState', plain(handle)]]);
+    answer.result(withReceipt(result, receipt), true);
+  }
+
+  /**
+   * For an agent of the handshake's revisions: each input request asked of it as the server's
+   * request would have been (judged, sent under the broker's id, its answer reshaped), and what
+   * the retry to the server carries. A request refused, or not answered, gets no response.
+   */
+  private async bridged(asked: InputRequired): Promise<UpstreamInput> {
+    const responses: (readonly [string, JsonValue])[] = [];
+    for (const { key, method, params } of asked.requests) {
+      const reply = await this.relay.request(method, params);
+      if (reply.ok) responses.push([key, reply.result]);
+    }
+    return { responses: object(responses), requestState: asked.requestState };
+  }
+
+  /** What a 2026-07-28 agent's retry carries to the server: its responses to what it was shown, reshaped, and the server's own state. */
+  private inputFor(retry: Extract<Redeemed, { kind: 'retry' }>): UpstreamInput {
+    const responses: (readonly [string, JsonValue])[] = [];
+    for (const [key, { method, context }] of retry.shown) {
+      const response = retry.responses === undefined ? undefined : member(retry.responses, key);
+      if (response?.kind === 'object') responses.push([key, this.relay.reshape(method, response, context)]);
+    }
+    return { responses: object(responses), requestState: retry.serverState };
   }
 
   /** A message the server chose, through the outbound stage as `channel`: what may reach the agent of it. */
@@ -447,13 +666,21 @@ export class Session {
 
   /**
    * One tools/call to the tool's own server, bounded by the tool's timeout (or what is left of it);
-   * with the broker's progress token, if any.
+   * with the broker's progress token, the agent's log level, and a retry's input, if any.
    */
-  private forward(serverName: string, tool: RegisteredTool | undefined, args: JsonValue | undefined, progressToken?: JsonValue, timeoutMs = tool?.callTimeoutMs ?? this.options.limits.callTimeoutMs): Promise<Reply> {
-    const meta = progressToken === undefined ? undefined : object([['progressToken', progressToken]]);
+  private forward(serverName: string, tool: RegisteredTool | undefined, args: JsonValue | undefined, extra: ForwardExtra = {}, timeoutMs = tool?.callTimeoutMs ?? this.options.limits.callTimeoutMs): Promise<Reply> {
+    const { progressToken, logLevel, input } = extra;
+    const meta = progressToken === undefined && logLevel === undefined ? undefined : object([['progressToken', progressToken], [META.logLevel, logLevel === undefined ? undefined : plain(logLevel)]]);
     // A tool no server registered (registered-calls-only disabled) goes to the first server.
     const upstream = (tool?.server === undefined ? undefined : this.options.servers?.get(tool.server)?.upstream) ?? this.options.upstream;
-    return upstream.request('tools/call', object([['name', plain(serverName)], ['arguments', args], ['_meta', meta]]), timeoutMs, `tools/call "${serverName}"`);
+    const params = object([
+      ['name', plain(serverName)],
+      ['arguments', args],
+      ['_meta', meta],
+      ['inputResponses', input?.responses],
+      ['requestState', input?.requestState === undefined ? undefined : plain(input.requestState)],
+    ]);
+    return upstream.request('tools/call', params, timeoutMs, `tools/call "${serverName}"`);
   }
 
   /** Runs the result guards in order, the first rejection deciding, then the outbound stage. */
@@ -490,15 +717,15 @@ export class Session {
   }
 
   /** A refusal before dispatch: the server never saw the call. */
-  private refuse(id: JsonValue, why: ToolRefusal, trail: CallTrail): void {
+  private refuse(answer: Answer, why: ToolRefusal, trail: CallTrail): void {
     trail.record('call_refused', { code: why.code, toolExists: this.byName.has(trail.name), detail: why.sentence });
-    this.options.send(resultLine(id, toolError(why)));
+    answer.result(toolError(why));
   }
 
   /** A refusal after dispatch: the call may have run, and the agent gets a refusal instead of the answer. */
-  private reject(id: JsonValue, trail: CallTrail, why: ToolRefusal): void {
+  private reject(answer: Answer, trail: CallTrail, why: ToolRefusal): void {
     trail.record('call_rejected', { code: why.code, dispatched: true, detail: why.sentence });
-    this.options.send(resultLine(id, toolError(why)));
+    answer.result(toolError(why));
   }
 }
 
@@ -557,6 +784,22 @@ const serverKey = (server: string | undefined, tool: string): string => `${serve
 /** An error's message as the agent is shown it; empty when it has none. */
 function messageOf(error: JsonValue): string {
   return (error.kind === 'object' ? stringValue(member(error, 'message')) : undefined) ?? '';
+}
+
+/** A call's identity for a retry handle: the tool as the agent named it, and its arguments as the agent sent them. */
+const callSubject = (name: string, args: JsonObject): string => `tools/call\0${name}\0${sha256Hex(canonicalJson(args))}`;
+
+/**
+ * The broker's answer to a 2026-07-28 `server/discover`: its own capabilities and the instructions
+ * Load decided, as its initialize answer gives them; its name in `_meta` (server/discover.mdx).
+ */
+function discoverResult(offered: readonly (readonly [string, JsonValue])[], instructions: string | undefined): JsonValue {
+  return object([
+    ['supportedVersions', plain([...SERVED_VERSIONS])],
+    ['capabilities', object([['tools', object([])], ...offered])],
+    ['instructions', instructions === undefined ? undefined : plain(instructions)],
+    ['_meta', object([[META.serverInfo, plain({ name: BROKER_NAME, version: BROKER_VERSION })]])],
+  ]);
 }
 
 /** `offered` are the capabilities of what the broker offers besides tools. */

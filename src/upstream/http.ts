@@ -21,6 +21,7 @@ import { hostOf } from '../net/address.js';
 import { systemResolver, type Resolved, type Resolver } from '../net/resolve.js';
 import type { Reply, Requester, ServerRequestHandler } from './connection.js';
 import { ServerInitiated } from './inbound.js';
+import { mirroredHeaders } from './per-request.js';
 import type { JsonValue } from '../types.js';
 
 /** The session the server assigned at initialize; sent back with every later request. */
@@ -88,7 +89,7 @@ export class HttpConnection implements Requester {
     const id = this.nextId++;
     const signal = AbortSignal.any([this.closing.signal, AbortSignal.timeout(timeoutMs)]);
     try {
-      const response = await this.post(requestLine(plain(id), method, params), signal, what);
+      const response = await this.post(requestLine(plain(id), method, params), signal, what, mirroredHeaders(method, params));
       if (method === 'initialize') this.session = headerValue(response, SESSION_HEADER);
       const reply = isEventStream(response) ? await this.answerOnStream(id, response, what) : await this.answerInBody(id, response, what);
       // Whether the version is one the broker speaks is the listing's to judge, as over stdio.
@@ -152,10 +153,10 @@ export class HttpConnection implements Requester {
   }
 
   /** The answer to one POST, after the redirects the plan follows; only a 2xx answer is returned. */
-  private async post(body: string, signal: AbortSignal, what: string): Promise<IncomingMessage> {
+  private async post(body: string, signal: AbortSignal, what: string, mirrored: Record<string, string> = {}): Promise<IncomingMessage> {
     let target = this.url;
     for (let hops = 0; ; hops++) {
-      const response = await this.send(target, signal, body);
+      const response = await this.send(target, signal, body, mirrored);
       const status = response.statusCode ?? 0;
       const location = response.headers.location;
       if (status >= 200 && status < 300) return response;
@@ -173,7 +174,7 @@ export class HttpConnection implements Requester {
    * One POST of `body` to `target` (a GET for the stream outside any call when there is no body),
    * connected only to an address the dialling judgement lets through.
    */
-  private send(target: URL, signal: AbortSignal, body?: string): Promise<IncomingMessage> {
+  private send(target: URL, signal: AbortSignal, body?: string, mirrored: Record<string, string> = {}): Promise<IncomingMessage> {
     const host = hostOf(target);
     if (host.kind === 'address') {
       // Node connects to an IP literal without a lookup, so it is judged here: the address guard
@@ -186,6 +187,8 @@ export class HttpConnection implements Requester {
       ...(body === undefined ? { accept: 'text/event-stream' } : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), accept: 'application/json, text/event-stream' }),
       ...(this.session === undefined ? {} : { [SESSION_HEADER]: this.session }),
       ...(this.version === undefined ? {} : { [VERSION_HEADER]: this.version }),
+      // A 2026-07-28 request names its version, method and subject in headers mirroring its body.
+      ...mirrored,
       // The token is the server's: a redirect to another origin does not carry it.
       ...(this.plan.bearer === undefined || target.origin !== this.url.origin ? {} : { authorization: `Bearer ${this.plan.bearer}` }),
     };

@@ -29,6 +29,10 @@ export const ERROR = {
   internal: -32603,
   /** Implementation-defined: the upstream server failed, timed out or is gone. */
   upstream: -32000,
+  /** MCP 2026-07-28: an HTTP header disagrees with the body it comes with (HeaderMismatchError). */
+  headerMismatch: -32020,
+  /** MCP 2026-07-28: the request names a protocol version the receiver does not speak (UnsupportedProtocolVersionError). */
+  unsupportedProtocolVersion: -32022,
 } as const;
 
 /** Parses one line into a message, or says why it is not a valid JSON-RPC 2.0 message. */

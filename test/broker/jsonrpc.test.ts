@@ -89,6 +89,6 @@ describe('the lines the broker writes', () => {
   });
 
   it('uses the codes JSON-RPC and MCP give', () => {
-    expect(ERROR).toEqual({ parse: -32700, invalidRequest: -32600, methodNotFound: -32601, invalidParams: -32602, internal: -32603, upstream: -32000 });
+    expect(ERROR).toEqual({ parse: -32700, invalidRequest: -32600, methodNotFound: -32601, invalidParams: -32602, internal: -32603, upstream: -32000, headerMismatch: -32020, unsupportedProtocolVersion: -32022 });
   });
 });

@@ -61,8 +61,9 @@ describe('a server named by URL', () => {
     const { url, requests } = await mcpOverHttp();
     process.env[PRIVATE_ORIGIN_OPT_IN] = url.origin;
     expect(names(await started(atUrl(url)))).toEqual(['search_notes']);
-    // initialize, notifications/initialized, tools/list (POSTs).
-    expect(requests()).toBe(3);
+    // server/discover (answered with no DiscoverResult: an older server), initialize,
+    // notifications/initialized, tools/list (POSTs).
+    expect(requests()).toBe(4);
   });
 
   it('without address-guard, is dialled as named', async () => {
@@ -99,10 +100,12 @@ describe('a server the broker starts', () => {
   });
 
   it('has its answers bounded by max_message_bytes, and without result-size-bound not at all', async () => {
-    // Its answer to initialize is one line of 4,096 bytes and more; then it lists no tools.
+    // It refuses the server/discover probe as an older server does; its answer to initialize is
+    // one line of 4,096 bytes and more; then it lists no tools.
     const script = [
-      `read -r _; printf '{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-11-25","padding":"'; head -c 4096 /dev/zero | tr '\\0' a; printf '"}}\\n'`,
-      `read -r _; read -r _; printf '{"jsonrpc":"2.0","id":2,"result":{"tools":[]}}\\n'; exec sleep 30`,
+      `read -r _; printf '{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"Method not found"}}\\n'`,
+      `read -r _; printf '{"jsonrpc":"2.0","id":2,"result":{"protocolVersion":"2025-11-25","padding":"'; head -c 4096 /dev/zero | tr '\\0' a; printf '"}}\\n'`,
+      `read -r _; read -r _; printf '{"jsonrpc":"2.0","id":3,"result":{"tools":[]}}\\n'; exec sleep 30`,
     ].join('; ');
     const limits = { ...DEFAULT_LIMITS, maxMessageBytes: 1024 };
     await expect(started(shell(script, limits))).rejects.toThrow('server "notes" answered with a message longer than 1024 bytes');

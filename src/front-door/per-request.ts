@@ -1,0 +1,55 @@
+// What a 2026-07-28 POST to the front door must agree on (basic/transports/streamable-http.mdx,
+// "Request Metadata" and "Server Validation"): the headers mirror the body, so that whatever
+// routes or filters on the headers sees what the broker acts on. `Mcp-Method` must be the body's
+// method, `Mcp-Name` the `params.name` of tools/call and prompts/get and the `params.uri` of
+// resources/read (a value outside plain ASCII comes as `=?base64?...?=`, decoded before the
+// comparison), and `MCP-Protocol-Version` the `_meta` version of the body. Any disagreement, a
+// header missing, or one malformed, is a HeaderMismatch: the request is refused before its
+// Session sees it.
+
+import type { IncomingHttpHeaders } from 'node:http';
+import { member, stringValue } from '../json/tree.js';
+import { MIRRORED_NAME, META, requestMeta } from '../wire/revision.js';
+import type { Message } from '../wire/jsonrpc.js';
+
+const SENTINEL = /^=\?base64\?([A-Za-z0-9+/]*={0,2})\?=$/;
+/** RFC 9110's field-value characters: visible ASCII, space and tab. */
+const FIELD_VALUE = /^[\t\x20-\x7e]*$/;
+
+/** What is wrong with a 2026-07-28 request's headers, or undefined when they mirror its body. */
+export function headerMismatch(headers: IncomingHttpHeaders, message: Extract<Message, { kind: 'request' }>, version: string): string | undefined {
+  const sent = requestMeta(message.params);
+  const bodyVersion = sent === undefined ? undefined : stringValue(member(sent, META.protocolVersion));
+  if (bodyVersion !== version) return `MCP-Protocol-Version header value '${version}' does not match body value '${bodyVersion ?? ''}'`;
+  const method = single(headers['mcp-method']);
+  if (method === undefined) return 'the Mcp-Method header is missing';
+  if (method !== message.method) return `Mcp-Method header value '${method}' does not match body value '${message.method}'`;
+  const field = MIRRORED_NAME[message.method];
+  if (field === undefined) return undefined;
+  const header = single(headers['mcp-name']);
+  if (header === undefined) return 'the Mcp-Name header is missing';
+  const name = decoded(header);
+  if (name === undefined) return 'the Mcp-Name header is malformed';
+  const body = message.params?.kind === 'object' ? stringValue(member(message.params, field)) : undefined;
+  return name === body ? undefined : `Mcp-Name header value does not match body value of params.${field}`;
+}
+
+/** A header given once; undefined when absent or repeated. */
+function single(value: string | string[] | undefined): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** A header value as the client meant it: the Base64 sentinel decoded (UTF-8, exactly), else as sent if it is a plain field value. */
+function decoded(value: string): string | undefined {
+  const encoded = SENTINEL.exec(value)?.[1];
+  if (encoded === undefined) return FIELD_VALUE.test(value) && !value.startsWith('=?base64?') ? value : undefined;
+  const bytes = Buffer.from(encoded, 'base64');
+  // Base64 that does not round-trip is not the encoding the spec names.
+  if (bytes.toString('base64') !== encoded) return undefined;
+  const text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+  try {
+    return text.decode(bytes);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,64 @@
+// How the broker answers one request of the agent's, in the revision that request spoke. An agent
+// of the handshake's revisions (2025-11-25 and before) gets results as the broker makes them; a
+// 2026-07-28 request gets every result with `resultType`, and the results the spec makes cacheable
+// with the broker's own caching hints. Either way the members that say what protocol a result
+// answers in are the broker's to set: a server's `resultType`, `ttlMs` or `cacheScope` never
+// reaches the agent as the server wrote it.
+
+import { errorLine, resultLine } from '../wire/jsonrpc.js';
+import { PROTOCOL_RESULT_MEMBERS, RESULT_TYPE, withoutMembers } from '../wire/revision.js';
+import { object, plain } from '../json/tree.js';
+import type { ClientFacts, JsonObject, JsonValue } from '../types.js';
+
+/** What a 2026-07-28 request said of itself in its `_meta`. */
+export interface PerRequest {
+  /** The capabilities it declared: what a server may ask of the agent while answering it. */
+  readonly client: ClientFacts;
+  /** The log level it asked for; undefined, no log message reaches the agent for it. */
+  readonly logLevel: string | undefined;
+}
+
+/** The results a 2026-07-28 server must give caching hints (server/utilities/caching.mdx, "Cacheable Results"). */
+const CACHEABLE = new Set(['server/discover', 'tools/list', 'prompts/list', 'resources/list', 'resources/templates/list', 'resources/read']);
+
+export interface Answer {
+  /** Undefined for a request of the handshake's revisions. */
+  readonly perRequest: PerRequest | undefined;
+  /** Answers with a result; `inputRequired` marks the broker's own interim result of a multi round-trip request. */
+  result(value: JsonValue, inputRequired?: boolean): void;
+  error(error: JsonObject): void;
+}
+
+export function answerTo(id: JsonValue, method: string, perRequest: PerRequest | undefined, send: (line: string) => void): Answer {
+  return {
+    perRequest,
+    result(value, inputRequired = false) {
+      send(resultLine(id, perRequest === undefined ? withoutProtocol(value) : perRequestResult(method, value, inputRequired)));
+    },
+    error(error) {
+      send(errorLine(id, error));
+    },
+  };
+}
+
+function withoutProtocol(value: JsonValue): JsonValue {
+  return value.kind === 'object' ? withoutMembers(value, PROTOCOL_RESULT_MEMBERS) : value;
+}
+
+function perRequestResult(method: string, value: JsonValue, inputRequired: boolean): JsonValue {
+  if (value.kind !== 'object') return value;
+  const cacheable = !inputRequired && CACHEABLE.has(method);
+  return object([
+    ['resultType', plain(inputRequired ? RESULT_TYPE.inputRequired : RESULT_TYPE.complete)],
+    ...withoutMembers(value, PROTOCOL_RESULT_MEMBERS).entries,
+    // Every listing the broker answers is what Load decided under this operator's configuration
+    // (its tools' classes, renames, withheld items), and resources/read is answered through the
+    // operator's guards: shared across authorization contexts it would hand one operator's view to
+    // another's clients, so the scope is always "private" (caching.mdx: "private" may be reused
+    // only within the same authorization context). The time to live is 0, immediately stale: the
+    // broker cannot promise that the server's next answer, or its own after a restart with a
+    // reviewed manifest, will be the same.
+    ['ttlMs', cacheable ? plain(0) : undefined],
+    ['cacheScope', cacheable ? plain('private') : undefined],
+  ]);
+}
