@@ -16,7 +16,11 @@ import type { InitiatedContext } from '../guards/types.js';
 import type { JsonObject, JsonValue } from '../types.js';
 import type { PerRequest } from './answer.js';
 
-/** The most input requests one `input_required` result may carry; more is refused whole. */
+/**
+ * The most input requests of one `input_required` result the broker reads; those past it are
+ * refused unread (never shown, no response to the server), as the server's own requests past a
+ * session's bound are refused one by one in 2025-11-25, so a flood costs the call nothing else.
+ */
 export const MAX_INPUT_REQUESTS = 16;
 /** The most `input_required` rounds of one call, its retries included. */
 export const MAX_ROUNDS = 8;
@@ -39,6 +43,8 @@ export interface InputRequired {
   readonly requests: readonly InputRequest[];
   /** The server's opaque state, to be given back to it on the retry; undefined when it gave none. */
   readonly requestState: string | undefined;
+  /** How many input requests past MAX_INPUT_REQUESTS were left unread, and so refused. */
+  readonly unread: number;
 }
 
 /** An `input_required` result read, or what is wrong with it. */
@@ -50,14 +56,13 @@ export function readInputRequired(result: JsonValue): InputRequired | string {
   if (state !== undefined && state.kind !== 'string') return 'its requestState is not a string';
   if (inputRequests !== undefined && inputRequests.kind !== 'object') return 'its inputRequests is not an object';
   const entries = inputRequests?.kind === 'object' ? inputRequests.entries : [];
-  if (entries.length > MAX_INPUT_REQUESTS) return `it carries ${entries.length} input requests, more than ${MAX_INPUT_REQUESTS}`;
   const requests: InputRequest[] = [];
-  for (const [key, request] of entries) {
+  for (const [key, request] of entries.slice(0, MAX_INPUT_REQUESTS)) {
     const method = request.kind === 'object' ? stringValue(member(request, 'method')) : undefined;
     if (request.kind !== 'object' || method === undefined) return `its input request ${JSON.stringify(key)} names no method`;
     requests.push({ key, method, params: member(request, 'params') });
   }
-  return { requests, requestState: stringValue(state) };
+  return { requests, requestState: stringValue(state), unread: Math.max(0, entries.length - MAX_INPUT_REQUESTS) };
 }
 
 /** An input request the broker allowed and showed the agent, with what the reply guards need. */

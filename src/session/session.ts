@@ -630,7 +630,7 @@ export class Session {
     }
     const handle = this.inputs.issue(subject, asked.requestState, shown, round);
     const receipt = this.receiptFor(trail);
-    trail.record('call_answered', { dispatched: true, receipt, detail: `the server asked for input: ${shown.size} of ${asked.requests.length} input request(s) shown` });
+    trail.record('call_answered', { dispatched: true, receipt, detail: `the server asked for input: ${shown.size} of ${asked.requests.length + asked.unread} input request(s) shown` });
     const result = object([['inputRequests', requests.length === 0 ? undefined : object(requests)], ['requestState', plain(handle)]]);
     answer.result(withReceipt(result, receipt), true);
   }
