@@ -171,7 +171,7 @@ describe('a configuration refusal counts only when the candidate stops and says 
   it('a broker that serves fails', async () => {
     const result = await runScenario(refusing, fakeCandidate('die-on-call', features), options);
     expect(result.outcome).toBe('fail');
-    expect(result.findings.map((f) => f.observed)).toContain('it answered initialize and serves');
+    expect(result.findings.map((f) => f.observed)).toContain('it answered the opening request and serves');
   });
 
   it('a refusal whose reason does not name the rule fails; one that does passes', async () => {

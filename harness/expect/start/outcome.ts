@@ -62,11 +62,11 @@ export default expectation({
     }
     const ready = answer.kind === 'result';
     if (expect.outcome === 'ready') {
-      if (!ready) fail('start.ready', 'start ready', 'an initialize result', describe(answer));
+      if (!ready) fail('start.ready', 'start ready', 'a result to the opening request (initialize; server/discover in 2026-07-28)', describe(answer));
       return;
     }
     if (ready) {
-      fail('start.refused', 'start refused', 'the candidate refuses to serve', 'it answered initialize and serves');
+      fail('start.refused', 'start refused', 'the candidate refuses to serve', 'it answered the opening request and serves');
       return;
     }
     if (expect.outcome === 'refused') {
