@@ -22,7 +22,13 @@ export function selectScenarios(selection: Selection): Scenario[] {
   // Loaded whatever the selection, so that a profile edited out of its digest stops the run before it starts.
   const profiles = loadProfiles();
   let scenarios = loadCatalogue(selection.filter);
-  if (selection.revision !== undefined) scenarios = scenarios.filter((s) => (s.revision ?? BASE_REVISION) === selection.revision);
+  if (selection.revision !== undefined) {
+    // With a revision asked for, a filter may name a scenario by its file's id: `--filter
+    // pin.description-reworded --revision 2026-07-28` means that file's 2026-07-28 case.
+    const named = selection.filter === undefined || selection.revision === BASE_REVISION ? [] : loadCatalogue(`${selection.filter}.${selection.revision}`);
+    const ids = new Set(scenarios.map((s) => s.id));
+    scenarios = [...scenarios, ...named.filter((s) => !ids.has(s.id))].filter((s) => (s.revision ?? BASE_REVISION) === selection.revision);
+  }
   if (selection.profile !== undefined) {
     const ids = new Set(findProfile(profiles, selection.profile).scenarios);
     for (const scenario of scenarios) if (ids.has(scenario.id) && scenario.control !== undefined) ids.add(scenario.control);

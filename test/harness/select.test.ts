@@ -30,4 +30,10 @@ describe('selecting scenarios', () => {
     const ids = new Set(stateless.map((s) => s.id));
     for (const s of stateless) if (s.control !== undefined) expect(ids.has(s.control)).toBe(true);
   });
+
+  it('reads a filter naming a file by its id as that file\'s case of the revision asked for, with its control', () => {
+    const ids = selectScenarios({ filter: 'smp.request-flood', revision: '2026-07-28' }).map((s) => s.id);
+    expect(ids.sort()).toEqual(['smp.allowed-reaches-agent.2026-07-28', 'smp.request-flood.2026-07-28']);
+    expect(selectScenarios({ filter: 'smp.request-flood', revision: '2025-11-25' }).map((s) => s.id).sort()).toEqual(['smp.allowed-reaches-agent', 'smp.request-flood']);
+  });
 });
