@@ -72,6 +72,15 @@ describe('the bridges judged at their own front door', () => {
   }, 60_000);
 });
 
+describe('a real broker that declares MCP 2026-07-28', () => {
+  it("supergateway carries a 2026-07-28 agent's stateless requests to a 2026-07-28 server: its control passes", async () => {
+    const [control] = loadCatalogue('agt.allowed-tool-usable.2026-07-28');
+    expect(control?.revision).toBe('2026-07-28');
+    const result = await runScenario(control!, await loadCandidate('supergateway'), { stepTimeoutMs: DEFAULT_STEP_TIMEOUT_MS });
+    expect(result.outcome, `${result.reason ?? ''} ${JSON.stringify(result.findings)}`).toBe('pass');
+  }, 60_000);
+});
+
 describe('finding an installed broker', () => {
   const folder = scratchFolders('gauntlet-broker-install');
 

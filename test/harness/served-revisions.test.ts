@@ -1,6 +1,7 @@
 // Which MCP revisions each built-in candidate serves an agent: the passthrough (which relays
-// lines) and the reference both, every real broker's adapter 2025-11-25 alone (their SDKs predate
-// 2026-07-28), and a case of a revision not served is named for it.
+// lines), the reference and supergateway (which relays messages unread: test/harness/brokers.test.ts
+// runs a 2026-07-28 control through it) both, every other real broker's adapter 2025-11-25 alone
+// (their SDKs predate 2026-07-28), and a case of a revision not served is named for it.
 
 import { describe, expect, it } from 'vitest';
 import { loadCandidate } from '../../harness/candidates/registry.js';
@@ -12,7 +13,7 @@ describe('the revisions a candidate serves', () => {
     ['plain-proxy', ['2025-11-25', '2026-07-28']],
     ['reference', ['2025-11-25', '2026-07-28']],
     ['mcp-proxy', ['2025-11-25']],
-    ['supergateway', ['2025-11-25']],
+    ['supergateway', ['2025-11-25', '2026-07-28']],
     ['mcp-hub', ['2025-11-25']],
     ['mcp-remote', ['2025-11-25']],
     ['civic-passthrough', ['2025-11-25']],

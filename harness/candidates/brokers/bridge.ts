@@ -4,6 +4,7 @@ import { spawnHttpChannel } from '../../agent/http-channel.js';
 import { ADAPTER_PROTOCOL, type AdapterProtection, type Candidate, type SessionSpec, type UpstreamCommand } from '../types.js';
 import { freeLoopbackPort } from '../free-port.js';
 import { SDK_REVISIONS } from './installed.js';
+import type { Revision } from '../../agent/revisions.js';
 
 /** How a third-party bridge is started for one session, on a port chosen for it. */
 export interface BridgeLaunch {
@@ -28,6 +29,8 @@ export interface BridgeDescription {
   frontDoorKey?: { variable: string; header: string };
   /** What the adapter's launch does for the broker that the broker would not do by itself. */
   adapterProvides?: readonly AdapterProtection[];
+  /** The MCP revisions the bridge carries, as measured; default SDK_REVISIONS. */
+  revisions?: readonly Revision[];
 }
 
 /** A front-door key drawn for one start: 256 bits, as the reference's. */
@@ -49,7 +52,7 @@ export function bridgeCandidate(bridge: BridgeDescription): Candidate {
       claims: ['listing', 'calls'],
       upstreams: ['command'],
       agentTransports: ['http'],
-      revisions: SDK_REVISIONS,
+      revisions: bridge.revisions ?? SDK_REVISIONS,
       unapplied: bridge.unapplied,
       ...(bridge.adapterProvides === undefined ? {} : { adapterProvides: bridge.adapterProvides }),
     },

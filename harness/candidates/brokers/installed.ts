@@ -9,6 +9,11 @@ import { AdapterError } from '../adapter-error.js';
  * The MCP revisions a broker installed from npm serves an agent: each is built on an MCP SDK that
  * predates 2026-07-28 (the pinned versions negotiate 2025-11-25 at most), so its cases of
  * 2026-07-28 are unsupported until an adapter for a version that speaks it says otherwise.
+ * Measured on 2026-12-06 by declaring 2026-07-28 for each and running a 2026-07-28 control
+ * (agt.allowed-tool-usable): mcp-proxy 6.7.19 and mcp-remote 0.15.1 closed the agent's channel at
+ * its first request (server/discover, no initialize before it), mcp-hub 4.2.1 answered it -32601,
+ * civic-passthrough 0.12.1 did not answer within 30 s. supergateway, which relays messages
+ * unread, passed every 2026-07-28 control and declares both (supergateway.ts).
  */
 export const SDK_REVISIONS: readonly Revision[] = [BASE_REVISION];
 

@@ -1,6 +1,7 @@
 import { bridgeCandidate } from './bridge.js';
 import { installedBroker } from './installed.js';
 import { shellWord } from './shell-word.js';
+import { REVISIONS } from '../../agent/revisions.js';
 
 /**
  * supergateway, installed from npm, from stdio to Streamable HTTP with `--stateful`, its option
@@ -10,12 +11,19 @@ import { shellWord } from './shell-word.js';
  * server for every POST, so a server's answer would forget the call before it: an operator who
  * put a stateful server behind it would set the option. It takes the server as one shell command
  * line, and has no setting an operator rule maps to.
+ *
+ * It serves both MCP revisions: it relays each JSON-RPC message between its front door and the
+ * server's stdio without reading it, so a 2026-07-28 agent's stateless requests reach a server
+ * that speaks 2026-07-28 as they were sent. Measured on 4.0.0 (2026-12-06) by running the
+ * 2026-07-28 cases with this declaration: 102 of 102 controls passed, as on 2025-11-25. (The other
+ * four npm brokers, so run, never answered the agent's server/discover: see installed.ts.)
  */
 export function supergatewayCandidate() {
   const broker = installedBroker('supergateway', 'supergateway');
   return bridgeCandidate({
     name: 'supergateway',
     version: broker.version,
+    revisions: REVISIONS,
     unapplied: [
       'tool rules (effect classes, idempotent and open-world hints, renames and prefixes, description overrides, denied and fixed parameters, permissions, timeouts, data classifications, effect contracts): it has no per-tool configuration',
       'policy, grants, approvals and agent identities: it has no policy',
