@@ -70,6 +70,8 @@ export interface RequestStateKeeper {
   trusted(tool: string, state: string | null): boolean;
   /** Whether `state` itself says the call was confirmed, so the server runs it with no responses. */
   confirmed(tool: string, state: string | null): boolean;
+  /** The call `state` was taken for has been carried out. */
+  spend(state: string | null): void;
 }
 
 /**
@@ -90,6 +92,8 @@ export function unconfirmedRunText(tool: string): string {
  */
 export class NaiveRequestStates implements RequestStateKeeper {
   private issued = 0;
+  /** The states calls were carried out on, in this process: for the ledger's `intact` only, the server itself never looks. */
+  private readonly spent = new Set<string>();
 
   issue(tool: string, args: unknown): string {
     return Buffer.from(JSON.stringify({ tool, arguments: args ?? null, confirmed: false, call: ++this.issued })).toString('base64');
@@ -97,7 +101,11 @@ export class NaiveRequestStates implements RequestStateKeeper {
 
   intact(tool: string, args: unknown, state: string | null): boolean {
     const decoded = this.decode(tool, state);
-    return decoded !== null && decoded['confirmed'] === false && JSON.stringify(decoded['arguments']) === JSON.stringify(args ?? null);
+    return decoded !== null && decoded['confirmed'] === false && JSON.stringify(decoded['arguments']) === JSON.stringify(args ?? null) && !this.spent.has(state!);
+  }
+
+  spend(state: string | null): void {
+    if (state !== null) this.spent.add(state);
   }
 
   trusted(tool: string, state: string | null): boolean {
@@ -157,6 +165,9 @@ export class RequestStates implements RequestStateKeeper {
   confirmed(): boolean {
     return false;
   }
+
+  /** A sealed state names the tool only, and is good again: its server keeps nothing. */
+  spend(): void {}
 
   private mac(payload: string): string {
     return createHmac('sha256', `mcp-gauntlet kit ${this.serverId}`).update(payload).digest('base64url');

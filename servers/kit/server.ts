@@ -271,6 +271,7 @@ function askStateless(setup: Serving, tool: string, preset: AskPreset, retry: Re
   // A sealed server takes only its own intact state; a naive one, whatever state names the tool.
   if (states.trusted(tool, retry.requestState) && (responses !== null || states.confirmed(tool, retry.requestState))) {
     setup.reissued.delete(tool);
+    states.spend(retry.requestState);
     if (responses !== null) {
       for (const { key, method } of inputRequestsOf(preset)) {
         setup.ledger.append({ ev: 'reply', method, request_id: key, result: Object.hasOwn(responses, key) ? responses[key] : null, error: null });

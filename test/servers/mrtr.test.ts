@@ -128,6 +128,16 @@ describe('ask.<tool> in 2026-07-28', () => {
       expect(records().filter((record) => record.ev === 'request_state')).toMatchObject([{ intact: false }]);
     });
 
+    it('takes a state again after the call it was issued for was carried out (a replay), and answers with the canary', () => {
+      // The state the process issues for its first call, written out: base64 JSON is no secret.
+      const requestState = stateOf({ tool: 'search_notes', arguments: { query: 'x' }, confirmed: false, call: 1 });
+      const out = naive([call(1), call(2, { inputResponses: accepted, requestState }), call(3, { inputResponses: accepted, requestState })]);
+      expect(out[0]!.result.requestState).toBe(requestState);
+      expect(JSON.stringify(out[1]!.result)).not.toContain(CANARY);
+      expect(out[2]!.result.content[0].text).toContain(CANARY);
+      expect(records().filter((record) => record.ev === 'request_state')).toMatchObject([{ intact: true }, { intact: false }]);
+    });
+
     it('answers input_required again to a state naming another tool, as the sealed server does', () => {
       const [answer] = naive([call(1, { inputResponses: accepted, requestState: stateOf({ tool: 'read_note', confirmed: true }) })]);
       expect(answer!.result.resultType).toBe('input_required');
