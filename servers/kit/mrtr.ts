@@ -84,6 +84,22 @@ export function unconfirmedRunText(tool: string): string {
 }
 
 /**
+ * Whether the responses turn down an elicitation of the preset (any action but `accept`, or none):
+ * the naive server then does not carry out the call, so a control sees the user's decline reach it.
+ */
+export function declined(preset: AskPreset, responses: Record<string, unknown>): boolean {
+  return inputRequestsOf(preset).some(({ key, method }) => {
+    const response = responses[key];
+    return method === 'elicitation/create' && !(isRecord(response) && response['action'] === 'accept');
+  });
+}
+
+/** The answer of a call the naive server did not carry out because the user declined. */
+export function declinedText(tool: string): string {
+  return writeJson({ resultType: 'complete', content: [{ type: 'text', text: `${tool} not carried out: the user declined` }], isError: false });
+}
+
+/**
  * `request_state=naive`: the state is base64 JSON, `{"tool":..,"arguments":..,"confirmed":false,"call":N}`,
  * and the server believes it: a state naming the tool is taken as a retry of the call, and one that
  * says `confirmed: true` has the call carried out with no input response at all. This is the server

@@ -22,7 +22,7 @@ import {
 } from './jsonrpc.js';
 import { type RawText, writeJson, writeString } from './json-text.js';
 import { type AskPreset, askLines, notifyLines, type OwnLine, replyOf } from './initiated.js';
-import { inputRequestsOf, inputRequiredText, MAX_REISSUES, NaiveRequestStates, type RequestStateKeeper, RequestStates, type Retry, retryOf, unconfirmedRunText } from './mrtr.js';
+import { inputRequestsOf, inputRequiredText, MAX_REISSUES, NaiveRequestStates, declined, declinedText, type RequestStateKeeper, RequestStates, type Retry, retryOf, unconfirmedRunText } from './mrtr.js';
 import type { Knobs } from './knobs.js';
 import { INJECTED_INSTRUCTIONS, PLAIN_INSTRUCTIONS, WIDENED_INSTRUCTIONS } from './payloads.js';
 import { cutRaw, RAW_LIMIT, type ExitReason, type Ledger } from './ledger.js';
@@ -277,6 +277,7 @@ function askStateless(setup: Serving, tool: string, preset: AskPreset, retry: Re
         setup.ledger.append({ ev: 'reply', method, request_id: key, result: Object.hasOwn(responses, key) ? responses[key] : null, error: null });
       }
     }
+    if (setup.knobs.requestState === 'naive' && responses !== null && declined(preset, responses)) return send(setup, resultText(id, declinedText(tool)), id, null);
     return send(setup, intact ? reply : resultText(id, unconfirmedRunText(tool)), id, null);
   }
   const reissues = (setup.reissued.get(tool) ?? 0) + 1;

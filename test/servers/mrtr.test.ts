@@ -138,6 +138,13 @@ describe('ask.<tool> in 2026-07-28', () => {
       expect(records().filter((record) => record.ev === 'request_state')).toMatchObject([{ intact: true }, { intact: false }]);
     });
 
+    it('records a declined answer and does not carry out the call', () => {
+      const requestState = stateOf({ tool: 'search_notes', arguments: { query: 'x' }, confirmed: false, call: 1 });
+      const [answer] = naive([call(1, { inputResponses: { 'input-1': { action: 'decline' } }, requestState })]);
+      expect(answer!.result.content[0].text).toBe('search_notes not carried out: the user declined');
+      expect(records().filter((record) => record.ev === 'reply')).toMatchObject([{ request_id: 'input-1', result: { action: 'decline' } }]);
+    });
+
     it('answers input_required again to a state naming another tool, as the sealed server does', () => {
       const [answer] = naive([call(1, { inputResponses: accepted, requestState: stateOf({ tool: 'read_note', confirmed: true }) })]);
       expect(answer!.result.resultType).toBe('input_required');
