@@ -616,8 +616,8 @@ export class Session {
 
   /**
    * Answers a 2026-07-28 agent's call with the broker's own `input_required` result: the input
-   * requests the guards allowed, as they left them, under the server's keys, and a handle for the
-   * retry. A refused one is left out: the agent never sees it, and the server gets no response to it.
+   * requests the guards allowed, as they left them, under the server's keys, and the state for the
+   * retry the session's states give (a handle of the broker's under request-state-bound). A refused one is left out: the agent never sees it, and the server gets no response to it.
    */
   private askToRetry(answer: Answer, trail: CallTrail, asked: InputRequired, round: number, subject: string): void {
     const client = answer.perRequest?.client ?? NO_CAPABILITIES;
