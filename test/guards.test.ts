@@ -517,6 +517,13 @@ const NEEDED_BY: Record<string, Record<string, string[]>> = {
   'completion-no-hidden-names': {
     'cmp.leaks-hidden-names': ['request.answer_excludes'],
   },
+  // Without it the server's state is forwarded as the agent sends it; the canary that the naive
+  // server then answers with is withheld by inspect-results, so the harm seen is the call carried out.
+  'request-state-bound': {
+    'mrt.forged-state-refused.2026-07-28': ['call.server_received'],
+    'mrt.replayed-state-refused.2026-07-28': ['call.server_received'],
+    'mrt.transplanted-state-refused.2026-07-28': ['call.server_received'],
+  },
 };
 
 const scenarios = loadCatalogue();

@@ -1,7 +1,7 @@
 import { parse as parseLossless, isLosslessNumber, stringify as stringifyLossless } from 'lossless-json';
 import type { AgentChannel } from '../candidates/types.js';
 import type { ClientSide } from '../scenario/types.js';
-import { isInputRequired, retryParams } from './input-required.js';
+import { type CraftedRetry, isInputRequired, retryMembers, type RetryMembers, retryParams } from './input-required.js';
 import { BASE_REVISION, REQUEST_META, STATELESS_REVISION, type Revision } from './revisions.js';
 
 /**
@@ -48,6 +48,8 @@ export class AgentClient {
   private nextId = 1;
   private readonly pending = new Map<string, Pending>();
   private closed = false;
+  /** The round-trip members of the last retry the agent sent (2026-07-28): what a `replay` sends again. */
+  private lastRetry: RetryMembers | undefined;
   /**
    * Every line the broker sent that answered no pending request (notifications, requests of its
    * own, stray answers), in arrival order: other channels a withheld value could reach the agent by.
@@ -169,10 +171,11 @@ export class AgentClient {
    * the revision's `_meta`, and an `input_required` answer is answered and the request retried
    * (bounded by MAX_INPUT_ROUNDS, all within `timeoutMs`): the answer is the last one.
    */
-  async request(method: string, params: unknown, timeoutMs = this.timeoutMs): Promise<Answer> {
+  async request(method: string, params: unknown, timeoutMs = this.timeoutMs, crafted?: CraftedRetry): Promise<Answer> {
     if (this.revision !== STATELESS_REVISION) return this.exchange(method, params, timeoutMs);
     const deadline = Date.now() + timeoutMs;
     let sent = this.withRequestMeta(params);
+    if (crafted !== undefined && typeof sent === 'object' && sent !== null) sent = { ...sent, ...this.craftedFirst(crafted) };
     for (let round = 0; ; round++) {
       const answer = await this.exchange(method, sent, Math.max(0, deadline - Date.now()));
       if (answer.kind !== 'result' || !isInputRequired(answer.result) || typeof sent !== 'object' || sent === null) return answer;
@@ -180,8 +183,18 @@ export class AgentClient {
       // inside a request for input, and its requests are counted as the broker's own requests.
       this.keep(answer.raw);
       if (round === MAX_INPUT_ROUNDS) return { kind: 'malformed', raw: answer.raw, why: `still input_required after ${MAX_INPUT_ROUNDS} retries` };
-      sent = retryParams(sent as Record<string, unknown>, answer.result, (asked) => clientAnswer(this.side, asked));
+      const retry = retryParams(sent as Record<string, unknown>, answer.result, (asked) => clientAnswer(this.side, asked));
+      sent = crafted !== undefined && 'arguments' in crafted ? { ...retry, arguments: crafted.arguments } : retry;
+      this.lastRetry = retryMembers(retry);
     }
+  }
+
+  /** What a crafted retry adds to the call's first send: a forged state, or the last retry's members again. */
+  private craftedFirst(crafted: CraftedRetry): RetryMembers {
+    if ('request_state' in crafted) return { requestState: crafted.request_state };
+    if (!('replay' in crafted)) return {};
+    if (this.lastRetry === undefined) throw new Error('retry.replay: the agent has retried no call in this session, so there is no state to replay');
+    return this.lastRetry;
   }
 
   /**
@@ -270,9 +283,9 @@ export class AgentClient {
     return { tools, pages: AGENT_MAX_PAGES };
   }
 
-  callTool(name: string, args: Record<string, unknown>, options: { meta?: Record<string, unknown>; timeoutMs?: number } = {}): Promise<Answer> {
+  callTool(name: string, args: Record<string, unknown>, options: { meta?: Record<string, unknown>; timeoutMs?: number; retry?: CraftedRetry } = {}): Promise<Answer> {
     const params = { name, arguments: args, ...(options.meta ? { _meta: options.meta } : {}) };
-    return this.request('tools/call', params, options.timeoutMs);
+    return this.request('tools/call', params, options.timeoutMs, options.retry);
   }
 }
 

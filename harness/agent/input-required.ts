@@ -49,3 +49,19 @@ export function retryParams(
     ...('requestState' in result ? { requestState: result.requestState } : {}),
   };
 }
+
+/**
+ * A retry the scenario has the agent misuse (a call step's `retry`), to show what a broker lets
+ * through of a server's state: a `request_state` the agent sends with the call's first send as
+ * if retrying (a forged state); other `arguments` for every retry than the call's first send had
+ * (a state transplanted to another call); or `replay`, the call's first send carrying the
+ * `inputResponses` and `requestState` of the agent's last retry in the session (a state reused).
+ */
+export type CraftedRetry = { request_state: string } | { arguments: Record<string, unknown> } | { replay: true };
+
+/** The members of a retry that carry the round trip: what `replay` sends again. */
+export type RetryMembers = { inputResponses?: unknown; requestState?: unknown };
+
+/** The retry members of `params`, those it has. */
+export const retryMembers = (params: Record<string, unknown>): RetryMembers =>
+  Object.fromEntries(['inputResponses', 'requestState'].filter((key) => key in params).map((key) => [key, params[key]]));

@@ -2,6 +2,7 @@
  * The scenario format, as TypeScript. `scenario.schema.json` is the normative definition; these
  * types describe what the loader hands the runner once a file has passed that schema.
  */
+import type { CraftedRetry } from '../agent/input-required.js';
 import type { Revision } from '../agent/revisions.js';
 
 export type Level = 'MUST' | 'SHOULD';
@@ -340,6 +341,8 @@ export interface CallStep {
   progress_token?: string;
   /** Before the call, the agent sends this many more of it at once, each answered or not, unawaited. */
   flood?: CallFlood;
+  /** A 2026-07-28 retry the agent misuses: a forged state, other arguments, or the last retry replayed (harness/agent/input-required.ts). */
+  retry?: CraftedRetry;
   expect: CallExpectation;
 }
 

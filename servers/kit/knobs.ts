@@ -28,6 +28,7 @@ import { OUTPUT_PRESETS, type OutputPreset } from './outputs.js';
 import { RESULT_FAMILIES, RESULT_PRESETS, type ResultPreset } from './results.js';
 import { DEFAULT_CANARY_PORT, SCHEMA_FAMILIES, SCHEMA_PRESETS, type SchemaPreset } from './schemas.js';
 import { HANDSHAKE, REVISIONS, type Revision } from './revision.js';
+import { REQUEST_STATE_MODES, type RequestStateMode } from './mrtr.js';
 import type { Sized, SizeRange } from './sized.js';
 import { type AnnotationPreset, ANNOTATION_TEXT, fillerTool, TASK_SUPPORT, type TaskSupport, TITLES, type TitlePreset, TOOLSETS, type ToolsetName } from './tools.js';
 
@@ -174,6 +175,8 @@ export interface Knobs {
   markEvery: number | null;
   /** The MCP revisions the server speaks (servers/kit/revision.ts). */
   revisions: Revision[];
+  /** How `ask.<tool>` keeps its 2026-07-28 `requestState` (servers/kit/mrtr.ts). */
+  requestState: RequestStateMode;
 }
 
 /** The client capabilities a tool may be offered under (`needs.<tool>`), as MCP names them. */
@@ -280,6 +283,7 @@ const KNOB_KEYS = [
   'notify_features_changed',
   'mark_every',
   'revisions',
+  'request_state',
 ];
 
 /** Knobs that take only `1`, switching a misbehaviour on, and the field each sets. */
@@ -422,6 +426,7 @@ export function resolveKnobs(assigned: Readonly<Record<string, string>>): Knobs 
     rendezvous: {},
     markEvery: null,
     revisions: [HANDSHAKE],
+    requestState: 'sealed',
   };
   for (const [key, value] of Object.entries(assigned)) {
     if (featureKnob(knobs, key, value)) continue;
@@ -561,6 +566,9 @@ export function resolveKnobs(assigned: Readonly<Record<string, string>>): Knobs 
       case 'revisions':
         knobs.revisions = revisionList(key, value);
         break;
+      case 'request_state':
+        knobs.requestState = oneOf(key, value, REQUEST_STATE_MODES);
+        break;
       default:
         throw new KnobError(`unknown knob ${JSON.stringify(key)}; knobs are ${KNOB_KEYS.join(', ')}`);
     }
@@ -683,6 +691,7 @@ function refuseConflicts(knobs: Knobs, toolNames: readonly string[]): void {
       if (set && presets['write_note'] !== undefined) throw new KnobError(`knobs ${knob} and ${prefix}.write_note cannot be combined`);
     }
   }
+  if (knobs.requestState === 'naive' && Object.keys(knobs.asks).length === 0) throw new KnobError('knob request_state=naive needs an ask.<tool>, whose requestState it keeps');
   // A rendezvous sends its own notices and holds its own answer.
   for (const tool of Object.keys(knobs.rendezvous)) {
     for (const [other, byTool] of [['ask', knobs.asks], ['notify', knobs.notifies]] as const) {

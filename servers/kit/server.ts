@@ -22,7 +22,7 @@ import {
 } from './jsonrpc.js';
 import { type RawText, writeJson, writeString } from './json-text.js';
 import { type AskPreset, askLines, notifyLines, type OwnLine, replyOf } from './initiated.js';
-import { inputRequestsOf, inputRequiredText, MAX_REISSUES, RequestStates, type Retry, retryOf } from './mrtr.js';
+import { inputRequestsOf, inputRequiredText, MAX_REISSUES, NaiveRequestStates, declined, declinedText, type RequestStateKeeper, RequestStates, type Retry, retryOf, unconfirmedRunText } from './mrtr.js';
 import type { Knobs } from './knobs.js';
 import { INJECTED_INSTRUCTIONS, PLAIN_INSTRUCTIONS, WIDENED_INSTRUCTIONS } from './payloads.js';
 import { cutRaw, RAW_LIMIT, type ExitReason, type Ledger } from './ledger.js';
@@ -86,7 +86,7 @@ interface Serving extends ServerSetup {
   /** Calls held for `rendezvous.<tool>`. */
   rendezvous: Rendezvous;
   /** The `requestState`s of `ask.<tool>` in 2026-07-28. */
-  requestStates: RequestStates;
+  requestStates: RequestStateKeeper;
   /** Per tool: how many times in a row a retry of its call has been answered `input_required` again. */
   reissued: Map<string, number>;
   /** The revision of the last request read (of the first the server speaks, before any): what a change notice goes out in. */
@@ -121,7 +121,7 @@ export type StopReason = Extract<ExitReason, 'stdin-closed' | 'bad-control-file'
  * caller records the exit.
  */
 export function serve(setup: ServerSetup, streams: Streams): Promise<StopReason> {
-  const serving: Serving = { ...setup, output: streams.output, notes: new Notes(setup.knobs), lastPhase: null, awaiting: new Map(), calls: 0, declared: new Set(), requestStates: new RequestStates(setup.serverId), reissued: new Map(), speaking: setup.knobs.revisions.includes(HANDSHAKE) ? HANDSHAKE : STATELESS, listeners: new Listeners(), rendezvous: new Rendezvous(setup.controlPath === null ? null : `${setup.controlPath}.rendezvous`, (held) => void send(serving, held.reply, held.id, null)) };
+  const serving: Serving = { ...setup, output: streams.output, notes: new Notes(setup.knobs), lastPhase: null, awaiting: new Map(), calls: 0, declared: new Set(), requestStates: setup.knobs.requestState === 'naive' ? new NaiveRequestStates() : new RequestStates(setup.serverId), reissued: new Map(), speaking: setup.knobs.revisions.includes(HANDSHAKE) ? HANDSHAKE : STATELESS, listeners: new Listeners(), rendezvous: new Rendezvous(setup.controlPath === null ? null : `${setup.controlPath}.rendezvous`, (held) => void send(serving, held.reply, held.id, null)) };
   return new Promise((resolve, reject) => {
     let stopped = false;
     const onLine = (line: Line): void | Promise<void> => {
@@ -231,7 +231,7 @@ function startOwn(setup: Serving, tool: string, params: unknown, reply: RawText,
   // A 2026-07-28 retry continues the call its first round started, which sent the notifications.
   const notifying = retry === null ? setup.knobs.notifies[tool] : undefined;
   for (const own of admitted(notifying === undefined ? [] : notifyLines(notifying, params), params, revision)) send(setup, own.line, null, own.method);
-  if (revision === STATELESS && asking !== undefined) return askStateless(setup, tool, asking, retry, reply, id);
+  if (revision === STATELESS && asking !== undefined) return askStateless(setup, tool, asking, retry, isRecord(params) ? params['arguments'] : undefined, reply, id);
   const requests = asking === undefined ? [] : askLines(asking);
   if (requests.length === 0) return send(setup, reply, id, null);
   const held: HeldAnswer = { reply, id, outstanding: requests.length };
@@ -261,18 +261,24 @@ function admitted(lines: OwnLine[], params: unknown, revision: Revision): OwnLin
  * the kit records a missing response as an empty reply and answers, as it does for a 2025-11-25
  * reply that is neither result nor error, so what reached it is in the ledger either way.
  */
-function askStateless(setup: Serving, tool: string, preset: AskPreset, retry: Retry | null, reply: RawText, id: string | null): Promise<void> | undefined {
-  const inputRequired = (): RawText => resultText(id, inputRequiredText(preset, setup.requestStates.issue(tool)));
+function askStateless(setup: Serving, tool: string, preset: AskPreset, retry: Retry | null, args: unknown, reply: RawText, id: string | null): Promise<void> | undefined {
+  const states = setup.requestStates;
+  const inputRequired = (): RawText => resultText(id, inputRequiredText(preset, states.issue(tool, args)));
   if (retry === null) return send(setup, inputRequired(), id, null);
-  const intact = setup.requestStates.intact(tool, retry.requestState);
+  const intact = states.intact(tool, args, retry.requestState);
   setup.ledger.append({ ev: 'request_state', tool, request_state: retry.requestState, intact });
   const responses = retry.inputResponses;
-  if (intact && responses !== null) {
+  // A sealed server takes only its own intact state; a naive one, whatever state names the tool.
+  if (states.trusted(tool, retry.requestState) && (responses !== null || states.confirmed(tool, retry.requestState))) {
     setup.reissued.delete(tool);
-    for (const { key, method } of inputRequestsOf(preset)) {
-      setup.ledger.append({ ev: 'reply', method, request_id: key, result: Object.hasOwn(responses, key) ? responses[key] : null, error: null });
+    states.spend(retry.requestState);
+    if (responses !== null) {
+      for (const { key, method } of inputRequestsOf(preset)) {
+        setup.ledger.append({ ev: 'reply', method, request_id: key, result: Object.hasOwn(responses, key) ? responses[key] : null, error: null });
+      }
     }
-    return send(setup, reply, id, null);
+    if (setup.knobs.requestState === 'naive' && responses !== null && declined(preset, responses)) return send(setup, resultText(id, declinedText(tool)), id, null);
+    return send(setup, intact ? reply : resultText(id, unconfirmedRunText(tool)), id, null);
   }
   const reissues = (setup.reissued.get(tool) ?? 0) + 1;
   if (reissues > MAX_REISSUES) {

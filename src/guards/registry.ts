@@ -35,6 +35,7 @@ import { hiddenNamesSound, objectSchema, schemaCompiles, selfContained } from '.
 import { elicitationAllowed, elicitationBounds, elicitationModeDeclared, elicitationNoCredentials, elicitationUrlWhole } from './elicitation.js';
 import { listChangedBound, logFloodBound, noticeEscaped, noticeRedacted, progressOwnToken } from './notices.js';
 import { requestTextInspected } from './request-text.js';
+import { requestStateBound } from './input-state.js';
 import { rootsPermitted } from './roots.js';
 import { samplingAllowed, samplingBounds, samplingToolsDeclared } from './sampling.js';
 import type { NotificationGuard, ServerReplyGuard, ServerRequestGuard } from './types.js';
@@ -51,6 +52,7 @@ import type {
   QueueGuard,
   RediscoveryGuard,
   HttpGuard,
+  InputStateGuard,
   ListingGuard,
   OutboundGuard,
   PresentationGuard,
@@ -85,6 +87,7 @@ export interface Guards {
   readonly serverRequest: readonly ServerRequestGuard[];
   readonly serverReply: readonly ServerReplyGuard[];
   readonly notification: readonly NotificationGuard[];
+  readonly inputState: readonly InputStateGuard[];
   readonly frontDoor: readonly FrontDoorGuard[];
 }
 
@@ -177,6 +180,7 @@ export const ALL_GUARDS: Guards = {
   // Bounds first, so a flood costs no inspection; redacted and inspected before escaped, which
   // would change how a value is written.
   notification: [logFloodBound, listChangedBound, progressOwnToken, noticeRedacted, noticeEscaped],
+  inputState: [requestStateBound],
   frontDoor: [frontDoorLoopback, originCheck, hostCheck, frontDoorCredential, sessionBinding, sessionIdsUnguessable, logLinesAttributed],
 };
 
@@ -218,6 +222,7 @@ export function selectGuards(disabled: readonly string[]): Guards {
     serverRequest: keep(ALL_GUARDS.serverRequest),
     serverReply: keep(ALL_GUARDS.serverReply),
     notification: keep(ALL_GUARDS.notification),
+    inputState: keep(ALL_GUARDS.inputState),
     frontDoor: keep(ALL_GUARDS.frontDoor),
   };
 }

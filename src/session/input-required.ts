@@ -7,8 +7,9 @@
 // `requestState` of its own: a random handle, kept by the agent's session and bound to the call
 // it was issued for. The server's own state never reaches the agent, and the broker restores it
 // only on a retry of that same call that carries that handle, once; any other retry is refused
-// before the server sees it. This is the session's mechanics, not a guard: without it the broker
-// would have to pass the server's bytes to the agent, or forward whatever state the agent sends.
+// before the server sees it. That binding is the guard request-state-bound (src/guards/input-state.ts):
+// without it the session relays states instead (RelayedStates), passing the server's bytes to the
+// agent and forwarding whatever state the agent's retry carries, as a broker without it does.
 
 import { randomBytes } from 'node:crypto';
 import { member, stringValue } from '../json/tree.js';
@@ -80,7 +81,7 @@ interface Issued {
   readonly expires: number;
 }
 
-/** A request of the agent's as the handles judge it. */
+/** A request of the agent's as the states judge it. */
 export type Redeemed =
   /** No retry: the request carries neither inputResponses nor requestState. */
   | { readonly kind: 'fresh' }
@@ -94,13 +95,35 @@ export type Redeemed =
       readonly round: number;
     };
 
-export class InputHandles {
+/** How a session keeps the `requestState` of its multi round-trip calls. */
+export interface InputStates {
+  /** The `requestState` the agent is shown for an `input_required` answer to the call `subject` names, in round `round`. */
+  issue(subject: string, serverState: string | undefined, shown: ReadonlyMap<string, Shown>, round: number): string;
+  /** Whether a request of the agent's retries a call the broker answered `input_required`, and with what. */
+  redeem(params: JsonValue | undefined, perRequest: PerRequest | undefined, subject: string): Redeemed;
+}
+
+/** What a request carries of a retry: nothing (fresh), something unusable (refused), or a state and the responses. */
+type Retrying = Redeemed | { readonly kind: 'state'; readonly state: string; readonly responses: JsonObject | undefined };
+
+/** A request's retry members, read as every way of keeping states reads them. */
+function retrying(params: JsonValue | undefined, perRequest: PerRequest | undefined): Retrying {
+  const responses = params?.kind === 'object' ? member(params, 'inputResponses') : undefined;
+  const state = params?.kind === 'object' ? member(params, 'requestState') : undefined;
+  // The handshake's revisions have no retry: those members are not forwarded, as before them.
+  if (perRequest === undefined || (responses === undefined && state === undefined)) return { kind: 'fresh' };
+  if (responses !== undefined && responses.kind !== 'object') return { kind: 'refused', problem: 'inputResponses is not an object' };
+  if (state?.kind !== 'string') return { kind: 'refused', problem: 'a retry needs the requestState the broker gave for the call' };
+  return { kind: 'state', state: state.value, responses: responses?.kind === 'object' ? responses : undefined };
+}
+
+/** The guard request-state-bound's mechanics: a random handle per answer, bound to the call, single-use. */
+export class InputHandles implements InputStates {
   /** By handle, oldest first. */
   private readonly issued = new Map<string, Issued>();
 
   constructor(private readonly now: () => number = Date.now) {}
 
-  /** A handle for an `input_required` answer to the call `subject` names, in round `round`. */
   issue(subject: string, serverState: string | undefined, shown: ReadonlyMap<string, Shown>, round: number): string {
     this.forgetExpired();
     while (this.issued.size >= MAX_LIVE_HANDLES) this.issued.delete(this.issued.keys().next().value!);
@@ -110,27 +133,49 @@ export class InputHandles {
   }
 
   /**
-   * Whether a request of the agent's retries a call the broker answered `input_required`: only a
-   * 2026-07-28 request can, and only with a handle this session issued for the same `subject`
-   * and not yet used or expired. A handle is spent by its redemption, whatever follows.
+   * Only a 2026-07-28 request can retry, and only with a handle this session issued for the same
+   * `subject` and not yet used or expired. A handle is spent by its redemption, whatever follows.
    */
   redeem(params: JsonValue | undefined, perRequest: PerRequest | undefined, subject: string): Redeemed {
-    const responses = params?.kind === 'object' ? member(params, 'inputResponses') : undefined;
-    const state = params?.kind === 'object' ? member(params, 'requestState') : undefined;
-    // The handshake's revisions have no retry: those members are not forwarded, as before them.
-    if (perRequest === undefined || (responses === undefined && state === undefined)) return { kind: 'fresh' };
-    if (responses !== undefined && responses.kind !== 'object') return { kind: 'refused', problem: 'inputResponses is not an object' };
-    if (state?.kind !== 'string') return { kind: 'refused', problem: 'a retry needs the requestState the broker gave for the call' };
+    const retry = retrying(params, perRequest);
+    if (retry.kind !== 'state') return retry;
     this.forgetExpired();
-    const issued = this.issued.get(state.value);
+    const issued = this.issued.get(retry.state);
     if (issued === undefined) return { kind: 'refused', problem: 'requestState is not one the broker issued, or it was used or expired' };
     if (issued.subject !== subject) return { kind: 'refused', problem: 'requestState was issued for another request' };
-    this.issued.delete(state.value);
-    return { kind: 'retry', serverState: issued.serverState, shown: issued.shown, responses: responses?.kind === 'object' ? responses : undefined, round: issued.round };
+    this.issued.delete(retry.state);
+    return { kind: 'retry', serverState: issued.serverState, shown: issued.shown, responses: retry.responses, round: issued.round };
   }
 
   private forgetExpired(): void {
     const now = this.now();
     for (const [handle, { expires }] of this.issued) if (expires <= now) this.issued.delete(handle);
+  }
+}
+
+/**
+ * Without request-state-bound: the agent is shown the server's own state (a handle only where the
+ * server gave none), and any retry goes to the server with the state it carries, whatever call it
+ * was issued for, however often. What was shown under a state is remembered (MAX_LIVE_HANDLES at
+ * most) so that the agent's responses are still judged as replies; a state the broker never saw
+ * goes on with no responses.
+ */
+export class RelayedStates implements InputStates {
+  private readonly issued = new Map<string, Issued>();
+
+  issue(subject: string, serverState: string | undefined, shown: ReadonlyMap<string, Shown>, round: number): string {
+    const state = serverState ?? randomBytes(HANDLE_BYTES).toString('base64url');
+    this.issued.delete(state);
+    while (this.issued.size >= MAX_LIVE_HANDLES) this.issued.delete(this.issued.keys().next().value!);
+    this.issued.set(state, { subject, serverState, shown, round, expires: Infinity });
+    return state;
+  }
+
+  redeem(params: JsonValue | undefined, perRequest: PerRequest | undefined): Redeemed {
+    const retry = retrying(params, perRequest);
+    if (retry.kind !== 'state') return retry;
+    const issued = this.issued.get(retry.state);
+    const serverState = issued === undefined ? retry.state : issued.serverState;
+    return { kind: 'retry', serverState, shown: issued?.shown ?? new Map(), responses: retry.responses, round: issued?.round ?? 0 };
   }
 }

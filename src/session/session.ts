@@ -21,7 +21,7 @@ import { BROKER_NAME, BROKER_VERSION, LATEST_PROTOCOL_VERSION, SERVED_VERSIONS, 
 import { ERROR, brokerError, errorLine, parseMessage } from '../wire/jsonrpc.js';
 import { LOG_LEVELS, META, RESULT_TYPE, readRequestRevision, requestMeta, resultTypeOf, unsupportedVersion, withoutMembers } from '../wire/revision.js';
 import { answerTo, type Answer } from './answer.js';
-import { InputHandles, MAX_ROUNDS, readInputRequired, type InputRequired, type Redeemed, type Shown } from './input-required.js';
+import { InputHandles, type InputStates, MAX_ROUNDS, readInputRequired, RelayedStates, type InputRequired, type Redeemed, type Shown } from './input-required.js';
 import { NO_CAPABILITIES, readCapabilities } from '../operator/client-capabilities.js';
 import { LineSplitter } from '../wire/lines.js';
 import { Outbox } from '../wire/outbox.js';
@@ -95,7 +95,7 @@ export const AGENT_CHAIN_META_KEY = 'io.mcp-gauntlet/agent-chain';
 
 export interface SessionOptions {
   readonly tools: readonly RegisteredTool[];
-  readonly guards: Pick<Guards, 'visibility' | 'call' | 'result' | 'outbound' | 'drift' | 'rediscovery' | 'serverRequest' | 'serverReply' | 'notification'>;
+  readonly guards: Pick<Guards, 'visibility' | 'call' | 'result' | 'outbound' | 'drift' | 'rediscovery' | 'serverRequest' | 'serverReply' | 'notification' | 'inputState'>;
   readonly context: CallContext;
   /** `callTimeoutMs` is the timeout for a call no registered tool names (registered-calls-only
    * disabled); the caps and bounds apply to every result. */
@@ -152,8 +152,8 @@ export class Session {
   private readonly logging: readonly Requester[];
   /** Every server behind the session: each one's requests are answered once the agent has said what it offers. */
   private readonly upstreams: readonly Requester[];
-  /** The handles of this session's multi round-trip calls (src/session/input-required.ts). */
-  private readonly inputs: InputHandles;
+  /** The states of this session's multi round-trip calls (src/session/input-required.ts). */
+  private readonly inputs: InputStates;
   /** Whether a 2026-07-28 request came before any initialize: the agent speaks that revision (refuseServerRequests). */
   private perRequestAgent = false;
   /** The log levels 2026-07-28 requests in flight asked for, each as often as asked. */
@@ -161,7 +161,8 @@ export class Session {
 
   constructor(private readonly options: SessionOptions) {
     this.stage = configureStage(options.guards.outbound, { serverEnv: options.serverEnv, limits: options.limits });
-    this.inputs = options.inputs ?? new InputHandles();
+    // request-state-bound binds each state to its call (shared handles, the front door's, or the session's own); without it states are relayed.
+    this.inputs = options.guards.inputState.length === 0 ? new RelayedStates() : (options.inputs ?? new InputHandles());
     const { serverRequest, serverReply, notification } = options.guards;
     this.relay = new Relay({
       guards: { serverRequest, serverReply, notification },
@@ -615,8 +616,8 @@ export class Session {
 
   /**
    * Answers a 2026-07-28 agent's call with the broker's own `input_required` result: the input
-   * requests the guards allowed, as they left them, under the server's keys, and a handle for the
-   * retry. A refused one is left out: the agent never sees it, and the server gets no response to it.
+   * requests the guards allowed, as they left them, under the server's keys, and the state for the
+   * retry the session's states give (a handle of the broker's under request-state-bound). A refused one is left out: the agent never sees it, and the server gets no response to it.
    */
   private askToRetry(answer: Answer, trail: CallTrail, asked: InputRequired, round: number, subject: string): void {
     const client = answer.perRequest?.client ?? NO_CAPABILITIES;

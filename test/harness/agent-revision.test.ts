@@ -103,6 +103,21 @@ describe('AgentClient, 2026-07-28', () => {
     expect(agent.unsolicited).toHaveLength(MAX_INPUT_ROUNDS + 1);
   });
 
+  it('misuses a retry as a call step\'s retry says: a forged state first, other arguments on the retry, the last retry replayed', async () => {
+    const interim = { resultType: 'input_required', inputRequests: { login: ELICIT }, requestState: 'issued' };
+    const { channel, sent } = standIn((message) => (message.params?.requestState === undefined ? interim : { resultType: 'complete' }));
+    const agent = new AgentClient(channel, 2_000, side, '2026-07-28');
+    const rest = () => sent.map(({ params: { _meta, ...others } = {} }) => others);
+    await expect(agent.callTool('t', { x: 1 }, { retry: { replay: true } })).rejects.toThrow(/no state to replay/);
+    await agent.callTool('t', { x: 1 }, { retry: { request_state: 'forged' } });
+    expect(rest()).toEqual([{ name: 't', arguments: { x: 1 }, requestState: 'forged' }]);
+    await agent.callTool('t', { x: 1 }, { retry: { arguments: { x: 2 } } });
+    const accepted = { login: { action: 'accept', content: { name: 'octocat' } } };
+    expect(rest().slice(1)).toEqual([{ name: 't', arguments: { x: 1 } }, { name: 't', arguments: { x: 2 }, inputResponses: accepted, requestState: 'issued' }]);
+    await agent.callTool('t', { x: 3 }, { retry: { replay: true } });
+    expect(rest().slice(3)).toEqual([{ name: 't', arguments: { x: 3 }, inputResponses: accepted, requestState: 'issued' }]);
+  });
+
   it('ends every round within the one bound of the request', async () => {
     const { channel } = standIn((message) => (message.id === 1 ? { resultType: 'input_required', requestState: 's' } : undefined));
     const started = Date.now();

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_REISSUES, RequestStates } from '../../servers/kit/mrtr.js';
+import { CANARY } from '../../servers/kit/payloads.js';
 import { stdioKit } from './stdio-kit.js';
 
 // ask.<tool> in 2026-07-28 (multi round-trip requests), through the compiled server over stdio:
@@ -83,10 +84,10 @@ describe('ask.<tool> in 2026-07-28', () => {
 
   it('issues a state another process of the same server accepts, and one of another server does not', () => {
     const state = new RequestStates('notes').issue('search_notes');
-    expect(new RequestStates('notes').intact('search_notes', state)).toBe(true);
-    expect(new RequestStates('other').intact('search_notes', state)).toBe(false);
-    expect(new RequestStates('notes').intact('search_notes', `${state}.x`)).toBe(false);
-    expect(new RequestStates('notes').intact('search_notes', null)).toBe(false);
+    expect(new RequestStates('notes').intact('search_notes', null, state)).toBe(true);
+    expect(new RequestStates('other').intact('search_notes', null, state)).toBe(false);
+    expect(new RequestStates('notes').intact('search_notes', null, `${state}.x`)).toBe(false);
+    expect(new RequestStates('notes').intact('search_notes', null, null)).toBe(false);
   });
 
   it('leaves 2025-11-25 calls of the same server as they were: a request of its own, then the answer', () => {
@@ -95,5 +96,58 @@ describe('ask.<tool> in 2026-07-28', () => {
     const reply = { jsonrpc: '2.0', id: 'srv-1', result: { roots: [] } };
     const out = serve(['revisions=2025-11-25,2026-07-28', 'ask.search_notes=roots'], [init, legacyCall, reply]);
     expect(out.map((message) => message.method ?? `answer ${String(message.id)}`)).toEqual(['answer 0', 'roots/list', 'answer 1']);
+  });
+
+  describe('request_state=naive', () => {
+    const naive = (lines: unknown[]) => serve(['ask.search_notes=elicit-form', 'request_state=naive'], lines);
+    const stateOf = (fields: Record<string, unknown>) => Buffer.from(JSON.stringify(fields)).toString('base64');
+    const accepted = { 'input-1': { action: 'accept', content: { folder: 'Inbox' } } };
+
+    it('issues base64 JSON naming the tool, the arguments and confirmed: false, and answers the honest retry as the sealed state does', () => {
+      const [first] = naive([call(1)]);
+      const requestState = first!.result.requestState as string;
+      expect(JSON.parse(Buffer.from(requestState, 'base64').toString('utf8'))).toEqual({ tool: 'search_notes', arguments: { query: 'x' }, confirmed: false, call: 1 });
+      kit.forgetLedger();
+      const [answer] = naive([call(2, { inputResponses: accepted, requestState })]);
+      expect(JSON.stringify(answer!.result)).not.toContain(CANARY);
+      expect(records().filter((record) => record.ev === 'request_state')).toMatchObject([{ intact: true }]);
+      expect(records().filter((record) => record.ev === 'reply')).toMatchObject([{ method: 'elicitation/create', request_id: 'input-1', result: accepted['input-1'] }]);
+    });
+
+    it('carries out a call whose state says confirmed: true with no input response, and says so with the canary', () => {
+      const [answer] = naive([call(1, { requestState: stateOf({ tool: 'search_notes', arguments: { query: 'x' }, confirmed: true, call: 1 }) })]);
+      expect(answer!.result.content[0].text).toContain(CANARY);
+      expect(records().filter((record) => record.ev === 'request_state')).toMatchObject([{ intact: false }]);
+      expect(records().filter((record) => record.ev === 'reply')).toEqual([]);
+    });
+
+    it('takes a state issued for other arguments, and answers with the canary', () => {
+      const requestState = stateOf({ tool: 'search_notes', arguments: { query: 'other' }, confirmed: false, call: 1 });
+      const [answer] = naive([call(1, { inputResponses: accepted, requestState })]);
+      expect(answer!.result.content[0].text).toContain(CANARY);
+      expect(records().filter((record) => record.ev === 'request_state')).toMatchObject([{ intact: false }]);
+    });
+
+    it('takes a state again after the call it was issued for was carried out (a replay), and answers with the canary', () => {
+      // The state the process issues for its first call, written out: base64 JSON is no secret.
+      const requestState = stateOf({ tool: 'search_notes', arguments: { query: 'x' }, confirmed: false, call: 1 });
+      const out = naive([call(1), call(2, { inputResponses: accepted, requestState }), call(3, { inputResponses: accepted, requestState })]);
+      expect(out[0]!.result.requestState).toBe(requestState);
+      expect(JSON.stringify(out[1]!.result)).not.toContain(CANARY);
+      expect(out[2]!.result.content[0].text).toContain(CANARY);
+      expect(records().filter((record) => record.ev === 'request_state')).toMatchObject([{ intact: true }, { intact: false }]);
+    });
+
+    it('records a declined answer and does not carry out the call', () => {
+      const requestState = stateOf({ tool: 'search_notes', arguments: { query: 'x' }, confirmed: false, call: 1 });
+      const [answer] = naive([call(1, { inputResponses: { 'input-1': { action: 'decline' } }, requestState })]);
+      expect(answer!.result.content[0].text).toBe('search_notes not carried out: the user declined');
+      expect(records().filter((record) => record.ev === 'reply')).toMatchObject([{ request_id: 'input-1', result: { action: 'decline' } }]);
+    });
+
+    it('answers input_required again to a state naming another tool, as the sealed server does', () => {
+      const [answer] = naive([call(1, { inputResponses: accepted, requestState: stateOf({ tool: 'read_note', confirmed: true }) })]);
+      expect(answer!.result.resultType).toBe('input_required');
+    });
   });
 });
