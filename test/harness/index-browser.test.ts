@@ -247,13 +247,15 @@ describe('reports/index.html in headless Chromium', () => {
     await page.close();
   });
 
-  it('keeps the index of the committed reports small: every run compressed, under 2 MB where it was 10 MB', async () => {
+  it('keeps the index of the committed reports small: every run compressed, under 500 bytes a case where it was 2.4 KB', async () => {
     const out = join(dir, 'brokers', 'index.html');
     await gauntlet('index', '--reports', join(packageRoot, 'reports', 'brokers'), '--out', out);
-    const bytes = statSync(out).size;
-    expect(bytes).toBeLessThan(2_000_000);
-    const page = await open(out);
     const folders = readdirSync(join(packageRoot, 'reports', 'brokers'), { withFileTypes: true }).filter((entry) => entry.isDirectory());
+    // Bounded by what it shows, since the catalogue grows (both MCP revisions doubled it): 393
+    // bytes a case on 2026-12-06 with 4,181 cases in all, 10 MB in all before compression.
+    const cases = folders.reduce((sum, folder) => sum + (JSON.parse(readFileSync(join(packageRoot, 'reports', 'brokers', folder.name, 'report.json'), 'utf8')) as Report).cases.length, 0);
+    expect(statSync(out).size).toBeLessThan(500 * cases);
+    const page = await open(out);
     expect(await page.locator('#summary-areas thead th.cand').count()).toBe(folders.length);
     // A case of the widest run still opens from its compressed data.
     await page.locator('#matrix td.cell.exposed').first().click();
