@@ -124,6 +124,19 @@ const NEEDED_BY: Record<string, Record<string, string[]>> = {
     'sch.ref-to-url': ['list.excludes', 'call.server_received'],
     'sch.unknown-dialect': ['list.excludes', 'call.server_received'],
   },
+  // A reference to a value that is no schema compiles (as the empty schema), and so does a dynamic
+  // reference to itself (its validator overflows the stack at the call): only this guard sees them.
+  'references-resolve': {
+    'sch.ref-not-schema': ['list.excludes', 'call.server_received'],
+    'sch.ref-dynamic-self': ['list.excludes'],
+  },
+  // Defence in depth: a reference to nothing, or a cycle of them, the compiler refuses too, so only
+  // removing both lets these schemas through.
+  'references-resolve+schema-compiles': {
+    'sch.ref-missing': ['list.excludes', 'call.server_received'],
+    'sch.ref-cycle': ['list.excludes', 'call.server_received'],
+    'sch.nested-ref-missing': ['list.excludes', 'call.server_received'],
+  },
   // Defence in depth: what self-contained misses, the compiler still refuses, so only removing
   // both lets these schemas through.
   'self-contained+schema-compiles': {

@@ -8,7 +8,8 @@
  *   still asks for `folder`);
  * - self-containment: schemas that point outside themselves, each at the harness's canary
  *   listener (or a local file), so that a broker which fetches anything is caught; plus controls
- *   that only look similar and must be accepted.
+ *   that only look similar and must be accepted; and references inside the schema that land on no
+ *   schema of it (nothing, a value that is no schema, a cycle), which a validator cannot enforce.
  *
  * Besides, `deep-<N>` nests `properties` N levels deep, to probe a broker's depth bound.
  *
@@ -36,6 +37,12 @@ export const SCHEMA_PRESETS = [
   'ref-in-default',
   'ref-in-examples',
   'ref-local',
+  'ref-missing',
+  'ref-not-schema',
+  'ref-cycle',
+  'ref-dynamic-self',
+  'ref-nested-missing',
+  'ref-nested-defs',
   'dialect-2020',
   'not-object',
   'bad-pattern',
@@ -73,6 +80,9 @@ const withQuery = (query: JsonObject = { type: 'string' }): JsonObject => ({
   required: ['query'],
 });
 
+/** What the author of the reference presets means a query to be: a short string. */
+const queryDefinition = (): JsonObject => ({ type: 'string', maxLength: 40 });
+
 const BUILDERS: Record<SchemaPresetName, (canary: CanaryUrl) => JsonObject> = {
   'with-folder': withFolder,
   'folder-in-anyof': () => ({ ...withFolder(), anyOf: [{ required: ['folder'] }, { required: ['text'] }] }),
@@ -101,6 +111,21 @@ const BUILDERS: Record<SchemaPresetName, (canary: CanaryUrl) => JsonObject> = {
   'ref-in-default': (canary) => withQuery({ type: 'string', default: { $ref: canary('default.json') } }),
   'ref-in-examples': (canary) => withQuery({ type: 'string', examples: [{ $ref: canary('ex.json') }] }),
   'ref-local': () => ({ ...withQuery({ $ref: '#/$defs/q' }), $defs: { q: { type: 'string' } } }),
+  // The author's definition says what a query is, and the reference misses it: it names a
+  // definition that is not there, the definition's `type` (a string, not a schema), or a
+  // definition that is only a reference back to the first.
+  'ref-missing': () => ({ ...withQuery({ $ref: '#/$defs/missing' }), $defs: { q: queryDefinition() } }),
+  'ref-not-schema': () => ({ ...withQuery({ $ref: '#/$defs/q/type' }), $defs: { q: queryDefinition() } }),
+  'ref-cycle': () => ({ ...withQuery({ $ref: '#/$defs/a' }), $defs: { a: { $ref: '#/$defs/b' }, b: { $ref: '#/$defs/a' } } }),
+  // A dynamic reference to its own anchor: Ajv compiles it, and its validator never returns.
+  'ref-dynamic-self': () => withQuery({ $dynamicAnchor: 'q', $dynamicRef: '#q' }),
+  // The reference that resolves to nothing sits in a definition nested in another: a broker that
+  // looks only at the top level's definitions does not see it.
+  'ref-nested-missing': () => ({
+    ...withQuery({ $ref: '#/$defs/outer/$defs/inner' }),
+    $defs: { outer: { $defs: { inner: { $ref: '#/$defs/outer/$defs/missing' } } } },
+  }),
+  'ref-nested-defs': () => ({ ...withQuery({ $ref: '#/$defs/outer/$defs/inner' }), $defs: { outer: { $defs: { inner: queryDefinition() } } } }),
   'dialect-2020': () => ({ $schema: 'https://json-schema.org/draft/2020-12/schema', ...withQuery() }),
   'not-object': () => ({ type: 'string' }),
   // An unbalanced group: no regular-expression engine compiles it, so no validator can enforce it.

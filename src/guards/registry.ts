@@ -31,7 +31,7 @@ import { descriptionCap, inspectDescriptorsStep, inspectResults, redactServerEnv
 import { operatorAnnotations, operatorDescription } from './presentation.js';
 import { iconsPin, iconsSafe, iconsSafeFeatures } from './icons.js';
 import { brokerMarkersOnly, effectContract, outputValid, serverErrorIsToolError, withholdUninspectable } from './result.js';
-import { hiddenNamesSound, objectSchema, schemaCompiles, selfContained } from './schema.js';
+import { hiddenNamesSound, objectSchema, referencesResolve, schemaCompiles, selfContained } from './schema.js';
 import { elicitationAllowed, elicitationBounds, elicitationModeDeclared, elicitationNoCredentials, elicitationUrlWhole } from './elicitation.js';
 import { listChangedBound, logFloodBound, noticeEscaped, noticeRedacted, progressOwnToken } from './notices.js';
 import { requestTextInspected } from './request-text.js';
@@ -113,6 +113,7 @@ export const ALL_GUARDS: Guards = {
     hintConsistency,
     objectSchema,
     selfContained,
+    referencesResolve,
     hiddenNamesSound,
     schemaCompiles,
     inspectDescriptors,

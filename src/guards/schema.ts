@@ -1,9 +1,11 @@
 // Guards on a tool's input schema, in the order they run: it must describe an object, name
-// nothing outside itself, hide parameters soundly, and compile once they are hidden. The order
-// matters: nothing is compiled before self-contained has looked at it.
+// nothing outside itself, have every reference inside it land on one of its schemas, hide
+// parameters soundly, and compile once they are hidden. The order matters: nothing is compiled
+// before self-contained and references-resolve have looked at it.
 
 import { hidingProblem } from '../load/hidden.js';
 import { member } from '../json/tree.js';
+import { unresolvedReference } from '../schema/local-references.js';
 import { externalReference } from '../schema/references.js';
 import type { ToolGuard, ToolVerdict } from './types.js';
 
@@ -24,6 +26,14 @@ export const selfContained: ToolGuard = {
   check: ({ inputSchema }) => {
     const reference = externalReference(inputSchema);
     return verdict(reference === null ? null : `its input schema is not self-contained: ${reference}`);
+  },
+};
+
+export const referencesResolve: ToolGuard = {
+  name: 'references-resolve',
+  check: ({ inputSchema }) => {
+    const reference = unresolvedReference(inputSchema);
+    return verdict(reference === null ? null : `its input schema has a reference that lands on no schema: ${reference}`);
   },
 };
 

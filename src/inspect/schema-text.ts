@@ -4,19 +4,11 @@
 // a `$ref`, a `format`, a `default` or an example, which the agent may copy as a value) would
 // change what the schema accepts or suggests if rewritten, so it is only judged.
 
+import { SUBSCHEMA, SUBSCHEMA_MAP } from '../schema/keywords.js';
 import type { JsonValue } from '../types.js';
 
 /** Keywords whose string value is prose about the schema it sits in. */
 const PROSE = new Set(['title', 'description', '$comment']);
-
-/** Keywords whose value is one subschema, or an array of them. */
-const SUBSCHEMA = new Set([
-  'not', 'if', 'then', 'else', 'items', 'additionalItems', 'additionalProperties', 'contains', 'propertyNames',
-  'unevaluatedItems', 'unevaluatedProperties', 'contentSchema', 'prefixItems', 'allOf', 'anyOf', 'oneOf',
-]);
-
-/** Keywords whose value is an object of subschemas, by name. */
-const SUBSCHEMA_MAP = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas', 'dependencies']);
 
 /**
  * Every string node of `schema` that is not prose, added to `fixed`. Keys are never rewritten

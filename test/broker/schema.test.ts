@@ -1,4 +1,4 @@
-// The input-schema checks on their own: self-containment, sound hiding of parameters, the
+// The input-schema checks on their own: self-containment, local references landing on schemas, sound hiding of parameters, the
 // restricted schema the agent sees, and the 2020-12 validator compiled from it.
 
 import { readFileSync } from 'node:fs';
@@ -11,6 +11,7 @@ import { readJson } from '../../src/json/reader.js';
 import { writeJson } from '../../src/json/writer.js';
 import { compileSchema, toJs } from '../../src/schema/compile.js';
 import validateAgainstMeta from '../../src/schema/meta-2020.generated.js';
+import { unresolvedReference } from '../../src/schema/local-references.js';
 import { externalReference } from '../../src/schema/references.js';
 import { json } from './builders.js';
 
@@ -59,6 +60,49 @@ describe('externalReference (the self-contained walker)', () => {
     ].flatMap((uri) => [`{"$schema":"${uri}"}`, `{"$schema":"${uri}#"}`, `{"$id":"${uri}#"}`]),
   ])('accepts %s', (schema) => {
     expect(externalReference(json(schema))).toBeNull();
+  });
+});
+
+describe('unresolvedReference (the local-reference walker)', () => {
+  it.each([
+    ['{"properties":{"q":{"$ref":"#/$defs/missing"}},"$defs":{"a":{}}}', '$ref "#/$defs/missing" at /properties/q resolves to nothing in the schema'],
+    ['{"properties":{"q":{"$ref":"#/$defs/a/type"}},"$defs":{"a":{"type":"string"}}}', 'names a string that is not a schema'],
+    ['{"properties":{"q":{"$ref":"#/properties"}}}', 'names an object that is not a schema'],
+    ['{"properties":{"q":{"$ref":"#/required"}},"required":["q"]}', 'names an array that is not a schema'],
+    ['{"properties":{"q":{"$ref":"#/properties/q/default"}}}', 'resolves to nothing'],
+    ['{"properties":{"q":{"default":{},"$ref":"#/properties/q/default"}}}', 'names an object that is not a schema'],
+    ['{"properties":{"q":{"$ref":"#/$defs/a"}},"$defs":{"a":{"$ref":"#/$defs/b"},"b":{"$ref":"#/$defs/a"}}}', 'leads back to /$defs/a through references alone'],
+    ['{"$defs":{"a":{"$ref":"#/$defs/a"}}}', 'at /$defs/a leads back to /$defs/a'],
+    ['{"$ref":"#"}', 'leads back to / through references alone'],
+    // Ajv compiles this one, and its validator overflows the stack on every call.
+    ['{"$dynamicRef":"#meta","$dynamicAnchor":"meta"}', '$dynamicRef "#meta" at / leads back to /'],
+    ['{"$defs":{"o":{"$defs":{"i":{"$ref":"#/$defs/o/$defs/nowhere"}}}}}', 'at /$defs/o/$defs/i resolves to nothing'],
+    ['{"properties":{"q":{"$ref":"#name"}}}', '$ref "#name" at /properties/q resolves to nothing'],
+    ['{"properties":{"q":{"$dynamicRef":"#/$defs/x"}}}', '$dynamicRef "#/$defs/x"'],
+    ['{"properties":{"q":{"$ref":"#/%E0"}}}', 'resolves to nothing'],
+  ])('refuses %s', (schema, problem) => {
+    expect(unresolvedReference(json(schema))).toContain(problem);
+  });
+
+  it.each([
+    '{"type":"object"}',
+    '{"properties":{"q":{"$ref":"#/$defs/a"}},"$defs":{"a":{"type":"string"}}}',
+    '{"properties":{"q":{"$ref":"#/$defs/o/$defs/i"}},"$defs":{"o":{"$defs":{"i":{"type":"string"}}}}}',
+    '{"properties":{"q":{"$ref":"#/$defs/a"}},"$defs":{"a":{"$ref":"#/$defs/b"},"b":{"type":"string"}}}',
+    '{"properties":{"q":{"$ref":"#/$defs/a"}},"$defs":{"a":false}}',
+    '{"properties":{"q":{"$ref":"#/properties/r"},"r":{"type":"string"}}}',
+    '{"properties":{"q":{"$ref":"#/anyOf/1"}},"anyOf":[{},{"type":"object"}]}',
+    '{"properties":{"q":{"$ref":"#/$defs/a%20b"}},"$defs":{"a b":{}}}',
+    '{"properties":{"q":{"$ref":"#/$defs/a~1b"}},"$defs":{"a/b":{}}}',
+    // Recursion through a keyword is a tree, not a cycle.
+    '{"$defs":{"node":{"type":"object","properties":{"child":{"$ref":"#/$defs/node"}}}},"$ref":"#/$defs/node"}',
+    '{"properties":{"q":{"$ref":"#name"}},"$defs":{"a":{"$anchor":"name","type":"string"}}}',
+    // Data is not walked: a reference inside `default` or `examples` is a value.
+    '{"properties":{"q":{"default":{"$ref":"#/nowhere"},"examples":[{"$ref":"#/x"}]}}}',
+    // A property may be named `$ref`; only references leaving the document are not this walker's.
+    '{"properties":{"$ref":{"type":"string"},"q":{"$ref":"http://x/y"}}}',
+  ])('accepts %s', (schema) => {
+    expect(unresolvedReference(json(schema))).toBeNull();
   });
 });
 

@@ -10,6 +10,7 @@ const WITH_FOLDER =
 const QUERY_REQUIRED = '"required":["query"]';
 const withQuery = (query: string) => `"type":"object","properties":{"query":${query}},${QUERY_REQUIRED}`;
 const PLAIN_QUERY = withQuery('{"type":"string"}');
+const QUERY_DEFINITION = '{"type":"string","maxLength":40}';
 
 /** Each preset's schema as docs/hostile-servers.md documents it, as JSON text; PORT is canary_port. */
 const DOCUMENTED: Record<string, string> = {
@@ -32,6 +33,12 @@ const DOCUMENTED: Record<string, string> = {
   'ref-in-default': `{${withQuery('{"type":"string","default":{"$ref":"http://127.0.0.1:PORT/default.json"}}')}}`,
   'ref-in-examples': `{${withQuery('{"type":"string","examples":[{"$ref":"http://127.0.0.1:PORT/ex.json"}]}')}}`,
   'ref-local': `{"$defs":{"q":{"type":"string"}},${withQuery('{"$ref":"#/$defs/q"}')}}`,
+  'ref-missing': `{"$defs":{"q":${QUERY_DEFINITION}},${withQuery('{"$ref":"#/$defs/missing"}')}}`,
+  'ref-not-schema': `{"$defs":{"q":${QUERY_DEFINITION}},${withQuery('{"$ref":"#/$defs/q/type"}')}}`,
+  'ref-cycle': `{"$defs":{"a":{"$ref":"#/$defs/b"},"b":{"$ref":"#/$defs/a"}},${withQuery('{"$ref":"#/$defs/a"}')}}`,
+  'ref-dynamic-self': `{${withQuery('{"$dynamicAnchor":"q","$dynamicRef":"#q"}')}}`,
+  'ref-nested-missing': `{"$defs":{"outer":{"$defs":{"inner":{"$ref":"#/$defs/outer/$defs/missing"}}}},${withQuery('{"$ref":"#/$defs/outer/$defs/inner"}')}}`,
+  'ref-nested-defs': `{"$defs":{"outer":{"$defs":{"inner":${QUERY_DEFINITION}}}},${withQuery('{"$ref":"#/$defs/outer/$defs/inner"}')}}`,
   'dialect-2020': `{"$schema":"https://json-schema.org/draft/2020-12/schema",${PLAIN_QUERY}}`,
   'not-object': '{"type":"string"}',
   'bad-pattern': `{${withQuery('{"type":"string","pattern":"(unclosed"}')}}`,
