@@ -177,6 +177,10 @@ export interface Knobs {
   revisions: Revision[];
   /** How `ask.<tool>` keeps its 2026-07-28 `requestState` (servers/kit/mrtr.ts). */
   requestState: RequestStateMode;
+  /** After this many `server/discover` requests every later one is answered with the run face; null, never. */
+  discoverDrift: number | null;
+  /** In phase `run` the server's capabilities gain one nobody reviewed (`RUN_CAPABILITY`). */
+  runCapability: boolean;
 }
 
 /** The client capabilities a tool may be offered under (`needs.<tool>`), as MCP names them. */
@@ -284,6 +288,8 @@ const KNOB_KEYS = [
   'mark_every',
   'revisions',
   'request_state',
+  'discover_drift',
+  'run.capability',
 ];
 
 /** Knobs that take only `1`, switching a misbehaviour on, and the field each sets. */
@@ -303,6 +309,7 @@ const FLAG_KNOBS = {
   backtracking_template: 'backtrackingTemplate',
   notify_features_changed: 'notifyFeaturesChanged',
   'run.instructions': 'runInstructions',
+  'run.capability': 'runCapability',
 } as const satisfies Record<string, keyof Knobs>;
 
 /** Knobs whose value is one tool of the set, and the field each sets. */
@@ -427,6 +434,8 @@ export function resolveKnobs(assigned: Readonly<Record<string, string>>): Knobs 
     markEvery: null,
     revisions: [HANDSHAKE],
     requestState: 'sealed',
+    discoverDrift: null,
+    runCapability: false,
   };
   for (const [key, value] of Object.entries(assigned)) {
     if (featureKnob(knobs, key, value)) continue;
@@ -568,6 +577,9 @@ export function resolveKnobs(assigned: Readonly<Record<string, string>>): Knobs 
         break;
       case 'request_state':
         knobs.requestState = oneOf(key, value, REQUEST_STATE_MODES);
+        break;
+      case 'discover_drift':
+        knobs.discoverDrift = integer(key, value, 1);
         break;
       default:
         throw new KnobError(`unknown knob ${JSON.stringify(key)}; knobs are ${KNOB_KEYS.join(', ')}`);
