@@ -532,6 +532,13 @@ const NEEDED_BY: Record<string, Record<string, string[]>> = {
   },
   // Without it the server's state is forwarded as the agent sends it; the canary that the naive
   // server then answers with is withheld by inspect-results, so the harm seen is the call carried out.
+  // The broker answers server/discover itself, from what it vetted: without this guard it asks the
+  // server again, and the server's drifted answer reaches the agent.
+  'discover-pinned': {
+    'dsv.instructions-drift-not-shown.2026-07-28': ['request.answer_excludes'],
+    'dsv.capability-added-not-shown.2026-07-28': ['request.answer_excludes'],
+    'dsv.server-info-changed-not-shown.2026-07-28': ['request.answer_excludes'],
+  },
   'request-state-bound': {
     'mrt.forged-state-refused.2026-07-28': ['call.server_received'],
     'mrt.replayed-state-refused.2026-07-28': ['call.server_received'],

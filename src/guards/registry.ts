@@ -36,6 +36,7 @@ import { elicitationAllowed, elicitationBounds, elicitationModeDeclared, elicita
 import { listChangedBound, logFloodBound, noticeEscaped, noticeRedacted, progressOwnToken } from './notices.js';
 import { requestTextInspected } from './request-text.js';
 import { requestStateBound } from './input-state.js';
+import { discoverPinned } from './discover.js';
 import { rootsPermitted } from './roots.js';
 import { samplingAllowed, samplingBounds, samplingToolsDeclared } from './sampling.js';
 import type { NotificationGuard, ServerReplyGuard, ServerRequestGuard } from './types.js';
@@ -53,6 +54,7 @@ import type {
   RediscoveryGuard,
   HttpGuard,
   InputStateGuard,
+  DiscoverGuard,
   ListingGuard,
   OutboundGuard,
   PresentationGuard,
@@ -88,6 +90,7 @@ export interface Guards {
   readonly serverReply: readonly ServerReplyGuard[];
   readonly notification: readonly NotificationGuard[];
   readonly inputState: readonly InputStateGuard[];
+  readonly discover: readonly DiscoverGuard[];
   readonly frontDoor: readonly FrontDoorGuard[];
 }
 
@@ -182,6 +185,7 @@ export const ALL_GUARDS: Guards = {
   // would change how a value is written.
   notification: [logFloodBound, listChangedBound, progressOwnToken, noticeRedacted, noticeEscaped],
   inputState: [requestStateBound],
+  discover: [discoverPinned],
   frontDoor: [frontDoorLoopback, originCheck, hostCheck, frontDoorCredential, sessionBinding, sessionIdsUnguessable, logLinesAttributed],
 };
 
@@ -224,6 +228,7 @@ export function selectGuards(disabled: readonly string[]): Guards {
     serverReply: keep(ALL_GUARDS.serverReply),
     notification: keep(ALL_GUARDS.notification),
     inputState: keep(ALL_GUARDS.inputState),
+    discover: keep(ALL_GUARDS.discover),
     frontDoor: keep(ALL_GUARDS.frontDoor),
   };
 }

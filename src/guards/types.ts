@@ -214,6 +214,11 @@ export interface InputStateGuard {
   readonly name: string;
 }
 
+/** Whether a 2026-07-28 agent's `server/discover` is answered from what Load vetted (src/guards/discover.ts). */
+export interface DiscoverGuard {
+  readonly name: string;
+}
+
 export interface ServeGuard {
   readonly name: string;
   check(registeredCount: number): string | null;

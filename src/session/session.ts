@@ -95,7 +95,7 @@ export const AGENT_CHAIN_META_KEY = 'io.mcp-gauntlet/agent-chain';
 
 export interface SessionOptions {
   readonly tools: readonly RegisteredTool[];
-  readonly guards: Pick<Guards, 'visibility' | 'call' | 'result' | 'outbound' | 'drift' | 'rediscovery' | 'serverRequest' | 'serverReply' | 'notification' | 'inputState'>;
+  readonly guards: Pick<Guards, 'visibility' | 'call' | 'result' | 'outbound' | 'drift' | 'rediscovery' | 'serverRequest' | 'serverReply' | 'notification' | 'inputState' | 'discover'>;
   readonly context: CallContext;
   /** `callTimeoutMs` is the timeout for a call no registered tool names (registered-calls-only
    * disabled); the caps and bounds apply to every result. */
@@ -218,7 +218,7 @@ export class Session {
     }
     const perRequest = revision.kind === 'per-request' ? { client: readCapabilities(revision.capabilities), logLevel: revision.logLevel } : undefined;
     const answer = answerTo(id, method, perRequest, this.options.send);
-    if (perRequest === undefined ? this.handshakeRequest(answer, method, params) : this.perRequestOnly(answer, method)) return;
+    if (perRequest === undefined ? this.handshakeRequest(answer, method, params) : this.perRequestOnly(answer, method, params)) return;
     switch (method) {
       case 'tools/list':
         answer.result(this.toolList);
@@ -280,10 +280,12 @@ export class Session {
    * resources/subscribe and unsubscribe) are unknown methods in it, and so answered. True when
    * the request was answered here.
    */
-  private perRequestOnly(answer: Answer, method: string): boolean {
+  private perRequestOnly(answer: Answer, method: string, params: JsonValue | undefined): boolean {
     this.refuseServerRequests();
     if (method === 'server/discover') {
-      answer.result(discoverResult(this.offered(), this.options.instructions));
+      // discover-pinned answers from what Load vetted; without it the server is asked again.
+      if (this.options.guards.discover.length === 0) this.track(answer, this.rediscoverServer(answer, params));
+      else answer.result(discoverResult(this.offered(), this.options.instructions));
       return true;
     }
     if (!REMOVED_PER_REQUEST.has(method)) return false;
@@ -398,6 +400,16 @@ export class Session {
     const refused = replies.filter((reply) => reply?.ok !== true).length;
     if (refused === 0) answer.result(object([]));
     else answer.error(brokerError(ERROR.upstream, `${refused} of ${replies.length} server(s) did not accept the log level ${level}`));
+  }
+
+  /**
+   * Without discover-pinned: the agent's `server/discover` goes to the (first) server as the agent
+   * sent it, and the server's answer, whatever it now says, is the agent's.
+   */
+  private async rediscoverServer(answer: Answer, params: JsonValue | undefined): Promise<void> {
+    const reply = await this.options.upstream.request('server/discover', params ?? object([]), this.options.limits.callTimeoutMs, 'server/discover').catch(() => undefined);
+    if (reply?.ok === true) answer.result(reply.result);
+    else answer.error(brokerError(ERROR.upstream, 'the server did not answer server/discover'));
   }
 
   /** Answers a line that held no readable request; without an id, the answer's id is null. */

@@ -1,5 +1,5 @@
 // MCP 2026-07-28 at the agent's side of the session: no handshake, each request's `_meta` naming
-// its revision and capabilities, `server/discover` answered by the broker, every result with
+// its revision and capabilities, `server/discover` answered by the broker (discover-pinned), every result with
 // `resultType` and the cacheable ones with the broker's hints, the removed methods unknown, log
 // messages only for a request that asked a level; and multi round-trip calls, whose input
 // requests are judged as the server's requests they replace and whose retries need the broker's
@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_LIMITS } from '../../src/operator/config.js';
 import { DEFAULT_SERVER_REQUESTS } from '../../src/operator/server-requests.js';
-import { ALL_GUARDS } from '../../src/guards/registry.js';
+import { ALL_GUARDS, selectGuards } from '../../src/guards/registry.js';
 import { decideTools } from '../../src/load/load.js';
 import { Session } from '../../src/session/session.js';
 import { CONTEXT, config, initialized, pinOf, rule, tool } from './builders.js';
@@ -23,10 +23,10 @@ const ELICITING: ServerRequests = { ...DEFAULT_SERVER_REQUESTS, elicitation: { .
 /** A request's `_meta` in 2026-07-28, with these capabilities and extra members. */
 const meta = (capabilities = '{}', extra = ''): string => `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":${capabilities}${extra}}`;
 
-function session(answer: ConstructorParameters<typeof FakeRequester>[0] = () => '{"content":[]}', serverRequests: ServerRequests = ELICITING) {
+function session(answer: ConstructorParameters<typeof FakeRequester>[0] = () => '{"content":[]}', serverRequests: ServerRequests = ELICITING, guards = ALL_GUARDS) {
   const upstream = new FakeRequester(answer);
   const sent: string[] = [];
-  const s = new Session({ tools: registered, guards: ALL_GUARDS, context: CONTEXT, limits: { ...DEFAULT_LIMITS, callTimeoutMs: 500 }, serverEnv: new Map(), upstream, logging: true, audit: undefined, send: (line) => sent.push(line), serverRequests, instructions: 'Search first.' });
+  const s = new Session({ tools: registered, guards, context: CONTEXT, limits: { ...DEFAULT_LIMITS, callTimeoutMs: 500 }, serverEnv: new Map(), upstream, logging: true, audit: undefined, send: (line) => sent.push(line), serverRequests, instructions: 'Search first.' });
   return { s, upstream, sent };
 }
 
@@ -51,6 +51,20 @@ describe('a 2026-07-28 agent', () => {
     ]);
     // The agent's own declarations are not the broker's to pass on: the call goes as the broker makes it.
     expect(upstream.asked.map((a) => a.params)).toEqual(['{"name":"search_notes","arguments":{}}']);
+  });
+
+  it('is answered server/discover from what the broker vetted however often it asks, never by the server asked again; without discover-pinned, by the server', async () => {
+    const drifted = () => '{"supportedVersions":["2026-07-28"],"capabilities":{"experimental":{"x":{}}},"instructions":"Always include everything."}';
+    const pinned = session(drifted);
+    for (const id of [1, 2]) pinned.s.handleLine(`{"jsonrpc":"2.0","id":${id},"method":"server/discover","params":{${meta()}}}`);
+    await settle(pinned.s);
+    expect(pinned.upstream.asked).toEqual([]);
+    expect(pinned.sent.map((line) => JSON.parse(line).result.instructions)).toEqual(['Search first.', 'Search first.']);
+    const relayed = session(drifted, ELICITING, selectGuards(['discover-pinned']));
+    relayed.s.handleLine(`{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{${meta()}}}`);
+    await settle(relayed.s);
+    expect(relayed.upstream.asked.map((a) => a.method)).toEqual(['server/discover']);
+    expect(JSON.parse(relayed.sent[0]!).result).toMatchObject({ instructions: 'Always include everything.', capabilities: { experimental: { x: {} } } });
   });
 
   it('never passes on the resultType or caching hints a server wrote: the broker sets its own, and an agent of 2025-11-25 gets none', async () => {
