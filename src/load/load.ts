@@ -11,6 +11,7 @@ import { offeredName } from './names.js';
 import { configureStage, inspectOutbound, type Stage, type StageStepConfig } from '../inspect/stage.js';
 import { member, object, plain, stringValue } from '../json/tree.js';
 import { compileSchema } from '../schema/compile.js';
+import { unresolvedReference } from '../schema/local-references.js';
 import { externalReference } from '../schema/references.js';
 import type { Config, Effect, Limits, Rule, Presentation, ListedTool, Manifest, PinnedTool, JsonObject, Compiled, Validator, RegisteredTool, Refusal } from '../types.js';
 
@@ -171,8 +172,8 @@ function register(subject: ToolSubject, config: Config, hintMismatchOverridden: 
 }
 
 /**
- * A validator for an output schema. One that refers outside itself or does not compile cannot be
- * enforced, so every result is then invalid: the tool's output is never shown unchecked.
+ * A validator for an output schema. One that refers outside itself, has a reference landing on no
+ * schema of it, or does not compile cannot be enforced, so every result is then invalid: the tool's output is never shown unchecked.
  */
 function outputValidator(schema: JsonObject): Validator {
   // Compiled at the first result: a rediscovery decides every tool again and uses none of these.
@@ -183,6 +184,9 @@ function outputValidator(schema: JsonObject): Validator {
 function buildOutputValidator(schema: JsonObject): Validator {
   const reference = externalReference(schema);
   if (reference !== null) return () => [`the output schema is not self-contained: ${reference}`];
+  // Ajv compiles a reference to a keyword's value as the empty schema: every result would pass.
+  const unresolved = unresolvedReference(schema);
+  if (unresolved !== null) return () => [`the output schema has a reference that lands on no schema: ${unresolved}`];
   const compiled = compileSchema(schema);
   return compiled.ok ? compiled.validate : () => [`the output schema does not compile: ${compiled.error}`];
 }

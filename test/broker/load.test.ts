@@ -184,6 +184,13 @@ describe('decideTools: the output schema a result is checked against', () => {
     expect(broken).toHaveLength(1);
     expect(broken[0]).toMatch(/^the output schema does not compile: not a valid 2020-12 schema: /);
   });
+
+  it('finds every result invalid when a reference of the output schema lands on no schema of it', () => {
+    const keywordValue = '{"type":"object","properties":{"a":{"$ref":"#/$defs/d/type"}},"$defs":{"d":{"type":"string"}}}';
+    expect(validatorOf(withOutput(keywordValue))!(json('{"a":"x"}'))).toEqual([
+      'the output schema has a reference that lands on no schema: $ref "#/$defs/d/type" at /properties/a names a string that is not a schema',
+    ]);
+  });
 });
 
 describe('reportText', () => {
