@@ -29,6 +29,7 @@ import { RESULT_FAMILIES, RESULT_PRESETS, type ResultPreset } from './results.js
 import { DEFAULT_CANARY_PORT, SCHEMA_FAMILIES, SCHEMA_PRESETS, type SchemaPreset } from './schemas.js';
 import { HANDSHAKE, REVISIONS, type Revision } from './revision.js';
 import { REQUEST_STATE_MODES, type RequestStateMode } from './mrtr.js';
+import { type CacheHint, HONEST_CACHE_HINT } from './result-form.js';
 import type { Sized, SizeRange } from './sized.js';
 import { type AnnotationPreset, ANNOTATION_TEXT, fillerTool, TASK_SUPPORT, type TaskSupport, TITLES, type TitlePreset, TOOLSETS, type ToolsetName } from './tools.js';
 
@@ -177,6 +178,10 @@ export interface Knobs {
   revisions: Revision[];
   /** How `ask.<tool>` keeps its 2026-07-28 `requestState` (servers/kit/mrtr.ts). */
   requestState: RequestStateMode;
+  /** The cache hints of every cacheable 2026-07-28 result (servers/kit/result-form.ts). */
+  cacheHint: CacheHint;
+  /** `ask.<tool>`'s `input_required` answers and the answers to its retries carry `cacheHint` too. */
+  cacheHintRoundTrip: boolean;
 }
 
 /** The client capabilities a tool may be offered under (`needs.<tool>`), as MCP names them. */
@@ -284,6 +289,7 @@ const KNOB_KEYS = [
   'mark_every',
   'revisions',
   'request_state',
+  'cache_hint',
 ];
 
 /** Knobs that take only `1`, switching a misbehaviour on, and the field each sets. */
@@ -303,6 +309,7 @@ const FLAG_KNOBS = {
   backtracking_template: 'backtrackingTemplate',
   notify_features_changed: 'notifyFeaturesChanged',
   'run.instructions': 'runInstructions',
+  cache_hint_round_trip: 'cacheHintRoundTrip',
 } as const satisfies Record<string, keyof Knobs>;
 
 /** Knobs whose value is one tool of the set, and the field each sets. */
@@ -427,6 +434,8 @@ export function resolveKnobs(assigned: Readonly<Record<string, string>>): Knobs 
     markEvery: null,
     revisions: [HANDSHAKE],
     requestState: 'sealed',
+    cacheHint: HONEST_CACHE_HINT,
+    cacheHintRoundTrip: false,
   };
   for (const [key, value] of Object.entries(assigned)) {
     if (featureKnob(knobs, key, value)) continue;
@@ -569,6 +578,9 @@ export function resolveKnobs(assigned: Readonly<Record<string, string>>): Knobs 
       case 'request_state':
         knobs.requestState = oneOf(key, value, REQUEST_STATE_MODES);
         break;
+      case 'cache_hint':
+        knobs.cacheHint = cacheHint(key, value);
+        break;
       default:
         throw new KnobError(`unknown knob ${JSON.stringify(key)}; knobs are ${KNOB_KEYS.join(', ')}`);
     }
@@ -692,6 +704,7 @@ function refuseConflicts(knobs: Knobs, toolNames: readonly string[]): void {
     }
   }
   if (knobs.requestState === 'naive' && Object.keys(knobs.asks).length === 0) throw new KnobError('knob request_state=naive needs an ask.<tool>, whose requestState it keeps');
+  if (knobs.cacheHintRoundTrip && Object.keys(knobs.asks).length === 0) throw new KnobError('knob cache_hint_round_trip needs an ask.<tool>, whose round trip it puts hints on');
   // A rendezvous sends its own notices and holds its own answer.
   for (const tool of Object.keys(knobs.rendezvous)) {
     for (const [other, byTool] of [['ask', knobs.asks], ['notify', knobs.notifies]] as const) {
@@ -800,6 +813,16 @@ function integer(key: string, value: string, min: number, max = Number.MAX_SAFE_
   const n = /^(0|[1-9]\d*)$/.test(value) ? Number(value) : NaN;
   if (Number.isSafeInteger(n) && n >= min && n <= max) return n;
   throw badValue(key, value, max === Number.MAX_SAFE_INTEGER ? `an integer >= ${min}` : `an integer ${min}..${max}`);
+}
+
+/**
+ * `<scope>:<ttl>`: any scope of letters, digits, `_` and `-` (the spec's two or another, a canary
+ * say) and any integer literal, negative or past 2^53 included: the kit writes both as given.
+ */
+function cacheHint(key: string, value: string): CacheHint {
+  const match = /^([A-Za-z0-9_-]{1,64}):(-?(?:0|[1-9][0-9]{0,39}))$/.exec(value);
+  if (match === null) throw badValue(key, value, '<scope>:<ttl>, a scope of letters, digits, _ and - and an integer (private:1000, public:86400000)');
+  return { scope: match[1]!, ttl: match[2]! };
 }
 
 function badValue(key: string, value: string, expected: string): KnobError {
