@@ -95,7 +95,7 @@ export const AGENT_CHAIN_META_KEY = 'io.mcp-gauntlet/agent-chain';
 
 export interface SessionOptions {
   readonly tools: readonly RegisteredTool[];
-  readonly guards: Pick<Guards, 'visibility' | 'call' | 'result' | 'outbound' | 'drift' | 'rediscovery' | 'serverRequest' | 'serverReply' | 'notification' | 'inputState'>;
+  readonly guards: Pick<Guards, 'visibility' | 'call' | 'result' | 'outbound' | 'drift' | 'rediscovery' | 'serverRequest' | 'serverReply' | 'notification' | 'inputState' | 'cacheHints'>;
   readonly context: CallContext;
   /** `callTimeoutMs` is the timeout for a call no registered tool names (registered-calls-only
    * disabled); the caps and bounds apply to every result. */
@@ -217,7 +217,8 @@ export class Session {
       return;
     }
     const perRequest = revision.kind === 'per-request' ? { client: readCapabilities(revision.capabilities), logLevel: revision.logLevel } : undefined;
-    const answer = answerTo(id, method, perRequest, this.options.send);
+    // cache-hints-private sets every result's caching hints; without it a result's own (the server's) are relayed.
+    const answer = answerTo(id, method, perRequest, this.options.send, this.options.guards.cacheHints.length === 0);
     if (perRequest === undefined ? this.handshakeRequest(answer, method, params) : this.perRequestOnly(answer, method)) return;
     switch (method) {
       case 'tools/list':
