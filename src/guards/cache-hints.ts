@@ -9,7 +9,8 @@
 // stale), and every other result (a call's, an `input_required` one, a retry's, which caching.mdx
 // says carry none or MUST NOT be cached) carries none; the mechanics live in
 // src/session/answer.ts. Without it the hints a result brings from the server reach the agent as
-// the server wrote them, as a broker that relays them does.
+// the server wrote them, as a broker that relays them does: a read's, a call's, and the tool
+// listing's, those the server gave its first page at Load (src/load/listing.ts).
 
 import type { CacheHintGuard } from './types.js';
 

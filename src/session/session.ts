@@ -124,6 +124,11 @@ export interface SessionOptions {
   readonly nonText?: NonText;
   /** The servers' instructions as Load decided them (src/load/instructions.ts); absent, none. */
   readonly instructions?: string;
+  /**
+   * The caching hints the (first) server gave its tool listing, as written: the agent's listing
+   * carries them only with cache-hints-private disabled, which relays a result's own hints.
+   */
+  readonly toolListHints?: readonly (readonly [string, JsonValue])[];
   /** The multi round-trip handles this session shares with others (the front door's, per credential); absent, its own. */
   readonly inputs?: InputHandles;
 }
@@ -191,6 +196,7 @@ export class Session {
             .map(({ name, shown }) => toolDescriptor(name, shown)),
         },
       ],
+      ...(options.toolListHints ?? []),
     ]);
   }
 

@@ -17,11 +17,13 @@ const registered = decideTools(listed, { server: 'notes', tools: new Map(listed.
 const meta = '"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}';
 const PUBLIC_DAY = '"ttlMs":86400000,"cacheScope":"public"';
 
-/** What the agent receives for a call the server answers with a day's public hints, under these guards. */
+/** What the agent receives for the listing and a call the server marked public for a day, under these guards. */
 async function callAnswer(guards: ReturnType<typeof selectGuards>): Promise<string[]> {
   const sent: string[] = [];
   const upstream = new FakeRequester(() => `{"resultType":"complete",${PUBLIC_DAY},"content":[]}`);
-  const s = new Session({ tools: registered, guards, context: CONTEXT, limits: { ...DEFAULT_LIMITS, callTimeoutMs: 500 }, serverEnv: new Map(), upstream, audit: undefined, send: (line) => sent.push(line) });
+  // The server's listing was marked public for a day too (what Load read of its first page).
+  const toolListHints = [['ttlMs', readJson('86400000')], ['cacheScope', readJson('"public"')]] as const;
+  const s = new Session({ tools: registered, guards, context: CONTEXT, limits: { ...DEFAULT_LIMITS, callTimeoutMs: 500 }, serverEnv: new Map(), upstream, audit: undefined, send: (line) => sent.push(line), toolListHints });
   s.handleLine(`{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{${meta}}}`);
   s.handleLine(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"search_notes","arguments":{},${meta}}}`);
   await s.settled();
@@ -44,9 +46,9 @@ describe('cache-hints-private', () => {
     expect(answered('resources/read', `{${PUBLIC_DAY},"contents":[]}`, false)).toBe('{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","contents":[],"ttlMs":0,"cacheScope":"private"}}');
   });
 
-  it('disabled, relays the hints a result brought from the server, on a call’s result too, and gives the broker’s where it brought none', async () => {
+  it('disabled, relays the hints a result brought from the server, on the listing and a call’s result too, and gives the broker’s where it brought none', async () => {
     const [listing, call] = await callAnswer(selectGuards(['cache-hints-private']));
-    expect(listing).toContain('"ttlMs":0,"cacheScope":"private"');
+    expect(listing).toContain(PUBLIC_DAY);
     expect(call).toContain(PUBLIC_DAY);
     expect(answered('resources/read', `{${PUBLIC_DAY},"contents":[]}`, true)).toBe(`{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","contents":[],${PUBLIC_DAY}}}`);
     expect(answered('resources/read', '{"contents":[]}', true)).toContain('"ttlMs":0,"cacheScope":"private"');
