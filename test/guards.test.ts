@@ -544,6 +544,16 @@ const NEEDED_BY: Record<string, Record<string, string[]>> = {
     'mrt.replayed-state-refused.2026-07-28': ['call.server_received'],
     'mrt.transplanted-state-refused.2026-07-28': ['call.server_received'],
   },
+  // Without it the hints the server wrote on its listing (its first page, read at Load), a read,
+  // a call's result or a retry's reach the agent as written.
+  'cache-hints-private': {
+    'cch.filtered-listing-public.2026-07-28': ['cache_hints.scope', 'cache_hints.ttl'],
+    'cch.listing-fresh-past-drift.2026-07-28': ['cache_hints.ttl'],
+    'cch.read-marked-public.2026-07-28': ['cache_hints.scope', 'cache_hints.ttl'],
+    'cch.round-trip-hinted.2026-07-28': ['cache_hints.scope', 'cache_hints.ttl'],
+    'cch.scope-canary.2026-07-28': ['cache_hints.scope'],
+    'cch.ttl-past-float.2026-07-28': ['cache_hints.ttl'],
+  },
 };
 
 const scenarios = loadCatalogue();

@@ -1,6 +1,7 @@
 import { parse as parseLossless, isLosslessNumber, stringify as stringifyLossless } from 'lossless-json';
 import type { AgentChannel } from '../candidates/types.js';
 import type { ClientSide } from '../scenario/types.js';
+import { hintsOf, type ReceivedHints } from './cache-hints.js';
 import { type CraftedRetry, isInputRequired, retryMembers, type RetryMembers, retryParams } from './input-required.js';
 import { BASE_REVISION, REQUEST_META, STATELESS_REVISION, type Revision } from './revisions.js';
 
@@ -55,6 +56,11 @@ export class AgentClient {
    * own, stray answers), in arrival order: other channels a withheld value could reach the agent by.
    */
   readonly unsolicited: string[] = [];
+  /**
+   * The caching hints of every result of a 2026-07-28 request, interim ones included, in arrival
+   * order (bounded as `unsolicited` is): what the agent was told it may keep, and for whom.
+   */
+  readonly hints: ReceivedHints[] = [];
   /** Woken at each unsolicited line and when the channel closes (`untilUnsolicited`). */
   private readonly watchers = new Set<() => void>();
 
@@ -178,6 +184,7 @@ export class AgentClient {
     if (crafted !== undefined && typeof sent === 'object' && sent !== null) sent = { ...sent, ...this.craftedFirst(crafted) };
     for (let round = 0; ; round++) {
       const answer = await this.exchange(method, sent, Math.max(0, deadline - Date.now()));
+      if (answer.kind === 'result' && this.hints.length < MAX_UNSOLICITED) this.hints.push(hintsOf(method, sent, answer.result));
       if (answer.kind !== 'result' || !isInputRequired(answer.result) || typeof sent !== 'object' || sent === null) return answer;
       // The interim answer reached the agent: a value withheld from the agent is just as out
       // inside a request for input, and its requests are counted as the broker's own requests.

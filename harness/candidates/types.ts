@@ -61,6 +61,7 @@ export const FEATURES = {
   roots: 'tells a server only the roots the operator permits it',
   icons: "shows a tool's icons only when they are safe to render: https on the server's own origin, or a small data: image of a raster type whose bytes match it",
   notifications: "redacts, escapes and bounds a server's log messages and list_changed notices, and forwards progress only for the agent's own tokens",
+  caching: "marks every result it answers for the agent's own authorization context, fresh no longer than it can answer for, and an interim or retried result not cacheable, whatever the server's caching hints say",
 } as const;
 export type Feature = keyof typeof FEATURES;
 

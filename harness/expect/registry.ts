@@ -33,6 +33,7 @@ import { count, excludes, includes } from './list/offered.js';
 import { hidden, required } from './list/schemas.js';
 import unchanged from './list/unchanged.js';
 import { auditChain, auditTrail } from './scenario/audit.js';
+import cacheHints from './scenario/cache-hints.js';
 import canary from './scenario/canary.js';
 import openedExcludes from './opened/unescaped.js';
 import openedHttpsOnly from './opened/https-only.js';
@@ -146,6 +147,7 @@ export const EXPECTATIONS: readonly Expectation[] = [
   killSurvivors,
   ledger,
   canary,
+  cacheHints,
   openedExcludes,
   openedHttpsOnly,
   payloadRan,

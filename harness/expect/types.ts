@@ -1,4 +1,5 @@
 import type { Answer } from '../agent/client.js';
+import type { ReceivedHints } from '../agent/cache-hints.js';
 import type { Candidate, ExitStatus, NeutralAuditRecord, NeutralLoadReport, SessionSpec } from '../candidates/types.js';
 import type { CanaryRequest } from '../observe/canary.js';
 import type { LedgerRecord } from '../../servers/kit/ledger.js';
@@ -157,6 +158,8 @@ export interface ScenarioFacts {
   secrets?: SecretSighting[];
   /** The value of the front door's credential the adapter provided, when it provided one. */
   frontDoorCredential?: string;
+  /** The caching hints of every result the agent received in 2026-07-28 (harness/agent/cache-hints.ts). */
+  cacheHints?: readonly ReceivedHints[];
 }
 
 export interface FactsOf {

@@ -11,6 +11,7 @@ import { losslessText } from '../observe/arguments.js';
 import { answered, callsTo, type Ledger } from '../observe/ledger.js';
 import { residentGrowthMib } from '../observe/memory.js';
 import { SecretWatch } from '../observe/secrets.js';
+import type { ReceivedHints } from '../agent/cache-hints.js';
 import type { ApproveStep, CallStep, ClientSide, CloseExpectation, ConfigFlaw, HttpStep, ListExpectation, RequestStep, StartExpectation, Step } from '../scenario/types.js';
 import { FrontDoorClients } from '../agent/front-door-clients.js';
 import { sendRequest } from './request-step.js';
@@ -65,6 +66,8 @@ export class ScenarioSession {
   /** The latest channel, kept after it closed: its stderr tail goes into a failing case. */
   lastChannel: AgentChannel | undefined;
   agent: AgentClient | undefined;
+  /** Every agent the scenario's starts opened, in order: what each received is judged at the end. */
+  private readonly agents: AgentClient[] = [];
   startedReady = false;
   /** Set as soon as the candidate's process goes away, to tell a dead broker from a live one. */
   brokerExited = false;
@@ -217,7 +220,12 @@ export class ScenarioSession {
   /** The scenario's own expectations, observed once the candidate has closed. */
   async recordEnd(expect: ExpectOf<'scenario'> | undefined, canary: FactsOf['scenario']['canary']): Promise<void> {
     const credential = this.channel?.frontDoor?.credential;
-    await this.record('scenario', expect ?? {}, { label: 'end', calls: this.calls, canary, secrets: this.secrets.sightings, ...(credential === undefined ? {} : { frontDoorCredential: credential.value }) });
+    await this.record('scenario', expect ?? {}, { label: 'end', calls: this.calls, canary, secrets: this.secrets.sightings, cacheHints: this.cacheHints(), ...(credential === undefined ? {} : { frontDoorCredential: credential.value }) });
+  }
+
+  /** The caching hints of every result every agent of the scenario received. */
+  private cacheHints(): ReceivedHints[] {
+    return this.agents.flatMap((agent) => agent.hints);
   }
 
   /**
@@ -225,7 +233,7 @@ export class ScenarioSession {
    * own checks need observations of a broker that may be gone, but a secret it was sent is harm.
    */
   recordEndUnfinished(canary: FactsOf['scenario']['canary']): void {
-    this.steps.push({ block: 'scenario', expect: {}, facts: { label: 'end', calls: this.calls, canary, secrets: this.secrets.sightings }, unfinished: true });
+    this.steps.push({ block: 'scenario', expect: {}, facts: { label: 'end', calls: this.calls, canary, secrets: this.secrets.sightings, cacheHints: this.cacheHints() }, unfinished: true });
   }
 
   /**
@@ -273,6 +281,7 @@ export class ScenarioSession {
       this.brokerExited = true;
     });
     this.agent = new AgentClient(channel, this.stepTimeoutMs, this.clientSide, this.revision);
+    this.agents.push(this.agent);
     const handshake = this.agent.handshakeMethod;
     const answer = await this.agent.handshake(expect.within_ms);
     // As for calls: a step about answering in time fails on silence; elsewhere silence is an error.

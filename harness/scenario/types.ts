@@ -587,6 +587,8 @@ export interface AuditPattern {
 }
 
 export interface ScenarioExpectation {
+  /** The caching hints every result the agent received may carry (harness/expect/scenario/cache-hints.ts). */
+  cache_hints?: { max_ttl_ms: number };
   ledger?: LedgerExpectation;
   /** How many requests the canary listener may receive: schemas point there, nobody may fetch. */
   canary_requests?: number;

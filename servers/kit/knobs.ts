@@ -29,6 +29,7 @@ import { RESULT_FAMILIES, RESULT_PRESETS, type ResultPreset } from './results.js
 import { DEFAULT_CANARY_PORT, SCHEMA_FAMILIES, SCHEMA_PRESETS, type SchemaPreset } from './schemas.js';
 import { HANDSHAKE, REVISIONS, type Revision } from './revision.js';
 import { REQUEST_STATE_MODES, type RequestStateMode } from './mrtr.js';
+import { type CacheHint, HONEST_CACHE_HINT } from './result-form.js';
 import type { Sized, SizeRange } from './sized.js';
 import { type AnnotationPreset, ANNOTATION_TEXT, fillerTool, TASK_SUPPORT, type TaskSupport, TITLES, type TitlePreset, TOOLSETS, type ToolsetName } from './tools.js';
 
@@ -181,6 +182,10 @@ export interface Knobs {
   discoverDrift: number | null;
   /** In phase `run` the server's capabilities gain one nobody reviewed (`RUN_CAPABILITY`). */
   runCapability: boolean;
+  /** The cache hints of every cacheable 2026-07-28 result (servers/kit/result-form.ts). */
+  cacheHint: CacheHint;
+  /** `ask.<tool>`'s `input_required` answers and the answers to its retries carry `cacheHint` too. */
+  cacheHintRoundTrip: boolean;
 }
 
 /** The client capabilities a tool may be offered under (`needs.<tool>`), as MCP names them. */
@@ -290,6 +295,7 @@ const KNOB_KEYS = [
   'request_state',
   'discover_drift',
   'run.capability',
+  'cache_hint',
 ];
 
 /** Knobs that take only `1`, switching a misbehaviour on, and the field each sets. */
@@ -310,6 +316,7 @@ const FLAG_KNOBS = {
   notify_features_changed: 'notifyFeaturesChanged',
   'run.instructions': 'runInstructions',
   'run.capability': 'runCapability',
+  cache_hint_round_trip: 'cacheHintRoundTrip',
 } as const satisfies Record<string, keyof Knobs>;
 
 /** Knobs whose value is one tool of the set, and the field each sets. */
@@ -436,6 +443,8 @@ export function resolveKnobs(assigned: Readonly<Record<string, string>>): Knobs 
     requestState: 'sealed',
     discoverDrift: null,
     runCapability: false,
+    cacheHint: HONEST_CACHE_HINT,
+    cacheHintRoundTrip: false,
   };
   for (const [key, value] of Object.entries(assigned)) {
     if (featureKnob(knobs, key, value)) continue;
@@ -581,6 +590,9 @@ export function resolveKnobs(assigned: Readonly<Record<string, string>>): Knobs 
       case 'discover_drift':
         knobs.discoverDrift = integer(key, value, 1);
         break;
+      case 'cache_hint':
+        knobs.cacheHint = cacheHint(key, value);
+        break;
       default:
         throw new KnobError(`unknown knob ${JSON.stringify(key)}; knobs are ${KNOB_KEYS.join(', ')}`);
     }
@@ -704,6 +716,7 @@ function refuseConflicts(knobs: Knobs, toolNames: readonly string[]): void {
     }
   }
   if (knobs.requestState === 'naive' && Object.keys(knobs.asks).length === 0) throw new KnobError('knob request_state=naive needs an ask.<tool>, whose requestState it keeps');
+  if (knobs.cacheHintRoundTrip && Object.keys(knobs.asks).length === 0) throw new KnobError('knob cache_hint_round_trip needs an ask.<tool>, whose round trip it puts hints on');
   // A rendezvous sends its own notices and holds its own answer.
   for (const tool of Object.keys(knobs.rendezvous)) {
     for (const [other, byTool] of [['ask', knobs.asks], ['notify', knobs.notifies]] as const) {
@@ -812,6 +825,16 @@ function integer(key: string, value: string, min: number, max = Number.MAX_SAFE_
   const n = /^(0|[1-9]\d*)$/.test(value) ? Number(value) : NaN;
   if (Number.isSafeInteger(n) && n >= min && n <= max) return n;
   throw badValue(key, value, max === Number.MAX_SAFE_INTEGER ? `an integer >= ${min}` : `an integer ${min}..${max}`);
+}
+
+/**
+ * `<scope>:<ttl>`: any scope of letters, digits, `_` and `-` (the spec's two or another, a canary
+ * say) and any integer literal, negative or past 2^53 included: the kit writes both as given.
+ */
+function cacheHint(key: string, value: string): CacheHint {
+  const match = /^([A-Za-z0-9_-]{1,64}):(-?(?:0|[1-9][0-9]{0,39}))$/.exec(value);
+  if (match === null) throw badValue(key, value, '<scope>:<ttl>, a scope of letters, digits, _ and - and an integer (private:1000, public:86400000)');
+  return { scope: match[1]!, ttl: match[2]! };
 }
 
 function badValue(key: string, value: string, expected: string): KnobError {

@@ -12,11 +12,26 @@ import type { RawText } from './json-text.js';
 const COMPLETE = '"resultType":"complete"';
 
 /**
+ * The cache hints a server writes, as text: `scope` is written as a JSON string and `ttl` as the
+ * number literal given, unread, so a hostile server (knob `cache_hint`) can say `public`, a scope
+ * the spec does not have, a negative time to live or one no 64-bit float holds.
+ */
+export interface CacheHint {
+  readonly scope: string;
+  readonly ttl: string;
+}
+
+/**
  * Honest hints: the kit's listings change with the phase, and some of what it serves is private to
  * its user (server/utilities/caching: `"private"`: "The response MAY be cached and reused only
  * within the same authorization context"), so it allows a private cache for one second.
  */
-const CACHE_HINTS = '"ttlMs":1000,"cacheScope":"private"';
+export const HONEST_CACHE_HINT: CacheHint = { scope: 'private', ttl: '1000' };
+
+/** The hint's `ttlMs` and `cacheScope` members, as raw `"name":value` text. */
+export function cacheHintMembers({ scope, ttl }: CacheHint): string {
+  return `"ttlMs":${ttl},"cacheScope":${JSON.stringify(scope)}`;
+}
 
 /**
  * The results that are CacheableResult in schema/2026-07-28: the listings, resources/read and
@@ -24,11 +39,16 @@ const CACHE_HINTS = '"ttlMs":1000,"cacheScope":"private"';
  */
 export const CACHEABLE = new Set(['tools/list', 'prompts/list', 'resources/list', 'resources/templates/list', 'resources/read', 'server/discover']);
 
-/** `result` (a JSON object's raw text, whole or in pieces) in the 2026-07-28 form of a result of `method`. */
-export function statelessForm(result: string, method: string): string;
-export function statelessForm(result: RawText, method: string): RawText;
-export function statelessForm(result: RawText, method: string): RawText {
-  const members = CACHEABLE.has(method) ? `${COMPLETE},${CACHE_HINTS}` : COMPLETE;
+/**
+ * `result` (a JSON object's raw text, whole or in pieces) in the 2026-07-28 form of a result of
+ * `method`, carrying `hint` when `hinted`: by default when the method's results are cacheable; a
+ * hostile server (knob `cache_hint_round_trip`) puts hints on a retry's result too, which
+ * caching.mdx says MUST NOT be cached.
+ */
+export function statelessForm(result: string, method: string, hint?: CacheHint, hinted?: boolean): string;
+export function statelessForm(result: RawText, method: string, hint?: CacheHint, hinted?: boolean): RawText;
+export function statelessForm(result: RawText, method: string, hint: CacheHint = HONEST_CACHE_HINT, hinted = CACHEABLE.has(method)): RawText {
+  const members = hinted ? `${COMPLETE},${cacheHintMembers(hint)}` : COMPLETE;
   return withLeadingMembers(result, members);
 }
 

@@ -36,7 +36,7 @@ import { ControlFileError, type Phase, readPhase } from './phase.js';
 import { markedPieces } from './marks.js';
 import { killWatchdogs } from './watchdogs.js';
 import { capabilityNames, HANDSHAKE, logAdmitted, newestFirst, requestCapabilities, requestLogLevel, type Revision, type Speaking, speakingOf, STATELESS, UNSUPPORTED_PROTOCOL_VERSION, unsupportedData } from './revision.js';
-import { statelessForm } from './result-form.js';
+import { CACHEABLE, cacheHintMembers, statelessForm, withLeadingMembers } from './result-form.js';
 import { Listeners } from './subscriptions.js';
 import { describePieces, frameLine, type Line, type LineLimits, readLines, writePieces } from './wire.js';
 
@@ -265,7 +265,10 @@ function admitted(lines: OwnLine[], params: unknown, revision: Revision): OwnLin
  */
 function askStateless(setup: Serving, tool: string, preset: AskPreset, retry: Retry | null, args: unknown, reply: RawText, id: string | null): Promise<void> | undefined {
   const states = setup.requestStates;
-  const inputRequired = (): RawText => resultText(id, inputRequiredText(preset, states.issue(tool, args)));
+  const interim = (): string => inputRequiredText(preset, states.issue(tool, args));
+  // caching.mdx: an input_required result is "not cacheable and carries no caching hints"; a hostile server's does.
+  const inputRequired = (): RawText =>
+    resultText(id, setup.knobs.cacheHintRoundTrip ? withLeadingMembers(interim(), cacheHintMembers(setup.knobs.cacheHint)) : interim());
   if (retry === null) return send(setup, inputRequired(), id, null);
   const intact = states.intact(tool, args, retry.requestState);
   setup.ledger.append({ ev: 'request_state', tool, request_state: retry.requestState, intact });
@@ -373,7 +376,10 @@ function answerRequest(
   revision: Revision,
 ): RawText {
   const stateless = revision === STATELESS;
-  const ok = (result: RawText): RawText => resultText(id, stateless ? statelessForm(result, method) : result);
+  const { cacheHint, cacheHintRoundTrip } = setup.knobs;
+  // A hostile server's hints on a retry's result, which caching.mdx says MUST NOT be cached.
+  const hinted = CACHEABLE.has(method) || (cacheHintRoundTrip && retryOf(params) !== null);
+  const ok = (result: RawText): RawText => resultText(id, stateless ? statelessForm(result, method, cacheHint, hinted) : result);
   const pageText = (page: PageAnswer): RawText => ('result' in page ? ok(page.result) : errorText(id, INVALID_PARAMS, page.error));
   if (stateless && REMOVED_METHODS.has(method)) return errorText(id, METHOD_NOT_FOUND, `method not found: ${method} (removed in ${STATELESS})`);
   if (stateless && requestLogLevel(params) === 'invalid') return errorText(id, INVALID_PARAMS, 'unknown log level in _meta io.modelcontextprotocol/logLevel');

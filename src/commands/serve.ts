@@ -154,6 +154,7 @@ export async function serve(options: ServeOptions, io: ServeIo): Promise<number>
       serverRequests: config.serverRequests,
       nonText: config.nonText,
       instructions: instructions.text,
+      toolListHints: started[0]!.cacheHints,
       features: new FeatureSession({ offered: features.offered, guards: guards.feature, limits: config.limits, nonText: config.nonText, upstream: first.upstream }),
     };
     if (options.frontDoor !== undefined) {

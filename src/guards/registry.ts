@@ -37,6 +37,7 @@ import { listChangedBound, logFloodBound, noticeEscaped, noticeRedacted, progres
 import { requestTextInspected } from './request-text.js';
 import { requestStateBound } from './input-state.js';
 import { discoverPinned } from './discover.js';
+import { cacheHintsPrivate } from './cache-hints.js';
 import { rootsPermitted } from './roots.js';
 import { samplingAllowed, samplingBounds, samplingToolsDeclared } from './sampling.js';
 import type { NotificationGuard, ServerReplyGuard, ServerRequestGuard } from './types.js';
@@ -44,6 +45,7 @@ import { agentVisibility, nothingRegistered, registeredCallsOnly } from './sessi
 import { classified, descriptionPin, effectContractSound, executionPin, hintConsistency, outputSchemaPin, pinned, schemaPin, stillOffered } from './tool.js';
 import type {
   AddressGuard,
+  CacheHintGuard,
   CallGuard,
   ConfigGuard,
   DriftGuard,
@@ -91,6 +93,7 @@ export interface Guards {
   readonly notification: readonly NotificationGuard[];
   readonly inputState: readonly InputStateGuard[];
   readonly discover: readonly DiscoverGuard[];
+  readonly cacheHints: readonly CacheHintGuard[];
   readonly frontDoor: readonly FrontDoorGuard[];
 }
 
@@ -186,6 +189,7 @@ export const ALL_GUARDS: Guards = {
   notification: [logFloodBound, listChangedBound, progressOwnToken, noticeRedacted, noticeEscaped],
   inputState: [requestStateBound],
   discover: [discoverPinned],
+  cacheHints: [cacheHintsPrivate],
   frontDoor: [frontDoorLoopback, originCheck, hostCheck, frontDoorCredential, sessionBinding, sessionIdsUnguessable, logLinesAttributed],
 };
 
@@ -229,6 +233,7 @@ export function selectGuards(disabled: readonly string[]): Guards {
     notification: keep(ALL_GUARDS.notification),
     inputState: keep(ALL_GUARDS.inputState),
     discover: keep(ALL_GUARDS.discover),
+    cacheHints: keep(ALL_GUARDS.cacheHints),
     frontDoor: keep(ALL_GUARDS.frontDoor),
   };
 }

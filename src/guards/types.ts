@@ -209,6 +209,11 @@ export interface OutboundGuard extends StageStepConfig {
 }
 
 /** Decides whether the broker may serve at all once Load is done; a reason to stop, or null. */
+/** Present, the broker sets the caching hints of every 2026-07-28 result itself (src/guards/cache-hints.ts); its mechanics live in src/session/answer.ts. */
+export interface CacheHintGuard {
+  readonly name: string;
+}
+
 /** Present, the session binds each multi round-trip state to its call (src/guards/input-state.ts); its mechanics live in the session. */
 export interface InputStateGuard {
   readonly name: string;

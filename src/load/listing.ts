@@ -8,6 +8,8 @@ import type { ListingGuard } from '../guards/types.js';
 import { NO_CAPABILITIES, capabilitiesValue } from '../operator/client-capabilities.js';
 import { BROKER_NAME, BROKER_VERSION, LATEST_PROTOCOL_VERSION, isSupportedProtocolVersion } from '../session/identity.js';
 import { member, object, plain, stringValue } from '../json/tree.js';
+import { presentMembers } from '../json/members.js';
+import { CACHE_MEMBERS } from '../wire/revision.js';
 import type { Requester, Reply } from '../upstream/connection.js';
 import { sharedDeadline } from '../upstream/deadline.js';
 import type { Discovered } from './discover.js';
@@ -40,6 +42,11 @@ export interface Listing {
   readonly instructions: string | undefined;
   /** Whether it may be asked `logging/setLevel`. */
   readonly logging: boolean;
+  /**
+   * The caching hints (`ttlMs`, `cacheScope`) the server gave its listing's first page, as
+   * written: what the agent's listing carries only with the guard cache-hints-private disabled.
+   */
+  readonly cacheHints: readonly (readonly [string, JsonValue])[];
 }
 
 /** How Load begins with a server: the handshake, or what a 2026-07-28 server's `server/discover` said (src/load/discover.ts). */
@@ -60,7 +67,7 @@ export async function initializeAndList(
   { remaining = sharedDeadline(limits.connectTimeoutMs), discovered }: Beginning = {},
 ): Promise<Listing> {
   const ask = askWithin(server, serverId, remaining);
-  if (discovered !== undefined) return { ...discovered, tools: await listAllPages(ask, serverId, limits, guards) };
+  if (discovered !== undefined) return { ...discovered, ...(await listAllPages(ask, serverId, limits, guards)) };
   const init = await ask(
     'initialize',
     object([
@@ -78,34 +85,37 @@ export async function initializeAndList(
   const capabilities = init.kind === 'object' ? member(init, 'capabilities') : undefined;
   const logging = capabilities?.kind === 'object' && member(capabilities, 'logging')?.kind === 'object';
   const instructions = init.kind === 'object' ? stringValue(member(init, 'instructions')) : undefined;
-  return { tools: await listAllPages(ask, serverId, limits, guards), instructions, logging };
+  return { ...(await listAllPages(ask, serverId, limits, guards)), instructions, logging };
 }
 
 /**
  * Lists the tools again during a session, with Load's bounds: the same listing guards, and
  * connect_timeout_ms over every page together.
  */
-export function relist(server: Requester, serverId: string, limits: Limits, guards: readonly ListingGuard[]): Promise<ListedTool[]> {
-  return listAllPages(askWithin(server, serverId, sharedDeadline(limits.connectTimeoutMs)), serverId, limits, guards);
+export async function relist(server: Requester, serverId: string, limits: Limits, guards: readonly ListingGuard[]): Promise<ListedTool[]> {
+  return (await listAllPages(askWithin(server, serverId, sharedDeadline(limits.connectTimeoutMs)), serverId, limits, guards)).tools;
 }
 
-async function listAllPages(ask: Ask, serverId: string, limits: Limits, guards: readonly ListingGuard[]): Promise<ListedTool[]> {
+async function listAllPages(ask: Ask, serverId: string, limits: Limits, guards: readonly ListingGuard[]): Promise<Pick<Listing, 'tools' | 'cacheHints'>> {
   const checks = guards.map((guard) => ({ name: guard.name, check: guard.begin(limits) }));
   const byName = new Map<string, ListedTool>();
+  let cacheHints: Listing['cacheHints'] = [];
   let cursor: string | undefined;
   for (let number = 1; ; number++) {
     if (number > SAFETY_STOP_PAGES) {
       throw new UpstreamError(`server "${serverId}" listing did not end within ${SAFETY_STOP_PAGES} pages`);
     }
     const params = cursor === undefined ? object([]) : plain({ cursor });
-    const page = readPage(await ask('tools/list', params, `tools/list page ${number}`), number, serverId);
+    const result = await ask('tools/list', params, `tools/list page ${number}`);
+    if (number === 1 && result.kind === 'object') cacheHints = presentMembers(result, CACHE_MEMBERS);
+    const page = readPage(result, number, serverId);
     for (const { name, check } of checks) {
       const refusal = check(page);
       if (refusal !== null) throw new ListingRefused(name, refusal);
     }
     // Without listing-unique a later entry replaces an earlier one, as a map-building client does.
     for (const tool of page.tools) byName.set(tool.name, tool);
-    if (page.nextCursor === undefined) return [...byName.values()];
+    if (page.nextCursor === undefined) return { tools: [...byName.values()], cacheHints };
     cursor = page.nextCursor;
   }
 }

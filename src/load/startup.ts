@@ -11,7 +11,7 @@ import { NO_CAPABILITIES, capabilitiesValue } from '../operator/client-capabilit
 import { CLIENT_INFO, discover } from './discover.js';
 import { PerRequestUpstream } from '../upstream/per-request.js';
 import { sharedDeadline } from '../upstream/deadline.js';
-import { initializeAndList } from './listing.js';
+import { initializeAndList, type Listing } from './listing.js';
 import { Connection, type Requester } from '../upstream/connection.js';
 import { systemResolver, type Resolver } from '../net/resolve.js';
 import { HttpConnection, unguardedHttp, type Dialling } from '../upstream/http.js';
@@ -33,6 +33,8 @@ export interface Started {
   readonly logging: boolean;
   /** The server's `instructions` as it gave them at initialize; undefined when none. */
   readonly instructions: string | undefined;
+  /** The caching hints the server gave its tool listing (src/load/listing.ts). */
+  readonly cacheHints: Listing['cacheHints'];
 }
 
 type StartGuards = Pick<Guards, 'process' | 'frame' | 'queue' | 'listing' | 'address' | 'http'>;
@@ -48,8 +50,8 @@ export async function startAndList(config: Config, guards: StartGuards, declared
     // it unanswered still has the other half for initialize and its listing.
     const discovered = await discover(upstream, config.server.id, declared, Math.max(1, Math.floor(remaining() / 2)));
     if (discovered !== undefined) upstream = new PerRequestUpstream(upstream, capabilitiesValue(declared), CLIENT_INFO);
-    const { tools, instructions, logging } = await initializeAndList(upstream, config.server.id, config.limits, guards.listing, declared, { remaining, discovered });
-    return { upstream, listed: tools, instructions, logging };
+    const { tools, instructions, logging, cacheHints } = await initializeAndList(upstream, config.server.id, config.limits, guards.listing, declared, { remaining, discovered });
+    return { upstream, listed: tools, instructions, logging, cacheHints };
   } catch (err) {
     await upstream.close();
     const tail = diagnostics();

@@ -1,13 +1,15 @@
 // How the broker answers one request of the agent's, in the revision that request spoke. An agent
 // of the handshake's revisions (2025-11-25 and before) gets results as the broker makes them; a
 // 2026-07-28 request gets every result with `resultType`, and the results the spec makes cacheable
-// with the broker's own caching hints. Either way the members that say what protocol a result
-// answers in are the broker's to set: a server's `resultType`, `ttlMs` or `cacheScope` never
-// reaches the agent as the server wrote it.
+// with the broker's own caching hints (the guard cache-hints-private, src/guards/cache-hints.ts).
+// Either way the members that say what protocol a result answers in are the broker's to set: a
+// server's `resultType` never reaches the agent as the server wrote it, nor its `ttlMs` or
+// `cacheScope` unless that guard is disabled.
 
 import { errorLine, resultLine } from '../wire/jsonrpc.js';
-import { PROTOCOL_RESULT_MEMBERS, RESULT_TYPE, withoutMembers } from '../wire/revision.js';
+import { CACHE_MEMBERS, PROTOCOL_RESULT_MEMBERS, RESULT_TYPE, withoutMembers } from '../wire/revision.js';
 import { object, plain } from '../json/tree.js';
+import { presentMembers } from '../json/members.js';
 import type { ClientFacts, JsonObject, JsonValue } from '../types.js';
 
 /** What a 2026-07-28 request said of itself in its `_meta`. */
@@ -29,11 +31,12 @@ export interface Answer {
   error(error: JsonObject): void;
 }
 
-export function answerTo(id: JsonValue, method: string, perRequest: PerRequest | undefined, send: (line: string) => void): Answer {
+/** `relayHints`: the caching hints a result carries (the server's) reach the agent as they are, cache-hints-private disabled. */
+export function answerTo(id: JsonValue, method: string, perRequest: PerRequest | undefined, send: (line: string) => void, relayHints = false): Answer {
   return {
     perRequest,
     result(value, inputRequired = false) {
-      send(resultLine(id, perRequest === undefined ? withoutProtocol(value) : perRequestResult(method, value, inputRequired)));
+      send(resultLine(id, perRequest === undefined ? withoutProtocol(value) : perRequestResult(method, value, inputRequired, relayHints)));
     },
     error(error) {
       send(errorLine(id, error));
@@ -45,20 +48,25 @@ function withoutProtocol(value: JsonValue): JsonValue {
   return value.kind === 'object' ? withoutMembers(value, PROTOCOL_RESULT_MEMBERS) : value;
 }
 
-function perRequestResult(method: string, value: JsonValue, inputRequired: boolean): JsonValue {
+function perRequestResult(method: string, value: JsonValue, inputRequired: boolean, relayHints: boolean): JsonValue {
   if (value.kind !== 'object') return value;
   const cacheable = !inputRequired && CACHEABLE.has(method);
+  // cache-hints-private disabled: the hints the result brought from the server, as it wrote them.
+  const relayed = relayHints ? presentMembers(value, CACHE_MEMBERS) : [];
+  // Every listing the broker answers is what Load decided under this operator's configuration
+  // (its tools' classes, renames, withheld items), and resources/read is answered through the
+  // operator's guards: shared across authorization contexts it would hand one operator's view to
+  // another's clients, so the scope is always "private" (caching.mdx: "private" may be reused
+  // only within the same authorization context). The time to live is 0, immediately stale: the
+  // broker cannot promise that the server's next answer, or its own after a restart with a
+  // reviewed manifest, will be the same.
+  const own = [
+    ['ttlMs', cacheable ? plain(0) : undefined],
+    ['cacheScope', cacheable ? plain('private') : undefined],
+  ] as const;
   return object([
     ['resultType', plain(inputRequired ? RESULT_TYPE.inputRequired : RESULT_TYPE.complete)],
     ...withoutMembers(value, PROTOCOL_RESULT_MEMBERS).entries,
-    // Every listing the broker answers is what Load decided under this operator's configuration
-    // (its tools' classes, renames, withheld items), and resources/read is answered through the
-    // operator's guards: shared across authorization contexts it would hand one operator's view to
-    // another's clients, so the scope is always "private" (caching.mdx: "private" may be reused
-    // only within the same authorization context). The time to live is 0, immediately stale: the
-    // broker cannot promise that the server's next answer, or its own after a restart with a
-    // reviewed manifest, will be the same.
-    ['ttlMs', cacheable ? plain(0) : undefined],
-    ['cacheScope', cacheable ? plain('private') : undefined],
+    ...(relayed.length > 0 ? relayed : own),
   ]);
 }

@@ -95,7 +95,7 @@ export const AGENT_CHAIN_META_KEY = 'io.mcp-gauntlet/agent-chain';
 
 export interface SessionOptions {
   readonly tools: readonly RegisteredTool[];
-  readonly guards: Pick<Guards, 'visibility' | 'call' | 'result' | 'outbound' | 'drift' | 'rediscovery' | 'serverRequest' | 'serverReply' | 'notification' | 'inputState' | 'discover'>;
+  readonly guards: Pick<Guards, 'visibility' | 'call' | 'result' | 'outbound' | 'drift' | 'rediscovery' | 'serverRequest' | 'serverReply' | 'notification' | 'inputState' | 'discover' | 'cacheHints'>;
   readonly context: CallContext;
   /** `callTimeoutMs` is the timeout for a call no registered tool names (registered-calls-only
    * disabled); the caps and bounds apply to every result. */
@@ -124,6 +124,11 @@ export interface SessionOptions {
   readonly nonText?: NonText;
   /** The servers' instructions as Load decided them (src/load/instructions.ts); absent, none. */
   readonly instructions?: string;
+  /**
+   * The caching hints the (first) server gave its tool listing, as written: the agent's listing
+   * carries them only with cache-hints-private disabled, which relays a result's own hints.
+   */
+  readonly toolListHints?: readonly (readonly [string, JsonValue])[];
   /** The multi round-trip handles this session shares with others (the front door's, per credential); absent, its own. */
   readonly inputs?: InputHandles;
 }
@@ -191,6 +196,7 @@ export class Session {
             .map(({ name, shown }) => toolDescriptor(name, shown)),
         },
       ],
+      ...(options.toolListHints ?? []),
     ]);
   }
 
@@ -217,7 +223,8 @@ export class Session {
       return;
     }
     const perRequest = revision.kind === 'per-request' ? { client: readCapabilities(revision.capabilities), logLevel: revision.logLevel } : undefined;
-    const answer = answerTo(id, method, perRequest, this.options.send);
+    // cache-hints-private sets every result's caching hints; without it a result's own (the server's) are relayed.
+    const answer = answerTo(id, method, perRequest, this.options.send, this.options.guards.cacheHints.length === 0);
     if (perRequest === undefined ? this.handshakeRequest(answer, method, params) : this.perRequestOnly(answer, method, params)) return;
     switch (method) {
       case 'tools/list':

@@ -21,7 +21,7 @@ describe('the expectation registry', () => {
       const properties = expectationsOf(block).flatMap((module) => Object.keys(module.properties));
       expect(new Set(properties).size, block).toBe(properties.length);
     }
-    const prefixes: Record<string, string[]> = { scenario: ['ledger', 'canary', 'secrets', 'server_env', 'server_headers', 'load_report', 'audit', 'servers', 'opened'] };
+    const prefixes: Record<string, string[]> = { scenario: ['ledger', 'canary', 'cache_hints', 'secrets', 'server_env', 'server_headers', 'load_report', 'audit', 'servers', 'opened'] };
     for (const module of EXPECTATIONS) {
       expect(Object.keys(module.checks).length, module.name).toBeGreaterThan(0);
       for (const check of Object.keys(module.checks)) {

@@ -18,8 +18,8 @@ describe('resolveKnobs', () => {
   it('defaults to the honest notes tool set on one page, every misbehaviour off', () => {
     // Said by what an honest default is rather than by a copy of the defaults table, so a new
     // knob is held to it without being written down twice.
-    const { toolset, filler, duplicatePage, cursor, canaryPort, revisions, requestState, ...misbehaviours } = resolveKnobs({});
-    expect({ toolset, filler, duplicatePage, cursor, canaryPort, revisions, requestState }).toEqual({
+    const { toolset, filler, duplicatePage, cursor, canaryPort, revisions, requestState, cacheHint, ...misbehaviours } = resolveKnobs({});
+    expect({ toolset, filler, duplicatePage, cursor, canaryPort, revisions, requestState, cacheHint }).toEqual({
       toolset: 'notes',
       filler: 0,
       duplicatePage: 'same',
@@ -27,6 +27,7 @@ describe('resolveKnobs', () => {
       canaryPort: 9,
       revisions: ['2025-11-25'],
       requestState: 'sealed',
+      cacheHint: { scope: 'private', ttl: '1000' },
     });
     for (const [knob, value] of Object.entries(misbehaviours)) {
       expect([knob, value === null || value === false || (typeof value === 'object' && Object.keys(value).length === 0)]).toEqual([knob, true]);
@@ -139,8 +140,19 @@ describe('resolveKnobs', () => {
     expect(resolveKnobs({ 'name.write_note': 'filler_2', filler: '2' }).names).toEqual({ write_note: 'filler_2' });
   });
 
+  it('reads cache_hint as written: a scope of its own and any integer literal, negative or past 2^53', () => {
+    expect(resolveKnobs({ cache_hint: 'public:86400000' }).cacheHint).toEqual({ scope: 'public', ttl: '86400000' });
+    expect(resolveKnobs({ cache_hint: 'private:-1' }).cacheHint).toEqual({ scope: 'private', ttl: '-1' });
+    expect(resolveKnobs({ cache_hint: 'GAUNTLET-CANARY-5eed0f00dcafe123:9007199254740993' }).cacheHint).toEqual({ scope: 'GAUNTLET-CANARY-5eed0f00dcafe123', ttl: '9007199254740993' });
+    expect(resolveKnobs({ cache_hint_round_trip: '1', 'ask.write_note': 'elicit-form' }).cacheHintRoundTrip).toBe(true);
+  });
+
   it.each([
     ['unknown knob', { pages: '2' }, /unknown knob "pages"/],
+    ['cache_hint without a time to live', { cache_hint: 'public' }, /cache_hint/],
+    ['cache_hint with a fractional time to live', { cache_hint: 'public:1.5' }, /cache_hint/],
+    ['cache_hint with a scope that would need escaping', { cache_hint: 'pub"lic:1' }, /cache_hint/],
+    ['cache_hint_round_trip without an ask', { cache_hint_round_trip: '1' }, /cache_hint_round_trip needs an ask/],
     ['run.output_schema without an output schema', { 'run.output_schema': 'read_note' }, /needs output\.read_note/],
     ['output_schema.TOOL without an output schema', { 'output_schema.read_note': 'injection' }, /needs output\.read_note/],
     ['output_schema.TOOL other than injection', { 'output.read_note': 'valid', 'output_schema.read_note': 'loud' }, /output_schema\.read_note/],

@@ -27,4 +27,10 @@ describe('statelessForm', () => {
     expect(statelessForm('{}', 'tools/list')).toBe('{"resultType":"complete","ttlMs":1000,"cacheScope":"private"}');
     expect(statelessForm('{}', 'tools/call')).toBe('{"resultType":"complete"}');
   });
+
+  it('writes the hints given as given, and on any result it is told to', () => {
+    expect(statelessForm('{}', 'resources/read', { scope: 'public', ttl: '-5' })).toBe('{"resultType":"complete","ttlMs":-5,"cacheScope":"public"}');
+    expect(statelessForm('{}', 'tools/call', { scope: 'public', ttl: '9007199254740993' }, true)).toBe('{"resultType":"complete","ttlMs":9007199254740993,"cacheScope":"public"}');
+    expect(statelessForm('{}', 'tools/list', { scope: 'public', ttl: '1' }, false)).toBe('{"resultType":"complete"}');
+  });
 });
