@@ -27,8 +27,9 @@ import { OAUTH_MODES, type OauthMode } from './oauth.js';
 import { OUTPUT_PRESETS, type OutputPreset } from './outputs.js';
 import { RESULT_FAMILIES, RESULT_PRESETS, type ResultPreset } from './results.js';
 import { DEFAULT_CANARY_PORT, SCHEMA_FAMILIES, SCHEMA_PRESETS, type SchemaPreset } from './schemas.js';
-import { HANDSHAKE, REVISIONS, type Revision } from './revision.js';
+import { HANDSHAKE, REVISIONS, type Revision, STATELESS } from './revision.js';
 import { REQUEST_STATE_MODES, type RequestStateMode } from './mrtr.js';
+import { MAX_TASK_POLLS, TASK_ID_MODES, type TaskIdMode } from './tasks.js';
 import type { Sized, SizeRange } from './sized.js';
 import { type AnnotationPreset, ANNOTATION_TEXT, fillerTool, TASK_SUPPORT, type TaskSupport, TITLES, type TitlePreset, TOOLSETS, type ToolsetName } from './tools.js';
 
@@ -177,6 +178,10 @@ export interface Knobs {
   revisions: Revision[];
   /** How `ask.<tool>` keeps its 2026-07-28 `requestState` (servers/kit/mrtr.ts). */
   requestState: RequestStateMode;
+  /** Per tool of the tool set: a call of it declaring the tasks extension is a task, done after this many polls (servers/kit/tasks.ts). */
+  tasks: Record<string, number>;
+  /** How the server names its tasks (servers/kit/tasks.ts). */
+  taskIds: TaskIdMode;
 }
 
 /** The client capabilities a tool may be offered under (`needs.<tool>`), as MCP names them. */
@@ -284,6 +289,8 @@ const KNOB_KEYS = [
   'mark_every',
   'revisions',
   'request_state',
+  'task.<tool>',
+  'task_ids',
 ];
 
 /** Knobs that take only `1`, switching a misbehaviour on, and the field each sets. */
@@ -427,6 +434,8 @@ export function resolveKnobs(assigned: Readonly<Record<string, string>>): Knobs 
     markEvery: null,
     revisions: [HANDSHAKE],
     requestState: 'sealed',
+    tasks: {},
+    taskIds: 'sealed',
   };
   for (const [key, value] of Object.entries(assigned)) {
     if (featureKnob(knobs, key, value)) continue;
@@ -485,6 +494,9 @@ export function resolveKnobs(assigned: Readonly<Record<string, string>>): Knobs 
           break;
         case 'rendezvous':
           knobs.rendezvous[name] = integer(key, value, 2, MAX_RENDEZVOUS);
+          break;
+        case 'task':
+          knobs.tasks[name] = integer(key, value, 1, MAX_TASK_POLLS);
           break;
       }
       continue;
@@ -568,6 +580,9 @@ export function resolveKnobs(assigned: Readonly<Record<string, string>>): Knobs 
         break;
       case 'request_state':
         knobs.requestState = oneOf(key, value, REQUEST_STATE_MODES);
+        break;
+      case 'task_ids':
+        knobs.taskIds = oneOf(key, value, TASK_ID_MODES);
         break;
       default:
         throw new KnobError(`unknown knob ${JSON.stringify(key)}; knobs are ${KNOB_KEYS.join(', ')}`);
@@ -692,6 +707,11 @@ function refuseConflicts(knobs: Knobs, toolNames: readonly string[]): void {
     }
   }
   if (knobs.requestState === 'naive' && Object.keys(knobs.asks).length === 0) throw new KnobError('knob request_state=naive needs an ask.<tool>, whose requestState it keeps');
+  // Tasks are an extension of 2026-07-28's per-request capabilities: no earlier revision declares it.
+  const tasked = Object.keys(knobs.tasks);
+  if (tasked.length > 0 && !knobs.revisions.includes(STATELESS)) throw new KnobError(`knob task.${tasked[0]} needs revisions to list ${STATELESS}`);
+  if (knobs.taskIds !== 'sealed' && tasked.length === 0) throw new KnobError(`knob task_ids=${knobs.taskIds} needs a task.<tool>, whose tasks it names`);
+  for (const tool of tasked) if (knobs.rendezvous[tool] !== undefined) throw new KnobError(`knobs rendezvous.${tool} and task.${tool} cannot be combined`);
   // A rendezvous sends its own notices and holds its own answer.
   for (const tool of Object.keys(knobs.rendezvous)) {
     for (const [other, byTool] of [['ask', knobs.asks], ['notify', knobs.notifies]] as const) {
@@ -734,11 +754,11 @@ function isFillerName(name: string, count: number): boolean {
   return n >= 1 && n <= count && fillerTool(n).name === name;
 }
 
-type ToolKnob = 'annotations' | 'run.annotations' | 'description' | 'title' | 'execution' | 'icons' | 'schema' | 'name' | 'output_schema' | 'output' | 'result' | 'error' | 'echo_env' | 'ask' | 'notify' | 'needs' | 'rendezvous';
+type ToolKnob = 'annotations' | 'run.annotations' | 'description' | 'title' | 'execution' | 'icons' | 'schema' | 'name' | 'output_schema' | 'output' | 'result' | 'error' | 'echo_env' | 'ask' | 'notify' | 'needs' | 'rendezvous' | 'task';
 
 /** `annotations.write_note` → annotations of write_note; any other key → null. */
 function splitToolKey(key: string): { prefix: ToolKnob; tool: string } | null {
-  const match = /^(run\.annotations|annotations|description|title|execution|icons|schema|name|output_schema|output|result|error|echo_env|ask|notify|needs|rendezvous)\.(.+)$/.exec(key);
+  const match = /^(run\.annotations|annotations|description|title|execution|icons|schema|name|output_schema|output|result|error|echo_env|ask|notify|needs|rendezvous|task)\.(.+)$/.exec(key);
   return match ? { prefix: match[1] as ToolKnob, tool: match[2]! } : null;
 }
 
