@@ -1,7 +1,8 @@
 import { parse as parseLossless, isLosslessNumber, stringify as stringifyLossless } from 'lossless-json';
 import type { AgentChannel } from '../candidates/types.js';
 import type { ClientSide } from '../scenario/types.js';
-import { type CraftedRetry, isInputRequired, retryMembers, type RetryMembers, retryParams } from './input-required.js';
+import { type CraftedRetry, inputResponsesTo, isInputRequired, retryMembers, type RetryMembers, retryParams } from './input-required.js';
+import { endedAs, isTaskCreated, MAX_TASK_POLLS, taskAsksInput, taskEnded, taskIdOf, TASKS_EXTENSION } from './tasks.js';
 import { BASE_REVISION, REQUEST_META, STATELESS_REVISION, type Revision } from './revisions.js';
 
 /**
@@ -178,6 +179,7 @@ export class AgentClient {
     if (crafted !== undefined && typeof sent === 'object' && sent !== null) sent = { ...sent, ...this.craftedFirst(crafted) };
     for (let round = 0; ; round++) {
       const answer = await this.exchange(method, sent, Math.max(0, deadline - Date.now()));
+      if (answer.kind === 'result' && this.side.tasks === true && isTaskCreated(answer.result)) return this.followTask(answer, deadline);
       if (answer.kind !== 'result' || !isInputRequired(answer.result) || typeof sent !== 'object' || sent === null) return answer;
       // The interim answer reached the agent: a value withheld from the agent is just as out
       // inside a request for input, and its requests are counted as the broker's own requests.
@@ -187,6 +189,34 @@ export class AgentClient {
       sent = crafted !== undefined && 'arguments' in crafted ? { ...retry, arguments: crafted.arguments } : retry;
       this.lastRetry = retryMembers(retry);
     }
+  }
+
+  /**
+   * A call answered with a task (the tasks extension): polled with `tasks/get` until it ends, at
+   * most MAX_TASK_POLLS times, a task asking for input answered with `tasks/update` as a request
+   * for input is; the answer is what the ended task answers the call with. Every interim answer
+   * reached the agent, so each is kept where the judges read what the agent received.
+   */
+  private async followTask(created: Extract<Answer, { kind: 'result' }>, deadline: number): Promise<Answer> {
+    this.keep(created.raw);
+    const taskId = taskIdOf(created.result);
+    if (taskId === undefined) return { kind: 'malformed', raw: created.raw, why: 'a task without a string taskId' };
+    const left = () => Math.max(0, deadline - Date.now());
+    for (let poll = 0; poll < MAX_TASK_POLLS; poll++) {
+      const answer = await this.exchange('tasks/get', this.withRequestMeta({ taskId }), left());
+      if (answer.kind !== 'result') return answer;
+      if (taskEnded(answer.result)) {
+        const ended = endedAs(answer.result);
+        if ('problem' in ended) return { kind: 'malformed', raw: answer.raw, why: ended.problem };
+        return 'error' in ended ? { kind: 'error', error: ended.error, raw: answer.raw } : { kind: 'result', result: ended.result, raw: answer.raw };
+      }
+      this.keep(answer.raw);
+      if (!taskAsksInput(answer.result)) continue;
+      const inputResponses = inputResponsesTo(answer.result, (asked) => clientAnswer(this.side, asked));
+      const updated = await this.exchange('tasks/update', this.withRequestMeta({ taskId, inputResponses }), left());
+      if (updated.kind !== 'result') return updated;
+    }
+    return { kind: 'malformed', raw: created.raw, why: `task ${taskId} still not ended after ${MAX_TASK_POLLS} polls` };
   }
 
   /** What a crafted retry adds to the call's first send: a forged state, or the last retry's members again. */
@@ -293,8 +323,9 @@ export class AgentClient {
  * The capabilities an agent with this side declares: MCP 2025-11-25's `ClientCapabilities`, which
  * 2026-07-28 keeps in these shapes (roots `{}`, its listChanged gone with its notification).
  */
-export function clientCapabilities({ sampling, elicitation, roots }: ClientSide): Record<string, unknown> {
+export function clientCapabilities({ sampling, elicitation, roots, tasks }: ClientSide): Record<string, unknown> {
   return {
+    ...(tasks === true ? { extensions: { [TASKS_EXTENSION]: {} } } : {}),
     ...(sampling === undefined ? {} : { sampling: sampling.tools === true ? { tools: {} } : {} }),
     ...(elicitation === undefined
       ? {}

@@ -146,6 +146,8 @@ export interface ClientSide {
   elicitation?: { form?: boolean; url?: boolean; answer?: { action: 'accept' | 'decline' | 'cancel'; content?: Record<string, string | number | boolean> } };
   /** Declares `roots`, and answers roots/list with these. */
   roots?: Array<{ uri: string; name?: string }>;
+  /** 2026-07-28: declares the tasks extension, and follows a call answered with a task to its end (harness/agent/tasks.ts). */
+  tasks?: boolean;
 }
 
 /** What the operator lets a server ask of the agent and notify it of, and the bounds (broker-neutral). */
