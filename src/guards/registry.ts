@@ -36,6 +36,7 @@ import { elicitationAllowed, elicitationBounds, elicitationModeDeclared, elicita
 import { listChangedBound, logFloodBound, noticeEscaped, noticeRedacted, progressOwnToken } from './notices.js';
 import { requestTextInspected } from './request-text.js';
 import { requestStateBound } from './input-state.js';
+import { tasksWithheld } from './tasks.js';
 import { rootsPermitted } from './roots.js';
 import { samplingAllowed, samplingBounds, samplingToolsDeclared } from './sampling.js';
 import type { NotificationGuard, ServerReplyGuard, ServerRequestGuard } from './types.js';
@@ -54,6 +55,7 @@ import type {
   HttpGuard,
   InputStateGuard,
   ListingGuard,
+  TaskGuard,
   OutboundGuard,
   PresentationGuard,
   ProcessGuard,
@@ -88,6 +90,7 @@ export interface Guards {
   readonly serverReply: readonly ServerReplyGuard[];
   readonly notification: readonly NotificationGuard[];
   readonly inputState: readonly InputStateGuard[];
+  readonly task: readonly TaskGuard[];
   readonly frontDoor: readonly FrontDoorGuard[];
 }
 
@@ -181,6 +184,7 @@ export const ALL_GUARDS: Guards = {
   // would change how a value is written.
   notification: [logFloodBound, listChangedBound, progressOwnToken, noticeRedacted, noticeEscaped],
   inputState: [requestStateBound],
+  task: [tasksWithheld],
   frontDoor: [frontDoorLoopback, originCheck, hostCheck, frontDoorCredential, sessionBinding, sessionIdsUnguessable, logLinesAttributed],
 };
 
@@ -223,6 +227,7 @@ export function selectGuards(disabled: readonly string[]): Guards {
     serverReply: keep(ALL_GUARDS.serverReply),
     notification: keep(ALL_GUARDS.notification),
     inputState: keep(ALL_GUARDS.inputState),
+    task: keep(ALL_GUARDS.task),
     frontDoor: keep(ALL_GUARDS.frontDoor),
   };
 }

@@ -209,6 +209,11 @@ export interface OutboundGuard extends StageStepConfig {
 }
 
 /** Decides whether the broker may serve at all once Load is done; a reason to stop, or null. */
+/** Present, the session refuses the tasks extension's methods before any server sees them (src/guards/tasks.ts, src/session/tasks.ts). */
+export interface TaskGuard {
+  readonly name: string;
+}
+
 /** Present, the session binds each multi round-trip state to its call (src/guards/input-state.ts); its mechanics live in the session. */
 export interface InputStateGuard {
   readonly name: string;

@@ -34,6 +34,7 @@ import { settlesWithin } from '../upstream/process.js';
 import type { AuditDecision, CallFacts, Limits, NonText, Drift, JsonObject, JsonValue, RegisteredTool, Receipt, ServerRequests, ToolRefusal } from '../types.js';
 import { DEFAULT_SERVER_REQUESTS } from '../operator/server-requests.js';
 import { Relay } from './relay.js';
+import { relayTaskMethod, TASK_METHODS, taskMethodRefusal } from './tasks.js';
 import type { FeatureSession } from '../features/session.js';
 
 /** MCP 2025-11-25's code for a resource not found, which 2026-07-28 replaced with -32602. */
@@ -95,7 +96,7 @@ export const AGENT_CHAIN_META_KEY = 'io.mcp-gauntlet/agent-chain';
 
 export interface SessionOptions {
   readonly tools: readonly RegisteredTool[];
-  readonly guards: Pick<Guards, 'visibility' | 'call' | 'result' | 'outbound' | 'drift' | 'rediscovery' | 'serverRequest' | 'serverReply' | 'notification' | 'inputState'>;
+  readonly guards: Pick<Guards, 'visibility' | 'call' | 'result' | 'outbound' | 'drift' | 'rediscovery' | 'serverRequest' | 'serverReply' | 'notification' | 'inputState' | 'task'>;
   readonly context: CallContext;
   /** `callTimeoutMs` is the timeout for a call no registered tool names (registered-calls-only
    * disabled); the caps and bounds apply to every result. */
@@ -235,6 +236,10 @@ export class Session {
         if (this.options.features === undefined) break;
         this.track(answer, this.feature(answer, method, params, this.options.features));
         return;
+    }
+    if (perRequest !== undefined && TASK_METHODS.has(method)) {
+      this.taskMethod(answer, method, params);
+      return;
     }
     answer.error(brokerError(ERROR.methodNotFound, `Method not found: ${method}`));
   }
@@ -398,6 +403,16 @@ export class Session {
     const refused = replies.filter((reply) => reply?.ok !== true).length;
     if (refused === 0) answer.result(object([]));
     else answer.error(brokerError(ERROR.upstream, `${refused} of ${replies.length} server(s) did not accept the log level ${level}`));
+  }
+
+  /** A task method of a 2026-07-28 agent: refused under `tasks-withheld` (src/session/tasks.ts), relayed as it is without it. */
+  private taskMethod(answer: Answer, method: string, params: JsonValue | undefined): void {
+    if (this.options.guards.task.length > 0) {
+      answer.error(taskMethodRefusal(method));
+      return;
+    }
+    const relayed = relayTaskMethod(this.options.upstream, method, this.forwardedParams(params, answer.perRequest), this.options.limits.callTimeoutMs);
+    this.track(answer, relayed.then((reply) => (reply.ok ? answer.result(reply.result) : answer.error(reply.error))));
   }
 
   /** Answers a line that held no readable request; without an id, the answer's id is null. */
