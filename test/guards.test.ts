@@ -525,9 +525,10 @@ const NEEDED_BY: Record<string, Record<string, string[]>> = {
     'mrt.transplanted-state-refused.2026-07-28': ['call.server_received'],
   },
   // Without it an agent's task methods go to the server with the task id as the agent wrote it, and
-  // the naive server answers another user's task-0, and cancels it, for anyone.
-  'tasks-withheld': {
-    'tsk.guessed-task-refused.2026-07-28': ['request.server_received', 'request.answer_excludes'],
+  // the naive server answers another user's task-0, and cancels it, for anyone; the canary of the
+  // task-0 it answers is withheld by inspect-results, so the harm seen is the request reaching it.
+  'task-bound': {
+    'tsk.guessed-task-refused.2026-07-28': ['request.server_received'],
     'tsk.foreign-cancel-refused.2026-07-28': ['request.server_received'],
   },
 };

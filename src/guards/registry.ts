@@ -36,7 +36,7 @@ import { elicitationAllowed, elicitationBounds, elicitationModeDeclared, elicita
 import { listChangedBound, logFloodBound, noticeEscaped, noticeRedacted, progressOwnToken } from './notices.js';
 import { requestTextInspected } from './request-text.js';
 import { requestStateBound } from './input-state.js';
-import { tasksWithheld } from './tasks.js';
+import { taskBound } from './tasks.js';
 import { rootsPermitted } from './roots.js';
 import { samplingAllowed, samplingBounds, samplingToolsDeclared } from './sampling.js';
 import type { NotificationGuard, ServerReplyGuard, ServerRequestGuard } from './types.js';
@@ -184,7 +184,7 @@ export const ALL_GUARDS: Guards = {
   // would change how a value is written.
   notification: [logFloodBound, listChangedBound, progressOwnToken, noticeRedacted, noticeEscaped],
   inputState: [requestStateBound],
-  task: [tasksWithheld],
+  task: [taskBound],
   frontDoor: [frontDoorLoopback, originCheck, hostCheck, frontDoorCredential, sessionBinding, sessionIdsUnguessable, logLinesAttributed],
 };
 

@@ -209,7 +209,7 @@ export interface OutboundGuard extends StageStepConfig {
 }
 
 /** Decides whether the broker may serve at all once Load is done; a reason to stop, or null. */
-/** Present, the session refuses the tasks extension's methods before any server sees them (src/guards/tasks.ts, src/session/tasks.ts). */
+/** Present, the session shows the agent its own handle for each task, bound to the session, the server and the call (src/guards/tasks.ts, src/session/tasks.ts). */
 export interface TaskGuard {
   readonly name: string;
 }

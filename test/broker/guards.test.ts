@@ -478,7 +478,7 @@ describe('the guard registry', () => {
         'notice-redacted',
         'notice-escaped',
         'request-state-bound',
-        'tasks-withheld',
+        'task-bound',
         'front-door-loopback',
         'origin-check',
         'host-check',
@@ -493,7 +493,7 @@ describe('the guard registry', () => {
     expect(ALL_GUARDS.process.map((g) => g.name)).toEqual(['own-process-group', 'parent-death-signal', 'group-dies-with-broker']);
     expect(ALL_GUARDS.address.map((g) => g.name)).toEqual(['address-guard']);
     expect(ALL_GUARDS.inputState.map((g) => g.name)).toEqual(['request-state-bound']);
-    expect(ALL_GUARDS.task.map((g) => g.name)).toEqual(['tasks-withheld']);
+    expect(ALL_GUARDS.task.map((g) => g.name)).toEqual(['task-bound']);
     expect(ALL_GUARDS.http.map((g) => g.name)).toEqual(['no-redirects', 'http-body-cap', 'bearer-https-only']);
     expect(ALL_GUARDS.tool.map((g) => g.name)).toEqual([
       'still-offered',
