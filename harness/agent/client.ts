@@ -172,14 +172,14 @@ export class AgentClient {
    * the revision's `_meta`, and an `input_required` answer is answered and the request retried
    * (bounded by MAX_INPUT_ROUNDS, all within `timeoutMs`): the answer is the last one.
    */
-  async request(method: string, params: unknown, timeoutMs = this.timeoutMs, crafted?: CraftedRetry): Promise<Answer> {
+  async request(method: string, params: unknown, timeoutMs = this.timeoutMs, crafted?: CraftedRetry, cancelTask = false): Promise<Answer> {
     if (this.revision !== STATELESS_REVISION) return this.exchange(method, params, timeoutMs);
     const deadline = Date.now() + timeoutMs;
     let sent = this.withRequestMeta(params);
     if (crafted !== undefined && typeof sent === 'object' && sent !== null) sent = { ...sent, ...this.craftedFirst(crafted) };
     for (let round = 0; ; round++) {
       const answer = await this.exchange(method, sent, Math.max(0, deadline - Date.now()));
-      if (answer.kind === 'result' && this.side.tasks === true && isTaskCreated(answer.result)) return this.followTask(answer, deadline);
+      if (answer.kind === 'result' && this.side.tasks === true && isTaskCreated(answer.result)) return this.followTask(answer, deadline, cancelTask);
       if (answer.kind !== 'result' || !isInputRequired(answer.result) || typeof sent !== 'object' || sent === null) return answer;
       // The interim answer reached the agent: a value withheld from the agent is just as out
       // inside a request for input, and its requests are counted as the broker's own requests.
@@ -195,13 +195,19 @@ export class AgentClient {
    * A call answered with a task (the tasks extension): polled with `tasks/get` until it ends, at
    * most MAX_TASK_POLLS times, a task asking for input answered with `tasks/update` as a request
    * for input is; the answer is what the ended task answers the call with. Every interim answer
-   * reached the agent, so each is kept where the judges read what the agent received.
+   * reached the agent, so each is kept where the judges read what the agent received. With
+   * `cancel`, the agent first cancels the task, and an answer other than an acknowledgement ends it.
    */
-  private async followTask(created: Extract<Answer, { kind: 'result' }>, deadline: number): Promise<Answer> {
+  private async followTask(created: Extract<Answer, { kind: 'result' }>, deadline: number, cancel: boolean): Promise<Answer> {
     this.keep(created.raw);
     const taskId = taskIdOf(created.result);
     if (taskId === undefined) return { kind: 'malformed', raw: created.raw, why: 'a task without a string taskId' };
     const left = () => Math.max(0, deadline - Date.now());
+    if (cancel) {
+      const cancelled = await this.exchange('tasks/cancel', this.withRequestMeta({ taskId }), left());
+      if (cancelled.kind !== 'result') return cancelled;
+      this.keep(cancelled.raw);
+    }
     for (let poll = 0; poll < MAX_TASK_POLLS; poll++) {
       const answer = await this.exchange('tasks/get', this.withRequestMeta({ taskId }), left());
       if (answer.kind !== 'result') return answer;
@@ -313,9 +319,9 @@ export class AgentClient {
     return { tools, pages: AGENT_MAX_PAGES };
   }
 
-  callTool(name: string, args: Record<string, unknown>, options: { meta?: Record<string, unknown>; timeoutMs?: number; retry?: CraftedRetry } = {}): Promise<Answer> {
+  callTool(name: string, args: Record<string, unknown>, options: { meta?: Record<string, unknown>; timeoutMs?: number; retry?: CraftedRetry; cancelTask?: boolean } = {}): Promise<Answer> {
     const params = { name, arguments: args, ...(options.meta ? { _meta: options.meta } : {}) };
-    return this.request('tools/call', params, options.timeoutMs, options.retry);
+    return this.request('tools/call', params, options.timeoutMs, options.retry, options.cancelTask);
   }
 }
 

@@ -345,6 +345,8 @@ export interface CallStep {
   flood?: CallFlood;
   /** A 2026-07-28 retry the agent misuses: a forged state, other arguments, or the last retry replayed (harness/agent/input-required.ts). */
   retry?: CraftedRetry;
+  /** 2026-07-28, with `client.tasks`: the agent cancels the task the call is answered with before polling it (harness/agent/tasks.ts). */
+  cancel_task?: true;
   expect: CallExpectation;
 }
 

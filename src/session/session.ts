@@ -728,7 +728,6 @@ export class Session {
       answer.error(error.ok && error.message.kind === 'object' ? error.message : brokerError(ERROR.upstream, "The server's error is withheld."));
       return;
     }
-    if (method === 'tasks/cancel') this.tasks.end(handle);
     answer.result(method === 'tasks/get' ? await this.taskNow(answer, handle, bound, reply.result) : object([]));
   }
 

@@ -49,6 +49,22 @@ describe('AgentClient and tasks', () => {
     expect(countByMethod(initiatedIn(agent.unsolicited)).get('elicitation/create')).toBe(1);
   });
 
+  it('cancels the task before its first poll when the call step says so, and answers with the cancelled task', async () => {
+    let cancelled = false;
+    const { channel, sent } = standIn((message) => {
+      if (message.method === 'tools/call') return { resultType: 'task', taskId: 't-1', status: 'working' };
+      if (message.method === 'tasks/cancel') {
+        cancelled = true;
+        return { resultType: 'complete' };
+      }
+      return task(cancelled ? 'cancelled' : 'working');
+    });
+    const answer = await new AgentClient(channel, 2_000, side, '2026-07-28').callTool('t', {}, { cancelTask: true });
+    expect(answer).toMatchObject({ kind: 'result', result: { status: 'cancelled', taskId: 't-1' } });
+    expect(sent.map((message) => message.method)).toEqual(['tools/call', 'tasks/cancel', 'tasks/get']);
+    expect(sent[1]!.params).toMatchObject({ taskId: 't-1' });
+  });
+
   it('answers with a failed task’s error, and a cancelled task itself', async () => {
     expect(endedAs(task('failed', { error: { code: -32000, message: 'no' } }))).toEqual({ error: { code: -32000, message: 'no' } });
     expect(endedAs(task('cancelled'))).toEqual({ result: task('cancelled') });
