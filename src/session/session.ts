@@ -804,6 +804,8 @@ export class Session {
       ['requestState', input?.requestState === undefined ? undefined : plain(input.requestState)],
     ]);
     const what = `tools/call "${serverName}"`;
+    // Only a 2026-07-28 server's own connection declares the extension; the front door's view of one
+    // does not, so a call through it is answered at once (docs/reference-broker.md, *Tasks*).
     return tasks === true && upstream instanceof PerRequestUpstream ? upstream.requestDeclaringTasks('tools/call', params, timeoutMs, what) : upstream.request('tools/call', params, timeoutMs, what);
   }
 
