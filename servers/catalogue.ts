@@ -292,6 +292,12 @@ export const catalogue: readonly CatalogueEntry[] = [
     knobs: { 'ask.search_notes': 'roots' },
   },
   {
+    id: 'task-runner',
+    attack: "server that answers calls with tasks whose ids anyone can guess, holding another user's (TSK-1 to TSK-3)",
+    description: "Speaking MCP 2026-07-28, the note server answers a search_notes call that declares the tasks extension with a task done on the second tasks/get; it numbers its tasks task-1, task-2, ... and holds task-0, another user's, whose result is private, for whoever asks.",
+    knobs: { revisions: '2026-07-28', 'task.search_notes': '2', task_ids: 'predictable' },
+  },
+  {
     id: 'notifier',
     attack: 'server that notifies the agent of its own accord (NTF-1 to NTF-5)',
     description: 'While it handles search_notes the note server sends the client a log message.',

@@ -554,6 +554,13 @@ const NEEDED_BY: Record<string, Record<string, string[]>> = {
     'cch.scope-canary.2026-07-28': ['cache_hints.scope'],
     'cch.ttl-past-float.2026-07-28': ['cache_hints.ttl'],
   },
+  // Without it an agent's task methods go to the server with the task id as the agent wrote it, and
+  // the naive server answers another user's task-0, and cancels it, for anyone; the canary of the
+  // task-0 it answers is withheld by inspect-results, so the harm seen is the request reaching it.
+  'task-bound': {
+    'tsk.guessed-task-refused.2026-07-28': ['request.server_received'],
+    'tsk.foreign-cancel-refused.2026-07-28': ['request.server_received'],
+  },
 };
 
 const scenarios = loadCatalogue();

@@ -2,7 +2,8 @@ import { parse as parseLossless, isLosslessNumber, stringify as stringifyLossles
 import type { AgentChannel } from '../candidates/types.js';
 import type { ClientSide } from '../scenario/types.js';
 import { hintsOf, type ReceivedHints } from './cache-hints.js';
-import { type CraftedRetry, isInputRequired, retryMembers, type RetryMembers, retryParams } from './input-required.js';
+import { type CraftedRetry, inputResponsesTo, isInputRequired, retryMembers, type RetryMembers, retryParams } from './input-required.js';
+import { endedAs, isTaskCreated, MAX_TASK_POLLS, taskAsksInput, taskEnded, taskIdOf, TASKS_EXTENSION } from './tasks.js';
 import { BASE_REVISION, REQUEST_META, STATELESS_REVISION, type Revision } from './revisions.js';
 
 /**
@@ -177,7 +178,7 @@ export class AgentClient {
    * the revision's `_meta`, and an `input_required` answer is answered and the request retried
    * (bounded by MAX_INPUT_ROUNDS, all within `timeoutMs`): the answer is the last one.
    */
-  async request(method: string, params: unknown, timeoutMs = this.timeoutMs, crafted?: CraftedRetry): Promise<Answer> {
+  async request(method: string, params: unknown, timeoutMs = this.timeoutMs, crafted?: CraftedRetry, cancelTask = false): Promise<Answer> {
     if (this.revision !== STATELESS_REVISION) return this.exchange(method, params, timeoutMs);
     const deadline = Date.now() + timeoutMs;
     let sent = this.withRequestMeta(params);
@@ -185,6 +186,7 @@ export class AgentClient {
     for (let round = 0; ; round++) {
       const answer = await this.exchange(method, sent, Math.max(0, deadline - Date.now()));
       if (answer.kind === 'result' && this.hints.length < MAX_UNSOLICITED) this.hints.push(hintsOf(method, sent, answer.result));
+      if (answer.kind === 'result' && this.side.tasks === true && isTaskCreated(answer.result)) return this.followTask(answer, deadline, cancelTask);
       if (answer.kind !== 'result' || !isInputRequired(answer.result) || typeof sent !== 'object' || sent === null) return answer;
       // The interim answer reached the agent: a value withheld from the agent is just as out
       // inside a request for input, and its requests are counted as the broker's own requests.
@@ -194,6 +196,40 @@ export class AgentClient {
       sent = crafted !== undefined && 'arguments' in crafted ? { ...retry, arguments: crafted.arguments } : retry;
       this.lastRetry = retryMembers(retry);
     }
+  }
+
+  /**
+   * A call answered with a task (the tasks extension): polled with `tasks/get` until it ends, at
+   * most MAX_TASK_POLLS times, a task asking for input answered with `tasks/update` as a request
+   * for input is; the answer is what the ended task answers the call with. Every interim answer
+   * reached the agent, so each is kept where the judges read what the agent received. With
+   * `cancel`, the agent first cancels the task, and an answer other than an acknowledgement ends it.
+   */
+  private async followTask(created: Extract<Answer, { kind: 'result' }>, deadline: number, cancel: boolean): Promise<Answer> {
+    this.keep(created.raw);
+    const taskId = taskIdOf(created.result);
+    if (taskId === undefined) return { kind: 'malformed', raw: created.raw, why: 'a task without a string taskId' };
+    const left = () => Math.max(0, deadline - Date.now());
+    if (cancel) {
+      const cancelled = await this.exchange('tasks/cancel', this.withRequestMeta({ taskId }), left());
+      if (cancelled.kind !== 'result') return cancelled;
+      this.keep(cancelled.raw);
+    }
+    for (let poll = 0; poll < MAX_TASK_POLLS; poll++) {
+      const answer = await this.exchange('tasks/get', this.withRequestMeta({ taskId }), left());
+      if (answer.kind !== 'result') return answer;
+      if (taskEnded(answer.result)) {
+        const ended = endedAs(answer.result);
+        if ('problem' in ended) return { kind: 'malformed', raw: answer.raw, why: ended.problem };
+        return 'error' in ended ? { kind: 'error', error: ended.error, raw: answer.raw } : { kind: 'result', result: ended.result, raw: answer.raw };
+      }
+      this.keep(answer.raw);
+      if (!taskAsksInput(answer.result)) continue;
+      const inputResponses = inputResponsesTo(answer.result, (asked) => clientAnswer(this.side, asked));
+      const updated = await this.exchange('tasks/update', this.withRequestMeta({ taskId, inputResponses }), left());
+      if (updated.kind !== 'result') return updated;
+    }
+    return { kind: 'malformed', raw: created.raw, why: `task ${taskId} still not ended after ${MAX_TASK_POLLS} polls` };
   }
 
   /** What a crafted retry adds to the call's first send: a forged state, or the last retry's members again. */
@@ -290,9 +326,9 @@ export class AgentClient {
     return { tools, pages: AGENT_MAX_PAGES };
   }
 
-  callTool(name: string, args: Record<string, unknown>, options: { meta?: Record<string, unknown>; timeoutMs?: number; retry?: CraftedRetry } = {}): Promise<Answer> {
+  callTool(name: string, args: Record<string, unknown>, options: { meta?: Record<string, unknown>; timeoutMs?: number; retry?: CraftedRetry; cancelTask?: boolean } = {}): Promise<Answer> {
     const params = { name, arguments: args, ...(options.meta ? { _meta: options.meta } : {}) };
-    return this.request('tools/call', params, options.timeoutMs, options.retry);
+    return this.request('tools/call', params, options.timeoutMs, options.retry, options.cancelTask);
   }
 }
 
@@ -300,8 +336,9 @@ export class AgentClient {
  * The capabilities an agent with this side declares: MCP 2025-11-25's `ClientCapabilities`, which
  * 2026-07-28 keeps in these shapes (roots `{}`, its listChanged gone with its notification).
  */
-export function clientCapabilities({ sampling, elicitation, roots }: ClientSide): Record<string, unknown> {
+export function clientCapabilities({ sampling, elicitation, roots, tasks }: ClientSide): Record<string, unknown> {
   return {
+    ...(tasks === true ? { extensions: { [TASKS_EXTENSION]: {} } } : {}),
     ...(sampling === undefined ? {} : { sampling: sampling.tools === true ? { tools: {} } : {} }),
     ...(elicitation === undefined
       ? {}

@@ -39,15 +39,22 @@ export function retryParams(
   answer: (method: string) => Record<string, unknown> | undefined,
 ): Record<string, unknown> {
   const { inputResponses: _previous, requestState: _state, ...rest } = original;
-  const responses = Object.fromEntries(inputRequestsOf(result).flatMap(({ key, method }) => {
+  return {
+    ...rest,
+    ...(result.inputRequests === undefined ? {} : { inputResponses: inputResponsesTo(result, answer) }),
+    ...('requestState' in result ? { requestState: result.requestState } : {}),
+  };
+}
+
+/**
+ * The agent's `inputResponses` to the requests for input `result` carries (an `input_required`
+ * result, or a task asking for input), keyed as the requests are; one it declines is left out.
+ */
+export function inputResponsesTo(result: Record<string, unknown>, answer: (method: string) => Record<string, unknown> | undefined): Record<string, unknown> {
+  return Object.fromEntries(inputRequestsOf(result).flatMap(({ key, method }) => {
     const given = answer(method);
     return given === undefined ? [] : [[key, given]];
   }));
-  return {
-    ...rest,
-    ...(result.inputRequests === undefined ? {} : { inputResponses: responses }),
-    ...('requestState' in result ? { requestState: result.requestState } : {}),
-  };
 }
 
 /**

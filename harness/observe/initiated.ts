@@ -1,12 +1,14 @@
 import { parse as parseLossless, isLosslessNumber } from 'lossless-json';
 import type { LedgerRecord, ReplyRecord } from '../../servers/kit/ledger.js';
 import { inputRequestsOf, isInputRequired } from '../agent/input-required.js';
+import { taskAsksInput } from '../agent/tasks.js';
 
 /**
  * What a broker sent the agent of a server's own accord, read from the lines the agent received
  * besides its answers: requests (sampling, elicitation, roots, ping) and notifications. In
  * 2026-07-28 a server's requests come as the input requests of an `input_required` answer, which
- * the agent keeps among these lines: each is one request here, counted as 2025-11-25's are.
+ * the agent keeps among these lines: each is one request here, counted as 2025-11-25's are; so
+ * are those of a task asking for input.
  */
 export interface Initiated {
   method: string;
@@ -28,7 +30,8 @@ export function initiatedIn(lines: readonly string[]): Initiated[] {
     if (message === null || typeof message !== 'object' || Array.isArray(message)) return [];
     const { method, id, params, result } = message as Record<string, unknown>;
     if (typeof method === 'string') return [{ method, request: id !== undefined, params, raw }];
-    if (result === null || typeof result !== 'object' || !isInputRequired(result as Record<string, unknown>)) return [];
+    // A task asking for input (the tasks extension) carries its requests as an input_required result does.
+    if (result === null || typeof result !== 'object' || !(isInputRequired(result as Record<string, unknown>) || taskAsksInput(result as Record<string, unknown>))) return [];
     return inputRequestsOf(result as Record<string, unknown>).map((asked) => ({ method: asked.method, request: true, params: asked.params, raw }));
   });
 }

@@ -398,7 +398,7 @@ export class ScenarioSession {
       for (let i = 0; i < step.flood.calls; i++) void agent.callTool(calledAs, padded, { timeoutMs: this.stepTimeoutMs });
       this.notes.push(`${label}: sent ${step.flood.calls} calls of ${step.tool} first, unawaited`);
     }
-    const answering = agent.callTool(calledAs, args, { ...(meta ? { meta } : {}), ...(step.retry ? { retry: step.retry } : {}), timeoutMs: expect.agent === 'none' ? this.stepTimeoutMs : timeoutMs });
+    const answering = agent.callTool(calledAs, args, { ...(meta ? { meta } : {}), ...(step.retry ? { retry: step.retry } : {}), ...(step.cancel_task ? { cancelTask: true } : {}), timeoutMs: expect.agent === 'none' ? this.stepTimeoutMs : timeoutMs });
     if (expect.agent === 'none') {
       facts.inFlight = await this.inFlight(answering, mark, serverTool);
     } else {

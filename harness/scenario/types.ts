@@ -146,6 +146,8 @@ export interface ClientSide {
   elicitation?: { form?: boolean; url?: boolean; answer?: { action: 'accept' | 'decline' | 'cancel'; content?: Record<string, string | number | boolean> } };
   /** Declares `roots`, and answers roots/list with these. */
   roots?: Array<{ uri: string; name?: string }>;
+  /** 2026-07-28: declares the tasks extension, and follows a call answered with a task to its end (harness/agent/tasks.ts). */
+  tasks?: boolean;
 }
 
 /** What the operator lets a server ask of the agent and notify it of, and the bounds (broker-neutral). */
@@ -343,6 +345,8 @@ export interface CallStep {
   flood?: CallFlood;
   /** A 2026-07-28 retry the agent misuses: a forged state, other arguments, or the last retry replayed (harness/agent/input-required.ts). */
   retry?: CraftedRetry;
+  /** 2026-07-28, with `client.tasks`: the agent cancels the task the call is answered with before polling it (harness/agent/tasks.ts). */
+  cancel_task?: true;
   expect: CallExpectation;
 }
 

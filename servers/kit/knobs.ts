@@ -27,9 +27,10 @@ import { OAUTH_MODES, type OauthMode } from './oauth.js';
 import { OUTPUT_PRESETS, type OutputPreset } from './outputs.js';
 import { RESULT_FAMILIES, RESULT_PRESETS, type ResultPreset } from './results.js';
 import { DEFAULT_CANARY_PORT, SCHEMA_FAMILIES, SCHEMA_PRESETS, type SchemaPreset } from './schemas.js';
-import { HANDSHAKE, REVISIONS, type Revision } from './revision.js';
+import { HANDSHAKE, REVISIONS, type Revision, STATELESS } from './revision.js';
 import { REQUEST_STATE_MODES, type RequestStateMode } from './mrtr.js';
 import { type CacheHint, HONEST_CACHE_HINT } from './result-form.js';
+import { MAX_TASK_POLLS, TASK_ID_MODES, type TaskIdMode } from './tasks.js';
 import type { Sized, SizeRange } from './sized.js';
 import { type AnnotationPreset, ANNOTATION_TEXT, fillerTool, TASK_SUPPORT, type TaskSupport, TITLES, type TitlePreset, TOOLSETS, type ToolsetName } from './tools.js';
 
@@ -186,6 +187,10 @@ export interface Knobs {
   cacheHint: CacheHint;
   /** `ask.<tool>`'s `input_required` answers and the answers to its retries carry `cacheHint` too. */
   cacheHintRoundTrip: boolean;
+  /** Per tool of the tool set: a call of it declaring the tasks extension is a task, done after this many polls (servers/kit/tasks.ts). */
+  tasks: Record<string, number>;
+  /** How the server names its tasks (servers/kit/tasks.ts). */
+  taskIds: TaskIdMode;
 }
 
 /** The client capabilities a tool may be offered under (`needs.<tool>`), as MCP names them. */
@@ -296,6 +301,8 @@ const KNOB_KEYS = [
   'discover_drift',
   'run.capability',
   'cache_hint',
+  'task.<tool>',
+  'task_ids',
 ];
 
 /** Knobs that take only `1`, switching a misbehaviour on, and the field each sets. */
@@ -445,6 +452,8 @@ export function resolveKnobs(assigned: Readonly<Record<string, string>>): Knobs 
     runCapability: false,
     cacheHint: HONEST_CACHE_HINT,
     cacheHintRoundTrip: false,
+    tasks: {},
+    taskIds: 'sealed',
   };
   for (const [key, value] of Object.entries(assigned)) {
     if (featureKnob(knobs, key, value)) continue;
@@ -503,6 +512,9 @@ export function resolveKnobs(assigned: Readonly<Record<string, string>>): Knobs 
           break;
         case 'rendezvous':
           knobs.rendezvous[name] = integer(key, value, 2, MAX_RENDEZVOUS);
+          break;
+        case 'task':
+          knobs.tasks[name] = integer(key, value, 1, MAX_TASK_POLLS);
           break;
       }
       continue;
@@ -592,6 +604,9 @@ export function resolveKnobs(assigned: Readonly<Record<string, string>>): Knobs 
         break;
       case 'cache_hint':
         knobs.cacheHint = cacheHint(key, value);
+        break;
+      case 'task_ids':
+        knobs.taskIds = oneOf(key, value, TASK_ID_MODES);
         break;
       default:
         throw new KnobError(`unknown knob ${JSON.stringify(key)}; knobs are ${KNOB_KEYS.join(', ')}`);
@@ -717,6 +732,11 @@ function refuseConflicts(knobs: Knobs, toolNames: readonly string[]): void {
   }
   if (knobs.requestState === 'naive' && Object.keys(knobs.asks).length === 0) throw new KnobError('knob request_state=naive needs an ask.<tool>, whose requestState it keeps');
   if (knobs.cacheHintRoundTrip && Object.keys(knobs.asks).length === 0) throw new KnobError('knob cache_hint_round_trip needs an ask.<tool>, whose round trip it puts hints on');
+  // Tasks are an extension of 2026-07-28's per-request capabilities: no earlier revision declares it.
+  const tasked = Object.keys(knobs.tasks);
+  if (tasked.length > 0 && !knobs.revisions.includes(STATELESS)) throw new KnobError(`knob task.${tasked[0]} needs revisions to list ${STATELESS}`);
+  if (knobs.taskIds !== 'sealed' && tasked.length === 0) throw new KnobError(`knob task_ids=${knobs.taskIds} needs a task.<tool>, whose tasks it names`);
+  for (const tool of tasked) if (knobs.rendezvous[tool] !== undefined) throw new KnobError(`knobs rendezvous.${tool} and task.${tool} cannot be combined`);
   // A rendezvous sends its own notices and holds its own answer.
   for (const tool of Object.keys(knobs.rendezvous)) {
     for (const [other, byTool] of [['ask', knobs.asks], ['notify', knobs.notifies]] as const) {
@@ -759,11 +779,11 @@ function isFillerName(name: string, count: number): boolean {
   return n >= 1 && n <= count && fillerTool(n).name === name;
 }
 
-type ToolKnob = 'annotations' | 'run.annotations' | 'description' | 'title' | 'execution' | 'icons' | 'schema' | 'name' | 'output_schema' | 'output' | 'result' | 'error' | 'echo_env' | 'ask' | 'notify' | 'needs' | 'rendezvous';
+type ToolKnob = 'annotations' | 'run.annotations' | 'description' | 'title' | 'execution' | 'icons' | 'schema' | 'name' | 'output_schema' | 'output' | 'result' | 'error' | 'echo_env' | 'ask' | 'notify' | 'needs' | 'rendezvous' | 'task';
 
 /** `annotations.write_note` → annotations of write_note; any other key → null. */
 function splitToolKey(key: string): { prefix: ToolKnob; tool: string } | null {
-  const match = /^(run\.annotations|annotations|description|title|execution|icons|schema|name|output_schema|output|result|error|echo_env|ask|notify|needs|rendezvous)\.(.+)$/.exec(key);
+  const match = /^(run\.annotations|annotations|description|title|execution|icons|schema|name|output_schema|output|result|error|echo_env|ask|notify|needs|rendezvous|task)\.(.+)$/.exec(key);
   return match ? { prefix: match[1] as ToolKnob, tool: match[2]! } : null;
 }
 

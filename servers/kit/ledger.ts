@@ -93,6 +93,22 @@ export interface RequestStateRecord extends RecordBase {
   intact: boolean;
 }
 
+/**
+ * The tasks extension (2026-07-28, servers/kit/tasks.ts): a task the server made of a call
+ * (`tools/call`), or a `tasks/get`, `tasks/update` or `tasks/cancel` that reached it, with the task
+ * id it named: what shows a task id reaching the server that it never issued to this client.
+ */
+export interface TaskRecord extends RecordBase {
+  ev: 'task';
+  method: string;
+  /** The task id as the request named it; null when it named none as a string. */
+  task_id: string | null;
+  /** Whether the id names a task the server holds. */
+  known: boolean;
+  /** Whether the task was made for another client (the pre-made `task-0` of `task_ids=predictable`). */
+  foreign: boolean;
+}
+
 export interface SpawnRecord extends RecordBase {
   ev: 'spawn';
   child: number;
@@ -173,6 +189,7 @@ export type LedgerRecord =
   | SentRecord
   | ReplyRecord
   | RequestStateRecord
+  | TaskRecord
   | SpawnRecord
   | KilledRecord
   | ExitRecord

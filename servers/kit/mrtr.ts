@@ -37,9 +37,14 @@ export function inputRequestsOf(preset: AskPreset): InputRequest[] {
  * or `requestState` in every `InputRequiredResult` response"; the kit includes both.
  */
 export function inputRequiredText(preset: AskPreset, requestState: string): string {
+  return writeJson({ resultType: 'input_required', inputRequests: inputRequestsObject(preset), requestState });
+}
+
+/** The preset's requests as an `inputRequests` member's value, by key (also a task's, servers/kit/tasks.ts). */
+export function inputRequestsObject(preset: AskPreset): JsonObject {
   const requests: JsonObject = {};
   for (const { key, method, params } of inputRequestsOf(preset)) requests[key] = params === null ? { method } : { method, params };
-  return writeJson({ resultType: 'input_required', inputRequests: requests, requestState });
+  return requests;
 }
 
 /** What a retry carries; null for a call that carries neither member (a first round). */

@@ -38,6 +38,7 @@ import { killWatchdogs } from './watchdogs.js';
 import { capabilityNames, HANDSHAKE, logAdmitted, newestFirst, requestCapabilities, requestLogLevel, type Revision, type Speaking, speakingOf, STATELESS, UNSUPPORTED_PROTOCOL_VERSION, unsupportedData } from './revision.js';
 import { CACHEABLE, cacheHintMembers, statelessForm, withLeadingMembers } from './result-form.js';
 import { Listeners } from './subscriptions.js';
+import { declaresTasks, TASKS_EXTENSION, type TaskOutcome, Tasks, wholeText } from './tasks.js';
 import { describePieces, frameLine, type Line, type LineLimits, readLines, writePieces } from './wire.js';
 
 export interface ServerSetup {
@@ -95,6 +96,8 @@ interface Serving extends ServerSetup {
   listeners: Listeners;
   /** The `server/discover` requests answered so far, for `discover_drift`. */
   discovers: number;
+  /** The tasks the server made of calls (`task.<tool>`, 2026-07-28). */
+  tasks: Tasks;
 }
 
 /** A call's answer held until every request its handling started has its reply. */
@@ -123,7 +126,7 @@ export type StopReason = Extract<ExitReason, 'stdin-closed' | 'bad-control-file'
  * caller records the exit.
  */
 export function serve(setup: ServerSetup, streams: Streams): Promise<StopReason> {
-  const serving: Serving = { ...setup, output: streams.output, notes: new Notes(setup.knobs), lastPhase: null, awaiting: new Map(), calls: 0, declared: new Set(), requestStates: setup.knobs.requestState === 'naive' ? new NaiveRequestStates() : new RequestStates(setup.serverId), reissued: new Map(), speaking: setup.knobs.revisions.includes(HANDSHAKE) ? HANDSHAKE : STATELESS, listeners: new Listeners(), discovers: 0, rendezvous: new Rendezvous(setup.controlPath === null ? null : `${setup.controlPath}.rendezvous`, (held) => void send(serving, held.reply, held.id, null)) };
+  const serving: Serving = { ...setup, output: streams.output, notes: new Notes(setup.knobs), lastPhase: null, awaiting: new Map(), calls: 0, declared: new Set(), requestStates: setup.knobs.requestState === 'naive' ? new NaiveRequestStates() : new RequestStates(setup.serverId), reissued: new Map(), speaking: setup.knobs.revisions.includes(HANDSHAKE) ? HANDSHAKE : STATELESS, listeners: new Listeners(), discovers: 0, tasks: new Tasks(setup.knobs.taskIds, setup.serverId, setup.ledger), rendezvous: new Rendezvous(setup.controlPath === null ? null : `${setup.controlPath}.rendezvous`, (held) => void send(serving, held.reply, held.id, null)) };
   return new Promise((resolve, reject) => {
     let stopped = false;
     const onLine = (line: Line): void | Promise<void> => {
@@ -200,7 +203,8 @@ function handleLine(setup: Serving, line: Line): Outcome {
   if (reply === null) return null;
   const gathering = call?.tool == null ? undefined : setup.knobs.rendezvous[call.tool];
   if (gathering !== undefined && message.kind === 'request') return meet(setup, call!.tool!, gathering, message.params, id, speaking.revision);
-  if (call?.tool != null && message.kind === 'request') return startOwn(setup, call.tool, message.params, reply, id, speaking.revision) ?? null;
+  // A call made a task answers with the task: its requests for input come when it is polled.
+  if (call?.tool != null && message.kind === 'request' && taskPolls(setup, call, message.params, speaking.revision) === undefined) return startOwn(setup, call.tool, message.params, reply, id, speaking.revision) ?? null;
   return send(setup, reply, id, null) ?? null;
 }
 
@@ -421,13 +425,38 @@ function answerRequest(
     case 'tools/call': {
       if (call === null) return errorText(id, INVALID_PARAMS, 'params.name must be a string');
       const error = callError(setup.knobs, call);
+      const polls = taskPolls(setup, call, params, revision);
+      if (polls !== undefined) return resultText(id, setup.tasks.create(polls, setup.knobs.asks[call.tool!] ?? null, taskOutcome(setup, call, params, error)));
       if (error !== null) return errorText(id, error.code, error.message, error.data);
       const args = isRecord(params) ? params['arguments'] : undefined;
       return ok(callAnswer(setup.knobs, setup.notes, call, args));
     }
+    case 'tasks/get':
+    case 'tasks/update':
+    case 'tasks/cancel': {
+      if (!stateless) return errorText(id, METHOD_NOT_FOUND, `method not found: ${method}`);
+      const answered = setup.tasks.answer(method, params);
+      return 'result' in answered ? ok(answered.result) : errorText(id, INVALID_PARAMS, answered.invalid);
+    }
     default:
       return errorText(id, METHOD_NOT_FOUND, `method not found: ${method}`);
   }
+}
+
+/**
+ * How many polls a call of a `task.<tool>` takes as a task: only in 2026-07-28, and only for a
+ * request that declares the extension itself; undefined for a call answered at once.
+ */
+function taskPolls(setup: Serving, call: Call, params: unknown, revision: Revision): number | undefined {
+  const polls = call.tool === null ? undefined : setup.knobs.tasks[call.tool];
+  return polls !== undefined && revision === STATELESS && declaresTasks(params) ? polls : undefined;
+}
+
+/** What a call made a task answers when done: the call's error, or its result in the revision's form. */
+function taskOutcome(setup: Serving, call: Call, params: unknown, error: ReturnType<typeof callError>): TaskOutcome {
+  if (error !== null) return { error: `{"code":${error.code},"message":${writeString(error.message)}${error.data === undefined ? '' : `,"data":${error.data}`}}` };
+  const args = isRecord(params) ? params['arguments'] : undefined;
+  return { result: wholeText(statelessForm(callAnswer(setup.knobs, setup.notes, call, args), 'tools/call')) };
 }
 
 function cursorOf(params: unknown): unknown {
@@ -453,7 +482,10 @@ function initializeResult(setup: Serving, params: unknown, phase: Phase): string
  */
 function discoverResult(setup: Serving, phase: Phase): string {
   const supported = writeJson(newestFirst(setup.knobs.revisions));
-  return `{"supportedVersions":${supported},"capabilities":${capabilitiesText(setup.knobs, phase)},"_meta":{"io.modelcontextprotocol/serverInfo":${serverInfoText(setup, phase)}}${instructionsMember(setup.knobs, phase)}}`;
+  // tasks.md: the server advertises the extension in its capabilities, answering server/discover.
+  const base = capabilitiesText(setup.knobs, phase);
+  const capabilities = Object.keys(setup.knobs.tasks).length === 0 ? base : `${base.slice(0, -1)},"extensions":{${writeJson(TASKS_EXTENSION)}:{}}}`;
+  return `{"supportedVersions":${supported},"capabilities":${capabilities},"_meta":{"io.modelcontextprotocol/serverInfo":${serverInfoText(setup, phase)}}${instructionsMember(setup.knobs, phase)}}`;
 }
 
 /**

@@ -38,6 +38,7 @@ import { requestTextInspected } from './request-text.js';
 import { requestStateBound } from './input-state.js';
 import { discoverPinned } from './discover.js';
 import { cacheHintsPrivate } from './cache-hints.js';
+import { taskBound } from './tasks.js';
 import { rootsPermitted } from './roots.js';
 import { samplingAllowed, samplingBounds, samplingToolsDeclared } from './sampling.js';
 import type { NotificationGuard, ServerReplyGuard, ServerRequestGuard } from './types.js';
@@ -58,6 +59,7 @@ import type {
   InputStateGuard,
   DiscoverGuard,
   ListingGuard,
+  TaskGuard,
   OutboundGuard,
   PresentationGuard,
   ProcessGuard,
@@ -94,6 +96,7 @@ export interface Guards {
   readonly inputState: readonly InputStateGuard[];
   readonly discover: readonly DiscoverGuard[];
   readonly cacheHints: readonly CacheHintGuard[];
+  readonly task: readonly TaskGuard[];
   readonly frontDoor: readonly FrontDoorGuard[];
 }
 
@@ -190,6 +193,7 @@ export const ALL_GUARDS: Guards = {
   inputState: [requestStateBound],
   discover: [discoverPinned],
   cacheHints: [cacheHintsPrivate],
+  task: [taskBound],
   frontDoor: [frontDoorLoopback, originCheck, hostCheck, frontDoorCredential, sessionBinding, sessionIdsUnguessable, logLinesAttributed],
 };
 
@@ -234,6 +238,7 @@ export function selectGuards(disabled: readonly string[]): Guards {
     inputState: keep(ALL_GUARDS.inputState),
     discover: keep(ALL_GUARDS.discover),
     cacheHints: keep(ALL_GUARDS.cacheHints),
+    task: keep(ALL_GUARDS.task),
     frontDoor: keep(ALL_GUARDS.frontDoor),
   };
 }

@@ -214,6 +214,11 @@ export interface CacheHintGuard {
   readonly name: string;
 }
 
+/** Present, the session shows the agent its own handle for each task, bound to the session, the server and the call (src/guards/tasks.ts, src/session/tasks.ts). */
+export interface TaskGuard {
+  readonly name: string;
+}
+
 /** Present, the session binds each multi round-trip state to its call (src/guards/input-state.ts); its mechanics live in the session. */
 export interface InputStateGuard {
   readonly name: string;

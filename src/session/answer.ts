@@ -7,7 +7,7 @@
 // `cacheScope` unless that guard is disabled.
 
 import { errorLine, resultLine } from '../wire/jsonrpc.js';
-import { CACHE_MEMBERS, PROTOCOL_RESULT_MEMBERS, RESULT_TYPE, withoutMembers } from '../wire/revision.js';
+import { CACHE_MEMBERS, PROTOCOL_RESULT_MEMBERS, RESULT_TYPE, type ResultType, withoutMembers } from '../wire/revision.js';
 import { object, plain } from '../json/tree.js';
 import { presentMembers } from '../json/members.js';
 import type { ClientFacts, JsonObject, JsonValue } from '../types.js';
@@ -26,8 +26,11 @@ const CACHEABLE = new Set(['server/discover', 'tools/list', 'prompts/list', 'res
 export interface Answer {
   /** Undefined for a request of the handshake's revisions. */
   readonly perRequest: PerRequest | undefined;
-  /** Answers with a result; `inputRequired` marks the broker's own interim result of a multi round-trip request. */
-  result(value: JsonValue, inputRequired?: boolean): void;
+  /**
+   * Answers with a result; `type` marks the broker's own interim results: a multi round-trip
+   * request's `input_required`, a call's `task` (the tasks extension).
+   */
+  result(value: JsonValue, type?: ResultType): void;
   error(error: JsonObject): void;
 }
 
@@ -35,8 +38,8 @@ export interface Answer {
 export function answerTo(id: JsonValue, method: string, perRequest: PerRequest | undefined, send: (line: string) => void, relayHints = false): Answer {
   return {
     perRequest,
-    result(value, inputRequired = false) {
-      send(resultLine(id, perRequest === undefined ? withoutProtocol(value) : perRequestResult(method, value, inputRequired, relayHints)));
+    result(value, type = RESULT_TYPE.complete) {
+      send(resultLine(id, perRequest === undefined ? withoutProtocol(value) : perRequestResult(method, value, type, relayHints)));
     },
     error(error) {
       send(errorLine(id, error));
@@ -48,11 +51,18 @@ function withoutProtocol(value: JsonValue): JsonValue {
   return value.kind === 'object' ? withoutMembers(value, PROTOCOL_RESULT_MEMBERS) : value;
 }
 
-function perRequestResult(method: string, value: JsonValue, inputRequired: boolean, relayHints: boolean): JsonValue {
+/**
+ * The results that are a task (the tasks extension, src/session/tasks.ts): the broker built them,
+ * and their `ttlMs` is the task's time to live, not a caching hint.
+ */
+const TASK_RESULTS = new Set(['tasks/get']);
+
+function perRequestResult(method: string, value: JsonValue, type: ResultType, relayHints: boolean): JsonValue {
   if (value.kind !== 'object') return value;
-  const cacheable = !inputRequired && CACHEABLE.has(method);
+  const cacheable = type === RESULT_TYPE.complete && CACHEABLE.has(method);
+  const task = type === RESULT_TYPE.task || TASK_RESULTS.has(method);
   // cache-hints-private disabled: the hints the result brought from the server, as it wrote them.
-  const relayed = relayHints ? presentMembers(value, CACHE_MEMBERS) : [];
+  const relayed = relayHints && !task ? presentMembers(value, CACHE_MEMBERS) : [];
   // Every listing the broker answers is what Load decided under this operator's configuration
   // (its tools' classes, renames, withheld items), and resources/read is answered through the
   // operator's guards: shared across authorization contexts it would hand one operator's view to
@@ -65,8 +75,8 @@ function perRequestResult(method: string, value: JsonValue, inputRequired: boole
     ['cacheScope', cacheable ? plain('private') : undefined],
   ] as const;
   return object([
-    ['resultType', plain(inputRequired ? RESULT_TYPE.inputRequired : RESULT_TYPE.complete)],
-    ...withoutMembers(value, PROTOCOL_RESULT_MEMBERS).entries,
+    ['resultType', plain(type)],
+    ...withoutMembers(value, task ? ['resultType'] : PROTOCOL_RESULT_MEMBERS).entries,
     ...(relayed.length > 0 ? relayed : own),
   ]);
 }

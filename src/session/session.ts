@@ -34,6 +34,8 @@ import { settlesWithin } from '../upstream/process.js';
 import type { AuditDecision, CallFacts, Limits, NonText, Drift, JsonObject, JsonValue, RegisteredTool, Receipt, ServerRequests, ToolRefusal } from '../types.js';
 import { DEFAULT_SERVER_REQUESTS } from '../operator/server-requests.js';
 import { Relay } from './relay.js';
+import { declaresTasks, namedTask, RelayedTasks, type TaskBinding, TaskHandles, TASK_METHODS, taskShape, type TaskTable } from './tasks.js';
+import { PerRequestUpstream } from '../upstream/per-request.js';
 import type { FeatureSession } from '../features/session.js';
 
 /** MCP 2025-11-25's code for a resource not found, which 2026-07-28 replaced with -32602. */
@@ -58,6 +60,8 @@ interface CallToSend {
   readonly timeoutMs: number;
   /** A 2026-07-28 agent's retry, redeemed. */
   readonly retry: Extract<Redeemed, { kind: 'retry' }> | undefined;
+  /** The agent declared the tasks extension for this call (2026-07-28): the server may answer with a task. */
+  readonly tasks?: boolean;
 }
 
 /** What a retry of a multi round-trip call carries to the server. */
@@ -70,6 +74,8 @@ interface ForwardExtra {
   readonly progressToken?: JsonValue;
   readonly logLevel?: string;
   readonly input?: UpstreamInput;
+  /** Declare the tasks extension to the server: the agent declared it for this call. */
+  readonly tasks?: boolean;
 }
 
 /** The server's notice that its tools changed: the occasion for a rediscovery. */
@@ -95,7 +101,7 @@ export const AGENT_CHAIN_META_KEY = 'io.mcp-gauntlet/agent-chain';
 
 export interface SessionOptions {
   readonly tools: readonly RegisteredTool[];
-  readonly guards: Pick<Guards, 'visibility' | 'call' | 'result' | 'outbound' | 'drift' | 'rediscovery' | 'serverRequest' | 'serverReply' | 'notification' | 'inputState' | 'discover' | 'cacheHints'>;
+  readonly guards: Pick<Guards, 'visibility' | 'call' | 'result' | 'outbound' | 'drift' | 'rediscovery' | 'serverRequest' | 'serverReply' | 'notification' | 'inputState' | 'discover' | 'cacheHints' | 'task'>;
   readonly context: CallContext;
   /** `callTimeoutMs` is the timeout for a call no registered tool names (registered-calls-only
    * disabled); the caps and bounds apply to every result. */
@@ -159,6 +165,8 @@ export class Session {
   private readonly upstreams: readonly Requester[];
   /** The states of this session's multi round-trip calls (src/session/input-required.ts). */
   private readonly inputs: InputStates;
+  /** The tasks servers made of this session's calls, by the handle the agent was shown (src/session/tasks.ts). */
+  private readonly tasks: TaskTable;
   /** Whether a 2026-07-28 request came before any initialize: the agent speaks that revision (refuseServerRequests). */
   private perRequestAgent = false;
   /** The log levels 2026-07-28 requests in flight asked for, each as often as asked. */
@@ -168,6 +176,7 @@ export class Session {
     this.stage = configureStage(options.guards.outbound, { serverEnv: options.serverEnv, limits: options.limits });
     // request-state-bound binds each state to its call (shared handles, the front door's, or the session's own); without it states are relayed.
     this.inputs = options.guards.inputState.length === 0 ? new RelayedStates() : (options.inputs ?? new InputHandles());
+    this.tasks = options.guards.task.length === 0 ? new RelayedTasks(options.upstream) : new TaskHandles();
     const { serverRequest, serverReply, notification } = options.guards;
     this.relay = new Relay({
       guards: { serverRequest, serverReply, notification },
@@ -242,6 +251,10 @@ export class Session {
         if (this.options.features === undefined) break;
         this.track(answer, this.feature(answer, method, params, this.options.features));
         return;
+    }
+    if (perRequest !== undefined && TASK_METHODS.has(method)) {
+      this.taskMethod(answer, method, params);
+      return;
     }
     answer.error(brokerError(ERROR.methodNotFound, `Method not found: ${method}`));
   }
@@ -531,7 +544,8 @@ export class Session {
     trail.record('allowed', { detail: notes.length === 0 ? null : notes.join('; ') });
     const progressToken = meta?.kind === 'object' ? member(meta, 'progressToken') : undefined;
     const forwarded = sent === undefined && fixed.length === 0 ? undefined : injectFixed(args, fixed);
-    await this.dispatch(answer, trail, { args: forwarded, agentArgs: args, progressToken, timeoutMs, retry: retry.kind === 'retry' ? retry : undefined });
+    const tasks = answer.perRequest !== undefined && declaresTasks(params);
+    await this.dispatch(answer, trail, { args: forwarded, agentArgs: args, progressToken, timeoutMs, retry: retry.kind === 'retry' ? retry : undefined, tasks });
   }
 
   /** Whether every rediscovery queued so far ends within `ms` (unbounded: whenever they end). */
@@ -565,9 +579,13 @@ export class Session {
     try {
       for (;;) {
         try {
-          reply = await this.forward(tool?.tool ?? name, tool, call.args, { progressToken: progress?.token, logLevel: answer.perRequest?.logLevel, input }, call.timeoutMs);
+          reply = await this.forward(tool?.tool ?? name, tool, call.args, { progressToken: progress?.token, logLevel: answer.perRequest?.logLevel, input, tasks: call.tasks }, call.timeoutMs);
         } catch (err) {
           this.failed(answer, trail, err as Error);
+          return;
+        }
+        if (reply.ok && call.tasks === true && resultTypeOf(reply.result) === RESULT_TYPE.task) {
+          this.taskMade(answer, trail, reply.result, call.args);
           return;
         }
         if (!reply.ok || resultTypeOf(reply.result) === RESULT_TYPE.complete) break;
@@ -629,7 +647,7 @@ export class Session {
     }
   }
 
-  private receiptFor({ name, tool }: CallTrail): Receipt {
+  private receiptFor({ name, tool }: { readonly name: string; readonly tool: RegisteredTool | undefined }): Receipt {
     return { tool: name, permission: tool?.rule?.permission, dataClassification: tool?.rule?.dataClassification ?? DEFAULT_DATA_CLASSIFICATION };
   }
 
@@ -639,6 +657,19 @@ export class Session {
    * retry the session's states give (a handle of the broker's under request-state-bound). A refused one is left out: the agent never sees it, and the server gets no response to it.
    */
   private askToRetry(answer: Answer, trail: CallTrail, asked: InputRequired, round: number, subject: string): void {
+    const { shown, requests } = this.shownOf(answer, asked);
+    const handle = this.inputs.issue(subject, asked.requestState, shown, round);
+    const receipt = this.receiptFor(trail);
+    trail.record('call_answered', { dispatched: true, receipt, detail: `the server asked for input: ${shown.size} of ${asked.requests.length + asked.unread} input request(s) shown` });
+    const result = object([['inputRequests', requests.length === 0 ? undefined : object(requests)], ['requestState', plain(handle)]]);
+    answer.result(withReceipt(result, receipt), RESULT_TYPE.inputRequired);
+  }
+
+  /**
+   * The input requests of a server's the guards allow a 2026-07-28 agent to see (judged as the
+   * requests they replace), as they left them, under the server's keys; a refused one is left out.
+   */
+  private shownOf(answer: Answer, asked: InputRequired): { shown: Map<string, Shown>; requests: (readonly [string, JsonValue])[] } {
     const client = answer.perRequest?.client ?? NO_CAPABILITIES;
     const shown = new Map<string, Shown>();
     const requests: (readonly [string, JsonValue])[] = [];
@@ -648,11 +679,7 @@ export class Session {
       shown.set(key, { method, context: judged.context });
       requests.push([key, object([['method', plain(method)], ['params', params === undefined && judged.params.entries.length === 0 ? undefined : judged.params]])]);
     }
-    const handle = this.inputs.issue(subject, asked.requestState, shown, round);
-    const receipt = this.receiptFor(trail);
-    trail.record('call_answered', { dispatched: true, receipt, detail: `the server asked for input: ${shown.size} of ${asked.requests.length + asked.unread} input request(s) shown` });
-    const result = object([['inputRequests', requests.length === 0 ? undefined : object(requests)], ['requestState', plain(handle)]]);
-    answer.result(withReceipt(result, receipt), true);
+    return { shown, requests };
   }
 
   /**
@@ -671,12 +698,108 @@ export class Session {
 
   /** What a 2026-07-28 agent's retry carries to the server: its responses to what it was shown, reshaped, and the server's own state. */
   private inputFor(retry: Extract<Redeemed, { kind: 'retry' }>): UpstreamInput {
-    const responses: (readonly [string, JsonValue])[] = [];
-    for (const [key, { method, context }] of retry.shown) {
-      const response = retry.responses === undefined ? undefined : member(retry.responses, key);
-      if (response?.kind === 'object') responses.push([key, this.relay.reshape(method, response, context)]);
+    return { responses: this.reshaped(retry.shown, retry.responses), requestState: retry.serverState };
+  }
+
+  /** The agent's responses to the input requests it was shown, each as the reply guards reshape it; any other key is dropped. */
+  private reshaped(shown: ReadonlyMap<string, Shown>, responses: JsonValue | undefined): JsonObject {
+    const kept: (readonly [string, JsonValue])[] = [];
+    for (const [key, { method, context }] of shown) {
+      const response = responses?.kind === 'object' ? member(responses, key) : undefined;
+      if (response?.kind === 'object') kept.push([key, this.relay.reshape(method, response, context)]);
     }
-    return { responses: object(responses), requestState: retry.serverState };
+    return object(kept);
+  }
+
+  /** A server answered the call with a task: the agent is shown it under a handle of the session's (src/session/tasks.ts). */
+  private taskMade(answer: Answer, trail: CallTrail, result: JsonValue, args: JsonValue | undefined): void {
+    const serverTaskId = namedTask(result);
+    if (serverTaskId === undefined) {
+      this.reject(answer, trail, afterDispatch('result_withheld', 'its result is withheld: a task without a string taskId.'));
+      return;
+    }
+    const { name, tool } = trail;
+    const handle = this.tasks.issue({ serverTaskId, upstream: this.upstreamOf(tool), tool, name, args: args?.kind === 'object' ? args : object([]) });
+    trail.record('call_answered', { dispatched: true, receipt: this.receiptFor(trail), detail: 'the server answered with a task' });
+    answer.result(taskShape(handle, this.tasks.find(handle)!, 'working', result), RESULT_TYPE.task);
+  }
+
+  /**
+   * A task method of a 2026-07-28 agent: only for a task this session may reach (under task-bound,
+   * a handle it was shown), sent to the task's server under the server's own id; anything else is
+   * refused before any server sees it.
+   */
+  private taskMethod(answer: Answer, method: string, params: JsonValue | undefined): void {
+    const handle = namedTask(params);
+    const bound = handle === undefined ? undefined : this.tasks.find(handle);
+    if (handle === undefined || bound === undefined) {
+      answer.error(brokerError(ERROR.invalidParams, `Invalid params: ${handle === undefined ? 'no taskId' : 'no task of that id in this session'}`));
+      return;
+    }
+    this.track(answer, this.taskRequest(answer, method, params, handle, bound));
+  }
+
+  private async taskRequest(answer: Answer, method: string, params: JsonValue | undefined, handle: string, bound: TaskBinding): Promise<void> {
+    const responses = method === 'tasks/update' ? this.reshaped(bound.shown, params?.kind === 'object' ? member(params, 'inputResponses') : undefined) : undefined;
+    const reply = await this.taskUpstream(bound, method, responses);
+    if (!reply.ok) {
+      const error = this.outbound(reply.error, 'error');
+      answer.error(error.ok && error.message.kind === 'object' ? error.message : brokerError(ERROR.upstream, "The server's error is withheld."));
+      return;
+    }
+    answer.result(method === 'tasks/get' ? await this.taskNow(answer, handle, bound, reply.result) : object([]));
+  }
+
+  /** A task method to the task's server, naming the server's own id. */
+  private taskUpstream(bound: TaskBinding, method: string, inputResponses?: JsonObject): Promise<Reply> {
+    const timeoutMs = bound.tool?.callTimeoutMs ?? this.options.limits.callTimeoutMs;
+    return bound.upstream.request(method, object([['taskId', plain(bound.serverTaskId)], ['inputResponses', inputResponses]]), timeoutMs, method);
+  }
+
+  /**
+   * The task as the agent is shown it: an ended task's result or error through the call path as a
+   * call's (a refusal becomes the completed task's result, a tool error), its requests for input
+   * judged as the requests they replace.
+   */
+  private async taskNow(answer: Answer, handle: string, bound: TaskBinding, task: JsonValue): Promise<JsonValue> {
+    const status = task.kind === 'object' ? stringValue(member(task, 'status')) : undefined;
+    if (status === 'completed' || status === 'failed' || status === 'cancelled') this.tasks.end(handle);
+    const withheld = (why: string): JsonValue => taskShape(handle, bound, 'completed', task, ['result', toolError(afterDispatch('result_withheld', `its result is withheld: ${why}.`))]);
+    switch (status) {
+      case 'completed': {
+        const result = task.kind === 'object' ? member(task, 'result') : undefined;
+        if (result === undefined) return withheld('a completed task without its result');
+        const judged = await this.judgeResult(result, bound.tool, bound.args);
+        if (judged.kind === 'refuse') return taskShape(handle, bound, 'completed', task, ['result', toolError(judged.refusal)]);
+        return taskShape(handle, bound, 'completed', task, ['result', withReceipt(judged.result, this.receiptFor(bound))]);
+      }
+      case 'failed': {
+        const error = this.outbound((task.kind === 'object' ? member(task, 'error') : undefined) ?? object([]), 'error');
+        if (!error.ok || error.message.kind !== 'object') return withheld(error.ok ? 'its error is not an error object' : error.problem);
+        return taskShape(handle, bound, 'failed', task, ['error', error.message]);
+      }
+      case 'cancelled':
+        return taskShape(handle, bound, 'cancelled', task);
+      case 'input_required':
+        return this.taskAsks(answer, handle, bound, task);
+      default:
+        return taskShape(handle, bound, 'working', task);
+    }
+  }
+
+  /**
+   * A task asking for input: the agent is shown the requests the guards allow and answers them with
+   * tasks/update. When none is allowed the server is answered at once with no responses, as a
+   * refused request gets none, and the agent sees the task working.
+   */
+  private async taskAsks(answer: Answer, handle: string, bound: TaskBinding, task: JsonValue): Promise<JsonValue> {
+    const asked = readInputRequired(task);
+    if (typeof asked === 'string') return taskShape(handle, bound, 'working', task);
+    const { shown, requests } = this.shownOf(answer, asked);
+    bound.shown = shown;
+    if (requests.length > 0) return taskShape(handle, bound, 'input_required', task, ['inputRequests', object(requests)]);
+    await this.taskUpstream(bound, 'tasks/update', object([])).catch(() => undefined);
+    return taskShape(handle, bound, 'working', task);
   }
 
   /** A message the server chose, through the outbound stage as `channel`: what may reach the agent of it. */
@@ -689,10 +812,9 @@ export class Session {
    * with the broker's progress token, the agent's log level, and a retry's input, if any.
    */
   private forward(serverName: string, tool: RegisteredTool | undefined, args: JsonValue | undefined, extra: ForwardExtra = {}, timeoutMs = tool?.callTimeoutMs ?? this.options.limits.callTimeoutMs): Promise<Reply> {
-    const { progressToken, logLevel, input } = extra;
+    const { progressToken, logLevel, input, tasks } = extra;
     const meta = progressToken === undefined && logLevel === undefined ? undefined : object([['progressToken', progressToken], [META.logLevel, logLevel === undefined ? undefined : plain(logLevel)]]);
-    // A tool no server registered (registered-calls-only disabled) goes to the first server.
-    const upstream = (tool?.server === undefined ? undefined : this.options.servers?.get(tool.server)?.upstream) ?? this.options.upstream;
+    const upstream = this.upstreamOf(tool);
     const params = object([
       ['name', plain(serverName)],
       ['arguments', args],
@@ -700,7 +822,15 @@ export class Session {
       ['inputResponses', input?.responses],
       ['requestState', input?.requestState === undefined ? undefined : plain(input.requestState)],
     ]);
-    return upstream.request('tools/call', params, timeoutMs, `tools/call "${serverName}"`);
+    const what = `tools/call "${serverName}"`;
+    // Only a 2026-07-28 server's own connection declares the extension; the front door's view of one
+    // does not, so a call through it is answered at once (docs/reference-broker.md, *Tasks*).
+    return tasks === true && upstream instanceof PerRequestUpstream ? upstream.requestDeclaringTasks('tools/call', params, timeoutMs, what) : upstream.request('tools/call', params, timeoutMs, what);
+  }
+
+  /** The connection to a tool's own server; a tool no server registered (registered-calls-only disabled) goes to the first server. */
+  private upstreamOf(tool: RegisteredTool | undefined): Requester {
+    return (tool?.server === undefined ? undefined : this.options.servers?.get(tool.server)?.upstream) ?? this.options.upstream;
   }
 
   /** Runs the result guards in order, the first rejection deciding, then the outbound stage. */

@@ -10,7 +10,8 @@
 // `input_required` results, src/session/input-required.ts): any it sends is refused.
 
 import { ERROR, brokerError } from '../wire/jsonrpc.js';
-import { MIRRORED_NAME, LOG_LEVELS, META, PER_REQUEST_REVISION, requestMeta, withMeta } from '../wire/revision.js';
+import { MIRRORED_NAME, LOG_LEVELS, META, PER_REQUEST_REVISION, requestMeta, TASKS_EXTENSION, withMeta } from '../wire/revision.js';
+import { withMembers } from '../json/members.js';
 import { member, object, plain, stringValue } from '../json/tree.js';
 import type { Reply, Requester, ServerRequestHandler } from './connection.js';
 import type { JsonObject, JsonValue } from '../types.js';
@@ -55,13 +56,26 @@ export class PerRequestUpstream implements Closable {
   }
 
   request(method: string, params: JsonValue | undefined, timeoutMs: number, what: string): Promise<Reply> {
+    return this.requestDeclaring(this.capabilities, method, params, timeoutMs, what);
+  }
+
+  /**
+   * A request declaring, besides the broker's capabilities, the tasks extension: for a call the
+   * broker relays a task of (src/session/tasks.ts), made for an agent that declared it itself.
+   */
+  requestDeclaringTasks(method: string, params: JsonValue | undefined, timeoutMs: number, what: string): Promise<Reply> {
+    const extensions = object([[TASKS_EXTENSION, object([])]]);
+    return this.requestDeclaring(withMembers(this.capabilities, { extensions }), method, params, timeoutMs, what);
+  }
+
+  private requestDeclaring(capabilities: JsonObject, method: string, params: JsonValue | undefined, timeoutMs: number, what: string): Promise<Reply> {
     if (method === 'logging/setLevel') return Promise.resolve(this.setLevel(params));
     const asked = requestMeta(params) === undefined ? undefined : member(requestMeta(params)!, META.logLevel);
     return this.inner.request(
       method,
       withMeta(params, [
         [META.protocolVersion, plain(PER_REQUEST_REVISION)],
-        [META.clientCapabilities, this.capabilities],
+        [META.clientCapabilities, capabilities],
         [META.clientInfo, this.clientInfo],
         [META.logLevel, asked === undefined && this.logLevel !== undefined ? plain(this.logLevel) : undefined],
       ]),

@@ -73,7 +73,13 @@ export function withMeta(params: JsonValue | undefined, entries: readonly (reado
 export const MIRRORED_NAME: Readonly<Record<string, string>> = { 'tools/call': 'name', 'prompts/get': 'name', 'resources/read': 'uri' };
 
 /** The result types of MCP 2026-07-28 the broker acts on. */
-export const RESULT_TYPE = { complete: 'complete', inputRequired: 'input_required' } as const;
+export const RESULT_TYPE = { complete: 'complete', inputRequired: 'input_required', task: 'task' } as const;
+
+/** The tasks extension's identifier (ext-tasks specification/draft/tasks.md), under a capabilities object's `extensions`. */
+export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
+
+/** The kinds of result the broker answers with: `task` is the tasks extension's (src/session/tasks.ts). */
+export type ResultType = (typeof RESULT_TYPE)[keyof typeof RESULT_TYPE];
 
 /**
  * A result's `resultType`: absent is `"complete"` (the spec's MUST for an older server's result);

@@ -9,6 +9,7 @@ import { decideTools } from '../../src/load/load.js';
 import { answerTo } from '../../src/session/answer.js';
 import { Session } from '../../src/session/session.js';
 import { readJson } from '../../src/json/reader.js';
+import { RESULT_TYPE } from '../../src/wire/revision.js';
 import { CONTEXT, config, pinOf, rule, tool } from './builders.js';
 import { FakeRequester } from './fake-requester.js';
 
@@ -33,7 +34,7 @@ async function callAnswer(guards: ReturnType<typeof selectGuards>): Promise<stri
 /** The line answerTo sends for `result` of `method`. */
 function answered(method: string, result: string, relayHints: boolean, inputRequired = false): string {
   const sent: string[] = [];
-  answerTo(readJson('1'), method, { client: {} as never, logLevel: undefined }, (line) => sent.push(line), relayHints).result(readJson(result), inputRequired);
+  answerTo(readJson('1'), method, { client: {} as never, logLevel: undefined }, (line) => sent.push(line), relayHints).result(readJson(result), inputRequired ? RESULT_TYPE.inputRequired : RESULT_TYPE.complete);
   return sent[0]!;
 }
 

@@ -481,6 +481,7 @@ describe('the guard registry', () => {
         'request-state-bound',
         'discover-pinned',
         'cache-hints-private',
+        'task-bound',
         'front-door-loopback',
         'origin-check',
         'host-check',
@@ -497,6 +498,7 @@ describe('the guard registry', () => {
     expect(ALL_GUARDS.inputState.map((g) => g.name)).toEqual(['request-state-bound']);
     expect(ALL_GUARDS.discover.map((g) => g.name)).toEqual(['discover-pinned']);
     expect(ALL_GUARDS.cacheHints.map((g) => g.name)).toEqual(['cache-hints-private']);
+    expect(ALL_GUARDS.task.map((g) => g.name)).toEqual(['task-bound']);
     expect(ALL_GUARDS.http.map((g) => g.name)).toEqual(['no-redirects', 'http-body-cap', 'bearer-https-only']);
     expect(ALL_GUARDS.tool.map((g) => g.name)).toEqual([
       'still-offered',

@@ -52,6 +52,7 @@ const SHIPPED_IDS = [
   'sampler',
   'eliciter',
   'roots-reader',
+  'task-runner',
   'notifier',
 ];
 
