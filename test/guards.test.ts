@@ -519,6 +519,11 @@ const NEEDED_BY: Record<string, Record<string, string[]>> = {
   },
   // Without it the server's state is forwarded as the agent sends it; the canary that the naive
   // server then answers with is withheld by inspect-results, so the harm seen is the call carried out.
+  // Each invalid x-mcp-header form alone; xmh.crlf-name-dropped is not among them, since the
+  // reference refuses a tool whose schema carries CR/LF on other grounds too.
+  'param-headers': Object.fromEntries(
+    ['non-token', 'duplicate', 'number', 'under-items', 'under-oneof', 'through-ref'].map((form) => [`xmh.${form}-dropped.2026-07-28`, ['list.excludes', 'call.server_received']]),
+  ),
   'request-state-bound': {
     'mrt.forged-state-refused.2026-07-28': ['call.server_received'],
     'mrt.replayed-state-refused.2026-07-28': ['call.server_received'],

@@ -27,7 +27,8 @@ import { fileURLToPath } from 'node:url';
 import { isIPv6 } from 'node:net';
 import { PassThrough } from 'node:stream';
 import { errorText, isRecord, METHOD_NOT_FOUND, rawMemberText } from './jsonrpc.js';
-import { HEADER_MISMATCH, headerMismatch, mirroredHeaders } from './request-headers.js';
+import { annotatedPaths, HEADER_MISMATCH, headerMismatch, mirroredHeaders, paramHeaderStates } from './request-headers.js';
+import { presetSchema } from './schemas.js';
 import { HANDSHAKE, metaOf, STATELESS, UNSUPPORTED_PROTOCOL_VERSION } from './revision.js';
 import type { Knobs } from './knobs.js';
 import { answerOauth } from './oauth.js';
@@ -201,6 +202,25 @@ function redirectLocation(knobs: Knobs, port: number, local: string | undefined)
 }
 
 /**
+ * For a 2026-07-28 call of a tool whose input schema (a `schema.<tool>` preset) annotates arguments
+ * with `x-mcp-header`: records how each header stood to the body, and says why the call is refused
+ * when one disagrees with it ("Servers MUST reject requests with a 400 Bad Request HTTP status and
+ * JSON-RPC error code -32020"), or null. A header that is absent is recorded and not refused, so
+ * that a relay which mirrors no parameters is still served; the ledger shows it did not.
+ */
+function paramHeaderMismatch(knobs: Knobs, ledger: ServerSetup['ledger'], headers: Readonly<Record<string, string>>, params: unknown): string | null {
+  const tool = isRecord(params) ? params['name'] : undefined;
+  const preset = typeof tool === 'string' ? knobs.schemas[tool] : undefined;
+  if (typeof tool !== 'string' || preset === undefined) return null;
+  const annotated = annotatedPaths(presetSchema(preset, knobs.canaryPort));
+  if (annotated.length === 0) return null;
+  const states = paramHeaderStates(headers, annotated, isRecord(params) ? params['arguments'] : undefined);
+  ledger.append({ ev: 'param_headers', tool, headers: states });
+  const wrong = Object.keys(states).filter((name) => states[name] === 'mismatch');
+  return wrong.length === 0 ? null : `Header mismatch: Mcp-Param-${wrong.join(', Mcp-Param-')} does not match the body's arguments`;
+}
+
+/**
  * Serves over HTTP until serve() stops (the control file broke, or `die_on_call`); the harness
  * otherwise ends it with a signal. Resolves with serve()'s reason once every listener is closed.
  */
@@ -275,8 +295,9 @@ export async function serveHttp(setup: ServerSetup, addresses: readonly string[]
       // A request the 2025-11-25 handshake does not cover (one naming a revision, or any to a server
       // without 2025-11-25) is answered with 2026-07-28's statuses, its refusals included.
       const modern = knobs.revisions.includes(STATELESS) && (version !== undefined || !knobs.revisions.includes(HANDSHAKE));
-      if (mismatch !== null) {
-        response.writeHead(400, { 'content-type': 'application/json' }).end(errorText(key ?? null, HEADER_MISMATCH, mismatch));
+      const paramMismatch = mismatch === null && bodyStateless && method === 'tools/call' ? paramHeaderMismatch(knobs, ledger, headers, params) : null;
+      if (mismatch !== null || paramMismatch !== null) {
+        response.writeHead(400, { 'content-type': 'application/json' }).end(errorText(key ?? null, HEADER_MISMATCH, (mismatch ?? paramMismatch)!));
         return;
       }
       const call = method === 'tools/call';

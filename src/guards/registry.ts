@@ -30,6 +30,7 @@ import { groupDiesWithBroker, ownProcessGroup, parentDeathSignal } from './proce
 import { descriptionCap, inspectDescriptorsStep, inspectResults, redactServerEnv, resultCap, serverErrorEscaped } from './outbound.js';
 import { operatorAnnotations, operatorDescription } from './presentation.js';
 import { iconsPin, iconsSafe, iconsSafeFeatures } from './icons.js';
+import { paramHeadersValid } from './param-headers.js';
 import { brokerMarkersOnly, effectContract, outputValid, serverErrorIsToolError, withholdUninspectable } from './result.js';
 import { hiddenNamesSound, objectSchema, schemaCompiles, selfContained } from './schema.js';
 import { elicitationAllowed, elicitationBounds, elicitationModeDeclared, elicitationNoCredentials, elicitationUrlWhole } from './elicitation.js';
@@ -113,6 +114,7 @@ export const ALL_GUARDS: Guards = {
     hintConsistency,
     objectSchema,
     selfContained,
+    paramHeadersValid,
     hiddenNamesSound,
     schemaCompiles,
     inspectDescriptors,
