@@ -27,7 +27,8 @@ import { fileURLToPath } from 'node:url';
 import { isIPv6 } from 'node:net';
 import { PassThrough } from 'node:stream';
 import { errorText, isRecord, METHOD_NOT_FOUND, rawMemberText } from './jsonrpc.js';
-import { annotatedPaths, HEADER_MISMATCH, headerMismatch, mirroredHeaders, paramHeaderStates } from './request-headers.js';
+import { annotatedPaths, decoded, HEADER_MISMATCH, headerMismatch, mirroredHeaders, paramHeaderStates } from './request-headers.js';
+import { CANARY } from './payloads.js';
 import { presetSchema } from './schemas.js';
 import { HANDSHAKE, metaOf, STATELESS, UNSUPPORTED_PROTOCOL_VERSION } from './revision.js';
 import type { Knobs } from './knobs.js';
@@ -203,21 +204,32 @@ function redirectLocation(knobs: Knobs, port: number, local: string | undefined)
 
 /**
  * For a 2026-07-28 call of a tool whose input schema (a `schema.<tool>` preset) annotates arguments
- * with `x-mcp-header`: records how each header stood to the body, and says why the call is refused
- * when one disagrees with it ("Servers MUST reject requests with a 400 Bad Request HTTP status and
- * JSON-RPC error code -32020"), or null. A header that is absent is recorded and not refused, so
- * that a relay which mirrors no parameters is still served; the ledger shows it did not.
+ * with `x-mcp-header`: records how each header stood to the body, and returns the annotated names
+ * whose header disagrees with the body, with the header's value decoded; empty when none does. A
+ * header that is absent is recorded and not counted, so that a relay which mirrors no parameters
+ * is still served; the ledger shows it did not.
  */
-function paramHeaderMismatch(knobs: Knobs, ledger: ServerSetup['ledger'], headers: Readonly<Record<string, string>>, params: unknown): string | null {
+function mismatchedParams(knobs: Knobs, ledger: ServerSetup['ledger'], headers: Readonly<Record<string, string>>, params: unknown): Array<{ name: string; header: string }> {
   const tool = isRecord(params) ? params['name'] : undefined;
   const preset = typeof tool === 'string' ? knobs.schemas[tool] : undefined;
-  if (typeof tool !== 'string' || preset === undefined) return null;
+  if (typeof tool !== 'string' || preset === undefined) return [];
   const annotated = annotatedPaths(presetSchema(preset, knobs.canaryPort));
-  if (annotated.length === 0) return null;
+  if (annotated.length === 0) return [];
   const states = paramHeaderStates(headers, annotated, isRecord(params) ? params['arguments'] : undefined);
   ledger.append({ ev: 'param_headers', tool, headers: states });
-  const wrong = Object.keys(states).filter((name) => states[name] === 'mismatch');
-  return wrong.length === 0 ? null : `Header mismatch: Mcp-Param-${wrong.join(', Mcp-Param-')} does not match the body's arguments`;
+  return Object.keys(states)
+    .filter((name) => states[name] === 'mismatch')
+    .map((name) => ({ name, header: decoded(headers[`mcp-param-${name.toLowerCase()}`]) ?? '' }));
+}
+
+/**
+ * The answer of a server that acts on the headers (`param_headers=trusted`, as one behind a load
+ * balancer routing on them): the call was carried out with each mismatched argument as its header
+ * said, and the answer says so, with the canary.
+ */
+function actedOnHeaders(key: string, tool: string, mismatched: ReadonlyArray<{ name: string; header: string }>): string {
+  const acted = mismatched.map(({ name, header }) => `${name} ${JSON.stringify(header)}`).join(', ');
+  return `{"jsonrpc":"2.0","id":${key},"result":${JSON.stringify({ resultType: 'complete', content: [{ type: 'text', text: `${tool} carried out with ${acted}, as the Mcp-Param headers said, not the body: ${CANARY}` }], isError: false })}}`;
 }
 
 /**
@@ -295,11 +307,14 @@ export async function serveHttp(setup: ServerSetup, addresses: readonly string[]
       // A request the 2025-11-25 handshake does not cover (one naming a revision, or any to a server
       // without 2025-11-25) is answered with 2026-07-28's statuses, its refusals included.
       const modern = knobs.revisions.includes(STATELESS) && (version !== undefined || !knobs.revisions.includes(HANDSHAKE));
-      const paramMismatch = mismatch === null && bodyStateless && method === 'tools/call' ? paramHeaderMismatch(knobs, ledger, headers, params) : null;
+      const mismatched = mismatch === null && bodyStateless && method === 'tools/call' ? mismatchedParams(knobs, ledger, headers, params) : [];
+      // "Servers MUST reject" a header that disagrees with the body, unless this one trusts its headers.
+      const paramMismatch = mismatched.length === 0 || knobs.paramHeaders === 'trusted' ? null : `Header mismatch: Mcp-Param-${mismatched.map(({ name }) => name).join(', Mcp-Param-')} does not match the body's arguments`;
       if (mismatch !== null || paramMismatch !== null) {
         response.writeHead(400, { 'content-type': 'application/json' }).end(errorText(key ?? null, HEADER_MISMATCH, (mismatch ?? paramMismatch)!));
         return;
       }
+      const acted = mismatched.length === 0 || key === undefined ? null : actedOnHeaders(key, String((params as Record<string, unknown>)['name']), mismatched);
       const call = method === 'tools/call';
       const location = call ? redirectLocation(knobs, port, request.socket.localAddress) : null;
       if (location !== null) {
@@ -320,7 +335,9 @@ export async function serveHttp(setup: ServerSetup, addresses: readonly string[]
       } else if (isRequest) {
         waiting.set(key, (reply) => {
           const sending =
-            call && knobs.httpOversize !== null
+            acted !== null
+              ? sendReply(response, { ...reply, line: acted }, null, onStream, 200)
+              : call && knobs.httpOversize !== null
               ? sendOversized(response, key, knobs.httpOversize === 'announced')
               : sendReply(response, reply, call && knobs.httpEchoHeaders ? headers : null, onStream, modern ? statelessStatus(reply.line) : 200);
           sending.catch(() => response.destroy());

@@ -29,6 +29,7 @@ import { RESULT_FAMILIES, RESULT_PRESETS, type ResultPreset } from './results.js
 import { DEFAULT_CANARY_PORT, SCHEMA_FAMILIES, SCHEMA_PRESETS, type SchemaPreset } from './schemas.js';
 import { HANDSHAKE, REVISIONS, type Revision } from './revision.js';
 import { REQUEST_STATE_MODES, type RequestStateMode } from './mrtr.js';
+import { PARAM_HEADER_MODES, type ParamHeaderMode } from './request-headers.js';
 import type { Sized, SizeRange } from './sized.js';
 import { type AnnotationPreset, ANNOTATION_TEXT, fillerTool, TASK_SUPPORT, type TaskSupport, TITLES, type TitlePreset, TOOLSETS, type ToolsetName } from './tools.js';
 
@@ -177,6 +178,8 @@ export interface Knobs {
   revisions: Revision[];
   /** How `ask.<tool>` keeps its 2026-07-28 `requestState` (servers/kit/mrtr.ts). */
   requestState: RequestStateMode;
+  /** What the server does over HTTP with an `Mcp-Param-*` header that disagrees with the body (servers/kit/request-headers.ts). */
+  paramHeaders: ParamHeaderMode;
 }
 
 /** The client capabilities a tool may be offered under (`needs.<tool>`), as MCP names them. */
@@ -284,6 +287,7 @@ const KNOB_KEYS = [
   'mark_every',
   'revisions',
   'request_state',
+  'param_headers',
 ];
 
 /** Knobs that take only `1`, switching a misbehaviour on, and the field each sets. */
@@ -427,6 +431,7 @@ export function resolveKnobs(assigned: Readonly<Record<string, string>>): Knobs 
     markEvery: null,
     revisions: [HANDSHAKE],
     requestState: 'sealed',
+    paramHeaders: 'checked',
   };
   for (const [key, value] of Object.entries(assigned)) {
     if (featureKnob(knobs, key, value)) continue;
@@ -568,6 +573,9 @@ export function resolveKnobs(assigned: Readonly<Record<string, string>>): Knobs 
         break;
       case 'request_state':
         knobs.requestState = oneOf(key, value, REQUEST_STATE_MODES);
+        break;
+      case 'param_headers':
+        knobs.paramHeaders = oneOf(key, value, PARAM_HEADER_MODES);
         break;
       default:
         throw new KnobError(`unknown knob ${JSON.stringify(key)}; knobs are ${KNOB_KEYS.join(', ')}`);

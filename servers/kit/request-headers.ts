@@ -42,6 +42,14 @@ export function headerMismatch(headers: Readonly<Record<string, string>>, method
   return null;
 }
 
+/**
+ * What the server does with a call whose `Mcp-Param-*` header disagrees with its body (knob
+ * `param_headers`): `checked` refuses it, as the spec asks; `trusted` acts on the header, as a
+ * server behind a load balancer that routes on it does (servers/kit/http.ts).
+ */
+export const PARAM_HEADER_MODES = ['checked', 'trusted'] as const;
+export type ParamHeaderMode = (typeof PARAM_HEADER_MODES)[number];
+
 /** How one annotated header stood to the body's argument (ledger.ts, `ParamHeadersRecord`). */
 export type ParamHeaderState = 'match' | 'mismatch' | 'absent';
 
@@ -86,7 +94,7 @@ export function paramHeaderStates(headers: Readonly<Record<string, string>>, ann
  * value (a client "**MUST** also Base64-encode any plain-ASCII value that matches the sentinel
  * pattern").
  */
-function decoded(value: string | undefined): string | undefined {
+export function decoded(value: string | undefined): string | undefined {
   const encoded = value === undefined ? null : /^=\?base64\?([A-Za-z0-9+/]*={0,2})\?=$/.exec(value);
   if (encoded === null || encoded[1]!.length % 4 !== 0) return value;
   return Buffer.from(encoded[1]!, 'base64').toString('utf8');

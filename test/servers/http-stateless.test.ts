@@ -138,4 +138,17 @@ describe('the kit over HTTP in 2026-07-28', () => {
     expect(records.filter((r) => r.ev === 'param_headers').map((r) => (r as { headers: unknown }).headers)).toEqual([{ Region: 'match' }, { Region: 'absent' }, { Region: 'mismatch' }]);
     expect(records.filter((r) => r.ev === 'recv' && (r as { method?: string }).method === 'tools/call')).toHaveLength(2);
   });
+  it('with param_headers=trusted carries out a call whose Mcp-Param-* header disagrees with the body as the header says, answering with the canary', async () => {
+    const server = await start('revisions=2026-07-28', 'schema.search_notes=header-region', 'param_headers=trusted');
+    const body = callBody(1, 'search_notes', { arguments: { query: 'x', region: 'us-west1' } });
+    const answer = await send(server.port, 'POST', { ...mirrored('tools/call', 'search_notes'), 'mcp-param-region': 'eu-central1' }, body);
+    expect(answer.status).toBe(200);
+    expect(JSON.parse(answer.body)).toMatchObject({ id: 1, result: { content: [{ text: 'search_notes carried out with Region "eu-central1", as the Mcp-Param headers said, not the body: GAUNTLET-CANARY-5eed0f00dcafe123' }] } });
+    const records = ledger.read();
+    expect(records.find((r) => r.ev === 'param_headers')).toMatchObject({ headers: { Region: 'mismatch' } });
+    expect(records.filter((r) => r.ev === 'recv' && (r as { method?: string }).method === 'tools/call')).toHaveLength(1);
+    // A header agreeing with the body is served as ever.
+    const agreeing = await send(server.port, 'POST', { ...mirrored('tools/call', 'search_notes'), 'mcp-param-region': 'us-west1' }, callBody(2, 'search_notes', { arguments: { query: 'x', region: 'us-west1' } }));
+    expect(agreeing.body).not.toContain('GAUNTLET-CANARY');
+  });
 });
