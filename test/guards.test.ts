@@ -539,6 +539,11 @@ const NEEDED_BY: Record<string, Record<string, string[]>> = {
     'dsv.capability-added-not-shown.2026-07-28': ['request.answer_excludes'],
     'dsv.server-info-changed-not-shown.2026-07-28': ['request.answer_excludes'],
   },
+  // Each invalid x-mcp-header form alone; xmh.crlf-name-dropped is not among them, since the
+  // reference refuses a tool whose schema carries CR/LF on other grounds too.
+  'param-headers': Object.fromEntries(
+    ['non-token', 'duplicate', 'number', 'under-items', 'under-oneof', 'through-ref'].map((form) => [`xmh.${form}-dropped.2026-07-28`, ['list.excludes', 'call.server_received']]),
+  ),
   'request-state-bound': {
     'mrt.forged-state-refused.2026-07-28': ['call.server_received'],
     'mrt.replayed-state-refused.2026-07-28': ['call.server_received'],

@@ -3,6 +3,8 @@ import type { FrontDoorSession } from '../candidates/types.js';
 import type { HttpExchange } from '../expect/types.js';
 import type { HttpStep, TogetherCall } from '../scenario/types.js';
 import { withCredential } from './credential.js';
+import { BASE_REVISION, REQUEST_META, STATELESS_REVISION, type Revision } from './revisions.js';
+import { revisionHeaders } from './streamable-http.js';
 
 /** Who a request presents itself as: its client, the step's own headers, whether it holds the credential. */
 type Presented = Pick<HttpStep, 'client' | 'headers' | 'credential'>;
@@ -68,9 +70,11 @@ export class FrontDoorClients {
   private nextId = 0;
   private readonly url: URL;
 
+  /** `revision` is the case's: in 2026-07-28 a request carries its version in `_meta` and the headers mirroring its body. */
   constructor(
     readonly door: FrontDoorSession,
     private readonly timeoutMs: number,
+    private readonly revision: Revision = BASE_REVISION,
   ) {
     this.url = new URL(door.url);
     // Containment: a candidate bound to every interface is reached on loopback, never elsewhere.
@@ -108,9 +112,11 @@ export class FrontDoorClients {
     return holds ? withCredential({ ...this.door.headers, ...own }, this.door.credential) : own;
   }
 
-  private message(method: string, params: unknown): string {
+  private message(method: string, params: Record<string, unknown>): string {
     this.nextId += 1;
-    return JSON.stringify({ jsonrpc: '2.0', id: `gauntlet-client-${this.nextId}`, method, params });
+    const meta = { [REQUEST_META.protocolVersion]: STATELESS_REVISION, [REQUEST_META.clientCapabilities]: {} };
+    const sent = this.revision === STATELESS_REVISION ? { ...params, _meta: { ...(params['_meta'] as object | undefined), ...meta } } : params;
+    return JSON.stringify({ jsonrpc: '2.0', id: `gauntlet-client-${this.nextId}`, method, params: sent });
   }
 
   /** The headers a client sends in its own session: its session id, then what it presents of itself. */
@@ -210,7 +216,8 @@ export class FrontDoorClients {
   /** Makes the step's request (an initialize followed by its `initialized`); every exchange, in order. */
   async run(step: HttpStep): Promise<HttpExchange[]> {
     const headers = this.headersOf(step, this.sessionFor(step));
-    const post = (what: string, body: string): Sent => ({ method: 'POST', what: `POST ${what}`, headers: { ...headers, 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body });
+    // A 2026-07-28 body's mirrored headers first: the step's own headers may say otherwise than the body.
+    const post = (what: string, body: string): Sent => ({ method: 'POST', what: `POST ${what}`, headers: { ...revisionHeaders(body), ...headers, 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body });
     switch (step.request) {
       case 'initialize': {
         const init = await this.exchange(post('initialize', this.message('initialize', { protocolVersion: PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: `gauntlet-${step.client}`, version: '0.1.0' } })));

@@ -15,8 +15,17 @@ import { text } from 'node:stream/consumers';
  * a key, it refuses every request without it, and is as naive as before in everything else.
  */
 
-/** Receives each message the agent posted, with the Authorization header it came with. */
-export type Forward = (line: string, authorization: string | undefined) => void;
+/**
+ * Receives each message the agent posted, with the Authorization header it came with and its
+ * `Mcp-Param-*` headers (MCP 2026-07-28, names in lower case): "Intermediate servers that do not
+ * recognize an `Mcp-Param-{Name}` header MUST forward it", and a relay recognizes none.
+ */
+export type Forward = (line: string, authorization: string | undefined, params: Record<string, string>) => void;
+
+/** The request's `Mcp-Param-*` headers, as they came. */
+function paramHeadersOf(req: IncomingMessage): Record<string, string> {
+  return Object.fromEntries(Object.entries(req.headers).filter((entry): entry is [string, string] => entry[0].startsWith('mcp-param-') && typeof entry[1] === 'string'));
+}
 
 interface Waiting {
   res: ServerResponse;
@@ -139,8 +148,9 @@ export class NaiveFrontDoor {
       return;
     }
     const authorization = req.headers.authorization;
+    const params = paramHeadersOf(req);
     if (message.id === undefined || typeof message.method !== 'string') {
-      this.forward(body, authorization);
+      this.forward(body, authorization, params);
       res.writeHead(202).end();
       return;
     }
@@ -150,6 +160,6 @@ export class NaiveFrontDoor {
     const streams = (req.headers.accept ?? '').includes('text/event-stream');
     if (streams) res.writeHead(200, { 'content-type': 'text/event-stream', ...headers });
     this.waiting.set(this.nextId, { res, id: message.id, headers, streams, progressToken: tokenText(message.params?._meta) });
-    this.forward(JSON.stringify({ ...message, id: this.nextId }), authorization);
+    this.forward(JSON.stringify({ ...message, id: this.nextId }), authorization, params);
   }
 }

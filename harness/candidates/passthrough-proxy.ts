@@ -129,7 +129,8 @@ function frontDoorOption(argv: string[]): { port: number | undefined; rest: stri
 /** Where the agent's messages come from and its answers go: lines, each with the Authorization it came with. */
 interface AgentSide {
   readonly http: boolean;
-  onLine(handler: (line: string, authorization: string | undefined) => void): void;
+  /** `params` are the `Mcp-Param-*` headers an agent over HTTP sent with the line (none over stdio). */
+  onLine(handler: (line: string, authorization: string | undefined, params: Record<string, string>) => void): void;
   write(line: string): void;
 }
 
@@ -138,7 +139,7 @@ function stdioAgent(): AgentSide {
     http: false,
     onLine(handler) {
       const lines = createInterface({ input: process.stdin, crlfDelay: Number.POSITIVE_INFINITY });
-      lines.on('line', (line) => handler(line, undefined));
+      lines.on('line', (line) => handler(line, undefined, {}));
       lines.on('close', () => process.exit(0));
     },
     write: (line) => process.stdout.write(`${line.trimEnd()}\n`),
@@ -147,10 +148,10 @@ function stdioAgent(): AgentSide {
 
 /** The agent over HTTP: it serves until it is signalled. */
 function httpAgent(port: number): AgentSide {
-  const handlers: Array<(line: string, authorization: string | undefined) => void> = [];
+  const handlers: Array<Parameters<AgentSide['onLine']>[0]> = [];
   // The keyed fixture's key comes in the environment, as a broker's own credential would.
   const key = process.env[FRONT_DOOR_KEY_VARIABLE] || undefined;
-  const door = new NaiveFrontDoor((line, authorization) => handlers.forEach((handler) => handler(line, authorization)), key);
+  const door = new NaiveFrontDoor((line, authorization, params) => handlers.forEach((handler) => handler(line, authorization, params)), key);
   void door.listen(port);
   return { http: true, onLine: (handler) => void handlers.push(handler), write: (line) => door.deliver(line) };
 }
@@ -199,7 +200,7 @@ function proxyToUrl(agent: AgentSide, target: string, tokens: Record<string, str
   // Streamable HTTP asks: without it an ordinary server (the SDK's) refuses everything after
   // initialize. Each initialize opens a new session (a front door's clients each send one).
   let sessionId: string | undefined;
-  agent.onLine((line, agentAuthorization) => {
+  agent.onLine((line, agentAuthorization, agentParams) => {
     stamp?.noteRequest(line);
     const authorization = agentAuthorization ?? (bearer === undefined ? undefined : `Bearer ${bearer}`);
     const initialize = /"method"\s*:\s*"initialize"/.test(line);
@@ -210,6 +211,8 @@ function proxyToUrl(agent: AgentSide, target: string, tokens: Record<string, str
       ...(sessionId === undefined || initialize ? {} : { 'mcp-session-id': sessionId }),
       // A 2026-07-28 request says its method and name in headers too, as every client of that revision must.
       ...revisionHeaders(line),
+      // The agent's Mcp-Param-* headers, passed on unread: what the server and the body disagree on is not its business.
+      ...agentParams,
     };
     void fetch(url, { method: 'POST', headers, body: line })
       .then(async (response) => {

@@ -174,7 +174,7 @@ export class ScenarioSession {
     this.requireAgent(label);
     const door = this.channel?.frontDoor;
     if (door === undefined) throw new Error(`${label}: the candidate's channel is not an HTTP front door the harness can reach`);
-    if (this.frontDoorClients?.door !== door) this.frontDoorClients = new FrontDoorClients(door, this.stepTimeoutMs);
+    if (this.frontDoorClients?.door !== door) this.frontDoorClients = new FrontDoorClients(door, this.stepTimeoutMs, this.revision);
     const mark = this.ledger.mark();
     const together = step.together === undefined ? undefined : await this.frontDoorClients.together({ ...step, together: step.together });
     const byClient = together ?? { [step.client]: await this.frontDoorClients.run(step) };

@@ -27,7 +27,9 @@ import { fileURLToPath } from 'node:url';
 import { isIPv6 } from 'node:net';
 import { PassThrough } from 'node:stream';
 import { errorText, isRecord, METHOD_NOT_FOUND, rawMemberText } from './jsonrpc.js';
-import { HEADER_MISMATCH, headerMismatch, mirroredHeaders } from './request-headers.js';
+import { annotatedPaths, decoded, HEADER_MISMATCH, headerMismatch, mirroredHeaders, paramHeaderStates } from './request-headers.js';
+import { CANARY } from './payloads.js';
+import { presetSchema } from './schemas.js';
 import { HANDSHAKE, metaOf, STATELESS, UNSUPPORTED_PROTOCOL_VERSION } from './revision.js';
 import type { Knobs } from './knobs.js';
 import { answerOauth } from './oauth.js';
@@ -201,6 +203,36 @@ function redirectLocation(knobs: Knobs, port: number, local: string | undefined)
 }
 
 /**
+ * For a 2026-07-28 call of a tool whose input schema (a `schema.<tool>` preset) annotates arguments
+ * with `x-mcp-header`: records how each header stood to the body, and returns the annotated names
+ * whose header disagrees with the body, with the header's value decoded; empty when none does. A
+ * header that is absent is recorded and not counted, so that a relay which mirrors no parameters
+ * is still served; the ledger shows it did not.
+ */
+function mismatchedParams(knobs: Knobs, ledger: ServerSetup['ledger'], headers: Readonly<Record<string, string>>, params: unknown): Array<{ name: string; header: string }> {
+  const tool = isRecord(params) ? params['name'] : undefined;
+  const preset = typeof tool === 'string' ? knobs.schemas[tool] : undefined;
+  if (typeof tool !== 'string' || preset === undefined) return [];
+  const annotated = annotatedPaths(presetSchema(preset, knobs.canaryPort));
+  if (annotated.length === 0) return [];
+  const states = paramHeaderStates(headers, annotated, isRecord(params) ? params['arguments'] : undefined);
+  ledger.append({ ev: 'param_headers', tool, headers: states });
+  return Object.keys(states)
+    .filter((name) => states[name] === 'mismatch')
+    .map((name) => ({ name, header: decoded(headers[`mcp-param-${name.toLowerCase()}`]) ?? '' }));
+}
+
+/**
+ * The answer of a server that acts on the headers (`param_headers=trusted`, as one behind a load
+ * balancer routing on them): the call was carried out with each mismatched argument as its header
+ * said, and the answer says so, with the canary.
+ */
+function actedOnHeaders(key: string, tool: string, mismatched: ReadonlyArray<{ name: string; header: string }>): string {
+  const acted = mismatched.map(({ name, header }) => `${name} ${JSON.stringify(header)}`).join(', ');
+  return `{"jsonrpc":"2.0","id":${key},"result":${JSON.stringify({ resultType: 'complete', content: [{ type: 'text', text: `${tool} carried out with ${acted}, as the Mcp-Param headers said, not the body: ${CANARY}` }], isError: false })}}`;
+}
+
+/**
  * Serves over HTTP until serve() stops (the control file broke, or `die_on_call`); the harness
  * otherwise ends it with a signal. Resolves with serve()'s reason once every listener is closed.
  */
@@ -275,10 +307,14 @@ export async function serveHttp(setup: ServerSetup, addresses: readonly string[]
       // A request the 2025-11-25 handshake does not cover (one naming a revision, or any to a server
       // without 2025-11-25) is answered with 2026-07-28's statuses, its refusals included.
       const modern = knobs.revisions.includes(STATELESS) && (version !== undefined || !knobs.revisions.includes(HANDSHAKE));
-      if (mismatch !== null) {
-        response.writeHead(400, { 'content-type': 'application/json' }).end(errorText(key ?? null, HEADER_MISMATCH, mismatch));
+      const mismatched = mismatch === null && bodyStateless && method === 'tools/call' ? mismatchedParams(knobs, ledger, headers, params) : [];
+      // "Servers MUST reject" a header that disagrees with the body, unless this one trusts its headers.
+      const paramMismatch = mismatched.length === 0 || knobs.paramHeaders === 'trusted' ? null : `Header mismatch: Mcp-Param-${mismatched.map(({ name }) => name).join(', Mcp-Param-')} does not match the body's arguments`;
+      if (mismatch !== null || paramMismatch !== null) {
+        response.writeHead(400, { 'content-type': 'application/json' }).end(errorText(key ?? null, HEADER_MISMATCH, (mismatch ?? paramMismatch)!));
         return;
       }
+      const acted = mismatched.length === 0 || key === undefined ? null : actedOnHeaders(key, String((params as Record<string, unknown>)['name']), mismatched);
       const call = method === 'tools/call';
       const location = call ? redirectLocation(knobs, port, request.socket.localAddress) : null;
       if (location !== null) {
@@ -299,7 +335,9 @@ export async function serveHttp(setup: ServerSetup, addresses: readonly string[]
       } else if (isRequest) {
         waiting.set(key, (reply) => {
           const sending =
-            call && knobs.httpOversize !== null
+            acted !== null
+              ? sendReply(response, { ...reply, line: acted }, null, onStream, 200)
+              : call && knobs.httpOversize !== null
               ? sendOversized(response, key, knobs.httpOversize === 'announced')
               : sendReply(response, reply, call && knobs.httpEchoHeaders ? headers : null, onStream, modern ? statelessStatus(reply.line) : 200);
           sending.catch(() => response.destroy());

@@ -31,6 +31,7 @@ import { HANDSHAKE, REVISIONS, type Revision, STATELESS } from './revision.js';
 import { REQUEST_STATE_MODES, type RequestStateMode } from './mrtr.js';
 import { type CacheHint, HONEST_CACHE_HINT } from './result-form.js';
 import { MAX_TASK_POLLS, TASK_ID_MODES, type TaskIdMode } from './tasks.js';
+import { PARAM_HEADER_MODES, type ParamHeaderMode } from './request-headers.js';
 import type { Sized, SizeRange } from './sized.js';
 import { type AnnotationPreset, ANNOTATION_TEXT, fillerTool, TASK_SUPPORT, type TaskSupport, TITLES, type TitlePreset, TOOLSETS, type ToolsetName } from './tools.js';
 
@@ -191,6 +192,8 @@ export interface Knobs {
   tasks: Record<string, number>;
   /** How the server names its tasks (servers/kit/tasks.ts). */
   taskIds: TaskIdMode;
+  /** What the server does over HTTP with an `Mcp-Param-*` header that disagrees with the body (servers/kit/request-headers.ts). */
+  paramHeaders: ParamHeaderMode;
 }
 
 /** The client capabilities a tool may be offered under (`needs.<tool>`), as MCP names them. */
@@ -303,6 +306,7 @@ const KNOB_KEYS = [
   'cache_hint',
   'task.<tool>',
   'task_ids',
+  'param_headers',
 ];
 
 /** Knobs that take only `1`, switching a misbehaviour on, and the field each sets. */
@@ -454,6 +458,7 @@ export function resolveKnobs(assigned: Readonly<Record<string, string>>): Knobs 
     cacheHintRoundTrip: false,
     tasks: {},
     taskIds: 'sealed',
+    paramHeaders: 'checked',
   };
   for (const [key, value] of Object.entries(assigned)) {
     if (featureKnob(knobs, key, value)) continue;
@@ -607,6 +612,9 @@ export function resolveKnobs(assigned: Readonly<Record<string, string>>): Knobs 
         break;
       case 'task_ids':
         knobs.taskIds = oneOf(key, value, TASK_ID_MODES);
+        break;
+      case 'param_headers':
+        knobs.paramHeaders = oneOf(key, value, PARAM_HEADER_MODES);
         break;
       default:
         throw new KnobError(`unknown knob ${JSON.stringify(key)}; knobs are ${KNOB_KEYS.join(', ')}`);

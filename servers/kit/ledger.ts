@@ -159,6 +159,19 @@ export interface RequestRecord extends RecordBase {
 }
 
 /**
+ * Over HTTP, 2026-07-28: a tools/call of a tool whose input schema annotates arguments with
+ * `x-mcp-header`, and how each annotated header (by its `x-mcp-header` name) stood to the body:
+ * `match` (the header, decoded, says what the argument says), `mismatch`, or `absent` (the
+ * argument is in the body and no header came). Written before the call is served or refused
+ * (servers/kit/request-headers.ts, `paramHeaderStates`).
+ */
+export interface ParamHeadersRecord extends RecordBase {
+  ev: 'param_headers';
+  tool: string;
+  headers: Record<string, 'match' | 'mismatch' | 'absent'>;
+}
+
+/**
  * `mark_every`: a line written in pieces has had `bytes` of it taken by the writer, at `mono_ns`
  * on the monotonic clock (process.hrtime.bigint(), as decimal text), which every process on one
  * machine reads alike: how long after a server crossed a bound the broker answered is a difference.
@@ -196,6 +209,7 @@ export type LedgerRecord =
   | ListeningRecord
   | ConnectionRecord
   | RequestRecord
+  | ParamHeadersRecord
   | WrittenRecord;
 
 /** A record as the caller supplies it: the ledger adds pid and seq (distributed over the union). */

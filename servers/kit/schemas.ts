@@ -11,6 +11,10 @@
  *   that only look similar and must be accepted; and references inside the schema that land on no
  *   schema of it (nothing, a value that is no schema, a cycle), which a validator cannot enforce.
  *
+ * - parameter headers (MCP 2026-07-28's `x-mcp-header`): `header-region` annotates a `region`
+ *   property as the spec allows, and each other `header-*` preset breaks one of the spec's
+ *   constraints on an annotation, which makes the tool definition invalid.
+ *
  * Besides, `deep-<N>` nests `properties` N levels deep, to probe a broker's depth bound.
  *
  * The kit itself never resolves or fetches any of these; it only writes them.
@@ -51,6 +55,14 @@ export const SCHEMA_PRESETS = [
   'prose-zero-width',
   'enum-invisible',
   'prose-and-enum',
+  'header-region',
+  'header-crlf',
+  'header-non-token',
+  'header-duplicate',
+  'header-number',
+  'header-items',
+  'header-oneof',
+  'header-ref',
 ] as const;
 
 export type SchemaPresetName = (typeof SCHEMA_PRESETS)[number];
@@ -82,6 +94,12 @@ const withQuery = (query: JsonObject = { type: 'string' }): JsonObject => ({
 
 /** What the author of the reference presets means a query to be: a short string. */
 const queryDefinition = (): JsonObject => ({ type: 'string', maxLength: 40 });
+/** The parameter-header base: `query` and a `region`, whose schema is `region` when given. */
+const withRegion = (region: JsonObject = { type: 'string', 'x-mcp-header': 'Region' }): JsonObject => ({
+  type: 'object',
+  properties: { query: { type: 'string' }, region },
+  required: ['query'],
+});
 
 const BUILDERS: Record<SchemaPresetName, (canary: CanaryUrl) => JsonObject> = {
   'with-folder': withFolder,
@@ -139,6 +157,17 @@ const BUILDERS: Record<SchemaPresetName, (canary: CanaryUrl) => JsonObject> = {
     ...withQuery(),
     properties: { query: { type: 'string', title: 'Query', description: 'Words to look for in your notes.' }, scope: { enum: ['notes', 'archive'] } },
   }),
+  'header-region': () => withRegion(),
+  'header-crlf': () => withRegion({ type: 'string', 'x-mcp-header': 'Region\r\nX-Injected: 1' }),
+  'header-non-token': () => withRegion({ type: 'string', 'x-mcp-header': 'Region Name' }),
+  'header-duplicate': () => {
+    const schema = withRegion();
+    return { ...schema, properties: { ...(schema['properties'] as JsonObject), zone: { type: 'string', 'x-mcp-header': 'region' } } };
+  },
+  'header-number': () => withRegion({ type: 'number', 'x-mcp-header': 'Region' }),
+  'header-items': () => withRegion({ type: 'array', items: { type: 'string', 'x-mcp-header': 'Region' } }),
+  'header-oneof': () => withRegion({ oneOf: [{ type: 'string', 'x-mcp-header': 'Region' }, { type: 'integer' }] }),
+  'header-ref': () => ({ ...withRegion({ $ref: '#/$defs/region' }), $defs: { region: { type: 'string', 'x-mcp-header': 'Region' } } }),
   keywords: () => ({
     type: 'object',
     properties: {

@@ -28,6 +28,7 @@ import { naiveFrontDoor } from '../guards/front-door.js';
 import { runSession, Session, type SessionOptions } from '../session/session.js';
 import { startAndList, type Started } from '../load/startup.js';
 import { PerRequestUpstream } from '../upstream/per-request.js';
+import { paramAnnotations } from '../schema/param-headers.js';
 import { systemClock } from '../operator/time.js';
 import { tokenEnv } from '../upstream/tokens.js';
 import type { ServerEnv } from '../guards/types.js';
@@ -162,8 +163,14 @@ export async function serve(options: ServeOptions, io: ServeIo): Promise<number>
       if (members.length > 1) throw new ConfigError('the front door serves one server; the configuration names several');
       const plan = guards.frontDoor.reduce((shaped, guard) => guard.plan(shaped), naiveFrontDoor());
       const notices = new SharedNotices(first.upstream, plan.attributeLogs);
+      // The annotations of the schema each tool is offered with, read once: a call's Mcp-Param-* headers are checked against them.
+      const annotated = new Map(outcome.registered.flatMap((tool) => {
+        const read = paramAnnotations(tool.shown.inputSchema);
+        return read.ok && read.headers.length > 0 ? [[tool.name, read.headers] as const] : [];
+      }));
       const door = new FrontDoor({
         ...options.frontDoor,
+        paramHeaders: (name) => annotated.get(name),
         ...(frontDoorCredential === undefined ? {} : { credential: frontDoorCredential }),
         plan,
         maxBodyBytes: config.limits.maxMessageBytes,

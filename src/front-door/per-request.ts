@@ -5,12 +5,17 @@
 // resources/read (a value outside plain ASCII comes as `=?base64?...?=`, decoded before the
 // comparison), and `MCP-Protocol-Version` the `_meta` version of the body. Any disagreement, a
 // header missing, or one malformed, is a HeaderMismatch: the request is refused before its
-// Session sees it.
+// Session sees it. So is a tools/call whose `Mcp-Param-*` header, decoded, says otherwise than the
+// argument its tool's offered schema annotates with `x-mcp-header` (or names one the body lacks):
+// whatever routed on it acted on another value than the call carries. An annotated argument sent
+// without its header is served (the broker makes the server's headers from the body it forwards,
+// src/upstream/listed-params.ts, so nothing downstream sees a header the body does not hold).
 
 import type { IncomingHttpHeaders } from 'node:http';
 import { member, stringValue } from '../json/tree.js';
 import { MIRRORED_NAME, META, requestMeta } from '../wire/revision.js';
 import type { Message } from '../wire/jsonrpc.js';
+import { paramHeaders, type ParamHeader } from '../schema/param-headers.js';
 
 const SENTINEL = /^=\?base64\?([A-Za-z0-9+/]*={0,2})\?=$/;
 /** RFC 9110's field-value characters: visible ASCII, space and tab. */
@@ -32,6 +37,24 @@ export function headerMismatch(headers: IncomingHttpHeaders, message: Extract<Me
   if (name === undefined) return 'the Mcp-Name header is malformed';
   const body = message.params?.kind === 'object' ? stringValue(member(message.params, field)) : undefined;
   return name === body ? undefined : `Mcp-Name header value does not match body value of params.${field}`;
+}
+
+/**
+ * What is wrong with a tools/call's `Mcp-Param-*` headers, given the annotations of the tool's
+ * offered schema, or undefined when each one sent says what the body says.
+ */
+export function paramHeaderMismatch(headers: IncomingHttpHeaders, message: Extract<Message, { kind: 'request' }>, annotated: readonly ParamHeader[]): string | undefined {
+  const args = message.params?.kind === 'object' ? member(message.params, 'arguments') : undefined;
+  const expected = paramHeaders(annotated, args);
+  for (const { name } of annotated) {
+    const key = `mcp-param-${name.toLowerCase()}`;
+    if (headers[key] === undefined) continue;
+    const sent = single(headers[key]);
+    const body = expected[key];
+    if (sent === undefined || decoded(sent) === undefined) return `the Mcp-Param-${name} header is malformed`;
+    if (body === undefined || decoded(sent) !== decoded(body)) return `Mcp-Param-${name} header value does not match the body's argument`;
+  }
+  return undefined;
 }
 
 /** A header given once; undefined when absent or repeated. */

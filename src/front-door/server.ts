@@ -18,13 +18,14 @@ import type { FrontDoorPlan } from '../guards/front-door.js';
 import type { FrontDoorCredential } from './credential.js';
 import { isSupportedProtocolVersion } from '../session/identity.js';
 import { ERROR, brokerError, errorLine, parseMessage, type Message, type Unreadable } from '../wire/jsonrpc.js';
-import { member, plain } from '../json/tree.js';
+import { member, plain, stringValue } from '../json/tree.js';
 import { writeJson } from '../json/writer.js';
 import type { Session } from '../session/session.js';
 import type { JsonValue } from '../types.js';
 import { isOwnOrigin, namesListener, type ListenAddress } from './address.js';
 import { SessionTable, digestOf } from './sessions.js';
-import { headerMismatch } from './per-request.js';
+import { headerMismatch, paramHeaderMismatch } from './per-request.js';
+import type { ParamHeader } from '../schema/param-headers.js';
 import { PER_REQUEST_REVISION } from '../wire/revision.js';
 import { InputHandles } from '../session/input-required.js';
 
@@ -50,6 +51,8 @@ export interface FrontDoorOptions {
    * when given, are the multi round-trip handles it shares with the other Sessions of its credential.
    */
   readonly session: (send: (line: string) => void, handles?: InputHandles) => { readonly session: AgentSession; readonly end: () => void };
+  /** The `x-mcp-header` annotations of the schema a tool is offered with, by the name the agent calls it; none when absent. */
+  readonly paramHeaders?: (name: string) => readonly ParamHeader[] | undefined;
 }
 
 /**
@@ -264,7 +267,7 @@ export class FrontDoor {
       refuseMessage(res, ERROR.invalidRequest, 'a client sends requests and notifications, not responses');
       return;
     }
-    const mismatch = headerMismatch(req.headers, message.message, version);
+    const mismatch = headerMismatch(req.headers, message.message, version) ?? this.paramMismatch(req, message.message);
     if (mismatch !== undefined) {
       res.writeHead(400, { 'content-type': 'application/json' }).end(errorLine(message.message.id, brokerError(ERROR.headerMismatch, `Header mismatch: ${mismatch}`)));
       return;
@@ -280,6 +283,14 @@ export class FrontDoor {
       connection.end();
     });
     this.request(req, res, connection, message.message, message.body, {});
+  }
+
+  /** What is wrong with a 2026-07-28 call's `Mcp-Param-*` headers, for the tool it names (per-request.ts). */
+  private paramMismatch(req: IncomingMessage, message: Extract<Message, { kind: 'request' }>): string | undefined {
+    if (message.method !== 'tools/call' || message.params?.kind !== 'object') return undefined;
+    const name = stringValue(member(message.params, 'name'));
+    const annotated = name === undefined ? undefined : this.options.paramHeaders?.(name);
+    return annotated === undefined ? undefined : paramHeaderMismatch(req.headers, message, annotated);
   }
 
   /** The multi round-trip handles of the credential presented (none is a credential too), a bounded number of credentials kept. */

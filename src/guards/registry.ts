@@ -30,6 +30,7 @@ import { groupDiesWithBroker, ownProcessGroup, parentDeathSignal } from './proce
 import { descriptionCap, inspectDescriptorsStep, inspectResults, redactServerEnv, resultCap, serverErrorEscaped } from './outbound.js';
 import { operatorAnnotations, operatorDescription } from './presentation.js';
 import { iconsPin, iconsSafe, iconsSafeFeatures } from './icons.js';
+import { paramHeadersValid } from './param-headers.js';
 import { brokerMarkersOnly, effectContract, outputValid, serverErrorIsToolError, withholdUninspectable } from './result.js';
 import { hiddenNamesSound, objectSchema, referencesResolve, schemaCompiles, selfContained } from './schema.js';
 import { elicitationAllowed, elicitationBounds, elicitationModeDeclared, elicitationNoCredentials, elicitationUrlWhole } from './elicitation.js';
@@ -123,6 +124,7 @@ export const ALL_GUARDS: Guards = {
     objectSchema,
     selfContained,
     referencesResolve,
+    paramHeadersValid,
     hiddenNamesSound,
     schemaCompiles,
     inspectDescriptors,

@@ -21,6 +21,7 @@ import { hostOf } from '../net/address.js';
 import { systemResolver, type Resolved, type Resolver } from '../net/resolve.js';
 import type { Reply, Requester, ServerRequestHandler } from './connection.js';
 import { ServerInitiated } from './inbound.js';
+import { ListedParams } from './listed-params.js';
 import { mirroredHeaders } from './per-request.js';
 import type { JsonValue } from '../types.js';
 
@@ -67,6 +68,8 @@ export class HttpConnection implements Requester {
   /** Set once the connection is closed; says why. */
   private failure: string | undefined;
   private readonly initiated = new ServerInitiated();
+  /** The `x-mcp-header` annotations of the tools the server listed. */
+  private readonly listedParams = new ListedParams();
   /** Aborted by close(), so that no request outlives the connection. */
   private readonly closing = new AbortController();
   /**
@@ -89,9 +92,13 @@ export class HttpConnection implements Requester {
     const id = this.nextId++;
     const signal = AbortSignal.any([this.closing.signal, AbortSignal.timeout(timeoutMs)]);
     try {
-      const response = await this.post(requestLine(plain(id), method, params), signal, what, mirroredHeaders(method, params));
+      const mirrored = mirroredHeaders(method, params);
+      // A 2026-07-28 call also mirrors the arguments its tool's listing annotates (listed-params.ts).
+      const annotated = method === 'tools/call' && Object.keys(mirrored).length > 0 ? this.listedParams.headersFor(params) : {};
+      const response = await this.post(requestLine(plain(id), method, params), signal, what, { ...mirrored, ...annotated });
       if (method === 'initialize') this.session = headerValue(response, SESSION_HEADER);
       const reply = isEventStream(response) ? await this.answerOnStream(id, response, what) : await this.answerInBody(id, response, what);
+      if (method === 'tools/list' && reply.ok) this.listedParams.learn(reply.result);
       // Whether the version is one the broker speaks is the listing's to judge, as over stdio.
       if (method === 'initialize' && reply.ok && reply.result.kind === 'object') {
         this.version = stringValue(member(reply.result, 'protocolVersion'));

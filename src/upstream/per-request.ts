@@ -13,11 +13,9 @@ import { ERROR, brokerError } from '../wire/jsonrpc.js';
 import { MIRRORED_NAME, LOG_LEVELS, META, PER_REQUEST_REVISION, requestMeta, TASKS_EXTENSION, withMeta } from '../wire/revision.js';
 import { withMembers } from '../json/members.js';
 import { member, object, plain, stringValue } from '../json/tree.js';
+import { encodedHeaderValue } from '../schema/param-headers.js';
 import type { Reply, Requester, ServerRequestHandler } from './connection.js';
 import type { JsonObject, JsonValue } from '../types.js';
-
-/** A value a header carries as it is: visible ASCII, inner spaces, and not the sentinel's form. */
-const PLAIN_HEADER_VALUE = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/;
 
 /**
  * The headers a 2026-07-28 request carries over Streamable HTTP, mirroring its body: its version,
@@ -30,7 +28,7 @@ export function mirroredHeaders(method: string, params: JsonValue | undefined): 
   if (version !== PER_REQUEST_REVISION) return {};
   const field = MIRRORED_NAME[method];
   const name = field === undefined || params?.kind !== 'object' ? undefined : stringValue(member(params, field));
-  const named: Record<string, string> = name === undefined ? {} : { 'mcp-name': PLAIN_HEADER_VALUE.test(name) && !name.startsWith('=?base64?') ? name : `=?base64?${Buffer.from(name, 'utf8').toString('base64')}?=` };
+  const named: Record<string, string> = name === undefined ? {} : { 'mcp-name': encodedHeaderValue(name) };
   return { 'mcp-protocol-version': version, 'mcp-method': method, ...named };
 }
 

@@ -6,7 +6,7 @@
 import { request } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FrontDoor, type AgentSession } from '../../src/front-door/server.js';
-import { headerMismatch } from '../../src/front-door/per-request.js';
+import { headerMismatch, paramHeaderMismatch } from '../../src/front-door/per-request.js';
 import { naiveFrontDoor } from '../../src/guards/front-door.js';
 import { parseMessage, type Message } from '../../src/wire/jsonrpc.js';
 import type { InputHandles } from '../../src/session/input-required.js';
@@ -108,5 +108,24 @@ describe('a 2026-07-28 request’s headers', () => {
     expect(headerMismatch({ 'mcp-method': 'resources/read', 'mcp-name': encoded }, read, '2026-07-28')).toBeUndefined();
     expect(headerMismatch({ 'mcp-method': 'resources/read', 'mcp-name': `=?base64?${Buffer.from('file:///other').toString('base64')}?=` }, read, '2026-07-28')).toMatch(/does not match/);
     expect(headerMismatch({ 'mcp-method': 'resources/read', 'mcp-name': '=?base64?not base64?=' }, read, '2026-07-28')).toBe('the Mcp-Name header is malformed');
+  });
+});
+
+describe('a 2026-07-28 call’s Mcp-Param-* headers', () => {
+  const call = (args: unknown): Extract<Message, { kind: 'request' }> =>
+    parseMessage(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'search', arguments: args, _meta: META } })) as Extract<Message, { kind: 'request' }>;
+  const annotated = [{ name: 'Region', path: ['region'] }];
+
+  it('pass when each one sent, decoded, says what the annotated argument says, or none is sent', () => {
+    expect(paramHeaderMismatch({ 'mcp-param-region': 'us-west1' }, call({ region: 'us-west1' }), annotated)).toBeUndefined();
+    expect(paramHeaderMismatch({ 'mcp-param-region': '=?base64?SGVsbG8sIOS4lueVjA==?=' }, call({ region: 'Hello, 世界' }), annotated)).toBeUndefined();
+    expect(paramHeaderMismatch({}, call({ region: 'us-west1' }), annotated)).toBeUndefined();
+    expect(paramHeaderMismatch({ 'mcp-param-other': 'x' }, call({ region: 'us-west1' }), annotated)).toBeUndefined();
+  });
+
+  it('fail when one says otherwise than the body, names an argument the body lacks, or is malformed', () => {
+    expect(paramHeaderMismatch({ 'mcp-param-region': 'eu-central1' }, call({ region: 'us-west1' }), annotated)).toMatch(/does not match/);
+    expect(paramHeaderMismatch({ 'mcp-param-region': 'us-west1' }, call({}), annotated)).toMatch(/does not match/);
+    expect(paramHeaderMismatch({ 'mcp-param-region': '=?base64?not base64?=' }, call({ region: 'x' }), annotated)).toMatch(/malformed/);
   });
 });

@@ -119,6 +119,31 @@ describe('the raw clients', () => {
     }
   });
 
+  it('speak 2026-07-28 in a case of that revision: _meta in the body, the headers mirroring it, and a step header of a mirrored name in their place', async () => {
+    const seen: Array<{ headers: IncomingHttpHeaders; body: string }> = [];
+    const server = createHttpServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => {
+        seen.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
+        res.writeHead(400).end();
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as { port: number };
+      const door = { url: `http://127.0.0.1:${port}/mcp`, sessionId: () => undefined, headers: {}, credential: undefined };
+      const clients = new FrontDoorClients(door, 5_000, '2026-07-28');
+      await clients.run({ client: 'agent', request: 'call', tool: 'search_notes', arguments: { region: 'us-west1' }, headers: { 'mcp-param-region': 'eu-central1' }, expect: {} });
+      const [sent] = seen;
+      expect(sent!.headers).toMatchObject({ 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'search_notes', 'mcp-param-region': 'eu-central1' });
+      expect(sent!.headers['mcp-session-id']).toBeUndefined();
+      expect(JSON.parse(sent!.body)).toMatchObject({ method: 'tools/call', params: { name: 'search_notes', arguments: { region: 'us-west1' }, _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' } } });
+    } finally {
+      server.close();
+    }
+  });
+
   it('put a credential in place of a header of its name, whatever its case', () => {
     expect(withCredential({ Authorization: 'Bearer mine', origin: 'o' }, { header: 'authorization', value: 'Bearer door' })).toEqual({ origin: 'o', authorization: 'Bearer door' });
     expect(withCredential({ origin: 'o' }, undefined)).toEqual({ origin: 'o' });

@@ -125,4 +125,30 @@ describe('the kit over HTTP in 2026-07-28', () => {
     expect(JSON.parse(ping.body)).toMatchObject({ id: 2, result: {} });
     expect(ledger.read().find((r): r is RequestRecord => r.ev === 'request')).not.toHaveProperty('mcp_headers');
   });
+  it('compares each x-mcp-header argument with its Mcp-Param-* header, decoded: records match, absent or mismatch, and refuses a mismatch 400 HeaderMismatch unserved', async () => {
+    const server = await start('revisions=2026-07-28', 'schema.search_notes=header-region');
+    const call = (id: number, region: string) => callBody(id, 'search_notes', { arguments: { query: 'x', region } });
+    const encoded = `=?base64?${Buffer.from('Hello, 世界').toString('base64')}?=`;
+    expect((await send(server.port, 'POST', { ...mirrored('tools/call', 'search_notes'), 'mcp-param-region': encoded }, call(1, 'Hello, 世界'))).status).toBe(200);
+    expect((await send(server.port, 'POST', mirrored('tools/call', 'search_notes'), call(2, 'us-west1'))).status).toBe(200);
+    const refused = await send(server.port, 'POST', { ...mirrored('tools/call', 'search_notes'), 'mcp-param-region': 'eu-west1' }, call(3, 'us-west1'));
+    expect(refused.status).toBe(400);
+    expect(JSON.parse(refused.body)).toMatchObject({ id: 3, error: { code: -32020 } });
+    const records = ledger.read();
+    expect(records.filter((r) => r.ev === 'param_headers').map((r) => (r as { headers: unknown }).headers)).toEqual([{ Region: 'match' }, { Region: 'absent' }, { Region: 'mismatch' }]);
+    expect(records.filter((r) => r.ev === 'recv' && (r as { method?: string }).method === 'tools/call')).toHaveLength(2);
+  });
+  it('with param_headers=trusted carries out a call whose Mcp-Param-* header disagrees with the body as the header says, answering with the canary', async () => {
+    const server = await start('revisions=2026-07-28', 'schema.search_notes=header-region', 'param_headers=trusted');
+    const body = callBody(1, 'search_notes', { arguments: { query: 'x', region: 'us-west1' } });
+    const answer = await send(server.port, 'POST', { ...mirrored('tools/call', 'search_notes'), 'mcp-param-region': 'eu-central1' }, body);
+    expect(answer.status).toBe(200);
+    expect(JSON.parse(answer.body)).toMatchObject({ id: 1, result: { content: [{ text: 'search_notes carried out with Region "eu-central1", as the Mcp-Param headers said, not the body: GAUNTLET-CANARY-5eed0f00dcafe123' }] } });
+    const records = ledger.read();
+    expect(records.find((r) => r.ev === 'param_headers')).toMatchObject({ headers: { Region: 'mismatch' } });
+    expect(records.filter((r) => r.ev === 'recv' && (r as { method?: string }).method === 'tools/call')).toHaveLength(1);
+    // A header agreeing with the body is served as ever.
+    const agreeing = await send(server.port, 'POST', { ...mirrored('tools/call', 'search_notes'), 'mcp-param-region': 'us-west1' }, callBody(2, 'search_notes', { arguments: { query: 'x', region: 'us-west1' } }));
+    expect(agreeing.body).not.toContain('GAUNTLET-CANARY');
+  });
 });

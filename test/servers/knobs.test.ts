@@ -18,8 +18,8 @@ describe('resolveKnobs', () => {
   it('defaults to the honest notes tool set on one page, every misbehaviour off', () => {
     // Said by what an honest default is rather than by a copy of the defaults table, so a new
     // knob is held to it without being written down twice.
-    const { toolset, filler, duplicatePage, cursor, canaryPort, revisions, requestState, cacheHint, taskIds, ...misbehaviours } = resolveKnobs({});
-    expect({ toolset, filler, duplicatePage, cursor, canaryPort, revisions, requestState, cacheHint, taskIds }).toEqual({
+    const { toolset, filler, duplicatePage, cursor, canaryPort, revisions, requestState, cacheHint, taskIds, paramHeaders, ...misbehaviours } = resolveKnobs({});
+    expect({ toolset, filler, duplicatePage, cursor, canaryPort, revisions, requestState, cacheHint, taskIds, paramHeaders }).toEqual({
       toolset: 'notes',
       filler: 0,
       duplicatePage: 'same',
@@ -29,6 +29,7 @@ describe('resolveKnobs', () => {
       requestState: 'sealed',
       cacheHint: { scope: 'private', ttl: '1000' },
       taskIds: 'sealed',
+      paramHeaders: 'checked',
     });
     for (const [knob, value] of Object.entries(misbehaviours)) {
       expect([knob, value === null || value === false || (typeof value === 'object' && Object.keys(value).length === 0)]).toEqual([knob, true]);

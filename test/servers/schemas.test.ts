@@ -58,6 +58,17 @@ const DOCUMENTED: Record<string, string> = {
     '{"type":"object","properties":{"query":{"type":"string","title":"Query","description":"Words to look for in your notes."},' +
     `"scope":{"enum":["notes","archive"]}},${QUERY_REQUIRED}}`,
 };
+const withRegion = (region: string, extra = ''): string => `{"type":"object","properties":{"query":{"type":"string"},"region":${region}${extra}},${QUERY_REQUIRED}}`;
+Object.assign(DOCUMENTED, {
+  'header-region': withRegion('{"type":"string","x-mcp-header":"Region"}'),
+  'header-crlf': withRegion('{"type":"string","x-mcp-header":"Region\\r\\nX-Injected: 1"}'),
+  'header-non-token': withRegion('{"type":"string","x-mcp-header":"Region Name"}'),
+  'header-duplicate': withRegion('{"type":"string","x-mcp-header":"Region"}', ',"zone":{"type":"string","x-mcp-header":"region"}'),
+  'header-number': withRegion('{"type":"number","x-mcp-header":"Region"}'),
+  'header-items': withRegion('{"type":"array","items":{"type":"string","x-mcp-header":"Region"}}'),
+  'header-oneof': withRegion('{"oneOf":[{"type":"string","x-mcp-header":"Region"},{"type":"integer"}]}'),
+  'header-ref': `{"type":"object","properties":{"query":{"type":"string"},"region":{"$ref":"#/$defs/region"}},${QUERY_REQUIRED},"$defs":{"region":{"type":"string","x-mcp-header":"Region"}}}`,
+});
 const documented = (preset: string, port: number): unknown =>
   JSON.parse(DOCUMENTED[preset]!.replaceAll('PORT', String(port)));
 
