@@ -178,7 +178,7 @@ export async function serve(options: ServeOptions, io: ServeIo): Promise<number>
             audit?.flush();
             send(line);
           };
-          return { session: new Session({ ...session, upstream: view.upstream, send: flushed, ...(inputs === undefined ? {} : { inputs }) }), end: view.end };
+          return { session: new Session({ ...session, upstream: view.upstream, send: flushed, subscriptions: false, ...(inputs === undefined ? {} : { inputs }) }), end: view.end };
         },
       });
       const url = await door.listen();
