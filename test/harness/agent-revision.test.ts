@@ -5,31 +5,17 @@
 
 import { describe, expect, it } from 'vitest';
 import { AgentClient, MAX_INPUT_ROUNDS } from '../../harness/agent/client.js';
-import type { AgentChannel, ExitStatus } from '../../harness/candidates/types.js';
+import type { AgentChannel } from '../../harness/candidates/types.js';
+import { standInBroker, type Message } from './agent-stand-in.js';
 import type { ClientSide } from '../../harness/scenario/types.js';
 import { countByMethod, initiatedIn } from '../../harness/observe/initiated.js';
 
-type Message = { id?: number; method?: string; params?: Record<string, unknown> };
-
 /** A channel whose other side answers each request the agent sends with `answer(message)` (undefined: nothing). */
 function standIn(answer: (message: Message) => unknown): { channel: AgentChannel; sent: Message[] } {
-  const sent: Message[] = [];
-  let deliver: (line: string) => void = () => {};
-  const channel: AgentChannel = {
-    send(line) {
-      const message = JSON.parse(line) as Message;
-      sent.push(message);
-      const result = answer(message);
-      if (result !== undefined) queueMicrotask(() => deliver(JSON.stringify({ jsonrpc: '2.0', id: message.id, result })));
-    },
-    onLine(handler) {
-      deliver = handler;
-    },
-    exited: new Promise<ExitStatus>(() => {}),
-    pid: undefined,
-    close: async () => {},
-  };
-  return { channel, sent };
+  return standInBroker((message) => {
+    const result = answer(message);
+    return result === undefined ? [] : [{ jsonrpc: '2.0', id: message.id, result }];
+  });
 }
 
 const ELICIT = { method: 'elicitation/create', params: { mode: 'form', message: 'Your name?', requestedSchema: { type: 'object', properties: {} } } };
