@@ -4,6 +4,7 @@ import type { ClientSide } from '../scenario/types.js';
 import { hintsOf, type ReceivedHints } from './cache-hints.js';
 import { type CraftedRetry, inputResponsesTo, isInputRequired, retryMembers, type RetryMembers, retryParams } from './input-required.js';
 import { endedAs, isTaskCreated, MAX_TASK_POLLS, taskAsksInput, taskEnded, taskIdOf, TASKS_EXTENSION } from './tasks.js';
+import { LISTEN, LISTEN_PARAMS, acknowledges, listenOutcome, type ListenOutcome } from './listen.js';
 import { BASE_REVISION, REQUEST_META, STATELESS_REVISION, type Revision } from './revisions.js';
 
 /**
@@ -52,6 +53,8 @@ export class AgentClient {
   private closed = false;
   /** The round-trip members of the last retry the agent sent (2026-07-28): what a `replay` sends again. */
   private lastRetry: RetryMembers | undefined;
+  /** Whether the session's subscriptions/listen was sent (`listen`). */
+  private listened = false;
   /**
    * Every line the broker sent that answered no pending request (notifications, requests of its
    * own, stray answers), in arrival order: other channels a withheld value could reach the agent by.
@@ -302,6 +305,23 @@ export class AgentClient {
    */
   handshake(timeoutMs = this.timeoutMs): Promise<Answer> {
     return this.handshakeMethod === 'server/discover' ? this.request('server/discover', {}, timeoutMs) : this.initialize(timeoutMs);
+  }
+
+  /**
+   * Opens the session's one `subscriptions/listen` stream (2026-07-28, harness/agent/listen.ts) and
+   * settles once the broker acknowledged it, answered it, or `timeoutMs` passed. The request stays
+   * open: the stream lasts until the channel closes.
+   */
+  async listen(timeoutMs = this.timeoutMs): Promise<ListenOutcome> {
+    if (this.listened) throw new Error('the agent opens one subscriptions/listen a session');
+    this.listened = true;
+    // exchange() takes the next id: the acknowledgment names the stream by it.
+    const id = this.nextId;
+    const from = this.unsolicited.length;
+    const isAcknowledged = (lines: readonly string[]) => lines.some((line) => acknowledges(line, id));
+    const answered = this.exchange(LISTEN, this.withRequestMeta(LISTEN_PARAMS), timeoutMs);
+    const first = await Promise.race([answered, this.untilUnsolicited(from, isAcknowledged, timeoutMs).then(() => undefined)]);
+    return listenOutcome(first, isAcknowledged(this.unsolicited.slice(from)));
   }
 
   /** The method `handshake` sends. */

@@ -108,6 +108,10 @@ export function aggregate(servers: readonly AggregatedServer[], tokens: Record<s
       }
       const answer = await request(route.server, 'tools/call', { ...params, name: route.tool });
       write({ ...answer, id });
+    } else if (method === 'subscriptions/listen') {
+      // MCP 2026-07-28: the stream is opened with every server under the agent's own id, as a
+      // line relay would, so each server's notices come back tagged as the agent asked.
+      for (const server of servers) links.get(server.name)!.send(message);
     } else if (id !== undefined) {
       write({ jsonrpc: '2.0', id, result: {} });
     } else {

@@ -290,6 +290,10 @@ export class ScenarioSession {
       throw new CandidateUnresponsive(`${label}: the candidate did not answer ${handshake} within ${this.stepTimeoutMs} ms`);
     }
     this.startedReady = answer.kind === 'result';
+    // A 2026-07-28 agent hears of list changes only on a stream it opens (harness/agent/listen.ts);
+    // over stdio, where the stream shares the channel. An HTTP front door would stream it on the
+    // POST's own response, which the agent's HTTP channel bounds as every request's.
+    if (this.startedReady && handshake === 'server/discover' && this.spec.agentHttp === undefined) this.notes.push(`${label}: subscriptions/listen ${await this.agent.listen(expect.within_ms)}`);
     const facts: StartFacts = { label, mark, end: mark, answer, canExplain: this.candidate.startRefusal !== undefined, pgid: channel.pid };
     // A closed channel has an exit to tell: read once, for the refusal and for later steps' errors.
     if (answer.kind === 'closed') facts.exit = await this.exitWithin(channel);

@@ -127,8 +127,13 @@ export async function serve(options: ServeOptions, io: ServeIo): Promise<number>
         return [own.server.id, { upstream, rediscovery, logging: started[i]!.logging }] as const;
       }),
     );
-    // A 2026-07-28 server tells of its changes only to a subscriber.
-    for (const { upstream } of started) if (upstream instanceof PerRequestUpstream) upstream.listen();
+    // A 2026-07-28 server tells of its changes only to a subscriber. One over stdio is subscribed
+    // before the agent is served: it reads the listen when it gets to it, and must not get to it
+    // after a change it would then tell no one of. Over HTTP the listen is a POST whose response
+    // is the stream, which a server may leave without a word until it has something to say (the
+    // kit's does), so the agent is not kept waiting for it.
+    const listens = started.flatMap(({ upstream }, i) => (upstream instanceof PerRequestUpstream ? [{ listening: upstream.listen(config.limits.connectTimeoutMs), stdio: members[i]!.config.server.url === undefined }] : []));
+    await Promise.all(listens.filter(({ stdio }) => stdio).map(({ listening }) => listening));
     const first = servers.get(config.server.id)!;
     // Resources and prompts are configured for one server only (operator/config.ts): the first.
     const registered = new Set(outcome.registered.map((tool) => tool.tool));
@@ -181,7 +186,7 @@ export async function serve(options: ServeOptions, io: ServeIo): Promise<number>
             audit?.flush();
             send(line);
           };
-          return { session: new Session({ ...session, upstream: view.upstream, send: flushed, ...(inputs === undefined ? {} : { inputs }) }), end: view.end };
+          return { session: new Session({ ...session, upstream: view.upstream, send: flushed, subscriptions: false, ...(inputs === undefined ? {} : { inputs }) }), end: view.end };
         },
       });
       const url = await door.listen();

@@ -50,6 +50,8 @@ export interface RelayOptions {
   readonly timeoutMs: number;
   /** Whether the agent asked for this notification; absent, every one the guards allow is forwarded. */
   readonly wants?: (method: string, params: JsonObject | undefined) => boolean;
+  /** Sends the agent a notification as the guards left it; absent, as one line. */
+  readonly deliver?: (method: string, params: JsonObject | undefined) => void;
 }
 
 export class Relay {
@@ -128,7 +130,9 @@ export class Relay {
       judged = verdict.params;
     }
     if (token !== undefined) judged = withMembers(judged, { progressToken: token });
-    this.options.send(notificationLine(method, params === undefined && judged.entries.length === 0 ? undefined : judged));
+    const delivered = params === undefined && judged.entries.length === 0 ? undefined : judged;
+    if (this.options.deliver !== undefined) this.options.deliver(method, delivered);
+    else this.options.send(notificationLine(method, delivered));
   }
 
   /** A token of the broker's own for a call the agent asked progress for; retire it when the call ends. */

@@ -18,7 +18,7 @@ import { injectFixed } from '../load/hidden.js';
 import { toolDescriptor } from '../load/tool-descriptor.js';
 import { configureStage, inspectOutbound, type Channel, type Outbound, type Stage } from '../inspect/stage.js';
 import { BROKER_NAME, BROKER_VERSION, LATEST_PROTOCOL_VERSION, SERVED_VERSIONS, isSupportedProtocolVersion } from './identity.js';
-import { ERROR, brokerError, errorLine, parseMessage } from '../wire/jsonrpc.js';
+import { ERROR, brokerError, errorLine, notificationLine, parseMessage } from '../wire/jsonrpc.js';
 import { LOG_LEVELS, META, RESULT_TYPE, readRequestRevision, requestMeta, resultTypeOf, unsupportedVersion, withoutMembers } from '../wire/revision.js';
 import { answerTo, type Answer } from './answer.js';
 import { InputHandles, type InputStates, MAX_ROUNDS, readInputRequired, RelayedStates, type InputRequired, type Redeemed, type Shown } from './input-required.js';
@@ -36,6 +36,7 @@ import { DEFAULT_SERVER_REQUESTS } from '../operator/server-requests.js';
 import { Relay } from './relay.js';
 import { declaresTasks, namedTask, RelayedTasks, type TaskBinding, TaskHandles, TASK_METHODS, taskShape, type TaskTable } from './tasks.js';
 import { PerRequestUpstream } from '../upstream/per-request.js';
+import { AgentStreams, LISTEN, onStream, withoutServerTag } from './listeners.js';
 import type { FeatureSession } from '../features/session.js';
 
 /** MCP 2025-11-25's code for a resource not found, which 2026-07-28 replaced with -32602. */
@@ -137,6 +138,12 @@ export interface SessionOptions {
   readonly toolListHints?: readonly (readonly [string, JsonValue])[];
   /** The multi round-trip handles this session shares with others (the front door's, per credential); absent, its own. */
   readonly inputs?: InputHandles;
+  /**
+   * Whether a 2026-07-28 agent may open subscriptions/listen streams (default: yes, on stdio, where
+   * they share the channel). The front door answers each POST once and has no stream of its own
+   * for a session in that revision: there a listen is an unknown method, as before it was served.
+   */
+  readonly subscriptions?: boolean;
 }
 
 /** What the server starts on its own that the relay judges: its requests and these notifications. */
@@ -171,6 +178,8 @@ export class Session {
   private perRequestAgent = false;
   /** The log levels 2026-07-28 requests in flight asked for, each as often as asked. */
   private readonly logLevels: string[] = [];
+  /** The subscriptions/listen streams a 2026-07-28 agent opened: where its list-change notices go. */
+  private readonly streams = new AgentStreams();
 
   constructor(private readonly options: SessionOptions) {
     this.stage = configureStage(options.guards.outbound, { serverEnv: options.serverEnv, limits: options.limits });
@@ -185,6 +194,7 @@ export class Session {
       send: (line) => options.send(line),
       timeoutMs: options.limits.callTimeoutMs,
       wants: (method, params) => this.wants(method, params),
+      deliver: (method, params) => this.deliver(method, params),
     });
     const servers: ReadonlyMap<string, SessionServer> = options.servers ?? new Map([['', { upstream: options.upstream, rediscovery: options.rediscovery, logging: options.logging }]]);
     this.logging = [...servers.values()].filter((server) => server.logging === true).map((server) => server.upstream);
@@ -220,6 +230,8 @@ export class Session {
       this.relay.answered(message.id, message.kind === 'result' ? { ok: true, result: message.result } : { ok: false, error: message.error });
       return;
     }
+    // The one notification of the agent's the broker acts on: a stream it closes (stdio's way).
+    if (message.kind === 'notification' && message.method === 'notifications/cancelled') this.streams.cancel(message.params);
     if (message.kind !== 'request') return;
     const { id, method, params } = message;
     const revision = readRequestRevision(params);
@@ -234,7 +246,7 @@ export class Session {
     const perRequest = revision.kind === 'per-request' ? { client: readCapabilities(revision.capabilities), logLevel: revision.logLevel } : undefined;
     // cache-hints-private sets every result's caching hints; without it a result's own (the server's) are relayed.
     const answer = answerTo(id, method, perRequest, this.options.send, this.options.guards.cacheHints.length === 0);
-    if (perRequest === undefined ? this.handshakeRequest(answer, method, params) : this.perRequestOnly(answer, method, params)) return;
+    if (perRequest === undefined ? this.handshakeRequest(answer, method, params) : this.perRequestOnly(answer, method, id, params)) return;
     switch (method) {
       case 'tools/list':
         answer.result(this.toolList);
@@ -296,16 +308,23 @@ export class Session {
 
   /**
    * What only 2026-07-28 has: `server/discover`, answered by the broker itself as it answers
-   * initialize. The methods that revision removed (initialize, ping, logging/setLevel,
-   * resources/subscribe and unsubscribe) are unknown methods in it, and so answered. True when
-   * the request was answered here.
+   * initialize, and `subscriptions/listen`, a stream of the broker's own (src/session/listeners.ts),
+   * acknowledged and left open, or refused. The methods that revision removed (initialize, ping,
+   * logging/setLevel, resources/subscribe and unsubscribe) are unknown methods in it, and so
+   * answered. True when the request was answered here.
    */
-  private perRequestOnly(answer: Answer, method: string, params: JsonValue | undefined): boolean {
+  private perRequestOnly(answer: Answer, method: string, id: JsonValue, params: JsonValue | undefined): boolean {
     this.refuseServerRequests();
     if (method === 'server/discover') {
       // discover-pinned answers from what Load vetted; without it the server is asked again.
       if (this.options.guards.discover.length === 0) this.track(answer, this.rediscoverServer(answer, params));
       else answer.result(discoverResult(this.offered(), this.options.instructions));
+      return true;
+    }
+    if (method === LISTEN && this.options.subscriptions !== false) {
+      const opened = this.streams.listen(id, params);
+      if (opened.ok) this.options.send(opened.acknowledgment);
+      else answer.error(opened.error);
       return true;
     }
     if (!REMOVED_PER_REQUEST.has(method)) return false;
@@ -360,17 +379,33 @@ export class Session {
   /**
    * Whether a server's notification may reach the agent. An agent that initialized, or has sent
    * nothing of 2026-07-28, hears them as before that revision, its log level set for the session
-   * (logging/setLevel). A 2026-07-28 agent
-   * hears of list changes only on a subscriptions/listen stream, which the broker does not serve,
-   * so never here; and a log message only while a request of its in flight asked for messages of
-   * at least its severity: the spec's server sends none for a request without a level, and the
-   * broker does not take its word for it. Progress goes to the request that asked for it either way.
+   * (logging/setLevel). A 2026-07-28 agent hears of list changes only on a subscriptions/listen
+   * stream it opened for them (`deliver`); and a log message only while a request of its in
+   * flight asked for messages of at least its severity: the spec's server sends none for a request
+   * without a level, and the broker does not take its word for it. Progress goes to the request
+   * that asked for it either way.
    */
   private wants(method: string, params: JsonObject | undefined): boolean {
     if (this.initialized || !this.perRequestAgent || method === 'notifications/progress') return true;
+    if (onStream(method)) return this.streams.wants(method);
     if (method !== 'notifications/message') return false;
     const severity = LOG_LEVELS.indexOf(stringValue(params === undefined ? undefined : member(params, 'level')) ?? '');
     return severity >= 0 && this.logLevels.some((level) => LOG_LEVELS.indexOf(level) <= severity);
+  }
+
+  /**
+   * Sends the agent a notification the relay let through, without the subscription id a server
+   * tagged it with: a 2026-07-28 agent gets a list change on each of its streams that asked for
+   * it, under that stream's id; any other notification, and every one to an agent of the
+   * handshake's revisions, goes as one line.
+   */
+  private deliver(method: string, params: JsonObject | undefined): void {
+    const untagged = params === undefined ? undefined : withoutServerTag(params);
+    if (this.initialized || !this.perRequestAgent || !onStream(method)) {
+      this.options.send(notificationLine(method, untagged));
+      return;
+    }
+    for (const line of this.streams.lines(method, untagged ?? object([]))) this.options.send(line);
   }
 
   /**

@@ -35,6 +35,9 @@ export function mirroredHeaders(method: string, params: JsonValue | undefined): 
 /** The longest a timer can wait (about 24.8 days): the subscription is ended by the connection's close. */
 const LISTEN_TIMEOUT_MS = 2 ** 31 - 1;
 
+/** The acknowledgment a server sends first on a stream it opened. */
+const ACKNOWLEDGED = 'notifications/subscriptions/acknowledged';
+
 /** A connection the broker can close, as every upstream is. */
 interface Closable extends Requester {
   close(why?: string): Promise<void>;
@@ -103,11 +106,22 @@ export class PerRequestUpstream implements Closable {
    * `subscriptions/listen` its client opened, and without them a tool that changes during the
    * session would never be decided again (the drift guards). The request stays open for as long as
    * the connection does; the connection's close ends it, and what the server answers, or whether
-   * it refuses, changes nothing else.
+   * it refuses, changes nothing else. Settles once the server acknowledged the stream ("MUST NOT
+   * send any notification on the subscription before it"), answered or refused it, or after
+   * `timeoutMs`: the broker serves the agent only then, so a change the server makes once the
+   * agent is served cannot come before the server has taken the listen in, and be missed.
    */
-  listen(): void {
+  listen(timeoutMs: number): Promise<void> {
     const notifications = plain({ toolsListChanged: true, promptsListChanged: true, resourcesListChanged: true });
-    void this.request('subscriptions/listen', object([['notifications', notifications]]), LISTEN_TIMEOUT_MS, 'subscriptions/listen').catch(() => undefined);
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, timeoutMs);
+      const settle = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      this.inner.onNotification(ACKNOWLEDGED, settle);
+      void this.request('subscriptions/listen', object([['notifications', notifications]]), LISTEN_TIMEOUT_MS, 'subscriptions/listen').then(settle, settle);
+    });
   }
 
   private setLevel(params: JsonValue | undefined): Reply {

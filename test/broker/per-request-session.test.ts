@@ -116,7 +116,7 @@ describe('a 2026-07-28 agent', () => {
     s.handleLine(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"search_notes","arguments":{},${meta('{}', ',"io.modelcontextprotocol/logLevel":"warning"')}}}`);
     upstream.serverNotifies('notifications/message', '{"level":"info","data":"too low"}');
     upstream.serverNotifies('notifications/message', '{"level":"error","data":"during"}');
-    // Heard only on a subscriptions/listen stream, which the broker does not serve.
+    // Heard only on a subscriptions/listen stream, which this agent did not open (agent-listen.test.ts).
     upstream.serverNotifies('notifications/resources/list_changed');
     release();
     await settle(s);

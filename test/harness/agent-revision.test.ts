@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { AgentClient, MAX_INPUT_ROUNDS } from '../../harness/agent/client.js';
 import type { ClientSide } from '../../harness/scenario/types.js';
 import { countByMethod, initiatedIn } from '../../harness/observe/initiated.js';
-import { standIn } from './stand-in-broker.js';
+import { standIn } from './agent-stand-in.js';
 
 const ELICIT = { method: 'elicitation/create', params: { mode: 'form', message: 'Your name?', requestedSchema: { type: 'object', properties: {} } } };
 const ROOTS = { method: 'roots/list', params: {} };

@@ -8,7 +8,7 @@ import { AgentClient } from '../../harness/agent/client.js';
 import { endedAs, MAX_TASK_POLLS, TASKS_EXTENSION } from '../../harness/agent/tasks.js';
 import type { ClientSide } from '../../harness/scenario/types.js';
 import { countByMethod, initiatedIn } from '../../harness/observe/initiated.js';
-import { standIn } from './stand-in-broker.js';
+import { standIn } from './agent-stand-in.js';
 
 const ELICIT = { method: 'elicitation/create', params: { mode: 'form', message: 'Folder?', requestedSchema: { type: 'object', properties: {} } } };
 const side: ClientSide = { tasks: true, elicitation: { answer: { action: 'accept', content: { folder: 'inbox' } } } };
