@@ -474,6 +474,9 @@ const NEEDED_BY: Record<string, Record<string, string[]>> = {
   'list-changed-bound': {
     'ntf.resources-changed-flood': ['call.notifications_max'],
     'ntf.prompts-changed-flood': ['call.notifications_max'],
+    // In 2026-07-28 the notices reach the agent on its subscriptions/listen stream, bounded the same.
+    'ntf.resources-changed-flood.2026-07-28': ['call.notifications_max'],
+    'ntf.prompts-changed-flood.2026-07-28': ['call.notifications_max'],
   },
   // The server kills the group watcher first, so only the kernel's parent-death signal is left.
   'parent-death-signal': {
