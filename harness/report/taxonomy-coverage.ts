@@ -1,6 +1,7 @@
 import type { CaseResult } from '../run/outcome.js';
 import { casesOf, type Taxonomy } from '../taxonomies.js';
 import { tally } from './areas.js';
+import { CLASS_STANDINGS, type ClassCoverage, type ClassStanding, type TaxonomyCoverage } from './taxonomy-coverage-types.js';
 
 /**
  * How a run covered each public taxonomy (taxonomies/, docs/taxonomies.md): each class held,
@@ -8,34 +9,6 @@ import { tally } from './areas.js';
  * Computed from a report's cases and the mapping alone, so a report written before it gains it
  * when it is rendered again.
  */
-
-/**
- * `held`: every attack of the class judged was held (passed with its control passing), at least
- * one judged; `exposed`: one got through; `not-held`: otherwise not held (over-blocked,
- * nonconformant, an error); `not-run`: no attack of the class judged in this run; `missing`: the
- * catalogue has no scenario for it yet; `not-judgeable`: no broker can be judged on it.
- */
-export type ClassStanding = 'held' | 'exposed' | 'not-held' | 'not-run' | 'missing' | 'not-judgeable';
-
-export const CLASS_STANDINGS: readonly ClassStanding[] = ['held', 'exposed', 'not-held', 'not-run', 'missing', 'not-judgeable'];
-
-export interface ClassCoverage {
-  id: string;
-  title: string;
-  standing: ClassStanding;
-  attacks_held: number;
-  attacks_run: number;
-}
-
-export interface TaxonomyCoverage {
-  id: string;
-  name: string;
-  /** Classes by standing. */
-  counts: Record<ClassStanding, number>;
-  /** Classes a broker can be judged on: all but those that are not judgeable (missing ones count: the catalogue lacks them). */
-  judgeable: number;
-  classes: ClassCoverage[];
-}
 
 function classCoverage(entry: Taxonomy['classes'][number], cases: readonly CaseResult[]): ClassCoverage {
   const base = { id: entry.id, title: entry.title };
