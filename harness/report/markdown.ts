@@ -5,7 +5,7 @@ import { describeScore } from '../transparency/score.js';
 import { casesByArea, heldOf, tally } from './areas.js';
 import { renderAssessment } from './markdown-assessment.js';
 import type { Report } from './summary.js';
-import { describeCoverage, taxonomyCoverage } from './taxonomy-coverage.js';
+import { classesNotHeld, describeCoverage, standingWords, taxonomyCoverage } from './taxonomy-coverage.js';
 
 /** Table cells hold hostile text: keep it on one line and unable to break the table. */
 function cell(value: unknown): string {
@@ -50,7 +50,7 @@ function areaLines(report: Report, requirements: readonly Requirement[]): string
 function taxonomyLines(report: Report, taxonomies: readonly Taxonomy[]): string[] {
   const lines = ['## By public taxonomy', '', 'Classes of each published MCP attack taxonomy, a class held when every attack of it judged was held (docs/taxonomies.md).', ''];
   for (const coverage of taxonomyCoverage(report.cases, taxonomies)) {
-    const notHeld = coverage.classes.filter((c) => c.standing !== 'held' && c.standing !== 'not-judgeable').map((c) => `${c.id} ${c.standing}${c.attacks_run > 0 ? ` (${c.attacks_held} of ${c.attacks_run} attacks held)` : ''}`);
+    const notHeld = classesNotHeld(coverage).map((c) => `${c.id} ${standingWords(c.standing)}${c.attacks_run > 0 ? ` (${c.attacks_held} of ${c.attacks_run} attacks held)` : ''}`);
     lines.push(`- **${describeCoverage(coverage)}**${notHeld.length > 0 ? `: ${notHeld.join('; ')}` : ''}`);
   }
   return [...lines, ''];

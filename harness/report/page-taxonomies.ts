@@ -1,7 +1,7 @@
 import type { Taxonomy } from '../taxonomies.js';
 import { escapeHtml } from './page-text.js';
 import type { PageRun } from './page-summary.js';
-import { describeCoverage, taxonomyCoverage } from './taxonomy-coverage.js';
+import { classesNotHeld, describeCoverage, standingWords, taxonomyCoverage } from './taxonomy-coverage.js';
 import type { TaxonomyCoverage } from './taxonomy-coverage-types.js';
 
 /**
@@ -19,7 +19,7 @@ function standingOf(coverage: TaxonomyCoverage): 'held' | 'exposed' | 'partial' 
 }
 
 function cell(coverage: TaxonomyCoverage): string {
-  const notHeld = coverage.classes.filter((c) => c.standing !== 'held' && c.standing !== 'not-judgeable').map((c) => `${c.id}: ${c.standing}`);
+  const notHeld = classesNotHeld(coverage).map((c) => `${c.id}: ${standingWords(c.standing)}`);
   const title = [describeCoverage(coverage), ...notHeld].join('\n');
   return `<td class="${standingOf(coverage)}" title="${escapeHtml(title)}">${coverage.counts.held} of ${coverage.judgeable}</td>`;
 }
@@ -34,7 +34,7 @@ export function taxonomySection(runs: readonly PageRun[], taxonomies: readonly T
     runs.length === 1
       ? perRun[0]!
           .map((coverage) => {
-            const items = coverage.classes.filter((c) => c.standing !== 'held').map((c) => `<li class="${c.standing === 'exposed' ? 'exposed' : 'muted'}"><strong>${escapeHtml(c.id)}</strong> ${escapeHtml(c.title)}: ${c.standing}${c.attacks_run > 0 ? ` (${c.attacks_held} of ${c.attacks_run} attacks held)` : ''}</li>`);
+            const items = classesNotHeld(coverage).map((c) => `<li class="${c.standing === 'exposed' ? 'exposed' : 'muted'}"><strong>${escapeHtml(c.id)}</strong> ${escapeHtml(c.title)}: ${standingWords(c.standing)}${c.attacks_run > 0 ? ` (${c.attacks_held} of ${c.attacks_run} attacks held)` : ''}</li>`);
             return items.length === 0 ? '' : `<details><summary>${escapeHtml(coverage.name)}: ${items.length} class(es) not held</summary><ul>${items.join('')}</ul></details>`;
           })
           .join('')

@@ -27,10 +27,16 @@ export function taxonomyCoverage(cases: readonly CaseResult[], taxonomies: reado
   });
 }
 
+/** The classes a broker can be judged on that this run did not hold, in the taxonomy's order. */
+export const classesNotHeld = (coverage: TaxonomyCoverage): ClassCoverage[] => coverage.classes.filter((c) => c.standing !== 'held' && c.standing !== 'not-judgeable');
+
+/** A standing in words: `not run` for `not-run`. */
+export const standingWords = (standing: ClassStanding): string => standing.replace('-', ' ');
+
 /** "held 9 of 10 classes" with what the rest were, in words, for report.md and the run's log. */
 export function describeCoverage(coverage: TaxonomyCoverage): string {
   const { counts } = coverage;
-  const rest = (['exposed', 'not-held', 'not-run', 'missing'] as const).filter((standing) => counts[standing] > 0).map((standing) => `${counts[standing]} ${standing.replace('-', ' ')}`);
+  const rest = (['exposed', 'not-held', 'not-run', 'missing'] as const).filter((standing) => counts[standing] > 0).map((standing) => `${counts[standing]} ${standingWords(standing)}`);
   const unjudgeable = counts['not-judgeable'] > 0 ? `; ${counts['not-judgeable']} no broker can be judged on` : '';
   return `held ${counts.held} of ${coverage.judgeable} ${coverage.name} classes${rest.length > 0 ? ` (${rest.join(', ')})` : ''}${unjudgeable}`;
 }

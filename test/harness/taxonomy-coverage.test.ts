@@ -66,7 +66,7 @@ describe('coverage by taxonomy', () => {
     const markdown = renderMarkdown(report, [], [taxonomy]);
     expect(markdown).toContain('## By public taxonomy');
     expect(markdown).toContain('**held 1 of 5 Toy Top 6 classes');
-    expect(markdown).toContain('T2 exposed (1 of 2 attacks held)');
+    expect(markdown).toContain('T2 exposed (1 of 2 attacks held); T3 not run; T4 missing; T6 not held (0 of 1 attacks held)');
     const html = renderHtml(report);
     expect(html).toContain('id="taxonomy-summary"');
     for (const { name } of loadTaxonomies()) expect(html).toContain(name.replace(/&/g, '&amp;'));
