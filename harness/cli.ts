@@ -4,6 +4,7 @@ import { loadCatalogue } from './catalogue.js';
 import { mergeCommand } from './commands/merge.js';
 import { reportDirFor } from './paths.js';
 import { loadRequirements } from './requirements.js';
+import { casesOf, loadTaxonomies } from './taxonomies.js';
 import { plannedChecks, requiredHooks } from './expect/plan.js';
 import { readBaseline } from './run/baseline.js';
 import { finishReport } from './run/finish.js';
@@ -34,7 +35,7 @@ const USAGE = `usage:
                [--jobs N] [--scenario-budget MS] [--run-budget MS] [--transparency | --no-transparency]
   gauntlet transparency [--candidate NAME_OR_MODULE] [--suite NAME ...] [--out FILE] [--step-timeout MS]
   gauntlet merge --report-dir OUT [--baseline FILE] [--write-baseline FILE] SHARD_DIR...
-  gauntlet list [--requirements] [--servers] [--json]
+  gauntlet list [--requirements | --servers | --taxonomies] [--json]
   gauntlet index [--reports DIR] [--out FILE]
   gauntlet repro <scenario-id> [--out DIR]
   gauntlet smoke --candidate NAME_OR_ADAPTER [--step-timeout MS]
@@ -159,7 +160,7 @@ async function run(argv: string[]): Promise<number> {
 function list(argv: string[]): number {
   const { values } = parseOptions({
     args: argv,
-    options: { requirements: { type: 'boolean' }, servers: { type: 'boolean' }, json: { type: 'boolean' } },
+    options: { requirements: { type: 'boolean' }, servers: { type: 'boolean' }, taxonomies: { type: 'boolean' }, json: { type: 'boolean' } },
   });
   if (values.servers) {
     const rows = catalogue.map((entry) => ({ id: entry.id, attack: entry.attack, description: entry.description }));
@@ -167,6 +168,27 @@ function list(argv: string[]): number {
     return 0;
   }
   const scenarios = loadCatalogue();
+  if (values.taxonomies) {
+    // Each class of each public taxonomy with the scenarios its ids and globs name, or why none (docs/taxonomies.md).
+    const rows = loadTaxonomies().map((taxonomy) => ({
+      id: taxonomy.id,
+      name: taxonomy.name,
+      publication: taxonomy.publication,
+      classes: taxonomy.classes.map((entry) => ({ ...entry, cases: casesOf(entry, scenarios).map((s) => s.id) })),
+    }));
+    if (values.json) {
+      process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
+      return 0;
+    }
+    for (const row of rows) {
+      process.stdout.write(`${row.name} (${row.publication.url})\n`);
+      for (const entry of row.classes) {
+        const judged = entry.scenarios === undefined ? `${entry.missing === true ? 'MISSING' : 'NOT JUDGEABLE'}: ${entry.reason}` : entry.cases.join(', ');
+        process.stdout.write(`  ${entry.id.padEnd(30)} ${entry.title}\n    ${judged}\n`);
+      }
+    }
+    return 0;
+  }
   if (!values.requirements) {
     // With --json, what an adapter author needs to know of each: the hooks it cannot run without,
     // the protections it tests, its control, the variant it is of its file, the MCP revision it

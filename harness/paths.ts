@@ -24,6 +24,8 @@ export const requirementsFile = join(packageRoot, 'docs', 'requirements.md');
 export const scenarioSchemaFile = join(packageRoot, 'harness', 'scenario', 'scenario.schema.json');
 export const scenarioSkeletonFile = join(packageRoot, 'harness', 'scenario', 'skeleton.schema.json');
 export const expectationsDocFile = join(packageRoot, 'docs', 'expectations.md');
+/** Generated from taxonomies/*.yaml (harness/taxonomies-doc.ts). */
+export const taxonomiesDocFile = join(packageRoot, 'docs', 'taxonomies.md');
 /** Compiled entry points: every process the harness starts runs compiled JavaScript. */
 export const serverEntry = freshBundleOr('servers', 'main', 'main.bundle.cjs');
 /** The broker's bundle is started by its loader, which hands V8 the bundle's code cache. */

@@ -7,6 +7,7 @@ import type { PageRun } from '../report/page-summary.js';
 import type { Report } from '../report/summary.js';
 import { parseOptions } from '../run/options.js';
 import type { TranscriptBound } from '../run/transcript.js';
+import { loadTaxonomies } from '../taxonomies.js';
 
 /**
  * The index holds every candidate's cases, so it keeps less of each transcript than a run's own
@@ -54,6 +55,7 @@ export async function indexCommand(argv: string[]): Promise<number> {
   const page = renderMatrixPage(runs, loadRequirements(), {
     title: 'mcp-gauntlet: candidates side by side',
     transcriptBound: (c) => (c.outcome === 'fail' || c.outcome === 'error' ? INDEX_BOUNDS.failing : INDEX_BOUNDS.passing),
+    taxonomies: loadTaxonomies(),
   });
   await mkdir(dirname(out), { recursive: true });
   await writeFile(out, page);

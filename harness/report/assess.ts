@@ -2,8 +2,10 @@ import type { Profile, ProfileScore } from '../profiles.js';
 import { applyBaseline, isExpectedFailure, type Baseline } from '../run/baseline.js';
 import type { CaseResult } from '../run/outcome.js';
 import type { Scenario } from '../scenario/types.js';
+import type { Taxonomy } from '../taxonomies.js';
 import { plannedChecks } from '../expect/plan.js';
 import { tally } from './areas.js';
+import { taxonomyCoverage } from './taxonomy-coverage.js';
 import type { Report } from './summary.js';
 
 /** A profile scored on its own scenarios; scenarios it does not list (newer ones) do not count. */
@@ -19,11 +21,15 @@ export interface AssessOptions {
   /** Every scenario of the catalogue: what a baseline entry may name. */
   catalogue: readonly Scenario[];
   baseline?: Baseline;
+  /** The public taxonomies to score the run on (taxonomies/); none when absent. */
+  taxonomies?: readonly Taxonomy[];
 }
 
-/** Adds to a finished report what is judged across cases: profile scores and the baseline's verdict. */
+/** Adds to a finished report what is judged across cases: profile scores, taxonomy coverage and the baseline's verdict. */
 export function assess(report: Report, options: AssessOptions): Report {
   const assessed: Report = { ...report, summary: { ...report.summary }, profiles: options.profiles.map((profile) => scoreProfile(profile, report.cases)) };
+  if (options.taxonomies === undefined) delete assessed.taxonomies;
+  else assessed.taxonomies = taxonomyCoverage(report.cases, options.taxonomies);
   delete assessed.baseline;
   delete assessed.summary.expected_failures;
   delete assessed.summary.unexpected_failures;

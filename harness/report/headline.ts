@@ -1,5 +1,7 @@
+import { loadTaxonomies, type Taxonomy } from '../taxonomies.js';
 import { heldOf } from './areas.js';
 import type { Report } from './summary.js';
+import { describeCoverage, taxonomyCoverage } from './taxonomy-coverage.js';
 
 /**
  * A run's headline in numbers: what a CI job exposes as its outputs and shows first. Read from a
@@ -74,9 +76,10 @@ function artifactLine(artifact: HeadlineContext['artifact']): string[] {
 
 /**
  * A run's headline as Markdown for a CI job's summary: the verdict the exit code gives, attacks
- * held of run, controls passed, failures by kind, the baseline's verdict, and where the report is.
+ * held of run, controls passed, failures by kind, classes held of each public taxonomy (computed
+ * from the cases, as report.md does), the baseline's verdict, and where the report is.
  */
-export function headlineMarkdown(report: Report, context: HeadlineContext): string {
+export function headlineMarkdown(report: Report, context: HeadlineContext, taxonomies: readonly Taxonomy[] = loadTaxonomies()): string {
   const numbers = headlineOf(report);
   const { summary, baseline } = report;
   const lines = [
@@ -91,6 +94,7 @@ export function headlineMarkdown(report: Report, context: HeadlineContext): stri
     '|---|---|---|---|---|---|',
     `| ${numbers.exposed} (${summary.exposed_claimed} / ${summary.exposed_not_claimed}) | ${numbers.over_blocked} | ${numbers.nonconformant} | ${numbers.errors} | ${numbers.unsupported} | ${summary.total} |`,
     '',
+    ...(taxonomies.length === 0 ? [] : [`Public taxonomies (docs/taxonomies.md): ${taxonomyCoverage(report.cases, taxonomies).map(describeCoverage).join('; ')}.`, '']),
     ...(baseline === undefined
       ? []
       : [`Baseline \`${baseline.file.replace(/`/g, "'")}\`: ${summary.expected_failures ?? 0} expected failure(s), ${summary.unexpected_failures ?? 0} unexpected, ${baseline.stale.length} stale entr${baseline.stale.length === 1 ? 'y' : 'ies'}.`, '']),

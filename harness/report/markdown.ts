@@ -1,9 +1,11 @@
 import { loadRequirements, type Requirement } from '../requirements.js';
+import { loadTaxonomies, type Taxonomy } from '../taxonomies.js';
 import type { CaseResult } from '../run/outcome.js';
 import { describeScore } from '../transparency/score.js';
 import { casesByArea, heldOf, tally } from './areas.js';
 import { renderAssessment } from './markdown-assessment.js';
 import type { Report } from './summary.js';
+import { classesNotHeld, describeCoverage, standingWords, taxonomyCoverage } from './taxonomy-coverage.js';
 
 /** Table cells hold hostile text: keep it on one line and unable to break the table. */
 function cell(value: unknown): string {
@@ -39,6 +41,19 @@ function areaLines(report: Report, requirements: readonly Requirement[]): string
     return `| ${area.name} (${area.id}) | ${heldOf(score)} | ${score.exposed} | ${score.controls_passed} of ${score.controls_run} |`;
   });
   return ['## By protection area', '', '| area | attacks held | exposed | controls passed |', '|---|---|---|---|', ...rows, ''];
+}
+
+/**
+ * Classes held of each public taxonomy (docs/taxonomies.md), computed from the cases, so a report
+ * written before the section gains it when rendered again; each class not held named.
+ */
+function taxonomyLines(report: Report, taxonomies: readonly Taxonomy[]): string[] {
+  const lines = ['## By public taxonomy', '', 'Classes of each published MCP attack taxonomy, a class held when every attack of it judged was held (docs/taxonomies.md).', ''];
+  for (const coverage of taxonomyCoverage(report.cases, taxonomies)) {
+    const notHeld = classesNotHeld(coverage).map((c) => `${c.id} ${standingWords(c.standing)}${c.attacks_run > 0 ? ` (${c.attacks_held} of ${c.attacks_run} attacks held)` : ''}`);
+    lines.push(`- **${describeCoverage(coverage)}**${notHeld.length > 0 ? `: ${notHeld.join('; ')}` : ''}`);
+  }
+  return [...lines, ''];
 }
 
 /** Held of run and controls passed in each MCP revision the run's cases spoke, beside the totals. */
@@ -83,7 +98,7 @@ function adapterLines(report: Report): string[] {
 }
 
 /** A Markdown summary for people and pull requests, derived from the JSON report. */
-export function renderMarkdown(report: Report, requirements: readonly Requirement[] = loadRequirements()): string {
+export function renderMarkdown(report: Report, requirements: readonly Requirement[] = loadRequirements(), taxonomies: readonly Taxonomy[] = loadTaxonomies()): string {
   const { summary } = report;
   const score = tally(report.cases);
   const lines = [
@@ -104,6 +119,7 @@ export function renderMarkdown(report: Report, requirements: readonly Requiremen
     ...transparencyLines(report),
     ...timingLines(report),
     ...areaLines(report, requirements),
+    ...taxonomyLines(report, taxonomies),
     ...renderAssessment(report),
     '| scenario | kind | requirements | outcome | control |',
     '|---|---|---|---|---|',

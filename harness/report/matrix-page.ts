@@ -2,11 +2,13 @@ import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import type { Requirement } from '../requirements.js';
 import type { CaseResult } from '../run/outcome.js';
+import type { Taxonomy } from '../taxonomies.js';
 import { boundSide, type Transcript, type TranscriptBound, type TranscriptEntry, type TranscriptLine } from '../run/transcript.js';
 import { areaOf, UNLISTED, type Area } from './areas.js';
 import { SCRIPT, STYLE } from './page-client.js';
 import { areaSummary, candidateList, columnHead, verdictSection, type PageRun } from './page-summary.js';
 import { escapeHtml, scriptJson } from './page-text.js';
+import { taxonomySection } from './page-taxonomies.js';
 
 /**
  * One self-contained HTML page. It opens on the summary (for one run its verdict first, then held
@@ -23,6 +25,8 @@ export interface PageOptions {
   title: string;
   /** Re-bound each case's transcript to this (the index); absent, the report's own bounds stand. */
   transcriptBound?: (c: CaseResult) => TranscriptBound;
+  /** The public taxonomies to show coverage of (taxonomies/); none when absent. */
+  taxonomies?: readonly Taxonomy[];
 }
 
 /** Longest text of one finding's expected or observed value, of a reason, a note or stderr. */
@@ -204,6 +208,7 @@ export function renderMatrixPage(runs: readonly PageRun[], requirements: readonl
 <body>
 <header><h1>${escapeHtml(options.title)}</h1><p class="filters">${filters}</p></header>
 ${incomplete}${several ? '' : `${verdictSection(runs[0]!.report)}\n`}${areaSummary(runs, requirements)}
+${taxonomySection(runs, options.taxonomies ?? [])}
 ${several ? `<section>${candidateList(runs)}</section>\n` : ''}<section id="scenarios">
 <h2>Every scenario <span class="muted">click a cell for the case: expected against observed, and its transcript</span></h2>
 <p class="legend">${legend}</p>

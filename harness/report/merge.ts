@@ -75,6 +75,7 @@ export function mergeShards(shards: readonly ShardReport[], order: readonly stri
   // One shard's timing is not the merged run's: each shard's report keeps its own.
   delete merged.timing;
   delete merged.profiles;
+  delete merged.taxonomies;
   delete merged.baseline;
   return merged;
 }

@@ -5,6 +5,7 @@ import type { BaselineVerdict } from '../run/baseline.js';
 import type { Shard } from '../run/shard.js';
 import type { CaseResult, FailureKind, Outcome } from '../run/outcome.js';
 import type { TransparencyReport } from '../transparency/types.js';
+import type { TaxonomyCoverage } from './taxonomy-coverage-types.js';
 
 export const REPORT_FORMAT = 'mcp-gauntlet-report/3';
 
@@ -119,6 +120,11 @@ export interface Report {
   timing?: Timing;
   /** Each profile scored on its own scenarios (docs/profiles.md). */
   profiles?: ProfileScore[];
+  /**
+   * Each public taxonomy's classes held, exposed, not run or missing (docs/taxonomies.md), from the
+   * cases and taxonomies/. Absent from reports written before it; the renderers compute it afresh.
+   */
+  taxonomies?: TaxonomyCoverage[];
   /** What the expected-failure baseline made of the run (docs/ci.md). */
   baseline?: BaselineVerdict;
   /** Present when the run was interrupted (SIGINT, SIGTERM): why, and the selected scenarios it did not judge. */

@@ -1,7 +1,9 @@
 import { isAbsolute, join, relative } from 'node:path';
 import { loadCatalogue } from '../catalogue.js';
 import { loadProfiles } from '../profiles.js';
+import { loadTaxonomies } from '../taxonomies.js';
 import { assess } from '../report/assess.js';
+import { describeCoverage } from '../report/taxonomy-coverage.js';
 import type { Report } from '../report/summary.js';
 import { REPORT_FILES, writeReport } from '../report/write.js';
 import { writeBaseline, type Baseline } from './baseline.js';
@@ -20,7 +22,7 @@ export interface FinishOptions {
  * the report (and a baseline if asked), say on stderr what fails the run, and give the exit code.
  */
 export async function finishReport(report: Report, options: FinishOptions): Promise<number> {
-  const assessed = assess(report, { profiles: loadProfiles(), catalogue: loadCatalogue(), ...(options.baseline === undefined ? {} : { baseline: options.baseline }) });
+  const assessed = assess(report, { profiles: loadProfiles(), catalogue: loadCatalogue(), taxonomies: loadTaxonomies(), ...(options.baseline === undefined ? {} : { baseline: options.baseline }) });
   if (options.writeBaselineTo !== undefined) {
     const placeholders = await writeBaseline(options.writeBaselineTo, assessed.candidate.name, assessed.cases, options.baseline);
     options.log(`baseline written to ${options.writeBaselineTo}; ${placeholders.length} entr${placeholders.length === 1 ? 'y needs' : 'ies need'} a reason in place of the placeholder`);
@@ -30,6 +32,7 @@ export async function finishReport(report: Report, options: FinishOptions): Prom
   options.log(
     `attacks held ${summary.attacks_held} of ${summary.attacks_total}; exposed ${summary.exposed}, over-blocked ${summary.over_blocked}, nonconformant ${summary.nonconformant}; ${summary.passed} passed, ${summary.failed} failed, ${summary.errors} errors, ${summary.unsupported + summary.unsupported_environment} unsupported`,
   );
+  for (const coverage of assessed.taxonomies ?? []) options.log(describeCoverage(coverage));
   if (report.incomplete !== undefined) {
     options.log(`INCOMPLETE: the run was interrupted (${report.incomplete.reason}); ${report.incomplete.not_run.length} selected scenario(s) not judged, the report says so`);
   }

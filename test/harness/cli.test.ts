@@ -65,6 +65,16 @@ describe('gauntlet CLI', () => {
     expect(stderr).toMatch(/--revision takes 2025-11-25 or 2026-07-28, not 2024-11-05/);
   });
 
+  it('lists each class of each public taxonomy with the cases that judge it, or why none can', async () => {
+    const { code, stdout } = await gauntlet('list', '--taxonomies', '--json');
+    expect(code).toBe(0);
+    const taxonomies = JSON.parse(stdout) as Array<{ id: string; classes: Array<{ id: string; cases: string[]; reason?: string }> }>;
+    expect(taxonomies.map((t) => t.id)).toEqual(['cosai-mcp-threats', 'mcp-safetybench', 'mcpsecbench', 'msb', 'owasp-mcp-top-10']);
+    for (const entry of taxonomies.flatMap((t) => t.classes)) expect(entry.cases.length > 0 || (entry.reason ?? '') !== '', entry.id).toBe(true);
+    const owasp = taxonomies.find((t) => t.id === 'owasp-mcp-top-10')!;
+    expect(owasp.classes.find((c) => c.id === 'MCP03')!.cases).toContain('pin.description-reworded.2026-07-28');
+  });
+
   it('flags uncovered requirements in its plain listing', async () => {
     const { stdout } = await gauntlet('list', '--requirements');
     expect(stdout).toMatch(/\d+ requirements, \d+ covered, \d+ uncovered/);

@@ -55,6 +55,8 @@ describe('the headline', () => {
     expect(text).toContain('controls passed: 1 of 2');
     expect(text).toContain('| 1 (0 / 1) | 1 | 0 | 1 | 1 | 6 |');
     expect(text).toContain('artifact [`gauntlet-report`](https://example.test/artifacts/7)');
+    // None of these cases is a scenario a taxonomy maps: every class a broker can be judged on is not run, or missing.
+    expect(text).toMatch(/^Public taxonomies \(docs\/taxonomies\.md\): held 0 of 12 CoSAI .*; held 0 of 10 OWASP MCP Top 10 classes \(10 not run\)\.$/m);
   });
 
   it('shows the adapter\'s name as plain text on one line, whatever it holds', () => {
