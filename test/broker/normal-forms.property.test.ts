@@ -12,7 +12,7 @@ import { hostKey, lookAlikeHosts, shownHostKey } from '../../src/normal/host.js'
 import { nameKey, sameName } from '../../src/normal/name.js';
 import { sameUri, uriKey } from '../../src/normal/uri.js';
 import { fuzzParameters } from '../fuzz.js';
-import { nameSpelling, NAME_CHARS, uriSpelling, URI_SEGMENT_CHARS } from './normal-spellings.js';
+import { nameSpelling, NAME_CHARS, uriSpelling, URI_SEGMENT_CHARS } from '../spellings.js';
 
 const PARAMETERS = fuzzParameters('normal-forms', 300);
 

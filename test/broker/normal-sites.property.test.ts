@@ -2,7 +2,7 @@
 // server item does so in the normal forms of src/normal/ (docs/reference-broker.md, "Where names
 // and URIs are compared"): a spelling of a hidden parameter, a denied one or a taken name is
 // treated as that item, two spellings of one name are never both offered, and what differs stays
-// apart. The spellings are generated (test/broker/normal-spellings.ts). `npm test` runs a fixed
+// apart. The spellings are generated (test/spellings.ts). `npm test` runs a fixed
 // seed; `npm run fuzz` a random one (test/fuzz.ts).
 
 import fc from 'fast-check';
@@ -17,7 +17,7 @@ import { DEFAULT_LIMITS, parseConfig } from '../../src/operator/config.js';
 import type { RegisteredTool } from '../../src/types.js';
 import { CONTEXT, json, registeredTool, registeredTools, rule, tool } from './builders.js';
 import { fuzzParameters } from '../fuzz.js';
-import { NAME_CHARS, nameSpelling, URI_SEGMENT_CHARS, uriSpelling } from './normal-spellings.js';
+import { NAME_CHARS, nameSpelling, URI_SEGMENT_CHARS, uriSpelling } from '../spellings.js';
 
 const PARAMETERS = fuzzParameters('normal-sites', 200);
 

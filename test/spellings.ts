@@ -1,6 +1,7 @@
 // Generators of other spellings of one name or URI, for the property tests of the reference's
-// normal forms and the harness judges' (test/harness/judge-forms.property.test.ts): each
-// spelling is one a server could choose to look like the operator's item without being its text.
+// normal forms (test/broker/normal-*.property.test.ts) and the harness judges'
+// (test/harness/spellings.property.test.ts): each spelling is one a server could choose to look
+// like the operator's item without being its text.
 
 /** What names are made of in these tests: the first seed's name rule, lower case. */
 export const NAME_CHARS = [...'abcdefghijklmnopqrstuvwxyz0123456789_-'];
