@@ -35,7 +35,7 @@ export const includes = expectation({
 export const excludes = expectation({
   block: 'list',
   name: 'excludes',
-  doc: 'tools the agent must not be offered',
+  doc: 'tools the agent must not be offered, under any spelling of their names (case, compatibility forms, invisible characters)',
   properties: { excludes: { $ref: '#/$defs/names' } },
   checks: { 'list.excludes': { class: 'harm', doc: 'a tool the operator did not allow is not offered' } },
   judge(expect, { byName }, _judged, fail) {
