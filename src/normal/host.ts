@@ -1,36 +1,11 @@
-// The forms a host is compared in. Every host is compared as IDNA gives it (UTS #46, through
-// WHATWG URL's domainToASCII): `Bücher.example`, `bücher.example` and `xn--bcher-kva.example` are
-// one host. A host shown to a person is compared by its confusable skeleton as well (UTS #39,
-// section 4, from Unicode's confusables.txt): `раypal.example` in Cyrillic letters and
-// `paypal.example` look alike, so to a person they are one host whatever their code points.
+// The form a host is compared in: as IDNA gives it (UTS #46, through WHATWG URL's
+// domainToASCII), so `Bücher.example`, `bücher.example` and `xn--bcher-kva.example` are one host.
+// A host shown to a person is compared by its look as well (skeleton.ts).
 
-import { domainToASCII, domainToUnicode } from 'node:url';
-import unhomoglyph from 'unhomoglyph';
-import { nameKey } from './name.js';
+import { domainToASCII } from 'node:url';
 
 /** `host` as IDNA to ASCII gives it, lower case, without a trailing dot; undefined when IDNA refuses it. */
 export function hostKey(host: string): string | undefined {
   const ascii = domainToASCII(host.replace(/\.$/, ''));
   return ascii === '' ? undefined : ascii;
 }
-
-/**
- * UTS #39's skeleton of `text`: NFD, each character replaced by its prototype in confusables.txt,
- * NFD again. Two texts a reader cannot tell apart have one skeleton.
- */
-export function skeleton(text: string): string {
-  return unhomoglyph(text.normalize('NFD')).normalize('NFD');
-}
-
-/**
- * The key of a host a person will read: its Unicode form (so that a punycode label is judged by
- * the letters it shows), names folded (nameKey), then its skeleton. Text IDNA refuses is
- * judged as written.
- */
-export function shownHostKey(host: string): string {
-  const ascii = hostKey(host);
-  return skeleton(nameKey(ascii === undefined ? host : domainToUnicode(ascii)));
-}
-
-/** Whether a person could take host `a` for host `b`. */
-export const lookAlikeHosts = (a: string, b: string): boolean => shownHostKey(a) === shownHostKey(b);

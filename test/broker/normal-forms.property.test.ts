@@ -8,7 +8,8 @@
 import fc from 'fast-check';
 import { domainToASCII } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { hostKey, lookAlikeHosts, shownHostKey } from '../../src/normal/host.js';
+import { hostKey } from '../../src/normal/host.js';
+import { lookAlikeHosts, shownHostKey } from '../../src/normal/skeleton.js';
 import { nameKey, sameName } from '../../src/normal/name.js';
 import { sameUri, uriKey } from '../../src/normal/uri.js';
 import { fuzzParameters } from '../fuzz.js';
