@@ -58,7 +58,8 @@ describe('hidden-params-refused', () => {
   it('refuses a call that sets a denied or fixed parameter under any spelling, and passes other names', () => {
     fc.assert(
       fc.property(plainName, plainName, choices, fc.boolean(), (hidden, other, spell, denied) => {
-        fc.pre(hidden !== other);
+        // A schema naming `__proto__` is refused whatever is hidden (docs/reference-broker.md, "Validation").
+        fc.pre(hidden !== other && hidden !== '__proto__' && other !== '__proto__');
         const schema = JSON.stringify({ type: 'object', properties: { [hidden]: {}, [other]: {} } });
         const hiding = denied ? { deny: [hidden] } : { fixed: [[hidden, readJson('1')]] as [string, ReturnType<typeof readJson>][] };
         const write = registeredTool('write_note', rule('local_change', hiding), schema);
