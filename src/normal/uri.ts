@@ -24,8 +24,10 @@ export function uriKey(text: string): string | undefined {
   // Parsed again after decoding, so that a segment decoded to `.` or `..` is removed as well; URL
   // parsing already takes `%2e` segments as dots, so the second parse is the last.
   const url = new URL(percentNormal(new URL(text).href));
-  // WHATWG URL lower-cases the host of http, https, ws, wss and file only; RFC 3986 every host.
-  if (url.host !== '' && url.host !== url.host.toLowerCase()) url.host = url.host.toLowerCase();
+  // WHATWG URL lower-cases the host of http, https, ws, wss and file only; RFC 3986 every host,
+  // its escapes' hex digits staying in upper case.
+  const host = url.host.toLowerCase().replace(PERCENT, (escape) => escape.toUpperCase());
+  if (url.host !== host) url.host = host;
   return url.href;
 }
 

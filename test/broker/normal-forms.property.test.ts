@@ -93,6 +93,7 @@ describe('URIs', () => {
     expect(uriKey('FILE:///Notes/%70ublic/./a/../b')).toBe('file:///Notes/public/b');
     expect(uriKey('HTTPS://Example.TEST:443/%7euser/%2f')).toBe('https://example.test/~user/%2F');
     expect(uriKey('notes://Host/%61')).toBe('notes://host/a');
+    expect(uriKey('notes://H%4Ast%2fX/')).toBe('notes://hjst%2Fx/');
     expect(uriKey('not a uri')).toBeUndefined();
   });
 });
