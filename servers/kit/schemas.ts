@@ -5,7 +5,8 @@
  * - hiding soundness: every preset carries a `folder` property the operator will hide, and all
  *   but `with-folder` and `folder-nested` also name it in a keyword that must go with it (or a
  *   broker that hides only `properties.folder` leaves a schema no call can satisfy, or one that
- *   still asks for `folder`);
+ *   still asks for `folder`); `folder-respelt` names it a second time in another spelling
+ *   (`Folder`), beside `folders`, another parameter that only shares its letters;
  * - self-containment: schemas that point outside themselves, each at the harness's canary
  *   listener (or a local file), so that a broker which fetches anything is caught; plus controls
  *   that only look similar and must be accepted; and references inside the schema that land on no
@@ -31,6 +32,7 @@ export const SCHEMA_PRESETS = [
   'folder-in-defs',
   'folder-pattern-properties',
   'folder-nested',
+  'folder-respelt',
   'ref-url',
   'ref-file',
   'ref-relative',
@@ -117,6 +119,12 @@ const BUILDERS: Record<SchemaPresetName, (canary: CanaryUrl) => JsonObject> = {
     const schema = withFolder();
     const meta = { type: 'object', properties: { folder: { type: 'string' } } };
     return { ...schema, properties: { ...(schema['properties'] as JsonObject), meta } };
+  },
+  // One parameter under a second spelling an agent reads as the same name, and a different one.
+  'folder-respelt': () => {
+    const schema = withFolder();
+    const properties = { ...(schema['properties'] as JsonObject), Folder: { type: 'string' }, folders: { type: 'string' } };
+    return { ...schema, properties, required: ['id', 'text'] };
   },
   'ref-url': (canary) => withQuery({ $ref: canary('query.json') }),
   'ref-file': () => withQuery({ $ref: 'file:///etc/passwd' }),

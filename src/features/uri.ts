@@ -1,14 +1,18 @@
-// Resource URIs as the broker judges them: parsed and normalised once, so that `..`, its
-// percent-encoded forms and encoded slashes cannot climb out of what the operator allows, then
+// Resource URIs as the broker judges them: parsed and normalised once (RFC 3986, src/normal/uri.ts),
+// so that `..`, its percent-encoded forms and encoded slashes cannot climb out of what the
+// operator allows, and `%6eotes` or an upper-case scheme or host is the URI it spells, then
 // compared with the operator's prefixes and templates. What is judged is what is forwarded.
 
-/** A URI the broker may judge: normalised by URL parsing, with nothing left that decodes to a climb. */
+import { uriKey } from '../normal/uri.js';
+
+/** A URI the broker may judge: in RFC 3986 normal form, with nothing left that decodes to a climb. */
 export type Normalised = { readonly ok: true; readonly href: string } | { readonly ok: false; readonly reason: string };
 
 export function normaliseUri(text: string): Normalised {
   if (text.length > MAX_URI_CHARS) return { ok: false, reason: `it is longer than ${MAX_URI_CHARS} characters` };
-  if (!URL.canParse(text)) return { ok: false, reason: 'not an absolute URI' };
-  const url = new URL(text);
+  const href = uriKey(text);
+  if (href === undefined) return { ok: false, reason: 'not an absolute URI' };
+  const url = new URL(href);
   if (url.username !== '' || url.password !== '') return { ok: false, reason: 'it carries credentials' };
   let decoded: string;
   try {
@@ -21,7 +25,7 @@ export function normaliseUri(text: string): Normalised {
   if (/[\\\0]/.test(decoded) || decoded.split('/').some((segment) => segment === '.' || segment === '..')) {
     return { ok: false, reason: 'its path climbs out of where it points once decoded' };
   }
-  return { ok: true, href: url.href };
+  return { ok: true, href };
 }
 
 /** Longer URIs are no resource an agent needs: refused before anything is matched against them. */

@@ -3,7 +3,7 @@
 // Each refuses with a code the agent can read (docs/call-path.md); none lets the server see a
 // call it refused.
 
-import { hiddenParameters, injectFixed } from '../load/hidden.js';
+import { hiddenParameters, hidingTest, injectFixed } from '../load/hidden.js';
 import { heldExactlyByFloat64 } from '../json/number.js';
 import { childPointer } from '../json/pointer.js';
 import { object } from '../json/tree.js';
@@ -49,8 +49,8 @@ export const hiddenParamsRefused: CallGuard = {
   name: 'hidden-params-refused',
   // Refused, never quietly dropped or overwritten: the agent learns its call did not run as sent.
   check({ tool, args }) {
-    const hidden = hiddenParameters(tool?.rule);
-    const parameter = args.entries.find(([name]) => hidden.includes(name))?.[0];
+    const hidden = hidingTest(hiddenParameters(tool?.rule));
+    const parameter = args.entries.find(([name]) => hidden(name))?.[0];
     if (parameter === undefined) return PASS;
     const sentence = `the operator does not let a call set the parameter ${JSON.stringify(parameter)}.`;
     return refuse('parameter_not_allowed', sentence, { parameter });
@@ -62,8 +62,8 @@ export const inputValid: CallGuard = {
   check({ tool, args }) {
     // A hidden parameter is hidden-params-refused's to judge, so that each guard decides on one
     // protection; the schema judges the rest of the call.
-    const hidden = hiddenParameters(tool?.rule);
-    const judged = object(args.entries.filter(([name]) => !hidden.includes(name)));
+    const hidden = hidingTest(hiddenParameters(tool?.rule));
+    const judged = object(args.entries.filter(([name]) => !hidden(name)));
     const errors = [
       ...inexactNumbers(judged, '').map((at) => `${at} holds a number a float64 does not hold exactly`),
       ...(tool?.validator?.(judged) ?? []),

@@ -13,6 +13,7 @@ import { inspectMessage, type Channel } from '../inspect/stage.js';
 import { descriptorHash } from '../features/pins.js';
 import type { AnswerVerdict, DescriptorVerdict, FeatureRequest, JsonObject, JsonValue, Offered, FeatureRequestVerdict } from '../types.js';
 import type { FeatureGuard } from './types.js';
+import { nameKey } from '../normal/name.js';
 import { allowedTemplate, allowedUri, expandsTemplate, normaliseUri } from '../features/uri.js';
 
 /** MCP's own bound on one completion answer. */
@@ -219,10 +220,15 @@ export const completionNoHiddenNames: FeatureGuard = {
   answer(result, { request, offered }) {
     if (request.method !== 'completion/complete') return { ok: true, result };
     const completion = completionValues(result);
-    const hidden = [...offered.hidden];
-    // A suggestion that names what the agent is not offered tells it that thing exists; so would
-    // a total that still counts it, so a total is passed on only when nothing was dropped.
-    const values = completion.values.filter((value) => !hidden.some((name) => value.includes(name)));
+    // A name of nothing but hidden characters has an empty key, which every suggestion holds.
+    const hidden = [...offered.hidden].map(nameKey).filter((key) => key !== '');
+    // A suggestion that names what the agent is not offered tells it that thing exists, under any
+    // spelling of its name (src/normal/name.ts); so would a total that still counts it, so a total
+    // is passed on only when nothing was dropped.
+    const values = completion.values.filter((value) => {
+      const key = nameKey(value);
+      return !hidden.some((name) => key.includes(name));
+    });
     return { ok: true, result: completionResult({ ...completion, values, total: values.length === completion.values.length ? completion.total : undefined }) };
   },
 };

@@ -3,20 +3,23 @@
 // A name is the agent's only way to say which server it means, so no two servers may share one,
 // and no server's words may point the agent at another server's tool.
 
+import { nameKey } from '../normal/name.js';
 import { redactValue } from '../result/redact.js';
 import type { FleetGuard, ResultGuard } from './types.js';
 
 /**
  * An offered name two servers would both claim is refused for every one of them: given to the
  * first listed, a server could take a trusted server's name by being started earlier; to the
- * last, by being started later. Within one server, name-unique decides as before.
+ * last, by being started later. Within one server, name-unique decides as before. Names are
+ * compared in their normal form (src/normal/name.ts): `search` and `Search` are one claim.
  */
 export const serverNamesUnique: FleetGuard = {
   name: 'server-names-unique',
   judge(registered) {
     const servers = new Map<string, Set<string | undefined>>();
-    for (const tool of registered) servers.set(tool.name, (servers.get(tool.name) ?? new Set()).add(tool.server));
-    const claimed = (name: string) => servers.get(name)!.size > 1;
+    for (const tool of registered) servers.set(nameKey(tool.name), (servers.get(nameKey(tool.name)) ?? new Set()).add(tool.server));
+    const claimants = (name: string) => servers.get(nameKey(name))!;
+    const claimed = (name: string) => claimants(name).size > 1;
     return {
       registered: registered.filter((tool) => !claimed(tool.name)),
       refused: registered
@@ -25,7 +28,7 @@ export const serverNamesUnique: FleetGuard = {
           ...(tool.server === undefined ? {} : { server: tool.server }),
           tool: tool.tool,
           guard: 'server-names-unique',
-          reason: `its offered name ${JSON.stringify(tool.name)} is claimed by the servers ${[...servers.get(tool.name)!].join(' and ')}, so no call to it could be routed to one of them for certain`,
+          reason: `its offered name ${JSON.stringify(tool.name)} is claimed by the servers ${[...claimants(tool.name)].join(' and ')}, so no call to it could be routed to one of them for certain`,
         })),
     };
   },

@@ -24,7 +24,7 @@ export interface ToolSubject {
   readonly rule: Rule | undefined;
   /** The name the agent would see it by. */
   readonly offered: string;
-  /** The offered names of the tools registered before this one. */
+  /** The offered names of the tools registered before this one, each as its nameKey (src/normal/name.ts). */
   readonly taken: ReadonlySet<string>;
   /** The input schema the broker would serve: the live one, or the pinned one for a dropped tool. */
   readonly inputSchema: JsonObject;

@@ -2,9 +2,12 @@
 // sees (its top-level `properties` and `required`), and that is sound only when nothing else in
 // the schema speaks of them: a `required` inside an `allOf`, a `dependentRequired` key or a
 // `patternProperties` that matches them would keep demanding, or constraining, a parameter the
-// agent can no longer see or send. Such a schema is refused rather than half rewritten.
+// agent can no longer see or send. Such a schema is refused rather than half rewritten. A name is
+// hidden under every spelling of it (src/normal/name.ts): with `path` fixed, `Path` and `ｐａｔｈ`
+// are not left for a call to set, nor for a server that reads its arguments loosely to take.
 
 import { member, object } from '../json/tree.js';
+import { nameKey, nameKeys } from '../normal/name.js';
 import type { Rule, JsonObject, JsonValue } from '../types.js';
 
 /** The keywords whose subschemas apply to the top-level object, or define what may. */
@@ -36,6 +39,13 @@ export function hiddenParameters(rule: Rule | undefined): string[] {
   return rule === undefined ? [] : [...rule.deny, ...rule.fixed.map(([name]) => name)];
 }
 
+/** Whether `hidden` hides a parameter of that name, spelt as it is or otherwise. */
+export function hidingTest(hidden: readonly string[]): (name: string) => boolean {
+  if (hidden.length === 0) return () => false;
+  const keys = nameKeys(hidden);
+  return (name) => keys.has(nameKey(name));
+}
+
 /** Why hiding `hidden` from `schema` would be unsound, or null when it is sound. */
 export function hidingProblem(schema: JsonObject, hidden: readonly string[]): string | null {
   if (hidden.length === 0) return null;
@@ -48,7 +58,7 @@ export function hidingProblem(schema: JsonObject, hidden: readonly string[]): st
   for (const keyword of ELSEWHERE) {
     const value = member(schema, keyword);
     // Wrapped in its keyword, so that the keys of a top-level dependentRequired count as names.
-    const found = value === undefined ? null : mention(object([[keyword, value]]), new Set(hidden));
+    const found = value === undefined ? null : mention(object([[keyword, value]]), hidingTest(hidden));
     if (found === null) continue;
     const where = keyword === 'patternProperties' ? '' : ` under ${keyword}`;
     return found === PATTERN
@@ -59,7 +69,7 @@ export function hidingProblem(schema: JsonObject, hidden: readonly string[]): st
 }
 
 /** The first hidden name `value` mentions anywhere, or PATTERN for any patternProperties. */
-function mention(value: JsonValue, hidden: ReadonlySet<string>): string | typeof PATTERN | null {
+function mention(value: JsonValue, hidden: (name: string) => boolean): string | typeof PATTERN | null {
   if (value.kind === 'array') {
     for (const item of value.items) {
       const found = mention(item, hidden);
@@ -75,7 +85,7 @@ function mention(value: JsonValue, hidden: ReadonlySet<string>): string | typeof
       names.push(...child.entries.map(([name]) => name));
       if (VALUES_LIST_NAMES.includes(key)) names.push(...child.entries.flatMap(([, listed]) => strings(listed)));
     }
-    const hit = names.find((name) => hidden.has(name));
+    const hit = names.find(hidden);
     if (hit !== undefined) return hit;
     const found = mention(child, hidden);
     if (found !== null) return found;
@@ -90,7 +100,7 @@ function strings(value: JsonValue): string[] {
 /** The schema without the hidden names in its top-level `properties` and `required`. */
 export function restrictSchema(schema: JsonObject, hidden: readonly string[]): JsonObject {
   if (hidden.length === 0) return schema;
-  const isHidden = (name: string): boolean => hidden.includes(name);
+  const isHidden = hidingTest(hidden);
   return object(
     schema.entries.map(([key, value]) => {
       if (key === 'properties' && value.kind === 'object') {

@@ -8,6 +8,7 @@ import type { ToolSubject } from '../guards/types.js';
 import { hiddenParameters, restrictSchema } from './hidden.js';
 import { toolDescriptor } from './tool-descriptor.js';
 import { offeredName } from './names.js';
+import { nameKey } from '../normal/name.js';
 import { configureStage, inspectOutbound, type Stage, type StageStepConfig } from '../inspect/stage.js';
 import { member, object, plain, stringValue } from '../json/tree.js';
 import { compileSchema } from '../schema/compile.js';
@@ -47,7 +48,7 @@ export function decideTools(listed: readonly ListedTool[], manifest: Manifest, c
     }
     const tool = register(subject, config, hintMismatchOverridden);
     registered.push(tool);
-    taken.add(tool.name);
+    taken.add(nameKey(tool.name));
   }
   return { registered, refused };
 }

@@ -4,6 +4,7 @@
 // server-side request forgery. Only public unicast addresses and public names pass.
 
 import { BlockList, isIPv4, isIPv6 } from 'node:net';
+import { hostKey } from '../normal/host.js';
 
 /** A named range, so a refusal can say what the address is. */
 interface Range {
@@ -110,8 +111,10 @@ const LOCAL_SUFFIXES = ['localhost', 'local', 'internal', 'localdomain', 'lan', 
 
 /** Why a host name may not be dialled without resolving it, or null when it must be resolved. */
 export function refusedName(hostname: string): string | null {
-  // One trailing dot makes a name fully qualified without changing what it names.
-  const name = hostname.toLowerCase().replace(/\.$/, '');
+  // Compared in IDNA's ASCII form (src/normal/host.ts), as WHATWG parsing gives a URL's host: one
+  // trailing dot makes a name fully qualified without changing what it names, and `ＬＯＣＡＬＨＯＳＴ`
+  // or `Localhost` is localhost. A name IDNA refuses is judged in lower case, as written.
+  const name = hostKey(hostname) ?? hostname.toLowerCase().replace(/\.$/, '');
   if (name === '' || name.startsWith('.') || name.includes('..')) return `"${hostname}" is not a host name`;
   if (LOCAL_NAMES.has(name)) return `"${hostname}" is a local name`;
   if (!name.includes('.')) return `"${hostname}" is a single-label name, resolved by local search rules`;

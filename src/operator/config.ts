@@ -10,6 +10,7 @@ import type { FileGuard } from '../guards/types.js';
 import { parsePointer } from '../json/pointer.js';
 import { TOKENS_VARIABLE } from '../upstream/tokens.js';
 import { member } from '../json/tree.js';
+import { nameKey } from '../normal/name.js';
 import { parseServerRequests } from './server-requests.js';
 import { type JsonObject, type JsonValue, EFFECTS, type Effect, POLICY_ACTIONS, type PolicyAction, type Policy, type Rule, type Selector, CHECK_OPS, type Check, type Contract, type ProcessServerSpec, type ServerSpec, type Limits, type Grant, type Agents, type Config, type NonText, type ResourceAccess } from '../types.js';
 
@@ -185,10 +186,17 @@ function parseRules(entries: readonly (readonly [string, JsonValue])[]): Map<str
     }
     const deny = f.stringArray('deny') ?? [];
     const fixed = f.entries('fixed') ?? [];
-    // A name both denied and fixed would leave it unclear whether the call is refused or filled.
+    // A name both denied and fixed would leave it unclear whether the call is refused or filled;
+    // one fixed twice, which value it is filled with. A parameter is hidden under every spelling
+    // of its name (load/hidden.ts), so two spellings of one name are that name twice.
+    const denyKeys = deny.map(nameKey);
+    const fixedKeys = fixed.map(([name]) => nameKey(name));
     for (const [i, name] of deny.entries()) {
-      if (deny.indexOf(name) !== i) f.fail('deny', `names ${JSON.stringify(name)} twice`);
-      if (fixed.some(([k]) => k === name)) f.fail('deny', `names ${JSON.stringify(name)}, which fixed also names`);
+      if (denyKeys.indexOf(denyKeys[i]!) !== i) f.fail('deny', `names ${JSON.stringify(name)} twice, under this spelling or another`);
+      if (fixedKeys.includes(denyKeys[i]!)) f.fail('deny', `names ${JSON.stringify(name)}, which fixed also names, under this spelling or another`);
+    }
+    for (const [i, [name]] of fixed.entries()) {
+      if (fixedKeys.indexOf(fixedKeys[i]!) !== i) f.fail('fixed', `names ${JSON.stringify(name)} twice, under this spelling or another`);
     }
     rules.set(tool, {
       effect,

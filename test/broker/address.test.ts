@@ -88,6 +88,9 @@ describe('refusedName', () => {
     ['LocalHost', '"LocalHost" is a local name'],
     ['intranet', '"intranet" is a single-label name, resolved by local search rules'],
     ['printer.local', '"printer.local" ends in .local, a local or reserved suffix'],
+    // Compared in IDNA's ASCII form: compatibility and case spellings of a local name are that name.
+    ['ＬＯＣＡＬＨＯＳＴ', '"ＬＯＣＡＬＨＯＳＴ" is a local name'],
+    ['nas.ＬＡＮ.', '"nas.ＬＡＮ." ends in .lan, a local or reserved suffix'],
   ])('says why it refuses %j', (name, why) => {
     expect(refusedName(name)).toBe(why);
   });

@@ -216,6 +216,8 @@ describe('name guards', () => {
       kind: 'refuse',
       reason: 'its offered name "a" is already taken by another tool',
     });
+    // `taken` holds names in their normal form (src/normal/name.ts): another spelling is that name.
+    expect(nameUnique.check(named('b', rule('read_only', { rename: 'A' }), undefined, ['a'])).kind).toBe('refuse');
   });
 });
 

@@ -65,6 +65,18 @@ describe('judging after the run', () => {
     expect(late.findings[0]?.observed).toBe('no whole answer before the step timeout (70068 bytes of an unfinished one had arrived)');
   });
 
+  it('an argument that must not reach the server has reached it under another spelling of its name', () => {
+    const received = (args: Record<string, unknown>) => {
+      const step = callStep({ agent: 'result', server_received: 1, server_arguments_absent: ['folder'] }, result({ content: [] }), 1);
+      step.records[0] = { ...step.records[0]!, raw: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'tools/call', params: { name: 'write_note', arguments: args } }) } as LedgerRecord;
+      return run(step).findings.map((f) => `${f.check}: ${String(f.observed)}`);
+    };
+    expect(received({ Folder: 'secrets' })).toEqual(['call.server_arguments_absent: "secrets" as "Folder"']);
+    expect(received({ 'fol\u200bder': 'secrets' })).toEqual(['call.server_arguments_absent: "secrets" as "fol\u200bder"']);
+    expect(received({ folder: 'secrets' })).toEqual(['call.server_arguments_absent: "secrets"']);
+    expect(received({ folders: 'archive' })).toEqual([]);
+  });
+
   it('an answer the server sent that never reached the agent is the benign use broken, with the harm of the step still judged', () => {
     const expect_: CallExpectation = { agent: 'result', text_includes: ['notes'], server_received: 1, server_arguments_absent: ['token'] };
     const dropped = callStep(expect_, { kind: 'timeout' }, 1);

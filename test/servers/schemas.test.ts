@@ -23,6 +23,9 @@ const DOCUMENTED: Record<string, string> = {
   'folder-nested':
     '{"type":"object","properties":{"id":{"type":"integer","minimum":1},"text":{"type":"string"},"folder":{"type":"string"},' +
     '"meta":{"type":"object","properties":{"folder":{"type":"string"}}}},"required":["id","text","folder"],"additionalProperties":false}',
+  'folder-respelt':
+    '{"type":"object","properties":{"id":{"type":"integer","minimum":1},"text":{"type":"string"},"folder":{"type":"string"},' +
+    '"Folder":{"type":"string"},"folders":{"type":"string"}},"required":["id","text"],"additionalProperties":false}',
   'ref-url': `{${withQuery('{"$ref":"http://127.0.0.1:PORT/query.json"}')}}`,
   'ref-file': `{${withQuery('{"$ref":"file:///etc/passwd"}')}}`,
   'ref-relative': `{${withQuery('{"$ref":"query.json#/q"}')}}`,

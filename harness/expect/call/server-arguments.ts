@@ -1,4 +1,5 @@
 import { argumentMismatches, losslessText, receivedArguments } from '../../observe/arguments.js';
+import { byItemKey, itemKey } from '../../observe/spellings.js';
 import { expectation, type CallFacts, type Fail, type Judged } from '../types.js';
 import { receivedBy } from './received.js';
 
@@ -31,14 +32,17 @@ export const serverArguments = expectation({
 export const serverArgumentsAbsent = expectation({
   block: 'call',
   name: 'server_arguments_absent',
-  doc: 'arguments the server must not have received (the first call of the step)',
+  doc: 'arguments the server must not have received (the first call of the step), under any spelling of their names',
   properties: { server_arguments_absent: { $ref: '#/$defs/names' } },
   checks: { 'call.server_arguments_absent': { class: 'harm', doc: 'the server never received these arguments' }, 'call.forwarded': forwarded },
   judge(expect, facts, judged, fail) {
     const args = firstArguments(facts, judged, fail);
     if (args === undefined) return;
+    // `Folder` received when `folder` must be absent is `folder` to a server reading names loosely (observe/spellings.ts).
+    const received = byItemKey(Object.keys(args));
     for (const name of expect.server_arguments_absent ?? []) {
-      if (name in args) fail('call.server_arguments_absent', `server never receives ${name}`, '(absent)', losslessText(args[name]));
+      const as = Object.hasOwn(args, name) ? name : received.get(itemKey(name));
+      if (as !== undefined) fail('call.server_arguments_absent', `server never receives ${name}`, '(absent)', as === name ? losslessText(args[as]) : `${losslessText(args[as])} as ${JSON.stringify(as)}`);
     }
   },
 });

@@ -1,3 +1,4 @@
+import { byItemKey, itemKey } from '../../observe/spellings.js';
 import { expectation, type Fail } from '../types.js';
 
 type Offered = ReadonlyMap<string, unknown>;
@@ -7,9 +8,17 @@ export function judgeIncluded(check: string, names: readonly string[], offered: 
   for (const name of names) if (!offered.has(name)) fail(check, `offers ${name}`, 'offered', 'not offered');
 }
 
-/** Fails `check` for each name offered; shared with the listings of resources and prompts. */
+/**
+ * Fails `check` for each name offered, under its own spelling or another one of the same item
+ * (observe/spellings.ts: case, compatibility forms, invisible characters, a URI's escapes); shared
+ * with the listings of resources and prompts.
+ */
 export function judgeExcludedNames(check: string, names: readonly string[], offered: Offered, fail: Fail): void {
-  for (const name of names) if (offered.has(name)) fail(check, `withholds ${name}`, 'not offered', 'offered');
+  const spelt = byItemKey(offered.keys());
+  for (const name of names) {
+    const held = offered.has(name) ? name : spelt.get(itemKey(name));
+    if (held !== undefined) fail(check, `withholds ${name}`, 'not offered', held === name ? 'offered' : `offered as ${JSON.stringify(held)}`);
+  }
 }
 
 export const includes = expectation({
@@ -26,7 +35,7 @@ export const includes = expectation({
 export const excludes = expectation({
   block: 'list',
   name: 'excludes',
-  doc: 'tools the agent must not be offered',
+  doc: 'tools the agent must not be offered, under any spelling of their names (case, compatibility forms, invisible characters)',
   properties: { excludes: { $ref: '#/$defs/names' } },
   checks: { 'list.excludes': { class: 'harm', doc: 'a tool the operator did not allow is not offered' } },
   judge(expect, { byName }, _judged, fail) {

@@ -1,3 +1,4 @@
+import { byItemKey, itemKey } from '../../observe/spellings.js';
 import { expectation } from '../types.js';
 
 const schemaOf = (tool: Record<string, unknown> | undefined) => tool?.inputSchema as Record<string, unknown> | undefined;
@@ -5,7 +6,7 @@ const schemaOf = (tool: Record<string, unknown> | undefined) => tool?.inputSchem
 export const hidden = expectation({
   block: 'list',
   name: 'hidden',
-  doc: "parameters that must appear nowhere in the tool's schema's properties or required list; the tool must be offered",
+  doc: "parameters that must appear nowhere in the tool's schema's properties or required list, under any spelling of their names; the tool must be offered",
   properties: { hidden: { type: 'object', additionalProperties: { $ref: '#/$defs/names' } } },
   checks: {
     'list.hidden': { class: 'harm', doc: 'the agent is not shown the parameters the operator hid' },
@@ -18,8 +19,13 @@ export const hidden = expectation({
         fail('list.schema_offered', `schema of ${name}`, `hides ${params.join(', ')}`, '(tool not offered)');
         continue;
       }
-      const shown = new Set([...Object.keys((schema.properties ?? {}) as object), ...((schema.required ?? []) as string[])]);
-      for (const param of params) if (shown.has(param)) fail('list.hidden', `${name} hides ${param}`, 'absent from properties and required', 'shown');
+      // A parameter shown as `Folder` when `folder` is hidden is shown (observe/spellings.ts).
+      const required = Array.isArray(schema.required) ? schema.required.filter((item): item is string => typeof item === 'string') : [];
+      const shown = byItemKey([...Object.keys((schema.properties ?? {}) as object), ...required]);
+      for (const param of params) {
+        const as = shown.get(itemKey(param));
+        if (as !== undefined) fail('list.hidden', `${name} hides ${param}`, 'absent from properties and required', as === param ? 'shown' : `shown as ${JSON.stringify(as)}`);
+      }
     }
   },
 });

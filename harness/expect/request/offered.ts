@@ -16,7 +16,7 @@ export const includes = expectation({
 export const excludes = expectation({
   block: 'request',
   name: 'excludes',
-  doc: 'keys (URI, URI template or prompt name) the listing must not offer',
+  doc: 'keys (URI, URI template or prompt name) the listing must not offer, under any spelling of them (a name in another case or compatibility form, a URI with its scheme, host or unreserved escapes spelt otherwise)',
   properties: { excludes: { $ref: '#/$defs/names' } },
   checks: { 'request.excludes': { class: 'harm', doc: 'what the operator did not allow, or what changed since the pin, is not offered' } },
   judge(expect, { items }, _judged, fail) {

@@ -1,0 +1,139 @@
+// The normal forms the reference compares in (src/normal/): spellings of one name, one URI or one
+// host are one key, and things that differ keep different keys (nothing is over-merged). The
+// spellings are generated: case, compatibility forms (fullwidth, mathematical letters),
+// characters that show as nothing, percent-encoding of unreserved characters, dot segments,
+// default ports, IDNA forms and confusable letters. `npm test` runs a fixed seed; `npm run fuzz`
+// a random one (test/fuzz.ts).
+
+import fc from 'fast-check';
+import { domainToASCII } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { hostKey } from '../../src/normal/host.js';
+import { lookAlikeHosts, shownHostKey } from '../../src/normal/skeleton.js';
+import { nameKey, sameName } from '../../src/normal/name.js';
+import { sameUri, uriKey } from '../../src/normal/uri.js';
+import { fuzzParameters } from '../fuzz.js';
+import { nameSpelling, NAME_CHARS, uriSpelling, URI_SEGMENT_CHARS } from '../spellings.js';
+
+const PARAMETERS = fuzzParameters('normal-forms', 300);
+
+/** A name within the first seed's rule, in lower case: what an operator writes in a list. */
+const plainName = fc.string({ unit: fc.constantFrom(...NAME_CHARS), minLength: 1, maxLength: 24 });
+
+describe('names', () => {
+  it('every spelling of a name has its key', () => {
+    fc.assert(
+      fc.property(plainName, fc.infiniteStream(fc.nat()), (name, choices) => {
+        expect(nameKey(nameSpelling(name, choices))).toBe(name);
+      }),
+      PARAMETERS,
+    );
+  });
+
+  it('different names keep different keys, whatever their spelling', () => {
+    fc.assert(
+      fc.property(plainName, plainName, fc.infiniteStream(fc.nat()), (a, b, choices) => {
+        fc.pre(a !== b);
+        expect(sameName(nameSpelling(a, choices), b)).toBe(false);
+      }),
+      PARAMETERS,
+    );
+  });
+
+  it('folds case in full and keeps letters of other scripts apart', () => {
+    expect(nameKey('STRASSE')).toBe(nameKey('straße'));
+    expect(nameKey('ẞ')).toBe('ss');
+    expect(nameKey('ｄｅｌｅｔｅ_note')).toBe('delete_note');
+    expect(nameKey('delete\u200b_note\u{E0041}')).toBe('delete_note');
+    // Cyrillic а is another letter in a name: names are not merged by their look.
+    expect(sameName('dаta', 'data')).toBe(false);
+  });
+
+  it('is stable: a key is its own key', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme', maxLength: 16 }), (text) => {
+        expect(nameKey(nameKey(text))).toBe(nameKey(text));
+      }),
+      PARAMETERS,
+    );
+  });
+});
+
+/** An absolute URI of one of the schemes resources are listed under, in normal form. */
+const plainUri = fc
+  .tuple(
+    fc.constantFrom('file://', 'https://example.test', 'notes://host'),
+    fc.array(fc.string({ unit: fc.constantFrom(...URI_SEGMENT_CHARS), minLength: 1, maxLength: 8 }).filter((s) => s !== '.' && s !== '..'), { minLength: 1, maxLength: 4 }),
+  )
+  .map(([base, segments]) => `${base}/${segments.join('/')}`);
+
+describe('URIs', () => {
+  it('every spelling of a URI has its key', () => {
+    fc.assert(
+      fc.property(plainUri, fc.infiniteStream(fc.nat()), (uri, choices) => {
+        expect(uriKey(uriSpelling(uri, choices))).toBe(uriKey(uri));
+      }),
+      PARAMETERS,
+    );
+  });
+
+  it('different URIs keep different keys, path case and reserved escapes included', () => {
+    fc.assert(
+      fc.property(plainUri, plainUri, fc.infiniteStream(fc.nat()), (a, b, choices) => {
+        fc.pre(a !== b);
+        expect(sameUri(uriSpelling(a, choices), b)).toBe(false);
+      }),
+      PARAMETERS,
+    );
+    expect(sameUri('file:///notes/A', 'file:///notes/a')).toBe(false);
+    expect(sameUri('file:///notes%2Fprivate', 'file:///notes/private')).toBe(false);
+  });
+
+  it('normalises as RFC 3986 says', () => {
+    expect(uriKey('FILE:///Notes/%70ublic/./a/../b')).toBe('file:///Notes/public/b');
+    expect(uriKey('HTTPS://Example.TEST:443/%7euser/%2f')).toBe('https://example.test/~user/%2F');
+    expect(uriKey('notes://Host/%61')).toBe('notes://host/a');
+    expect(uriKey('notes://H%4Ast%2fX/')).toBe('notes://hjst%2Fx/');
+    expect(uriKey('not a uri')).toBeUndefined();
+  });
+});
+
+/** Labels of Latin letters a confusable of which is in another script. */
+const LATIN = 'aceopxy';
+const CYRILLIC = 'асеорху';
+const label = fc.string({ unit: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyz'), minLength: 2, maxLength: 10 });
+const plainHost = fc.array(label, { minLength: 2, maxLength: 3 }).map((labels) => labels.join('.'));
+
+describe('hosts', () => {
+  it('a host and its IDNA, case and trailing-dot spellings have one key', () => {
+    fc.assert(
+      fc.property(plainHost, fc.boolean(), fc.boolean(), (host, upper, dot) => {
+        const unicode = `bücher-${host}`;
+        const spelt = `${upper ? unicode.toUpperCase() : unicode}${dot ? '.' : ''}`;
+        expect(hostKey(spelt)).toBe(hostKey(unicode));
+        expect(hostKey(domainToASCII(unicode))).toBe(hostKey(unicode));
+      }),
+      PARAMETERS,
+    );
+  });
+
+  it('a host shown to a person is one with its look-alikes in another script, by Unicode or by punycode', () => {
+    fc.assert(
+      fc.property(plainHost, fc.infiniteStream(fc.boolean()), (host, swaps) => {
+        const lookAlike = [...host].map((c) => (LATIN.includes(c) && swaps.next().value ? CYRILLIC[LATIN.indexOf(c)]! : c)).join('');
+        expect(lookAlikeHosts(lookAlike, host)).toBe(true);
+        expect(lookAlikeHosts(domainToASCII(lookAlike), host.toUpperCase())).toBe(true);
+        // The look-alike is still another host on the wire: only what a person is shown merges them.
+        if (lookAlike !== host) expect(hostKey(lookAlike)).not.toBe(hostKey(host));
+      }),
+      PARAMETERS,
+    );
+  });
+
+  it('hosts that read differently stay apart', () => {
+    expect(lookAlikeHosts('paypal.example', 'paypa1.example')).toBe(true);
+    expect(lookAlikeHosts('notes.example', 'nodes.example')).toBe(false);
+    // раураl.com, in Cyrillic р, а, у, а and Latin l, shown by its punycode.
+    expect(shownHostKey('xn--l-7sba6dbr.com')).toBe(shownHostKey('paypal.com'));
+  });
+});
