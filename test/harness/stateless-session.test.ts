@@ -21,6 +21,7 @@ readline.createInterface({ input: process.stdin }).on('line', (line) => {
   if (m.params?._meta?.['io.modelcontextprotocol/protocolVersion'] !== '2026-07-28') {
     process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id: m.id, error: { code: -32022, message: 'unsupported protocol version' } }) + '\\n');
   } else if (m.method === 'server/discover') reply({ supportedVersions: ['2026-07-28'], capabilities: { tools: {} }, serverInfo: { name: 'stand-in', version: '0' } });
+  else if (m.method === 'subscriptions/listen') process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id: m.id, error: { code: -32601, message: 'Method not found' } }) + '\\n');
   else if (m.method === 'tools/list') reply({ tools, ttlMs: 0, cacheScope: 'private' });
   else if (m.method === 'tools/call' && m.params.requestState === undefined) {
     const ask = { method: 'elicitation/create', params: { mode: 'form', message: 'Which folder should the note go in?', requestedSchema: { type: 'object', properties: { folder: { type: 'string' } } } } };
@@ -40,13 +41,14 @@ const stateless: Candidate = {
 };
 
 describe('a 2026-07-28 case through the runner', () => {
-  it('opens with server/discover, sends the revision in every request, answers the request for input and retries, and counts it as a request that reached the agent', async () => {
+  it('opens with server/discover and subscriptions/listen, sends the revision in every request, answers the request for input and retries, and counts it as a request that reached the agent', async () => {
     const scenario = loadCatalogue('eli.form-shown*').find((s) => s.id === 'eli.form-shown.2026-07-28')!;
     const result = await runScenario(scenario, stateless, { stepTimeoutMs: 3_000 });
     const sent = result.transcript.agent.flatMap((line) => ('from' in line && line.from === 'agent' ? [JSON.parse(line.text) as { method: string; params: Record<string, unknown> }] : []));
-    expect(sent.map((message) => message.method)).toEqual(['server/discover', 'tools/call', 'tools/call']);
+    // The agent opens its subscriptions/listen stream after discover; this broker refuses it.
+    expect(sent.map((message) => message.method)).toEqual(['server/discover', 'subscriptions/listen', 'tools/call', 'tools/call']);
     for (const message of sent) expect((message.params._meta as Record<string, unknown>)['io.modelcontextprotocol/protocolVersion']).toBe('2026-07-28');
-    expect(sent[2]!.params).toMatchObject({ inputResponses: { folder: { action: 'accept', content: { folder: 'inbox' } } }, requestState: 'state-1' });
+    expect(sent[3]!.params).toMatchObject({ inputResponses: { folder: { action: 'accept', content: { folder: 'inbox' } } }, requestState: 'state-1' });
     // What the agent received and the request for input are judged: only the server's side fails.
     const failed = result.findings.map((finding) => finding.check);
     expect(failed).not.toContain('call.agent_requests_min');
