@@ -293,7 +293,10 @@ export class ScenarioSession {
     // A 2026-07-28 agent hears of list changes only on a stream it opens (harness/agent/listen.ts);
     // over stdio, where the stream shares the channel. An HTTP front door would stream it on the
     // POST's own response, which the agent's HTTP channel bounds as every request's.
-    if (this.startedReady && handshake === 'server/discover' && this.spec.agentHttp === undefined) this.notes.push(`${label}: subscriptions/listen ${await this.agent.listen(expect.within_ms)}`);
+    // Not toward a server reached by URL: the kit streams a listen there on the POST's response and
+    // leaves it silent, so the agent would wait out the start bound for an acknowledgment no one sends.
+    const byUrl = [this.spec.upstream, ...(this.spec.servers ?? []).map((named) => named.upstream)].some((upstream) => 'url' in upstream);
+    if (this.startedReady && handshake === 'server/discover' && this.spec.agentHttp === undefined && !byUrl) this.notes.push(`${label}: subscriptions/listen ${await this.agent.listen(expect.within_ms)}`);
     const facts: StartFacts = { label, mark, end: mark, answer, canExplain: this.candidate.startRefusal !== undefined, pgid: channel.pid };
     // A closed channel has an exit to tell: read once, for the refusal and for later steps' errors.
     if (answer.kind === 'closed') facts.exit = await this.exitWithin(channel);
