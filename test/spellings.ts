@@ -35,6 +35,16 @@ export function nameSpelling(name: string, choices: Iterator<number>): string {
     .join('');
 }
 
+/** `text` (NAME_CHARS and spaces) as a model still reads it, one choice a character: its case or a compatibility form, nothing hidden added. */
+export function textSpelling(text: string, choices: Iterator<number>): string {
+  return [...text]
+    .map((char) => {
+      const choice = choices.next().value as number;
+      return char === ' ' ? char : choice % 3 === 0 ? char.toUpperCase() : choice % 3 === 1 ? compatible(char, choice >> 2) : char;
+    })
+    .join('');
+}
+
 /** RFC 3986's unreserved characters, less the dot (a segment of dots is a dot segment). */
 export const URI_SEGMENT_CHARS = [...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_~'];
 

@@ -39,3 +39,26 @@ export function byItemKey(offered: Iterable<string>): Map<string, string> {
   for (const key of offered) if (!keys.has(itemKey(key))) keys.set(itemKey(key), key);
   return keys;
 }
+
+const ASCII = /^[\x00-\x7f]*$/;
+
+/**
+ * Text as a reader takes it: compatibility forms (full-width, ligatures, mathematical letters) in
+ * NFKC and case folded, so `ＩＧＮＯＲＥ` and `ignore` are one. Invisible characters are kept, as a
+ * scenario's fragment may be made of them. Upper then lower case is full case folding for the
+ * letters that matter here (ß, ſ, final sigma) at native speed: a received text may be megabytes.
+ */
+function textKey(text: string): string {
+  return ASCII.test(text) ? text.toLowerCase() : text.normalize('NFKC').toUpperCase().toLowerCase().normalize('NFKC');
+}
+
+/**
+ * The first string that carries `fragment`, as written or in a spelling a model reads as the
+ * same; undefined when none does. What must not reach the agent must not reach it respelt.
+ */
+export function carrierOf(strings: readonly string[], fragment: string): string | undefined {
+  const exact = strings.find((text) => text.includes(fragment));
+  if (exact !== undefined) return exact;
+  const key = textKey(fragment);
+  return strings.find((text) => textKey(text).includes(key));
+}

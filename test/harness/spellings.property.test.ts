@@ -4,7 +4,9 @@
 // the hidden tool, prompt or resource is offered in another case, in compatibility characters,
 // with invisible characters, or (a URI) with its unreserved characters escaped; and a different
 // item that merely shares letters still passes them. `npm test` runs a fixed seed; `npm run fuzz`
-// a random one (test/fuzz.ts).
+// a random one (test/fuzz.ts). The judges of what must not reach the agent (`answer_excludes`,
+// `listing_excludes`, `description_excludes`, `instructions_excludes`) find a fragment respelt in
+// case or compatibility characters, inside any text, and no other phrase.
 
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -14,9 +16,9 @@ import type { ListFacts } from '../../harness/expect/types.js';
 import { judge } from '../../harness/run/judge.js';
 import type { StepRecord } from '../../harness/run/steps.js';
 import type { LedgerRecord } from '../../servers/kit/ledger.js';
-import { itemKey } from '../../harness/observe/spellings.js';
+import { carrierOf, itemKey } from '../../harness/observe/spellings.js';
 import { fuzzParameters } from '../fuzz.js';
-import { NAME_CHARS, nameSpelling, URI_SEGMENT_CHARS, uriSpelling } from '../spellings.js';
+import { NAME_CHARS, nameSpelling, textSpelling, URI_SEGMENT_CHARS, uriSpelling } from '../spellings.js';
 
 const PARAMETERS = fuzzParameters('harness-spellings', 300);
 
@@ -99,5 +101,30 @@ describe('list.hidden', () => {
       PARAMETERS,
     );
     expect(hiddenFindings({ id: {}, folders: {}, subfolder: {} })).toEqual([]);
+  });
+});
+
+describe('answer_excludes, listing_excludes, description_excludes and instructions_excludes', () => {
+  const phrase = fc.array(fc.string({ unit: fc.constantFrom(...NAME_CHARS.filter((char) => /[a-z]/.test(char))), minLength: 2, maxLength: 8 }), { minLength: 1, maxLength: 4 }).map((words) => words.join(' '));
+  const around = fc.string({ maxLength: 12 });
+
+  it('find a fragment the broker passed on in another case or in compatibility characters', () => {
+    fc.assert(
+      fc.property(phrase, choices, around, around, (fragment, spell, before, after) => {
+        const received = `${before}${textSpelling(fragment, spell)}${after}`;
+        expect(carrierOf(['unrelated', received], fragment)).toBe(received);
+      }),
+      PARAMETERS,
+    );
+  });
+
+  it('find nothing in text that holds another phrase, whatever its spelling', () => {
+    fc.assert(
+      fc.property(phrase, phrase, choices, (fragment, other, spell) => {
+        fc.pre(!other.includes(fragment));
+        expect(carrierOf([textSpelling(other, spell)], fragment)).toBeUndefined();
+      }),
+      PARAMETERS,
+    );
   });
 });

@@ -1,4 +1,5 @@
 import { expectation, type Fail } from '../types.js';
+import { carrierOf } from '../../observe/spellings.js';
 
 type Offered = ReadonlyMap<string, Record<string, unknown>>;
 
@@ -16,7 +17,7 @@ export function judgeDescriptions(check: string, wanted: Readonly<Record<string,
 export function judgeDescriptionExcludes(check: string, banned: Readonly<Record<string, readonly string[]>>, offered: Offered, fail: Fail): void {
   for (const [name, fragments] of Object.entries(banned)) {
     const text = described(offered.get(name)) ?? '';
-    for (const fragment of fragments) if (text.includes(fragment)) fail(check, `description of ${name} excludes ${JSON.stringify(fragment)}`, 'absent', 'present');
+    for (const fragment of fragments) if (carrierOf([text], fragment) !== undefined) fail(check, `description of ${name} excludes ${JSON.stringify(fragment)}`, 'absent', 'present');
   }
 }
 
@@ -52,7 +53,7 @@ export const descriptionMaxChars = expectation({
 export const descriptionExcludes = expectation({
   block: 'list',
   name: 'description_excludes',
-  doc: "strings a tool's description must not contain (a tool not offered contains none)",
+  doc: "strings a tool's description must not contain (a tool not offered contains none) (found as written or respelt: compatibility forms, any case)",
   properties: { description_excludes: { type: 'object', additionalProperties: { $ref: '#/$defs/fragments' } } },
   checks: { 'list.description_excludes': { class: 'harm', doc: 'what the server hid in a description does not reach the agent' } },
   judge(expect, { byName }, _judged, fail) {

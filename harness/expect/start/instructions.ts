@@ -1,4 +1,5 @@
 import { expectation } from '../types.js';
+import { carrierOf } from '../../observe/spellings.js';
 
 /**
  * The `instructions` of the answer that opened the agent's session, initialize's (2025-11-25) or
@@ -25,13 +26,13 @@ export const instructions = expectation({
 export const instructionsExclude = expectation({
   block: 'start',
   name: 'instructions_excludes',
-  doc: 'strings the `instructions` of the initialize (in 2026-07-28, server/discover) answer the agent receives must not contain (none received contain none)',
+  doc: 'strings the `instructions` of the initialize (in 2026-07-28, server/discover) answer the agent receives must not contain (none received contain none) (found as written or respelt: compatibility forms, any case)',
   properties: { instructions_excludes: { $ref: '#/$defs/fragments' } },
   checks: { 'start.instructions_excludes': { class: 'harm', doc: "what the server hid in its instructions, or changed in them since the pin, does not reach the agent" } },
   judge(expect, { answer }, _judged, fail) {
     const seen = received(answer) ?? '';
     for (const fragment of expect.instructions_excludes ?? []) {
-      if (seen.includes(fragment)) fail('start.instructions_excludes', `instructions exclude ${JSON.stringify(fragment)}`, 'absent', 'present');
+      if (carrierOf([seen], fragment) !== undefined) fail('start.instructions_excludes', `instructions exclude ${JSON.stringify(fragment)}`, 'absent', 'present');
     }
   },
 });
