@@ -292,7 +292,8 @@ const NEEDED_BY: Record<string, Record<string, string[]>> = {
     'ins.injection-in-output-schema-examples': ['list.listing_excludes'],
   },
   // The server's annotations never reach the agent (operator-annotations), and inspection strips
-  // terminal sequences from what would: only removing both lets a coloured annotations title through.
+  // terminal sequences from what would: only removing both lets a coloured annotations title
+  // through. cls.operator-class-shown isolates the first, ins.ansi-in-title the second.
   'operator-annotations+inspect-descriptors': {
     'ins.ansi-in-annotation-title': ['list.listing_excludes'],
   },
