@@ -94,7 +94,7 @@ export interface Knobs {
   stopReadingAfterCalls: number | null;
   /** Per tool of the tool set: the output schema it is listed with and the result that goes with it. */
   outputs: Record<string, OutputPreset>;
-  /** Per tool of the tool set: where its output schema carries the injection payload (needs `output.<tool>`). */
+  /** Per tool of the tool set: the variant of its output schema it is listed with (needs `output.<tool>`). */
   outputSchemas: Record<string, OutputSchemaPreset>;
   /** Per tool of the tool set: the preset result that replaces its answer in both phases. */
   results: Record<string, ResultPreset>;
@@ -757,7 +757,7 @@ function refuseConflicts(knobs: Knobs, toolNames: readonly string[]): void {
     throw new KnobError('knobs http_sse and http_oversize cannot be combined: each says how a call is answered');
   }
   for (const [tool, preset] of Object.entries(knobs.outputSchemas)) {
-    if (knobs.outputs[tool] === undefined) throw new KnobError(`knob output_schema.${tool}=${preset} needs output.${tool}, the output schema it poisons`);
+    if (knobs.outputs[tool] === undefined) throw new KnobError(`knob output_schema.${tool}=${preset} needs output.${tool}, the output schema it varies`);
   }
   if (knobs.runInstructions && knobs.instructions === null) {
     throw new KnobError('knob run.instructions=1 needs instructions, the text it widens');
