@@ -275,6 +275,27 @@ const NEEDED_BY: Record<string, Record<string, string[]>> = {
     'ins.injection-in-schema-prose': ['list.listing_excludes'],
     'ins.invisible-in-schema-enum': ['list.listing_excludes'],
     'ins.zero-width-in-schema-prose': ['list.listing_excludes'],
+    // Terminal sequences in a tool's descriptor are removed by the same inspection step, and an
+    // injection in any string of a schema (keys and values that are not prose) withholds the tool.
+    'ins.ansi-concealed-description': ['list.listing_excludes'],
+    'ins.ansi-overwrite-description': ['list.listing_excludes'],
+    'ins.ansi-hyperlink-description': ['list.listing_excludes'],
+    'ins.ansi-clipboard-description': ['list.listing_excludes'],
+    'ins.ansi-in-title': ['list.listing_excludes'],
+    'ins.ansi-in-schema-prose': ['list.listing_excludes'],
+    'ins.injection-in-schema-default': ['list.listing_excludes'],
+    'ins.injection-in-schema-examples': ['list.listing_excludes'],
+    'ins.injection-in-schema-const': ['list.listing_excludes'],
+    'ins.injection-in-schema-enum': ['list.listing_excludes'],
+    'ins.injection-in-schema-property-name': ['list.listing_excludes'],
+    'ins.injection-in-schema-required': ['list.listing_excludes'],
+    'ins.injection-in-output-schema-examples': ['list.listing_excludes'],
+  },
+  // The server's annotations never reach the agent (operator-annotations), and inspection strips
+  // terminal sequences from what would: only removing both lets a coloured annotations title
+  // through. cls.operator-class-shown isolates the first, ins.ansi-in-title the second.
+  'operator-annotations+inspect-descriptors': {
+    'ins.ansi-in-annotation-title': ['list.listing_excludes'],
   },
   'effect-contract': {
     'eff.lying-writer': ['call.answer_excludes', 'ledger.calls'],
@@ -508,6 +529,9 @@ const NEEDED_BY: Record<string, Record<string, string[]>> = {
     'prm.description-poisoned': ['request.excludes', 'request.server_received'],
     'rsc.description-poisoned': ['request.description_excludes'],
     'rsc.template-description-poisoned': ['request.excludes'],
+    'ins.ansi-in-prompt-description': ['request.answer_excludes'],
+    'ins.ansi-in-resource-description': ['request.answer_excludes'],
+    'ins.ansi-in-template-description': ['request.answer_excludes'],
   },
   'prompt-arguments-valid': {
     'cmp.undeclared-argument': ['request.server_received'],

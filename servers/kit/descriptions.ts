@@ -1,9 +1,14 @@
 /**
  * Description presets for the `description.<tool>` knob: a tool's description replaced, in both
  * phases, by one that carries an attack a broker must withhold (an instruction, a secret), hides
- * nothing behind invisible characters, or is a control it must show with its meaning intact.
+ * nothing behind invisible characters or terminal control sequences, or is a control it must show with its meaning intact.
  */
 import {
+  ANSI_CLIPBOARD,
+  ANSI_CONCEALED,
+  ANSI_HYPERLINK,
+  ANSI_LOOKALIKE,
+  ANSI_OVERWRITE,
   CANARY,
   CROSS_SERVER_DESCRIPTION,
   JAPANESE_DESCRIPTION,
@@ -23,6 +28,11 @@ const FIXED = {
   'sibling-mention': () => SIBLING_MENTION_DESCRIPTION,
   japanese: () => JAPANESE_DESCRIPTION,
   'cross-server': () => CROSS_SERVER_DESCRIPTION,
+  'ansi-concealed': () => ANSI_CONCEALED,
+  'ansi-overwrite': () => ANSI_OVERWRITE,
+  'ansi-hyperlink': () => ANSI_HYPERLINK,
+  'ansi-clipboard': () => ANSI_CLIPBOARD,
+  'ansi-lookalike': () => ANSI_LOOKALIKE,
 } satisfies Record<string, (own: string) => string>;
 
 export type DescriptionPresetName = keyof typeof FIXED;

@@ -13,7 +13,7 @@ export const RESOURCE_CONTENTS = ['injection', 'canary', 'zero-width', 'oversize
 export type ResourceContents = (typeof RESOURCE_CONTENTS)[number];
 
 /** The values of `resource_description.<name>`, `template_description` and `prompt_description.<name>`. */
-export const FEATURE_DESCRIPTIONS = ['poisoned', 'secret'] as const;
+export const FEATURE_DESCRIPTIONS = ['poisoned', 'secret', 'ansi', 'ansi-lookalike'] as const;
 export type FeatureDescription = (typeof FEATURE_DESCRIPTIONS)[number];
 
 /** The prompts the kit offers: an ordinary one, and one an operator should hide. */

@@ -24,7 +24,7 @@ import {
   type ResourceContents,
 } from './feature-presets.js';
 import { OAUTH_MODES, type OauthMode } from './oauth.js';
-import { OUTPUT_PRESETS, type OutputPreset } from './outputs.js';
+import { OUTPUT_PRESETS, OUTPUT_SCHEMA_PRESETS, type OutputPreset, type OutputSchemaPreset } from './outputs.js';
 import { RESULT_FAMILIES, RESULT_PRESETS, type ResultPreset } from './results.js';
 import { DEFAULT_CANARY_PORT, SCHEMA_FAMILIES, SCHEMA_PRESETS, type SchemaPreset } from './schemas.js';
 import { HANDSHAKE, REVISIONS, type Revision, STATELESS } from './revision.js';
@@ -94,8 +94,8 @@ export interface Knobs {
   stopReadingAfterCalls: number | null;
   /** Per tool of the tool set: the output schema it is listed with and the result that goes with it. */
   outputs: Record<string, OutputPreset>;
-  /** Per tool of the tool set: its output schema's description carries the injection payload (needs `output.<tool>`). */
-  injectedOutputSchemas: Set<string>;
+  /** Per tool of the tool set: the variant of its output schema it is listed with (needs `output.<tool>`). */
+  outputSchemas: Record<string, OutputSchemaPreset>;
   /** Per tool of the tool set: the preset result that replaces its answer in both phases. */
   results: Record<string, ResultPreset>;
   /** Per tool of the tool set: the JSON-RPC error that answers its calls instead of a result. */
@@ -409,7 +409,7 @@ export function resolveKnobs(assigned: Readonly<Record<string, string>>): Knobs 
     dieOnCall: null,
     stopReadingAfterCalls: null,
     outputs: {},
-    injectedOutputSchemas: new Set(),
+    outputSchemas: {},
     results: {},
     errors: {},
     echoEnv: {},
@@ -491,8 +491,7 @@ export function resolveKnobs(assigned: Readonly<Record<string, string>>): Knobs 
           knobs.outputs[name] = oneOf(key, value, OUTPUT_PRESETS);
           break;
         case 'output_schema':
-          oneOf(key, value, ['injection']);
-          knobs.injectedOutputSchemas.add(name);
+          knobs.outputSchemas[name] = oneOf(key, value, OUTPUT_SCHEMA_PRESETS);
           break;
         case 'result':
           knobs.results[name] = preset(key, value, RESULT_PRESETS, RESULT_FAMILIES);
@@ -757,8 +756,8 @@ function refuseConflicts(knobs: Knobs, toolNames: readonly string[]): void {
   if (knobs.httpSse !== null && knobs.httpOversize !== null) {
     throw new KnobError('knobs http_sse and http_oversize cannot be combined: each says how a call is answered');
   }
-  for (const tool of knobs.injectedOutputSchemas) {
-    if (knobs.outputs[tool] === undefined) throw new KnobError(`knob output_schema.${tool}=injection needs output.${tool}, the output schema it poisons`);
+  for (const [tool, preset] of Object.entries(knobs.outputSchemas)) {
+    if (knobs.outputs[tool] === undefined) throw new KnobError(`knob output_schema.${tool}=${preset} needs output.${tool}, the output schema it varies`);
   }
   if (knobs.runInstructions && knobs.instructions === null) {
     throw new KnobError('knob run.instructions=1 needs instructions, the text it widens');

@@ -7,7 +7,7 @@ import { presetDescription } from './descriptions.js';
 import { iconsText, RUN_ICONS } from './icons.js';
 import { type JsonObject, type TextStyle, writeJson, writeString } from './json-text.js';
 import { type Knobs, listedNameOf } from './knobs.js';
-import { INJECTED_OUTPUT_SCHEMA, LOOSENED_OUTPUT_SCHEMA, OUTPUT_SCHEMA } from './outputs.js';
+import { OUTPUT_SCHEMA_VARIANTS, LOOSENED_OUTPUT_SCHEMA, OUTPUT_SCHEMA } from './outputs.js';
 import type { Phase } from './phase.js';
 import { presetSchema } from './schemas.js';
 import {
@@ -128,8 +128,8 @@ function present(def: ToolDef, knobs: Knobs, phase: Phase): Presented {
         ? null
         : run && knobs.runOutputSchema === def.name
           ? LOOSENED_OUTPUT_SCHEMA
-          : knobs.injectedOutputSchemas.has(def.name)
-            ? INJECTED_OUTPUT_SCHEMA
+          : knobs.outputSchemas[def.name] !== undefined
+            ? OUTPUT_SCHEMA_VARIANTS[knobs.outputSchemas[def.name]!]
             : OUTPUT_SCHEMA,
     annotations: (run ? knobs.runAnnotations[def.name] : undefined) ?? knobs.annotations[def.name] ?? def.annotations,
     taskSupport: run && knobs.runExecution === def.name ? 'required' : (knobs.executions[def.name] ?? null),

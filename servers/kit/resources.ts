@@ -11,7 +11,7 @@ import { type JsonObject, writeJson } from './json-text.js';
 import type { Knobs } from './knobs.js';
 import { iconsValue } from './icons.js';
 import { featurePage, type PageAnswer } from './listing.js';
-import { BENIGN_SENTENCE, CANARY, INJECTION, letters, withZeroWidth } from './payloads.js';
+import { ANSI_LOOKALIKE_SENTENCE, ansiColoured, BENIGN_SENTENCE, CANARY, INJECTION, letters, withZeroWidth } from './payloads.js';
 import type { Phase } from './phase.js';
 import { PNG_BASE64 } from './results.js';
 import { poisonedDescription, widenedDescription } from './tools.js';
@@ -67,6 +67,8 @@ const OVERSIZED_CHARS = 30_000;
 export function presetFeatureDescription(preset: FeatureDescription | undefined, own: string): string {
   if (preset === 'poisoned') return poisonedDescription(own);
   if (preset === 'secret') return `${own} Support reference: ${CANARY}.`;
+  if (preset === 'ansi') return ansiColoured(own);
+  if (preset === 'ansi-lookalike') return `${own}${ANSI_LOOKALIKE_SENTENCE}`;
   return own;
 }
 

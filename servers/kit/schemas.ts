@@ -21,7 +21,7 @@
  * The kit itself never resolves or fetches any of these; it only writes them.
  */
 import type { JsonObject } from './json-text.js';
-import { INJECTION, withZeroWidth } from './payloads.js';
+import { ansiColoured, INJECTION, TITLE_INJECTION, withZeroWidth } from './payloads.js';
 import type { Sized, SizeRange } from './sized.js';
 
 export const SCHEMA_PRESETS = [
@@ -57,6 +57,14 @@ export const SCHEMA_PRESETS = [
   'prose-zero-width',
   'enum-invisible',
   'prose-and-enum',
+  'prose-ansi',
+  'default-injection',
+  'examples-injection',
+  'const-injection',
+  'enum-injection',
+  'name-injection',
+  'required-injection',
+  'values-benign',
   'header-region',
   'header-crlf',
   'header-non-token',
@@ -164,6 +172,32 @@ const BUILDERS: Record<SchemaPresetName, (canary: CanaryUrl) => JsonObject> = {
   'prose-and-enum': () => ({
     ...withQuery(),
     properties: { query: { type: 'string', title: 'Query', description: 'Words to look for in your notes.' }, scope: { enum: ['notes', 'archive'] } },
+  }),
+  // Terminal sequences in a property's title and description (prose, which a broker may rewrite).
+  'prose-ansi': () => withQuery({ type: 'string', title: ansiColoured('Query'), description: ansiColoured('Words to look for in your notes.') }),
+  // The injection in each kind of schema string that is not prose (schema-text.ts in the
+  // reference): values that decide or suggest what is valid, and the keys that name parameters.
+  // A model reads them as surely as a description, and may copy a default or an example.
+  'default-injection': () => withQuery({ type: 'string', default: INJECTION }),
+  'examples-injection': () => withQuery({ type: 'string', examples: ['budget', INJECTION] }),
+  'const-injection': () => ({ ...withQuery(), properties: { query: { type: 'string' }, mode: { const: INJECTION } } }),
+  'enum-injection': () => ({ ...withQuery(), properties: { query: { type: 'string' }, scope: { enum: ['notes', INJECTION] } } }),
+  'name-injection': () => ({ ...withQuery(), properties: { query: { type: 'string' }, [TITLE_INJECTION]: { type: 'boolean' } } }),
+  // A required name no property declares: valid JSON Schema, and only text to whoever reads it.
+  'required-injection': () => ({ ...withQuery(), required: ['query', INJECTION] }),
+  // The control: the same kinds of string, holding words a blunt pattern would take for an
+  // injection ("ignore", "previous", "system", "override") in ordinary use.
+  'values-benign': () => ({
+    type: 'object',
+    properties: {
+      query: { type: 'string', examples: ['Ignore whitespace when comparing', 'previous budget'] },
+      order: { enum: ['asc', 'desc'], default: 'asc' },
+      locale: { type: 'string', default: 'en-US' },
+      ignore_case: { type: 'boolean', default: true, description: 'Ignore the case of letters, as in the previous version.' },
+      source: { const: 'system' },
+      override_folder: { type: 'string', title: 'Override folder' },
+    },
+    required: ['query'],
   }),
   'header-region': () => withRegion(),
   'header-crlf': () => withRegion({ type: 'string', 'x-mcp-header': 'Region\r\nX-Injected: 1' }),

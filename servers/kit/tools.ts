@@ -3,7 +3,7 @@
  * JSON values written by json-text.ts; annotations are raw JSON text fragments, sent as they are.
  */
 import { type JsonObject, NumberLiteral } from './json-text.js';
-import { PLAIN_TITLE, TITLE_INJECTION } from './payloads.js';
+import { ANSI_LOOKALIKE_TITLE, ansiColoured, PLAIN_TITLE, TITLE_INJECTION } from './payloads.js';
 
 export type AnnotationPreset =
   | 'none'
@@ -15,7 +15,8 @@ export type AnnotationPreset =
   | 'readonly-destructive'
   | 'idempotent-write'
   | 'titled'
-  | 'titled-injection';
+  | 'titled-injection'
+  | 'titled-ansi';
 
 /** The raw text of each preset; `none` omits the annotations key altogether. */
 export const ANNOTATION_TEXT: Record<AnnotationPreset, string | null> = {
@@ -31,10 +32,11 @@ export const ANNOTATION_TEXT: Record<AnnotationPreset, string | null> = {
   // ToolAnnotations.title: a display name the server chose, carrying an injection or not.
   titled: `{"readOnlyHint":true,"title":${JSON.stringify(PLAIN_TITLE)}}`,
   'titled-injection': `{"readOnlyHint":true,"title":${JSON.stringify(TITLE_INJECTION)}}`,
+  'titled-ansi': `{"readOnlyHint":true,"title":${JSON.stringify(ansiColoured(PLAIN_TITLE))}}`,
 };
 
 /** Presets for the `title.<tool>` knob: the display name a tool is listed with (none by default). */
-export const TITLES = { plain: PLAIN_TITLE, injection: TITLE_INJECTION };
+export const TITLES = { plain: PLAIN_TITLE, injection: TITLE_INJECTION, ansi: ansiColoured(PLAIN_TITLE), 'ansi-lookalike': ANSI_LOOKALIKE_TITLE };
 export type TitlePreset = keyof typeof TITLES;
 
 /** The title `run.title` lists a tool with in phase `run`: plain words, so only a pin sees the change. */

@@ -104,6 +104,14 @@ export const CANARY_HARM = fc.constant(as(CANARY));
 export const INJECTION_HARM = fc.constant(as(INJECTION, ` ${INJECTION} `));
 export const TOKEN_HARM = fc.constant(as(SERVER_TOKEN));
 export const HIDDEN_HARM = fc.constantFrom(...HIDDEN).map((char) => as(`a${char}b`));
+/**
+ * A whole terminal control sequence (INS-14): SGR conceal, erase-line and cursor-up, an OSC 8
+ * hyperlink, an OSC 52 clipboard write ended by BEL. What must not reach the agent is its ESC:
+ * without it no sequence is left, whatever else of it is.
+ */
+export const ANSI_HARM = fc
+  .constantFrom('\u001b[8m', '\u001b[2K\u001b[1A', '\u001b]8;;https://notes.example/x\u001b\\link\u001b]8;;\u001b\\', '\u001b]52;c;Y3VybA==\u0007')
+  .map((sequence) => as('\u001b', sequence));
 
 /** Where to plant: which string of the message (values and keys, in document order), and where in it. */
 export const spot = fc.record({ slot: fc.nat(), offset: fc.nat() });

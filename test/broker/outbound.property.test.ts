@@ -1,10 +1,11 @@
 // The outbound stage's promise, as properties: a valid message of any kind a server sends, with a
-// canary, an injection, the operator's server token or an invisible character planted in any
-// string (a value or a key, at any depth, at any position), never reaches the agent as the server
-// wrote it: it is withheld, or what passes no longer holds the planted form. And a benign message
-// passes, its text unchanged (escaped where the channel escapes it), so the first property does not
-// hold by withholding everything. Driven through the stage directly for every channel, and end to
-// end through the Session for the answers and the listing it serves today.
+// canary, an injection, the operator's server token, an invisible character or a terminal control
+// sequence planted in any string (a value or a key, at any depth, at any position), never reaches
+// the agent as the server wrote it: it is withheld, or what passes no longer holds the planted
+// form. And a benign message passes, its text unchanged (escaped where the channel escapes it), so
+// the first property does not hold by withholding everything. Driven through the stage directly
+// for every channel, and end to end through the Session for the answers and the listing it serves
+// today.
 // `npm test` runs a fixed seed; `npm run fuzz` a random one, printed, with GAUNTLET_FUZZ_RUNS cases.
 
 import fc from 'fast-check';
@@ -20,6 +21,7 @@ import { Session } from '../../src/session/session.js';
 import { CONTEXT, initialized, json, registeredTools, rule } from './builders.js';
 import { FakeRequester } from './fake-requester.js';
 import {
+  ANSI_HARM,
   CANARY_HARM,
   HIDDEN_HARM,
   INJECTION_HARM,
@@ -44,7 +46,7 @@ const STAGE = configureStage(ALL_GUARDS.outbound, { serverEnv: SERVER_ENV, limit
  * redacted from them (docs/result-path.md).
  */
 function harmsFor(channel: Channel): fc.Arbitrary<Harm> {
-  return channel === 'descriptor' ? fc.oneof(CANARY_HARM, INJECTION_HARM, HIDDEN_HARM) : fc.oneof(CANARY_HARM, INJECTION_HARM, TOKEN_HARM, HIDDEN_HARM);
+  return channel === 'descriptor' ? fc.oneof(CANARY_HARM, INJECTION_HARM, HIDDEN_HARM, ANSI_HARM) : fc.oneof(CANARY_HARM, INJECTION_HARM, TOKEN_HARM, HIDDEN_HARM, ANSI_HARM);
 }
 
 /** What the agent would read of a message the stage let through; undefined when it withheld it. */
@@ -124,7 +126,7 @@ function session(listed: { description: string; inputSchema: Json; annotations?:
 }
 
 const PLAIN_TOOL = { description: 'Searches notes.', inputSchema: { type: 'object', properties: { query: { type: 'string' } } } };
-const anyHarm = fc.oneof(CANARY_HARM, INJECTION_HARM, TOKEN_HARM, HIDDEN_HARM);
+const anyHarm = fc.oneof(CANARY_HARM, INJECTION_HARM, TOKEN_HARM, HIDDEN_HARM, ANSI_HARM);
 
 describe('the outbound stage, end to end through the Session', () => {
   it('a result or a JSON-RPC error with a planted harm never reaches the agent as written', async () => {
@@ -156,7 +158,7 @@ describe('the outbound stage, end to end through the Session', () => {
     // Planted in an array of the three, so that the harm lands in them, never in the members' names.
     const parts = MESSAGES.descriptor.map(({ description, inputSchema, annotations }): Json => [description ?? 'Searches notes.', inputSchema, annotations ?? null]);
     await fc.assert(
-      fc.asyncProperty(parts, fc.oneof(CANARY_HARM, INJECTION_HARM, HIDDEN_HARM), spot, async (listed, harm, where) => {
+      fc.asyncProperty(parts, fc.oneof(CANARY_HARM, INJECTION_HARM, HIDDEN_HARM, ANSI_HARM), spot, async (listed, harm, where) => {
         const [description, inputSchema, annotations] = plant(listed, harm.planted, where) as [string, Json, Json];
         const planted = { description, inputSchema, ...(annotations === null ? {} : { annotations }) };
         const received = await session(planted, () => '{"content":[]}').list();
