@@ -465,6 +465,10 @@ const NEEDED_BY: Record<string, Record<string, string[]>> = {
   'elicitation-url-whole': {
     'eli.url-reordered': ['call.agent_requests_max', 'call.server_refused'],
   },
+  'elicitation-host-distinct': {
+    'eli.url-lookalike-host': ['call.agent_requests_max', 'call.server_refused'],
+    'eli.url-punycode-host': ['call.agent_requests_max', 'call.server_refused'],
+  },
   'elicitation-no-credentials': {
     'eli.credential-described': ['call.agent_requests_max', 'call.server_refused'],
     'eli.credential-form': ['call.agent_requests_max', 'call.server_refused'],

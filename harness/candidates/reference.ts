@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { REVISIONS } from '../agent/revisions.js';
 import { join } from 'node:path';
 import { stringify as stringifyLossless } from 'lossless-json';
@@ -63,9 +63,36 @@ const FILE_FLAWS: ReadonlySet<AdapterFlaw> = new Set(['rules-file-writable', 'ma
 const PRIVATE_MODE = 0o600;
 const SHARED_MODE = 0o666;
 
+/**
+ * The flaws that hand the broker a corrupt pin store (CFG-5), each made from the manifest the pin
+ * wrote: the text a manifest flaw puts in its place, or `directory` for a directory there.
+ */
+const MANIFEST_CORRUPTIONS: Partial<Record<AdapterFlaw, (pinned: string) => string | 'directory'>> = {
+  'manifest-truncated': (pinned) => pinned.slice(0, Math.floor(pinned.length / 2)),
+  'manifest-empty': () => '',
+  // The pin writes one object; a second `tools` after the first is what a last-wins parser keeps.
+  'manifest-duplicate-key': (pinned) => pinned.replace(/\}\s*$/, ',\n  "tools": {}\n}\n'),
+  'manifest-directory': () => 'directory',
+};
+
+/**
+ * The manifest the broker is given for this start: the pinned one, or for a manifest flaw a
+ * corrupt copy beside it, so the reviewed manifest stays as pinned for the next start.
+ */
+async function manifestFor(spec: SessionSpec, pinned: string): Promise<string> {
+  const corrupt = spec.flaw === undefined ? undefined : MANIFEST_CORRUPTIONS[spec.flaw];
+  if (corrupt === undefined || !existsSync(pinned)) return pinned;
+  const made = corrupt(await readFile(pinned, 'utf8'));
+  const path = join(spec.workdir, `reference-manifest-${spec.flaw}`);
+  await rm(path, { recursive: true, force: true });
+  if (made === 'directory') await mkdir(path, { mode: 0o700 });
+  else await writeFile(path, made, { mode: PRIVATE_MODE });
+  return path;
+}
+
 /** Writes a flaw the neutral form cannot carry into the broker's own file: the first rule's, or the server's. */
 function applyFlaw(flaw: AdapterFlaw, rules: Record<string, unknown>, server: Record<string, unknown>): void {
-  if (FILE_FLAWS.has(flaw)) return;
+  if (FILE_FLAWS.has(flaw) || flaw in MANIFEST_CORRUPTIONS) return;
   const [tool] = Object.keys(rules);
   const rule = (tool === undefined ? undefined : rules[tool]) as Record<string, unknown> | undefined;
   if (flaw === 'malformed-env') {
@@ -183,9 +210,11 @@ export function referenceCandidate(options: ReferenceOptions = {}): Candidate {
       return { ok, detail: `pin exited with ${status.code ?? status.signal}` };
     },
     async start(spec) {
-      const { config, manifest, pinLog, report, state, audit } = files(spec);
+      const { config, pinLog, report, state, audit } = files(spec);
       await writeConfig(spec);
-      if (existsSync(manifest)) await chmod(manifest, spec.flaw === 'manifest-file-writable' ? SHARED_MODE : PRIVATE_MODE);
+      const pinned = files(spec).manifest;
+      if (existsSync(pinned)) await chmod(pinned, spec.flaw === 'manifest-file-writable' ? SHARED_MODE : PRIVATE_MODE);
+      const manifest = await manifestFor(spec, pinned);
       await mkdir(state, { recursive: true });
       // An operator who ran pin and saw it refused may still serve knowingly with nothing pinned;
       // one who never ran pin has no manifest to give, which the broker must refuse (CFG-4).

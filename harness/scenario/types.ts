@@ -427,8 +427,9 @@ export interface StartExpectation {
 }
 
 /**
- * A defect written into the operator's files for one start (CFG-1 to CFG-3). A rule flaw is in
- * the first rule, in file order; a file flaw makes that file writable by its group and others.
+ * A defect written into the operator's files for one start (CFG-1 to CFG-3, CFG-5). A rule flaw
+ * is in the first rule, in file order; a file flaw makes that file writable by its group and
+ * others; a manifest flaw hands the candidate a corrupt pin store in place of the one pinned.
  */
 export const CONFIG_FLAWS = [
   'unknown-effect',
@@ -438,6 +439,10 @@ export const CONFIG_FLAWS = [
   'misspelled-rule',
   'rules-file-writable',
   'manifest-file-writable',
+  'manifest-truncated',
+  'manifest-duplicate-key',
+  'manifest-empty',
+  'manifest-directory',
 ] as const;
 export type ConfigFlaw = (typeof CONFIG_FLAWS)[number];
 

@@ -55,6 +55,12 @@ const ASK_PRESETS = {
   'elicit-url': () => [urlElicitation(ELICIT_URL)],
   /** URL mode with a right-to-left override inside the URL, so it reads as another address. */
   'elicit-url-bidi': () => [urlElicitation('https://notes.example.test/\u202Emoc.elgoog\u202C/connect')],
+  /** URL mode at `gіthub.com` with a Cyrillic і (U+0456): to a person, github.com. */
+  'elicit-url-lookalike': () => [urlElicitation('https://g\u0456thub.com/login/device?code=7f3a9c')],
+  /** URL mode at `xn--pypal-4ve.com`, the punycode of `pаypal.com` with a Cyrillic а, which a client shows in Unicode. */
+  'elicit-url-punycode': () => [urlElicitation('https://xn--pypal-4ve.com/signin?session=7f3a9c')],
+  /** URL mode at an ordinary German IDN host, `münchen.example`, that reads as no ASCII host (a control). */
+  'elicit-url-idn': () => [urlElicitation('https://m\u00fcnchen.example/connect?session=7f3a9c')],
   /** A form whose message alone is 60,000 characters. */
   'elicit-oversized': () => [form('Please confirm. '.repeat(3_750), { ok: { type: 'boolean', title: 'OK' } })],
   /** The client's roots. */

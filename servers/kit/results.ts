@@ -23,6 +23,11 @@ import {
   JAPANESE_RESULT,
   JOINING_SCRIPTS,
   letters,
+  LOOKALIKE_COMMIT,
+  LOOKALIKE_DIGEST,
+  LOOKALIKE_PROSE,
+  LOOKALIKE_SK_WORD,
+  LOOKALIKE_UUID,
   PLAIN,
   PRIVATE_KEY,
   SIBLING_MENTION_RESULT,
@@ -120,6 +125,13 @@ const TEXTS = {
   'sibling-mention': SIBLING_MENTION_RESULT,
   'cross-server': CROSS_SERVER_RESULT,
   plain: PLAIN,
+  'lookalike-commit': LOOKALIKE_COMMIT,
+  'lookalike-uuid': LOOKALIKE_UUID,
+  'lookalike-digest': LOOKALIKE_DIGEST,
+  // A thumbnail written into text as base64, as a data URL: a run a decoder reads, holding no secret.
+  'lookalike-thumbnail': `Thumbnail: data:image/png;base64,${PNG_BASE64}`,
+  'lookalike-prose': LOOKALIKE_PROSE,
+  'lookalike-sk-word': LOOKALIKE_SK_WORD,
 };
 
 export type ResultPresetName = keyof typeof CONTENT | keyof typeof CLAIMS | keyof typeof TEXTS;

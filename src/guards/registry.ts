@@ -34,6 +34,7 @@ import { paramHeadersValid } from './param-headers.js';
 import { brokerMarkersOnly, effectContract, outputValid, serverErrorIsToolError, withholdUninspectable } from './result.js';
 import { hiddenNamesSound, objectSchema, referencesResolve, schemaCompiles, selfContained } from './schema.js';
 import { elicitationAllowed, elicitationBounds, elicitationModeDeclared, elicitationNoCredentials, elicitationUrlWhole } from './elicitation.js';
+import { elicitationHostDistinct } from './shown-host.js';
 import { listChangedBound, logFloodBound, noticeEscaped, noticeRedacted, progressOwnToken } from './notices.js';
 import { requestTextInspected } from './request-text.js';
 import { requestStateBound } from './input-state.js';
@@ -184,6 +185,7 @@ export const ALL_GUARDS: Guards = {
     elicitationAllowed,
     elicitationModeDeclared,
     elicitationUrlWhole,
+    elicitationHostDistinct,
     elicitationNoCredentials,
     elicitationBounds,
     requestTextInspected,

@@ -472,6 +472,7 @@ describe('the guard registry', () => {
         'elicitation-allowed',
         'elicitation-mode-declared',
         'elicitation-url-whole',
+        'elicitation-host-distinct',
         'elicitation-no-credentials',
         'elicitation-bounds',
         'request-text-inspected',

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
@@ -88,6 +89,12 @@ describe('result presets', () => {
       'sibling-mention',
       'cross-server',
       'plain',
+      'lookalike-commit',
+      'lookalike-uuid',
+      'lookalike-digest',
+      'lookalike-thumbnail',
+      'lookalike-prose',
+      'lookalike-sk-word',
     ]);
     expect(Object.keys(RESULT_FAMILIES)).toEqual(['chars', 'split', 'bytes', 'deep', 'nodes', 'long-string', 'aggregate', 'meta-strings']);
   });
@@ -244,6 +251,25 @@ describe('text payloads', () => {
       expect(text.replace(/(?<=\p{Extended_Pictographic})\u200D(?=\p{Extended_Pictographic})/gu, '')).not.toMatch(
         STRIPPED,
       );
+    }
+  });
+});
+
+describe('look-alike presets', () => {
+  it('carry the shapes a secret scanner may mistake for a credential, and none of the secret presets\' own', () => {
+    expect(textOf('lookalike-commit')).toMatch(/\b[0-9a-f]{40}\b/);
+    expect(textOf('lookalike-uuid')).toMatch(/\b[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}\b/);
+    // The digest is SHA-256 of "test", so it is what it says it is.
+    expect(textOf('lookalike-digest')).toContain(createHash('sha256').update('test').digest('hex'));
+    const thumbnail = /base64,([A-Za-z0-9+/=]+)/.exec(textOf('lookalike-thumbnail'))?.[1] ?? '';
+    expect(Buffer.from(thumbnail, 'base64').subarray(1, 4).toString('latin1')).toBe('PNG');
+    expect(textOf('lookalike-prose')).toMatch(/password/);
+    // `sk-` only after a letter, inside a word: never where a key would start.
+    const word = textOf('lookalike-sk-word');
+    expect(word).toMatch(/[a-z]sk-[a-z-]{20,}/);
+    expect(word).not.toMatch(/(?<![A-Za-z0-9])sk-/);
+    for (const preset of ['lookalike-commit', 'lookalike-uuid', 'lookalike-digest', 'lookalike-thumbnail', 'lookalike-prose', 'lookalike-sk-word'] as const) {
+      expect(textOf(preset)).not.toMatch(/AKIA|ghp_|PRIVATE KEY|GAUNTLET-CANARY/);
     }
   });
 });
