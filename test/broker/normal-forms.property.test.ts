@@ -2,14 +2,13 @@
 // host are one key, and things that differ keep different keys (nothing is over-merged). The
 // spellings are generated: case, compatibility forms (fullwidth, mathematical letters),
 // characters that show as nothing, percent-encoding of unreserved characters, dot segments,
-// default ports, IDNA forms and confusable letters. `npm test` runs a fixed seed; `npm run fuzz`
+// default ports and IDNA forms (confusable letters: test/broker/shown-host.test.ts). `npm test` runs a fixed seed; `npm run fuzz`
 // a random one (test/fuzz.ts).
 
 import fc from 'fast-check';
 import { domainToASCII } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { hostKey } from '../../src/normal/host.js';
-import { lookAlikeHosts, shownHostKey } from '../../src/normal/skeleton.js';
 import { nameKey, sameName } from '../../src/normal/name.js';
 import { sameUri, uriKey } from '../../src/normal/uri.js';
 import { fuzzParameters } from '../fuzz.js';
@@ -98,9 +97,6 @@ describe('URIs', () => {
   });
 });
 
-/** Labels of Latin letters a confusable of which is in another script. */
-const LATIN = 'aceopxy';
-const CYRILLIC = 'асеорху';
 const label = fc.string({ unit: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyz'), minLength: 2, maxLength: 10 });
 const plainHost = fc.array(label, { minLength: 2, maxLength: 3 }).map((labels) => labels.join('.'));
 
@@ -115,25 +111,5 @@ describe('hosts', () => {
       }),
       PARAMETERS,
     );
-  });
-
-  it('a host shown to a person is one with its look-alikes in another script, by Unicode or by punycode', () => {
-    fc.assert(
-      fc.property(plainHost, fc.infiniteStream(fc.boolean()), (host, swaps) => {
-        const lookAlike = [...host].map((c) => (LATIN.includes(c) && swaps.next().value ? CYRILLIC[LATIN.indexOf(c)]! : c)).join('');
-        expect(lookAlikeHosts(lookAlike, host)).toBe(true);
-        expect(lookAlikeHosts(domainToASCII(lookAlike), host.toUpperCase())).toBe(true);
-        // The look-alike is still another host on the wire: only what a person is shown merges them.
-        if (lookAlike !== host) expect(hostKey(lookAlike)).not.toBe(hostKey(host));
-      }),
-      PARAMETERS,
-    );
-  });
-
-  it('hosts that read differently stay apart', () => {
-    expect(lookAlikeHosts('paypal.example', 'paypa1.example')).toBe(true);
-    expect(lookAlikeHosts('notes.example', 'nodes.example')).toBe(false);
-    // раураl.com, in Cyrillic р, а, у, а and Latin l, shown by its punycode.
-    expect(shownHostKey('xn--l-7sba6dbr.com')).toBe(shownHostKey('paypal.com'));
   });
 });
