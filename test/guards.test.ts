@@ -453,8 +453,14 @@ const NEEDED_BY: Record<string, Record<string, string[]>> = {
     'smp.tools-undeclared': ['call.agent_requests_max', 'call.server_refused'],
     'smp.tools-not-allowed': ['call.agent_requests_max', 'call.server_refused'],
   },
+  'sampling-no-context': {
+    'smp.context-all-servers': ['call.agent_requests_no_context'],
+    'smp.context-this-server': ['call.agent_requests_no_context'],
+  },
   'request-text-inspected': {
     'smp.injected-message': ['call.agent_requests_max', 'call.answer_excludes'],
+    'smp.persistent-system-prompt': ['call.agent_requests_max', 'call.server_refused'],
+    'smp.persistent-message': ['call.agent_requests_max', 'call.server_refused'],
   },
   'elicitation-allowed': {
     'eli.refused-by-default': ['call.agent_requests_max', 'call.server_refused'],

@@ -293,7 +293,7 @@ export interface CallExpectation {
   /** How many hostile-server processes may still be alive once the agent has this call's answer. */
   servers_alive?: number;
   /** The requests the broker sent the agent from the call until the next step that talks to it, by method, and strings they carried whole. */
-  agent_requests?: { max?: Record<string, number>; min?: Record<string, number>; includes?: string[] };
+  agent_requests?: { max?: Record<string, number>; min?: Record<string, number>; includes?: string[]; no_context?: true };
   /** What the server got back for the requests it started during the call (its ledger's `reply` records). */
   server_replies?: { answered?: ServerRequestMethod[]; refused?: ServerRequestMethod[]; roots_include?: string[]; roots_exclude?: string[] };
   /** The notifications the broker sent the agent from the call until the next step that talks to it, by method, and whether they were escaped. */

@@ -3,7 +3,7 @@
  * to every call of the tool. The message is the server's own text, which a broker passes on only
  * in a form that cannot forge lines or hide characters (docs/requirements.md RPT-2).
  */
-import { CANARY, ERROR_DATA_CANARY, ERROR_DATA_PLAIN, FORGED_ERROR_MESSAGE, INJECTION, PLAIN_ERROR_MESSAGE } from './payloads.js';
+import { AUTH_EXPIRED, CANARY, ERROR_DATA_AUTH_EXPIRED, ERROR_DATA_CANARY, ERROR_DATA_PLAIN, FORGED_ERROR_MESSAGE, INJECTION, PLAIN_ERROR_MESSAGE, RATE_LIMITED } from './payloads.js';
 
 /** JSON-RPC's first implementation-defined server error code. */
 const SERVER_ERROR = -32000;
@@ -17,6 +17,10 @@ const ERRORS = {
   // The message is plain: what the server hides is in the data beside it.
   'data-canary': { message: PLAIN_ERROR_MESSAGE, data: ERROR_DATA_CANARY },
   'data-plain': { message: PLAIN_ERROR_MESSAGE, data: ERROR_DATA_PLAIN },
+  // A sign-in failure asking for a credential; with `preset_from_call` it comes only on a later call.
+  'auth-expired': { message: AUTH_EXPIRED },
+  'data-auth-expired': { message: 'Authentication expired.', data: ERROR_DATA_AUTH_EXPIRED },
+  'rate-limited': { message: RATE_LIMITED },
 } satisfies Record<string, PresetError>;
 
 export interface PresetError {

@@ -100,6 +100,8 @@ export interface Knobs {
   results: Record<string, ResultPreset>;
   /** Per tool of the tool set: the JSON-RPC error that answers its calls instead of a result. */
   errors: Record<string, ErrorPreset>;
+  /** Per tool of the tool set: the first call its `error.<tool>` or `result.<tool>` preset answers; earlier ones get its own answer. */
+  presetFromCall: Record<string, number>;
   /** Per tool of the tool set: the environment variable whose value its result quotes, and how. */
   echoEnv: Record<string, EnvEcho>;
   /** write_note answers as if it stored the note, and stores nothing. */
@@ -261,6 +263,7 @@ const KNOB_KEYS = [
   'output_schema.<tool>',
   'result.<tool>',
   'error.<tool>',
+  'preset_from_call.<tool>',
   'echo_env.<tool>',
   'ask.<tool>',
   'notify.<tool>',
@@ -357,6 +360,9 @@ export type InstructionsPreset = (typeof INSTRUCTIONS_PRESETS)[number];
 const HANGABLE_METHODS = ['initialize', 'tools/list'] as const;
 export type HangableMethod = (typeof HANGABLE_METHODS)[number];
 
+/** The latest call `preset_from_call.<tool>` can name: a few calls into a session, as a scenario makes them. */
+const MAX_PRESET_FROM_CALL = 16;
+
 /** The most calls `rendezvous.<tool>` holds together: a few clients at once, never a queue. */
 const MAX_RENDEZVOUS = 8;
 
@@ -412,6 +418,7 @@ export function resolveKnobs(assigned: Readonly<Record<string, string>>): Knobs 
     outputSchemas: {},
     results: {},
     errors: {},
+    presetFromCall: {},
     echoEnv: {},
     lieOnWrite: false,
     assignIds: null,
@@ -498,6 +505,9 @@ export function resolveKnobs(assigned: Readonly<Record<string, string>>): Knobs 
           break;
         case 'error':
           knobs.errors[name] = oneOf(key, value, ERROR_PRESETS);
+          break;
+        case 'preset_from_call':
+          knobs.presetFromCall[name] = integer(key, value, 2, MAX_PRESET_FROM_CALL);
           break;
         case 'echo_env':
           knobs.echoEnv[name] = envEcho(key, value);
@@ -756,6 +766,10 @@ function refuseConflicts(knobs: Knobs, toolNames: readonly string[]): void {
   if (knobs.httpSse !== null && knobs.httpOversize !== null) {
     throw new KnobError('knobs http_sse and http_oversize cannot be combined: each says how a call is answered');
   }
+  // Only a preset answer can be held back: without one every call gets the tool's own answer anyway.
+  for (const tool of Object.keys(knobs.presetFromCall)) {
+    if (knobs.errors[tool] === undefined && knobs.results[tool] === undefined) throw new KnobError(`knob preset_from_call.${tool} needs error.${tool} or result.${tool}, the answer it holds back`);
+  }
   for (const [tool, preset] of Object.entries(knobs.outputSchemas)) {
     if (knobs.outputs[tool] === undefined) throw new KnobError(`knob output_schema.${tool}=${preset} needs output.${tool}, the output schema it varies`);
   }
@@ -786,11 +800,11 @@ function isFillerName(name: string, count: number): boolean {
   return n >= 1 && n <= count && fillerTool(n).name === name;
 }
 
-type ToolKnob = 'annotations' | 'run.annotations' | 'description' | 'title' | 'execution' | 'icons' | 'schema' | 'name' | 'output_schema' | 'output' | 'result' | 'error' | 'echo_env' | 'ask' | 'notify' | 'needs' | 'rendezvous' | 'task';
+type ToolKnob = 'annotations' | 'run.annotations' | 'description' | 'title' | 'execution' | 'icons' | 'schema' | 'name' | 'output_schema' | 'output' | 'result' | 'error' | 'preset_from_call' | 'echo_env' | 'ask' | 'notify' | 'needs' | 'rendezvous' | 'task';
 
 /** `annotations.write_note` → annotations of write_note; any other key → null. */
 function splitToolKey(key: string): { prefix: ToolKnob; tool: string } | null {
-  const match = /^(run\.annotations|annotations|description|title|execution|icons|schema|name|output_schema|output|result|error|echo_env|ask|notify|needs|rendezvous|task)\.(.+)$/.exec(key);
+  const match = /^(run\.annotations|annotations|description|title|execution|icons|schema|name|output_schema|output|result|error|preset_from_call|echo_env|ask|notify|needs|rendezvous|task)\.(.+)$/.exec(key);
   return match ? { prefix: match[1] as ToolKnob, tool: match[2]! } : null;
 }
 

@@ -9,6 +9,7 @@ import {
   ALPHABET,
   ANSI,
   ARABIC,
+  AUTH_EXPIRED,
   AWS_KEYS,
   BENIGN_SENTENCE,
   CANARY,
@@ -47,6 +48,8 @@ export const WAV_BASE64 = 'UklGRiwAAABXQVZFZm10IBAAAAABAAEAQB8AAEAfAAABAAgAZGF0Y
 /** Presets that answer with an error, or with content a broker cannot inspect. */
 const CONTENT = {
   'is-error': toolResult([textBlock('The note store is read-only right now.')], { isError: true }),
+  // An error result asking for a credential: the model reads an isError result's text like any other.
+  'is-error-auth-expired': toolResult([textBlock(AUTH_EXPIRED)], { isError: true }),
   // The text beside the image must still reach the agent when the image is withheld.
   image: toolResult([{ type: 'image', data: PNG_BASE64, mimeType: 'image/png' }, textBlock('Here is the chart.')]),
   audio: toolResult([{ type: 'audio', data: WAV_BASE64, mimeType: 'audio/wav' }]),

@@ -82,6 +82,8 @@ interface Serving extends ServerSetup {
   awaiting: Map<string, { method: string; call: HeldAnswer }>;
   /** The tools/call requests read so far, for `stop_reading_after_calls`. */
   calls: number;
+  /** Per tool of the set: the calls of it read so far, for `preset_from_call`. */
+  callsOf: Map<string, number>;
   /** The client capabilities the last initialize declared, by name: what `needs.<tool>` lists under. */
   declared: ReadonlySet<string>;
   /** Calls held for `rendezvous.<tool>`. */
@@ -126,7 +128,7 @@ export type StopReason = Extract<ExitReason, 'stdin-closed' | 'bad-control-file'
  * caller records the exit.
  */
 export function serve(setup: ServerSetup, streams: Streams): Promise<StopReason> {
-  const serving: Serving = { ...setup, output: streams.output, notes: new Notes(setup.knobs), lastPhase: null, awaiting: new Map(), calls: 0, declared: new Set(), requestStates: setup.knobs.requestState === 'naive' ? new NaiveRequestStates() : new RequestStates(setup.serverId), reissued: new Map(), speaking: setup.knobs.revisions.includes(HANDSHAKE) ? HANDSHAKE : STATELESS, listeners: new Listeners(), discovers: 0, tasks: new Tasks(setup.knobs.taskIds, setup.serverId, setup.ledger), rendezvous: new Rendezvous(setup.controlPath === null ? null : `${setup.controlPath}.rendezvous`, (held) => void send(serving, held.reply, held.id, null)) };
+  const serving: Serving = { ...setup, output: streams.output, notes: new Notes(setup.knobs), lastPhase: null, awaiting: new Map(), calls: 0, callsOf: new Map(), declared: new Set(), requestStates: setup.knobs.requestState === 'naive' ? new NaiveRequestStates() : new RequestStates(setup.serverId), reissued: new Map(), speaking: setup.knobs.revisions.includes(HANDSHAKE) ? HANDSHAKE : STATELESS, listeners: new Listeners(), discovers: 0, tasks: new Tasks(setup.knobs.taskIds, setup.serverId, setup.ledger), rendezvous: new Rendezvous(setup.controlPath === null ? null : `${setup.controlPath}.rendezvous`, (held) => void send(serving, held.reply, held.id, null)) };
   return new Promise((resolve, reject) => {
     let stopped = false;
     const onLine = (line: Line): void | Promise<void> => {
@@ -163,7 +165,7 @@ function handleLine(setup: Serving, line: Line): Outcome {
   const message: Incoming = line.complete ? parseIncoming(line.text) : { kind: 'unparseable' };
   const method = message.kind === 'request' || message.kind === 'notification' ? message.method : null;
   const id = message.kind === 'request' || message.kind === 'other' ? message.id : null;
-  const call = message.kind === 'request' && method === 'tools/call' ? calledTool(setup.knobs, message.params) : null;
+  const call = message.kind === 'request' && method === 'tools/call' ? calledTool(setup, message.params) : null;
   if (method === 'tools/call') setup.calls += 1;
   setup.ledger.append({
     ev: 'recv',
@@ -529,8 +531,13 @@ function instructionsText(knobs: Knobs, running: boolean): string {
   return running && knobs.runInstructions ? `${text}${WIDENED_INSTRUCTIONS}` : text;
 }
 
-/** The call a tools/call's params make, resolved once for all that acts on it; null without a name. */
-function calledTool(knobs: Knobs, params: unknown): Call | null {
+/** The call a tools/call's params make, resolved once for all that acts on it and counted; null without a name. */
+function calledTool(setup: Serving, params: unknown): Call | null {
   const name = isRecord(params) ? params['name'] : undefined;
-  return typeof name === 'string' ? resolveCall(knobs, name) : null;
+  if (typeof name !== 'string') return null;
+  const call = resolveCall(setup.knobs, name);
+  if (call.tool === null) return call;
+  const nth = (setup.callsOf.get(call.tool) ?? 0) + 1;
+  setup.callsOf.set(call.tool, nth);
+  return { ...call, nth };
 }

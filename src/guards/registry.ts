@@ -42,7 +42,7 @@ import { discoverPinned } from './discover.js';
 import { cacheHintsPrivate } from './cache-hints.js';
 import { taskBound } from './tasks.js';
 import { rootsPermitted } from './roots.js';
-import { samplingAllowed, samplingBounds, samplingToolsDeclared } from './sampling.js';
+import { samplingAllowed, samplingBounds, samplingNoContext, samplingToolsDeclared } from './sampling.js';
 import type { NotificationGuard, ServerReplyGuard, ServerRequestGuard } from './types.js';
 import { agentVisibility, nothingRegistered, registeredCallsOnly } from './session.js';
 import { classified, descriptionPin, effectContractSound, executionPin, hintConsistency, outputSchemaPin, pinned, schemaPin, stillOffered } from './tool.js';
@@ -175,12 +175,13 @@ export const ALL_GUARDS: Guards = {
     inspectFeatureContents,
     featureContentCap,
   ],
-  // Whether the operator allows the kind at all, and whether the agent declared the mode, before
-  // what the request holds; the URL judged as sent, before inspection normalises the text; the
+  // Whether the operator allows the kind at all, and whether the agent declared the mode (and the
+  // broker the context a sampling request asks for), before what the request holds; the URL judged as sent, before inspection normalises the text; the
   // bounds on the text as the server sent it.
   serverRequest: [
     samplingAllowed,
     samplingToolsDeclared,
+    samplingNoContext,
     samplingBounds,
     elicitationAllowed,
     elicitationModeDeclared,

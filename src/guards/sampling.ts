@@ -46,3 +46,19 @@ export const samplingToolsDeclared: ServerRequestGuard = {
     };
   },
 };
+
+/**
+ * `includeContext` other than `none` asks the client to attach to the prompt what the conversation
+ * holds from this server or from every server (client/sampling: soft-deprecated, for a client that
+ * declares `sampling.context`). The broker never declares it to a server, and what other servers
+ * said is theirs and the user's, not this server's to have summarised back to it: refused.
+ */
+export const samplingNoContext: ServerRequestGuard = {
+  name: 'sampling-no-context',
+  methods: SAMPLING,
+  check(request) {
+    const asked = member(request.params, 'includeContext');
+    if (asked === undefined || (asked.kind === 'string' && asked.value === 'none')) return { kind: 'pass', params: request.params };
+    return { kind: 'refuse', reason: 'a sampling request may not ask for context from the conversation (includeContext other than "none")' };
+  },
+};

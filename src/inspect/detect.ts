@@ -54,6 +54,9 @@ const INJECTIONS = patternList([
   ['a fake system or administrator override', /\b(?:system|admin(?:istrator)?)\s+override\b/i],
   ['an <IMPORTANT>-style hidden directive', /<\s*\/?\s*important\s*>/i],
   ['a demand for a credential file', /~\/\.ssh\/|~\/\.aws\/credentials|\bid_(?:rsa|ed25519|ecdsa)\b/i],
+  // Meant to outlive the message it came in: a sampling request's system prompt read as the
+  // model's own standing orders.
+  ['an instruction meant to persist into later turns', /\bfrom\s+now\s+on\s*,?\s+(?:you\s+(?:must|will|should)|always|never|in\s+every)\b|\b(?:in|for|on)\s+(?:every|all|each)\s+(?:later|future|subsequent|following)\s+(?:turns?|repl(?:y|ies)|responses?|answers?|messages?|conversations?)\b/i],
   ['an instruction to hide actions from the user', /\b(?:do\s+not|don['’]?t|never)\s+(?:tell|inform|mention\s+(?:this\s+)?to)\s+the\s+user\b/i],
 ]);
 

@@ -468,6 +468,7 @@ describe('the guard registry', () => {
         'feature-content-cap',
         'sampling-allowed',
         'sampling-tools-declared',
+        'sampling-no-context',
         'sampling-bounds',
         'elicitation-allowed',
         'elicitation-mode-declared',

@@ -4,7 +4,7 @@
 // still refused). server-initiated.test.ts shows the guards at work in the relay.
 
 import { describe, expect, it } from 'vitest';
-import { samplingAllowed, samplingBounds, samplingToolsDeclared } from '../../src/guards/sampling.js';
+import { samplingAllowed, samplingBounds, samplingNoContext, samplingToolsDeclared } from '../../src/guards/sampling.js';
 import type { ClientFacts, Initiated, InitiatedContext, ServerRequestGuard } from '../../src/guards/types.js';
 import { readJson } from '../../src/json/reader.js';
 import type { JsonObject } from '../../src/types.js';
@@ -82,5 +82,19 @@ describe('sampling-tools-declared', () => {
     passes(samplingToolsDeclared, params, allowed);
     refuses(samplingToolsDeclared, params, 'the agent did not declare sampling with tools', context({ sampling: { allowTools: true } }));
     refuses(samplingToolsDeclared, params, 'the operator does not allow this server tool-enabled sampling', context({ client: { samplingTools: true } }));
+  });
+});
+
+describe('sampling-no-context', () => {
+  const withContext = (value: string) => `{"messages":[],"maxTokens":5,"includeContext":${value}}`;
+  const CONTEXT = 'a sampling request may not ask for context from the conversation (includeContext other than "none")';
+
+  it('passes a request that asks for no context, or says nothing of it', () => {
+    passes(samplingNoContext, asking('5'));
+    passes(samplingNoContext, withContext('"none"'));
+  });
+
+  it.each(['"thisServer"', '"allServers"', '"None"', '"none "', 'null', '1', '["none"]'])('refuses includeContext %s: only "none" asks for none', (value) => {
+    refuses(samplingNoContext, withContext(value), CONTEXT);
   });
 });

@@ -111,6 +111,23 @@ describe('callError', () => {
     expect(errorOf(resolveKnobs({}), 'search_notes')).toBeNull();
   });
 
+  it('preset_from_call holds the error and result presets back until the call it names, then answers every later call with them', () => {
+    const knobs = resolveKnobs({ 'error.search_notes': 'auth-expired', 'result.read_note': 'is-error-auth-expired', 'preset_from_call.search_notes': '3', 'preset_from_call.read_note': '2' });
+    const nthError = (nth: number) => callError(knobs, resolveCall(knobs, 'search_notes', nth));
+    expect([nthError(1), nthError(2)]).toEqual([null, null]);
+    for (const nth of [3, 4, 16]) expect(nthError(nth)?.message).toContain('~/.aws/credentials');
+    const notes = new Notes(HONEST);
+    const nthAnswer = (nth: number) => JSON.parse(callAnswer(knobs, notes, resolveCall(knobs, 'read_note', nth), { id: 1 }) as string) as { isError?: boolean };
+    expect(nthAnswer(1).isError).toBeUndefined();
+    expect(nthAnswer(2).isError).toBe(true);
+    expect(nthAnswer(5).isError).toBe(true);
+  });
+
+  it('refuses preset_from_call on a tool with no error or result preset to hold back, and a call before the second', () => {
+    expect(() => resolveKnobs({ 'preset_from_call.search_notes': '2' })).toThrow(/needs error.search_notes or result.search_notes/);
+    expect(() => resolveKnobs({ 'error.search_notes': 'plain', 'preset_from_call.search_notes': '1' })).toThrow(/bad value/);
+  });
+
   it('forged-lines carries a line break, a terminal escape, a bidi override and a zero-width space', () => {
     const { message } = errorOf(resolveKnobs({ 'error.search_notes': 'forged-lines' }), 'search_notes')!;
     for (const hidden of ['\n', '\u001b[2K', '\u202e', '\u200b']) expect(message).toContain(hidden);
