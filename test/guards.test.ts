@@ -275,11 +275,20 @@ const NEEDED_BY: Record<string, Record<string, string[]>> = {
     'ins.injection-in-schema-prose': ['list.listing_excludes'],
     'ins.invisible-in-schema-enum': ['list.listing_excludes'],
     'ins.zero-width-in-schema-prose': ['list.listing_excludes'],
+    'ins.preference-description-withheld': ['list.description_excludes'],
+    'ins.preference-as-user-withheld': ['list.description_excludes'],
+    'ins.preference-with-denied-parameter': ['list.description_excludes'],
   },
   'effect-contract': {
     'eff.lying-writer': ['call.answer_excludes', 'ledger.calls'],
     'eff.template-value-copied-inert': ['call.meta_includes', 'ledger.calls', 'ledger.called'],
     'rpt.read-back-error-escaped': ['call.text_includes', 'call.answer_excludes', 'ledger.calls'],
+  },
+  'joined-descriptions': {
+    'ins.split-payload-withheld': ['list.description_excludes'],
+  },
+  'source-to-sink': {
+    'pol.private-read-then-outside': ['call.server_received', 'ledger.calls'],
   },
   'broker-markers-only': {
     'res.forged-verified-mark-removed': ['call.meta_excludes'],

@@ -7,6 +7,12 @@ import {
   CANARY,
   CROSS_SERVER_DESCRIPTION,
   JAPANESE_DESCRIPTION,
+  MENTIONS_SEARCH_DESCRIPTION,
+  SPLIT_FIRST_HALF,
+  SPLIT_SECOND_HALF,
+  PREFERENCE_AS_USER_STEERING,
+  PREFERENCE_STEERING,
+  PRODUCT_WORDING_DESCRIPTION,
   SIBLING_MENTION_DESCRIPTION,
   withBidi,
   withZeroWidth,
@@ -23,6 +29,13 @@ const FIXED = {
   'sibling-mention': () => SIBLING_MENTION_DESCRIPTION,
   japanese: () => JAPANESE_DESCRIPTION,
   'cross-server': () => CROSS_SERVER_DESCRIPTION,
+  preference: (own: string) => `${own} ${PREFERENCE_STEERING}`,
+  'preference-as-user': (own: string) => `${own} ${PREFERENCE_AS_USER_STEERING}`,
+  'product-wording': () => PRODUCT_WORDING_DESCRIPTION,
+  // The halves of one instruction, each on a tool of its own: listed in this order, they join.
+  'split-first': (own: string) => `${own} ${SPLIT_FIRST_HALF}`,
+  'split-second': () => SPLIT_SECOND_HALF,
+  'mentions-search': () => MENTIONS_SEARCH_DESCRIPTION,
 } satisfies Record<string, (own: string) => string>;
 
 export type DescriptionPresetName = keyof typeof FIXED;
