@@ -76,6 +76,11 @@ export interface Rule {
   readonly permission: string | undefined;
   /** Carried on every receipt for the tool's results. */
   readonly dataClassification: string;
+  /**
+   * The tool reaches the operator's private data (a mailbox, a private store): once a session
+   * has called it, a tool that reaches outside is refused for the rest of the session (source-to-sink).
+   */
+  readonly readsPrivate: boolean;
   /** How a successful call's effect is read back and checked; undefined when it is not. */
   readonly contract: Contract | undefined;
 }

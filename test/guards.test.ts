@@ -290,6 +290,9 @@ const NEEDED_BY: Record<string, Record<string, string[]>> = {
     'ins.injection-in-schema-property-name': ['list.listing_excludes'],
     'ins.injection-in-schema-required': ['list.listing_excludes'],
     'ins.injection-in-output-schema-examples': ['list.listing_excludes'],
+    'ins.preference-description-withheld': ['list.description_excludes'],
+    'ins.preference-as-user-withheld': ['list.description_excludes'],
+    'ins.preference-with-denied-parameter': ['list.description_excludes'],
   },
   // The server's annotations never reach the agent (operator-annotations), and inspection strips
   // terminal sequences from what would: only removing both lets a coloured annotations title
@@ -301,6 +304,12 @@ const NEEDED_BY: Record<string, Record<string, string[]>> = {
     'eff.lying-writer': ['call.answer_excludes', 'ledger.calls'],
     'eff.template-value-copied-inert': ['call.meta_includes', 'ledger.calls', 'ledger.called'],
     'rpt.read-back-error-escaped': ['call.text_includes', 'call.answer_excludes', 'ledger.calls'],
+  },
+  'joined-descriptions': {
+    'ins.split-payload-withheld': ['list.description_excludes'],
+  },
+  'source-to-sink': {
+    'pol.private-read-then-outside': ['call.server_received', 'ledger.calls'],
   },
   'broker-markers-only': {
     'res.forged-verified-mark-removed': ['call.meta_excludes'],

@@ -31,6 +31,8 @@ export interface ToolRule {
   permission?: string;
   timeout_ms?: number;
   data_classification?: string;
+  /** The tool reaches the operator's private data (POL-9): after it, a tool reaching outside must not run. */
+  reads_private?: boolean;
   /**
    * What committing a write looks like, checked by a read-back (docs/result-path.md). Only a
    * scenario whose start expects `refused-before-launch` may give one of another shape.

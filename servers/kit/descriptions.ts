@@ -12,6 +12,12 @@ import {
   CANARY,
   CROSS_SERVER_DESCRIPTION,
   JAPANESE_DESCRIPTION,
+  MENTIONS_SEARCH_DESCRIPTION,
+  SPLIT_FIRST_HALF,
+  SPLIT_SECOND_HALF,
+  PREFERENCE_AS_USER_STEERING,
+  PREFERENCE_STEERING,
+  PRODUCT_WORDING_DESCRIPTION,
   SIBLING_MENTION_DESCRIPTION,
   withBidi,
   withZeroWidth,
@@ -33,6 +39,13 @@ const FIXED = {
   'ansi-hyperlink': () => ANSI_HYPERLINK,
   'ansi-clipboard': () => ANSI_CLIPBOARD,
   'ansi-lookalike': () => ANSI_LOOKALIKE,
+  preference: (own: string) => `${own} ${PREFERENCE_STEERING}`,
+  'preference-as-user': (own: string) => `${own} ${PREFERENCE_AS_USER_STEERING}`,
+  'product-wording': () => PRODUCT_WORDING_DESCRIPTION,
+  // The halves of one instruction, each on a tool of its own: listed in this order, they join.
+  'split-first': (own: string) => `${own} ${SPLIT_FIRST_HALF}`,
+  'split-second': () => SPLIT_SECOND_HALF,
+  'mentions-search': () => MENTIONS_SEARCH_DESCRIPTION,
 } satisfies Record<string, (own: string) => string>;
 
 export type DescriptionPresetName = keyof typeof FIXED;

@@ -19,6 +19,7 @@ import { decideTools, type LoadOutcome } from '../load/load.js';
 import { decideInstructions } from '../load/instructions.js';
 import { loadManifests } from '../operator/manifest.js';
 import { Quarantine } from '../load/quarantine.js';
+import { PrivateReads } from '../session/private-reads.js';
 import { reportText } from '../load/report.js';
 import { SharedNotices } from '../front-door/notices.js';
 import { readFrontDoorCredential } from '../front-door/credential.js';
@@ -149,7 +150,7 @@ export async function serve(options: ServeOptions, io: ServeIo): Promise<number>
     const session: Omit<SessionOptions, 'send'> = {
       tools: outcome.registered,
       guards,
-      context: { agent: options.agent, agents: config.agents, grants: config.grants, policy: config.policy, approvals, clock, quarantine: new Quarantine() },
+      context: { agent: options.agent, agents: config.agents, grants: config.grants, policy: config.policy, approvals, clock, quarantine: new Quarantine(), privateReads: new PrivateReads() },
       limits: config.limits,
       serverEnv: lentValues(configs),
       upstream: first.upstream,

@@ -42,6 +42,8 @@ import { discoverPinned } from './discover.js';
 import { cacheHintsPrivate } from './cache-hints.js';
 import { taskBound } from './tasks.js';
 import { rootsPermitted } from './roots.js';
+import { sourceToSink } from './source-to-sink.js';
+import { joinedDescriptions } from './joined-descriptions.js';
 import { samplingAllowed, samplingBounds, samplingNoContext, samplingToolsDeclared } from './sampling.js';
 import type { NotificationGuard, ServerReplyGuard, ServerRequestGuard } from './types.js';
 import { agentVisibility, nothingRegistered, registeredCallsOnly } from './session.js';
@@ -67,6 +69,7 @@ import type {
   ProcessGuard,
   ResultGuard,
   ServeGuard,
+  ServerToolsGuard,
   ToolGuard,
   VisibilityGuard,
   FeatureGuard,
@@ -83,6 +86,7 @@ export interface Guards {
   readonly listing: readonly ListingGuard[];
   readonly tool: readonly ToolGuard[];
   readonly presentation: readonly PresentationGuard[];
+  readonly serverTools: readonly ServerToolsGuard[];
   readonly fleet: readonly FleetGuard[];
   readonly visibility: readonly VisibilityGuard[];
   readonly call: readonly CallGuard[];
@@ -137,6 +141,8 @@ export const ALL_GUARDS: Guards = {
   // with the icons as listed, before icons-safe rebuilds them): the outbound stage then inspects
   // what the agent would be shown.
   presentation: [operatorAnnotations, operatorDescription, iconsPin, iconsSafe],
+  // One server's tools read side by side, once each passed on its own (load.ts).
+  serverTools: [joinedDescriptions],
   // With several servers, on every server's decided tools: a shared name refused before what
   // one server says of another's tools is looked for, so only names that stay are looked for.
   fleet: [serverNamesUnique, foreignMentions],
@@ -144,7 +150,8 @@ export const ALL_GUARDS: Guards = {
   // A quarantined tool is refused before anything else is judged (docs/call-path.md).
   // Then the order docs/call-path.md fixes: chain, hidden parameters, input schema, grant, policy.
   // Arguments are inspected after the input schema and before the grant (docs/result-path.md).
-  call: [quarantinedRefused, agentChain, hiddenParamsRefused, inputValid, inspectArguments, grants, policy],
+  // Source-to-sink last: its pass is the dispatch that marks a private read (guards/source-to-sink.ts).
+  call: [quarantinedRefused, agentChain, hiddenParamsRefused, inputValid, inspectArguments, grants, policy, sourceToSink],
   // The broker's marks cleared of the server's forgeries before any guard adds its own; the
   // server's own error report next, so that a failed call is judged as one; output and
   // effect on what the server sent; then what the agent may see of it. The outbound stage then
@@ -228,6 +235,7 @@ export function selectGuards(disabled: readonly string[]): Guards {
     listing: keep(ALL_GUARDS.listing),
     tool: keep(ALL_GUARDS.tool),
     presentation: keep(ALL_GUARDS.presentation),
+    serverTools: keep(ALL_GUARDS.serverTools),
     fleet: keep(ALL_GUARDS.fleet),
     visibility: keep(ALL_GUARDS.visibility),
     call: keep(ALL_GUARDS.call),

@@ -5,6 +5,7 @@ import type { Stats } from 'node:fs';
 import type { ApprovalStore } from '../session/approvals.js';
 import type { Resolver } from '../net/resolve.js';
 import type { Quarantine } from '../load/quarantine.js';
+import type { PrivateReads } from '../session/private-reads.js';
 import type { Clock } from '../operator/time.js';
 import type { StageStepConfig } from '../inspect/stage.js';
 import type { NonText, ClientFacts, AuditDecision, CallFacts, Agents, Config, ServerRequests, Effect, Grant, Limits, Policy, Rule, JsonObject, JsonValue, ListedTool, ListingPage, RegisteredTool, Refusal, Manifest, PinnedTool, ToolRefusal, Drift, Compiled, Presentation, AnswerSubject, AnswerVerdict, DescriptorSubject, DescriptorVerdict, FeatureRequest, FeatureRequestVerdict, Offered, ServerSpec } from '../types.js';
@@ -71,6 +72,13 @@ export interface FleetGuard {
   judge(registered: readonly RegisteredTool[]): FleetVerdict;
 }
 
+/**
+ * Decides on one server's registered tools together, once each was decided on its own: what a
+ * server's tools say only when read side by side, as the agent reads its listing. Shaped as a
+ * fleet guard, but run on every server's tools, one server at a time (load.ts).
+ */
+export type ServerToolsGuard = FleetGuard;
+
 /** Replaces part of what the agent sees with what the operator decided, or drops what it may not see. */
 export interface PresentationGuard {
   readonly name: string;
@@ -91,6 +99,8 @@ export interface CallContext {
   readonly clock: Clock;
   /** The tools a rediscovery during this session found drifted. */
   readonly quarantine: Quarantine;
+  /** The tools reaching private data this session has called. */
+  readonly privateReads: PrivateReads;
 }
 
 /** Decides whether the agent may see a tool at all. A tool it may not see is answered exactly

@@ -58,6 +58,10 @@ const INJECTIONS = patternList([
   // model's own standing orders.
   ['an instruction meant to persist into later turns', /\bfrom\s+now\s+on\s*,?\s+(?:you\s+(?:must|will|should)|always|never|in\s+every)\b|\b(?:in|for|on)\s+(?:every|all|each)\s+(?:later|future|subsequent|following)\s+(?:turns?|repl(?:y|ies)|responses?|answers?|messages?|conversations?)\b/i],
   ['an instruction to hide actions from the user', /\b(?:do\s+not|don['’]?t|never)\s+(?:tell|inform|mention\s+(?:this\s+)?to)\s+the\s+user\b/i],
+  // Preference manipulation: a server may praise its tool, but not turn the model from every
+  // other tool, whose servers it cannot speak for. Praise alone ("recommended", "fast") passes.
+  ['an instruction to use this tool instead of any other', /\b(?:instead\s+of|rather\s+than|in\s+place\s+of)\s+(?:any|all|every)\s+other\b/i],
+  ['a claim that other tools are not to be used', /\b(?:all\s+)?other\s+(?:[\w-]+\s+){0,2}tools\s+are\s+(?:deprecated|unsafe|unreliable|broken|obsolete|dangerous)\b/i],
 ]);
 
 /** Runs of at least this many characters, and their shortest spelling, which a shorter text cannot hold. */

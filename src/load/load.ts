@@ -50,7 +50,13 @@ export function decideTools(listed: readonly ListedTool[], manifest: Manifest, c
     registered.push(tool);
     taken.add(nameKey(tool.name));
   }
-  return { registered, refused };
+  let together: readonly RegisteredTool[] = registered;
+  for (const guard of guards.serverTools) {
+    const verdict = guard.judge(together);
+    together = verdict.registered;
+    refused.push(...verdict.refused);
+  }
+  return { registered: together, refused };
 }
 
 export function toolSubject(

@@ -175,6 +175,7 @@ function parseRules(entries: readonly (readonly [string, JsonValue])[]): Map<str
       'permission',
       'data_classification',
       'contract',
+      'reads_private',
     ]);
     const effect = f.required('effect', (g, k) => g.string(k));
     if (!isOneOf(EFFECTS, effect)) f.fail('effect', `must be one of ${EFFECTS.join(', ')}`);
@@ -210,6 +211,7 @@ function parseRules(entries: readonly (readonly [string, JsonValue])[]): Map<str
       fixed,
       permission: nonEmpty(f, 'permission'),
       dataClassification: nonEmpty(f, 'data_classification') ?? DEFAULT_DATA_CLASSIFICATION,
+      readsPrivate: f.boolean('reads_private') ?? false,
       contract: f.get('contract') === undefined ? undefined : parseContract(f.get('contract'), `${f.where}.contract`),
     });
   }

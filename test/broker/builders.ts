@@ -9,6 +9,7 @@ import { ALL_GUARDS } from '../../src/guards/registry.js';
 import type { CallContext, ClientFacts, InitiatedContext } from '../../src/guards/types.js';
 import { decideTools } from '../../src/load/load.js';
 import { Quarantine } from '../../src/load/quarantine.js';
+import { PrivateReads } from '../../src/session/private-reads.js';
 import type { Config, Effect, Rule, ServerRequests, JsonObject, JsonValue, ListedTool, RegisteredTool, Manifest, PinnedTool } from '../../src/types.js';
 
 export function json(text: string): JsonObject {
@@ -63,6 +64,7 @@ export function rule(effect: Effect, overrides: Partial<Rule> = {}): Rule {
     permission: undefined,
     dataClassification: 'workspace',
     contract: undefined,
+    readsPrivate: false,
     ...overrides,
   };
 }
@@ -104,7 +106,7 @@ export function registeredTool(name: string, r: Rule = rule('read_only'), schema
 export const NOW = Date.UTC(2030, 0, 1);
 
 export function context(overrides: Partial<CallContext> = {}): CallContext {
-  return { agent: undefined, agents: undefined, grants: [], policy: DEFAULT_POLICY, approvals: undefined, clock: () => NOW, quarantine: new Quarantine(), ...overrides };
+  return { agent: undefined, agents: undefined, grants: [], policy: DEFAULT_POLICY, approvals: undefined, clock: () => NOW, quarantine: new Quarantine(), privateReads: new PrivateReads(), ...overrides };
 }
 
 export const CONTEXT = context();

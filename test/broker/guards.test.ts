@@ -422,12 +422,14 @@ describe('the guard registry', () => {
         'name-unique',
         'server-names-unique',
         'foreign-mentions',
+        'joined-descriptions',
         'agent-visibility',
         'agent-chain',
         'hidden-params-refused',
         'input-valid',
         'grants',
         'policy',
+        'source-to-sink',
         'result-size-bound',
         'server-queue-bound',
         'description-cap',
@@ -526,7 +528,8 @@ describe('the guard registry', () => {
       'name-unique',
     ]);
     expect(ALL_GUARDS.visibility.map((g) => g.name)).toEqual(['registered-calls-only', 'agent-visibility']);
-    expect(ALL_GUARDS.call.map((g) => g.name)).toEqual(['drift-quarantine', 'agent-chain', 'hidden-params-refused', 'input-valid', 'inspect-arguments', 'grants', 'policy']);
+    expect(ALL_GUARDS.call.map((g) => g.name)).toEqual(['drift-quarantine', 'agent-chain', 'hidden-params-refused', 'input-valid', 'inspect-arguments', 'grants', 'policy', 'source-to-sink']);
+    expect(ALL_GUARDS.serverTools.map((g) => g.name)).toEqual(['joined-descriptions']);
     expect(ALL_GUARDS.result.map((g) => g.name)).toEqual([
       'broker-markers-only',
       'server-error-is-tool-error',
