@@ -60,6 +60,7 @@ describe('result presets', () => {
   it('are exactly the documented names', () => {
     expect(RESULT_PRESETS).toEqual([
       'is-error',
+      'is-error-auth-expired',
       'image',
       'audio',
       'resource-blob',
