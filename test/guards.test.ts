@@ -155,6 +155,7 @@ const NEEDED_BY: Record<string, Record<string, string[]>> = {
   'hidden-params-refused': {
     'par.denied-parameter-hidden': ['call.server_received'],
     'par.fixed-parameter-supplied': ['call.server_received'],
+    'par.denied-parameter-respelt': ['call.server_received'],
   },
   'name-rules': {
     'nam.rename-breaks-rules': ['list.excludes'],
