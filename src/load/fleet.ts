@@ -4,17 +4,13 @@
 
 import type { Guards } from '../guards/registry.js';
 import type { LoadOutcome } from './load.js';
-import type { Refusal, RegisteredTool } from '../types.js';
+import type { Refusal } from '../types.js';
+import { judgeTogether } from './together.js';
 
 export function decideFleet(outcomes: readonly LoadOutcome[], guards: Pick<Guards, 'fleet'>): LoadOutcome {
-  let registered: readonly RegisteredTool[] = outcomes.flatMap((outcome) => outcome.registered);
+  const registered = outcomes.flatMap((outcome) => outcome.registered);
   const refused: Refusal[] = outcomes.flatMap((outcome) => outcome.refused);
   // One server has no other to be told apart from.
   if (outcomes.length < 2) return { registered, refused };
-  for (const guard of guards.fleet) {
-    const verdict = guard.judge(registered);
-    registered = verdict.registered;
-    refused.push(...verdict.refused);
-  }
-  return { registered, refused };
+  return { registered: judgeTogether(guards.fleet, registered, refused), refused };
 }

@@ -7,6 +7,7 @@ import type { Guards } from '../guards/registry.js';
 import type { ToolSubject } from '../guards/types.js';
 import { hiddenParameters, restrictSchema } from './hidden.js';
 import { toolDescriptor } from './tool-descriptor.js';
+import { judgeTogether } from './together.js';
 import { offeredName } from './names.js';
 import { nameKey } from '../normal/name.js';
 import { configureStage, inspectOutbound, type Stage, type StageStepConfig } from '../inspect/stage.js';
@@ -50,13 +51,7 @@ export function decideTools(listed: readonly ListedTool[], manifest: Manifest, c
     registered.push(tool);
     taken.add(nameKey(tool.name));
   }
-  let together: readonly RegisteredTool[] = registered;
-  for (const guard of guards.serverTools) {
-    const verdict = guard.judge(together);
-    together = verdict.registered;
-    refused.push(...verdict.refused);
-  }
-  return { registered: together, refused };
+  return { registered: judgeTogether(guards.serverTools, registered, refused), refused };
 }
 
 export function toolSubject(
