@@ -13,10 +13,11 @@ import type { ToolRule } from '../harness/scenario/types.js';
 import { packageRoot } from '../harness/paths.js';
 import { dropMachineVariables } from '../harness/run/environment.js';
 import { fillerTool, TOOLSETS } from '../servers/kit/tools.js';
-import { BASELINE, WORKLOADS, type Workload } from './metrics.js';
+import { clockTicksPerSecond, cpuInAll, cpuPerCall, readProcessTable, type CpuFigures } from './cpu.js';
+import { BASELINE, cpuMetric, WORKLOADS, type Workload } from './metrics.js';
 import { OptionError, parseOptions, USAGE, type BenchOptions } from './options.js';
-import { updateReadme } from './readme.js';
-import { targetsTable, writeReports, type BenchReport } from './report.js';
+import { readmeBlock, updateReadme } from './readme.js';
+import { FORMAT, READABLE_FORMATS, targetsTable, writeReports, type BenchReport, type CpuMethod } from './report.js';
 import { Results, summarise } from './results.js';
 import { BenchSession, type ServerPlan } from './session.js';
 import { judge, TARGETS } from './targets.js';
@@ -75,23 +76,42 @@ class Bench {
     process.stderr.write(`bench: round ${round + 1} ${workload} ${name}: ${Date.now() - started} ms\n`);
   }
 
+  /**
+   * Records the CPU a workload cost, the broker's and the server's, with its notes. A candidate
+   * other than direct whose processes were all gone has no broker CPU, and says so.
+   */
+  private recordCpu(name: string, workload: Workload, round: number, figures: CpuFigures | undefined): void {
+    const { results } = this;
+    for (const note of figures?.notes ?? []) results.note(name, workload, note);
+    if (figures !== undefined && figures.broker === undefined && figures.server !== undefined && name !== BASELINE) {
+      results.note(name, workload, 'no process of the broker was left to read CPU from');
+    }
+    for (const of of ['broker', 'server'] as const) {
+      const metric = cpuMetric(workload, of);
+      if (metric !== undefined) results.record(metric, name, round, figures?.[of] ?? null);
+    }
+  }
+
   private async calls(name: string, candidate: Candidate, round: number): Promise<void> {
     const { results, options } = this;
     const session = await BenchSession.open(candidate, CALLS_PLAN, this.timeoutMs);
     try {
       results.record('start-up.listed_ms', name, round, session.listedMs);
+      this.recordCpu(name, 'start-up', round, cpuInAll(session.startUpCpu));
       const budgetMs = options.callBudgetS * 1000;
       await this.attempt(name, 'sequential', round, async () => {
-        const { measured, notes } = await sequentialCalls(session, options.calls, budgetMs);
+        const { measured, notes } = await sequentialCalls(session, { calls: options.warmUp, budgetMs: options.warmUpBudgetS * 1000 }, options.calls, budgetMs);
         for (const note of notes) results.note(name, 'sequential', note);
         results.record('sequential.p50_ms', name, round, measured?.p50 ?? null);
         results.record('sequential.p99_ms', name, round, measured?.p99 ?? null);
         results.record('sequential.throughput', name, round, measured?.throughput ?? null);
+        this.recordCpu(name, 'sequential', round, measured === undefined ? undefined : cpuPerCall(measured.cpu, measured.calls));
       });
       await this.attempt(name, 'in-flight', round, async () => {
         const { measured, notes } = await callsInFlight(session, options.calls, options.inFlight, budgetMs);
         for (const note of notes) results.note(name, 'in-flight', note);
         results.record('in-flight.throughput', name, round, measured?.throughput ?? null);
+        this.recordCpu(name, 'in-flight', round, measured === undefined ? undefined : cpuPerCall(measured.cpu, measured.calls));
       });
       await this.attempt(name, 'hung', round, async () => {
         const { measured, notes } = await callsBehindHung(session, options.behind, this.timeoutMs);
@@ -109,6 +129,7 @@ class Bench {
     try {
       if (session.listed < options.tools) results.note(name, 'load', `offered ${session.listed} of ${options.tools} tools`);
       results.record('load.listed_ms', name, round, session.listedMs);
+      this.recordCpu(name, 'load', round, cpuInAll(session.startUpCpu));
       // Only a candidate that pins does work at pin time; the others' pin is a no-op.
       if (candidate.info.claims.includes('pinning')) results.record('load.pin_ms', name, round, session.pinMs);
     } finally {
@@ -188,13 +209,14 @@ async function main(): Promise<number> {
     ]),
   );
   const report: BenchReport = {
-    format: 'mcp-gauntlet-bench/1',
+    format: FORMAT,
     generatedAt: new Date().toISOString(),
     durationS: (Date.now() - started) / 1000,
     machine: { cpus: cpus().length, node: process.versions.node, loadStart, loadEnd: loadavg(), loadHighest: bench.loadHighest },
     options: { ...options },
     roundsRun,
     candidates: [...candidates.entries()].map(([name, candidate]) => ({ name, version: candidate.info.version })),
+    cpu: cpuMethod(),
     summary,
     notes,
     targets: judge(TARGETS, summary),
@@ -211,20 +233,25 @@ async function publish(report: BenchReport, options: BenchOptions): Promise<numb
   return 0;
 }
 
-/** A past run shown again: the same measurements, judged and written by this version's code. */
-async function showAgain(file: string, options: BenchOptions): Promise<number> {
-  const report = JSON.parse(await readFile(resolve(file), 'utf8')) as BenchReport;
-  if (report.format !== 'mcp-gauntlet-bench/1') {
-    process.stderr.write(`bench: ${file} is not a bench.json of format mcp-gauntlet-bench/1\n`);
-    return 2;
-  }
-  return publish({ ...report, targets: judge(TARGETS, report.summary) }, options);
+/** How this machine lets the bench read CPU, or why it cannot (bench/cpu.ts). */
+function cpuMethod(): CpuMethod {
+  if (readProcessTable() === undefined) return { absent: 'there is no /proc to read processes from on this machine' };
+  const ticksPerSecond = clockTicksPerSecond();
+  return ticksPerSecond === undefined ? { absent: 'getconf CLK_TCK gave no clock tick, the unit of /proc times' } : { ticksPerSecond };
 }
 
-/** What the README quotes: the targets and where the rest is. */
-function readmeBlock(report: BenchReport): string {
-  const cut = report.roundsRun < Number(report.options.rounds) ? ' (the rest cut by the deadline)' : '';
-  return [`Measured ${report.generatedAt.slice(0, 10)}, ${report.roundsRun} of ${String(report.options.rounds)} rounds run whole${cut}, ${report.machine.cpus} cores (load average ${report.machine.loadStart[0]!.toFixed(2)} at the start); every candidate and workload in [reports/bench.md](reports/bench.md).`, '', targetsTable(report.targets)].join('\n');
+/**
+ * A past run shown again: the same measurements, judged and written by this version's code. A
+ * run of format /1 measured no CPU: its report says so, and every CPU cell is empty.
+ */
+async function showAgain(file: string, options: BenchOptions): Promise<number> {
+  const past = JSON.parse(await readFile(resolve(file), 'utf8')) as Omit<BenchReport, 'format' | 'cpu'> & { format?: unknown; cpu?: CpuMethod };
+  if (typeof past.format !== 'string' || !READABLE_FORMATS.includes(past.format)) {
+    process.stderr.write(`bench: ${file} is not a bench.json of format ${READABLE_FORMATS.join(' or ')}\n`);
+    return 2;
+  }
+  const cpu = past.cpu ?? { absent: `the run predates the CPU measure (a bench.json of format ${past.format})` };
+  return publish({ ...past, format: FORMAT, cpu, targets: judge(TARGETS, past.summary) }, options);
 }
 
 process.exitCode = await main();

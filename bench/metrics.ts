@@ -1,10 +1,17 @@
 /**
- * What the benchmark measures: each workload, and each metric with its unit and which way is
- * better. The baseline every ratio is taken against is `direct`, the agent talking to the server
- * with no broker between them.
+ * What the benchmark measures: each workload, and each metric with its unit, which way is
+ * better, and the candidate its per-round ratio is taken against. Wall-clock ratios are taken
+ * against `direct`, the agent talking to the server with no broker between them; a broker's CPU
+ * against `passthrough`, since direct has no broker to spend any.
  */
 
 export const BASELINE = 'direct';
+
+/**
+ * The relay that checks nothing: passthrough relays lines, so what it measures is what a second
+ * process in the path costs on its own. Every target of issue 35 is taken against it.
+ */
+export const YARDSTICK = 'passthrough';
 
 export const WORKLOADS = {
   sequential: 'tools/call of a cheap tool, one after another',
@@ -20,28 +27,46 @@ export interface Metric {
   id: string;
   workload: Workload;
   label: string;
-  unit: 'ms' | 'calls/s' | 'MiB';
+  unit: 'ms' | 'calls/s' | 'MiB' | 'µs/call';
   better: 'lower' | 'higher';
-  /** Whether a ratio to the baseline means something (no broker has no resident growth to compare with). */
-  ratio: boolean;
+  /**
+   * The candidate each round's value is divided by, where a ratio means something: none for a
+   * resident growth, which direct has no broker to show.
+   */
+  ratioTo?: typeof BASELINE | typeof YARDSTICK;
+  /** For a CPU metric: whose processes it reads (bench/cpu.ts). */
+  cpuOf?: 'broker' | 'server';
 }
 
 export const METRICS = [
-  { id: 'sequential.p50_ms', workload: 'sequential', label: 'p50', unit: 'ms', better: 'lower', ratio: true },
-  { id: 'sequential.p99_ms', workload: 'sequential', label: 'p99', unit: 'ms', better: 'lower', ratio: true },
-  { id: 'sequential.throughput', workload: 'sequential', label: 'throughput', unit: 'calls/s', better: 'higher', ratio: true },
-  { id: 'in-flight.throughput', workload: 'in-flight', label: 'throughput', unit: 'calls/s', better: 'higher', ratio: true },
-  { id: 'hung.all_answered_ms', workload: 'hung', label: 'all answered', unit: 'ms', better: 'lower', ratio: true },
-  { id: 'start-up.listed_ms', workload: 'start-up', label: 'spawn to listed', unit: 'ms', better: 'lower', ratio: true },
-  { id: 'load.listed_ms', workload: 'load', label: 'spawn to listed', unit: 'ms', better: 'lower', ratio: true },
-  { id: 'load.pin_ms', workload: 'load', label: 'pin', unit: 'ms', better: 'lower', ratio: false },
-  { id: 'large.growth_mib', workload: 'large', label: 'resident growth', unit: 'MiB', better: 'lower', ratio: false },
-  { id: 'large.after_bound_ms', workload: 'large', label: 'answer after the bound', unit: 'ms', better: 'lower', ratio: false },
-  { id: 'large.written_mib', workload: 'large', label: 'written when answered', unit: 'MiB', better: 'lower', ratio: false },
+  { id: 'sequential.p50_ms', workload: 'sequential', label: 'p50', unit: 'ms', better: 'lower', ratioTo: BASELINE },
+  { id: 'sequential.p99_ms', workload: 'sequential', label: 'p99', unit: 'ms', better: 'lower', ratioTo: BASELINE },
+  { id: 'sequential.throughput', workload: 'sequential', label: 'throughput', unit: 'calls/s', better: 'higher', ratioTo: BASELINE },
+  { id: 'sequential.cpu_us', workload: 'sequential', label: 'broker CPU', unit: 'µs/call', better: 'lower', ratioTo: YARDSTICK, cpuOf: 'broker' },
+  { id: 'sequential.server_cpu_us', workload: 'sequential', label: 'server CPU', unit: 'µs/call', better: 'lower', ratioTo: BASELINE, cpuOf: 'server' },
+  { id: 'in-flight.throughput', workload: 'in-flight', label: 'throughput', unit: 'calls/s', better: 'higher', ratioTo: BASELINE },
+  { id: 'in-flight.cpu_us', workload: 'in-flight', label: 'broker CPU', unit: 'µs/call', better: 'lower', ratioTo: YARDSTICK, cpuOf: 'broker' },
+  { id: 'in-flight.server_cpu_us', workload: 'in-flight', label: 'server CPU', unit: 'µs/call', better: 'lower', ratioTo: BASELINE, cpuOf: 'server' },
+  { id: 'hung.all_answered_ms', workload: 'hung', label: 'all answered', unit: 'ms', better: 'lower', ratioTo: BASELINE },
+  { id: 'start-up.listed_ms', workload: 'start-up', label: 'spawn to listed', unit: 'ms', better: 'lower', ratioTo: BASELINE },
+  { id: 'start-up.cpu_ms', workload: 'start-up', label: 'broker CPU', unit: 'ms', better: 'lower', ratioTo: YARDSTICK, cpuOf: 'broker' },
+  { id: 'start-up.server_cpu_ms', workload: 'start-up', label: 'server CPU', unit: 'ms', better: 'lower', ratioTo: BASELINE, cpuOf: 'server' },
+  { id: 'load.listed_ms', workload: 'load', label: 'spawn to listed', unit: 'ms', better: 'lower', ratioTo: BASELINE },
+  { id: 'load.cpu_ms', workload: 'load', label: 'broker CPU', unit: 'ms', better: 'lower', ratioTo: YARDSTICK, cpuOf: 'broker' },
+  { id: 'load.server_cpu_ms', workload: 'load', label: 'server CPU', unit: 'ms', better: 'lower', ratioTo: BASELINE, cpuOf: 'server' },
+  { id: 'load.pin_ms', workload: 'load', label: 'pin', unit: 'ms', better: 'lower' },
+  { id: 'large.growth_mib', workload: 'large', label: 'resident growth', unit: 'MiB', better: 'lower' },
+  { id: 'large.after_bound_ms', workload: 'large', label: 'answer after the bound', unit: 'ms', better: 'lower' },
+  { id: 'large.written_mib', workload: 'large', label: 'written when answered', unit: 'MiB', better: 'lower' },
 ] as const satisfies readonly Metric[];
 
 export type MetricId = (typeof METRICS)[number]['id'];
 
 export function metricOf(id: MetricId): Metric {
   return METRICS.find((metric) => metric.id === id)!;
+}
+
+/** The metrics that read CPU, by workload and whose: what a CPU measurement of a workload is recorded as. */
+export function cpuMetric(workload: Workload, of: 'broker' | 'server'): MetricId | undefined {
+  return (METRICS as ReadonlyArray<Metric & { id: MetricId }>).find((metric) => metric.workload === workload && metric.cpuOf === of)?.id;
 }

@@ -5,6 +5,9 @@ import { builtInCandidates } from '../harness/candidates/registry.js';
 export interface BenchOptions {
   candidates: string[];
   rounds: number;
+  /** Calls made one after another before the sequential calls, measured in nothing (first-call and JIT costs). */
+  warmUp: number;
+  /** Calls measured, sequential and in flight: their CPU is read over all of them. */
   calls: number;
   inFlight: number;
   behind: number;
@@ -13,6 +16,8 @@ export interface BenchOptions {
   largeMib: number;
   /** Bound on each run of calls (sequential, in flight) for one candidate in one round. */
   callBudgetS: number;
+  /** Bound on the warm-up: a slow broker needs fewer calls to be warm, and would spend the most time on them. */
+  warmUpBudgetS: number;
   /** Bound on any one adapter operation or request. */
   timeoutS: number;
   /** Bound on the large answer: a broker that forwards it all is cut off here. */
@@ -33,11 +38,11 @@ export interface BenchOptions {
 /** Every built-in candidate but those that are the same broker told to do less (plain-proxy). */
 export const DEFAULT_CANDIDATES = ['direct', 'reference', 'passthrough', 'mcp-proxy', 'supergateway', 'mcp-hub', 'mcp-remote', 'civic-passthrough'];
 
-export const USAGE = `npm run bench -- [--candidates a,b,...] [--rounds N] [--calls N] [--in-flight N] [--behind N] [--tools N] [--pages N]
-  [--large-mib N] [--large-rounds N] [--call-budget-s S] [--timeout-s S] [--large-timeout-s S] [--deadline-s S] [--out DIR] [--update-readme]
+export const USAGE = `npm run bench -- [--candidates a,b,...] [--rounds N] [--warm-up N] [--calls N] [--in-flight N] [--behind N] [--tools N] [--pages N]
+  [--large-mib N] [--large-rounds N] [--call-budget-s S] [--warm-up-budget-s S] [--timeout-s S] [--large-timeout-s S] [--deadline-s S] [--out DIR] [--update-readme]
        npm run bench -- --from reports/bench.json [--out DIR] [--update-readme]   (shows a past run again; measures nothing)`;
 
-const DEFAULTS = { rounds: 3, calls: 2000, 'in-flight': 16, behind: 15, tools: 1000, pages: 10, 'large-mib': 1024, 'call-budget-s': 5, 'timeout-s': 60, 'large-timeout-s': 30, 'large-rounds': 1, 'deadline-s': 450 };
+const DEFAULTS = { rounds: 3, 'warm-up': 2000, calls: 10000, 'in-flight': 16, behind: 15, tools: 1000, pages: 10, 'large-mib': 1024, 'call-budget-s': 5, 'warm-up-budget-s': 3, 'timeout-s': 60, 'large-timeout-s': 30, 'large-rounds': 1, 'deadline-s': 480 };
 
 export class OptionError extends Error {}
 
@@ -64,6 +69,7 @@ export function parseOptions(args: readonly string[]): BenchOptions {
   const options: BenchOptions = {
     candidates,
     rounds: number('rounds'),
+    warmUp: number('warm-up'),
     calls: number('calls'),
     inFlight: number('in-flight'),
     behind: number('behind'),
@@ -71,6 +77,7 @@ export function parseOptions(args: readonly string[]): BenchOptions {
     pages: number('pages'),
     largeMib: number('large-mib'),
     callBudgetS: number('call-budget-s'),
+    warmUpBudgetS: number('warm-up-budget-s'),
     timeoutS: number('timeout-s'),
     largeTimeoutS: number('large-timeout-s'),
     largeRounds: number('large-rounds'),

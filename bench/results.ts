@@ -1,4 +1,4 @@
-import { BASELINE, METRICS, type MetricId, type Workload } from './metrics.js';
+import { METRICS, type Metric, type MetricId, type Workload } from './metrics.js';
 import { roundRatios, spreadOf, type Spread } from './stats.js';
 
 /**
@@ -36,25 +36,27 @@ export class Results {
   }
 }
 
-/** One metric of one candidate, summed up: its rounds, their spread, and the ratio to the baseline's. */
+/** One metric of one candidate, summed up: its rounds, their spread, and the ratio to the metric's `ratioTo`. */
 export interface Cell {
   rounds: Array<number | null>;
   spread?: Spread;
-  /** The spread of the per-round ratios to the baseline, where the metric has one. */
+  /** The spread of the per-round ratios to the candidate the metric names (metrics.ts), where it has one. */
   ratio?: Spread;
 }
 
-export type Summary = Record<MetricId, Record<string, Cell>>;
+/** Every metric's cells by candidate; a run older than a metric has none of it. */
+export type Summary = Partial<Record<MetricId, Record<string, Cell>>>;
 
 export function summarise(results: Results): Summary {
   const summary = {} as Summary;
-  for (const metric of METRICS) {
-    const baseline = results.roundsOf(metric.id, BASELINE);
+  for (const metric of METRICS as ReadonlyArray<Metric & { id: MetricId }>) {
+    const against = metric.ratioTo;
+    const baseline = against === undefined ? undefined : results.roundsOf(metric.id, against);
     const cells: Record<string, Cell> = {};
     for (const candidate of results.candidates) {
       const rounds = results.roundsOf(metric.id, candidate);
       const spread = spreadOf(rounds);
-      const ratio = metric.ratio && candidate !== BASELINE ? spreadOf(roundRatios(rounds, baseline)) : undefined;
+      const ratio = baseline === undefined || candidate === against ? undefined : spreadOf(roundRatios(rounds, baseline));
       cells[candidate] = { rounds, ...(spread === undefined ? {} : { spread }), ...(ratio === undefined ? {} : { ratio }) };
     }
     summary[metric.id] = cells;

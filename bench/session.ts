@@ -8,6 +8,7 @@ import { kitCommand } from '../harness/run/members.js';
 import { HttpServer } from '../harness/run/http-server.js';
 import type { ToolRule } from '../harness/scenario/types.js';
 import { elapsedMs, now } from './clock.js';
+import { cpuBetween, readCpu, type CpuReading, type CpuSpent } from './cpu.js';
 
 /** The kit server a session runs: its knobs, and the operator's rule for each tool it classifies. */
 export interface ServerPlan {
@@ -32,6 +33,8 @@ export class BenchSession {
     readonly listed: number,
     /** The candidate's pin, in milliseconds. */
     readonly pinMs: number,
+    /** The CPU the broker's processes and the server's spent from spawn to the whole listing. */
+    readonly startUpCpu: CpuSpent,
     private readonly cleanup: () => Promise<void>,
   ) {}
 
@@ -66,6 +69,8 @@ export class BenchSession {
       const pin = await candidate.pin(spec);
       const pinMs = elapsedMs(pinned);
       if (!pin.ok) throw new Error(`pin failed: ${pin.detail}`);
+      // Read before the clock starts: a server served over HTTP is already running, a broker is not.
+      const beforeSpawn = readCpu(undefined, serverPidsOf(ledger));
       const spawned = now();
       channel = await candidate.start(spec);
       const client = new AgentClient(channel, timeoutMs);
@@ -73,7 +78,9 @@ export class BenchSession {
       if (init.kind !== 'result') throw new Error(`initialize: ${describeAnswer(init)}`);
       const listing = await client.listTools();
       if (listing.failure !== undefined) throw new Error(`tools/list: ${describeAnswer(listing.failure)}`);
-      return new BenchSession(candidate, client, channel, ledger, elapsedMs(spawned), listing.tools.length, pinMs, cleanup);
+      const listedMs = elapsedMs(spawned);
+      const startUpCpu = cpuBetween(beforeSpawn, cpuOf(channel, ledger));
+      return new BenchSession(candidate, client, channel, ledger, listedMs, listing.tools.length, pinMs, startUpCpu, cleanup);
     } catch (error) {
       const tail = channel?.stderrTail?.(600).trim();
       await cleanup();
@@ -88,12 +95,26 @@ export class BenchSession {
 
   /** The kit server's processes, from its launch records: what a broker's own measurement leaves out. */
   serverPids(): number[] {
-    return launches(this.ledger.read()).map((launch) => launch.pid);
+    return serverPidsOf(this.ledger);
+  }
+
+  /** The CPU the broker's processes and the server's spend across `operation` (bench/cpu.ts). */
+  async cpuAcross<T>(operation: () => Promise<T>): Promise<{ result: T; cpu: CpuSpent }> {
+    const before = cpuOf(this.channel, this.ledger);
+    const result = await operation();
+    return { result, cpu: cpuBetween(before, cpuOf(this.channel, this.ledger)) };
   }
 
   close(): Promise<void> {
     return this.cleanup();
   }
+}
+
+const serverPidsOf = (ledger: Ledger): number[] => launches(ledger.read()).map((launch) => launch.pid);
+
+/** The CPU of the processes behind the channel and of the kit's, read now. */
+function cpuOf(channel: AgentChannel, ledger: Ledger): CpuReading {
+  return channel.pid === undefined ? { kind: 'unreadable', why: 'the candidate has no process to read' } : readCpu(channel.pid, serverPidsOf(ledger));
 }
 
 /** An answer in a few words, for a note. */

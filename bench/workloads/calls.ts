@@ -1,6 +1,7 @@
 import type { Answer } from '../../harness/agent/client.js';
 import { callsTo } from '../../harness/observe/ledger.js';
 import { elapsedMs, now } from '../clock.js';
+import type { CpuSpent } from '../cpu.js';
 import { describeAnswer, type BenchSession } from '../session.js';
 import { percentile } from '../stats.js';
 
@@ -24,8 +25,14 @@ function failures(answers: readonly Answer[]): string | undefined {
   return failed.length === 0 ? undefined : `${failed.length} of ${answers.length} calls not answered with a result (first: ${describeAnswer(failed[0]!)})`;
 }
 
-/** `count` calls one after another, or as many as `budgetMs` allows: latency percentiles and throughput. */
-export async function sequentialCalls(session: BenchSession, count: number, budgetMs: number): Promise<Outcome<{ p50: number; p99: number; throughput: number }>> {
+/** What a run of calls measured besides its own figures: how many calls were answered, and the CPU they cost. */
+export interface CallsCpu {
+  calls: number;
+  cpu: CpuSpent;
+}
+
+/** `count` calls one after another, or as many as `budgetMs` allows, each timed. */
+async function oneAfterAnother(session: BenchSession, count: number, budgetMs: number): Promise<{ latencies: number[]; answers: Answer[]; totalMs: number }> {
   const name = session.offered(CHEAP_TOOL);
   const latencies: number[] = [];
   const answers: Answer[] = [];
@@ -37,20 +44,39 @@ export async function sequentialCalls(session: BenchSession, count: number, budg
     answers.push(answer);
     if (answer.kind === 'closed') break;
   }
-  const totalMs = elapsedMs(start);
-  const failed = failures(answers);
-  if (failed !== undefined) return { notes: [failed] };
-  const notes = answers.length < count ? [`partial: ${answers.length} of ${count} sequential calls within the ${budgetMs / 1000} s budget`] : [];
-  return { measured: { p50: percentile(latencies, 50)!, p99: percentile(latencies, 99)!, throughput: answers.length / (totalMs / 1000) }, notes };
+  return { latencies, answers, totalMs: elapsedMs(start) };
 }
 
-/** `count` calls with `inFlight` of them outstanding at all times, or as many as `budgetMs` allows: throughput. */
-export async function callsInFlight(session: BenchSession, count: number, inFlight: number, budgetMs: number): Promise<Outcome<{ throughput: number }>> {
+/** Calls made and measured in nothing, each run bounded by its own budget. */
+export interface WarmUp {
+  calls: number;
+  budgetMs: number;
+}
+
+/**
+ * The warm-up's calls one after another, measured in nothing, so that first-call and JIT costs
+ * are out; then `count` more, bounded by `budgetMs`: their latency percentiles, throughput and
+ * the CPU they cost.
+ */
+export async function sequentialCalls(session: BenchSession, warmUp: WarmUp, count: number, budgetMs: number): Promise<Outcome<{ p50: number; p99: number; throughput: number } & CallsCpu>> {
+  const warm = await oneAfterAnother(session, warmUp.calls, warmUp.budgetMs);
+  const warmFailed = failures(warm.answers);
+  if (warmFailed !== undefined) return { notes: [`warm-up: ${warmFailed}`] };
+  const notes = warm.answers.length < warmUp.calls ? [`partial warm-up: ${warm.answers.length} of ${warmUp.calls} calls within its ${warmUp.budgetMs / 1000} s budget`] : [];
+  const { result: run, cpu } = await session.cpuAcross(() => oneAfterAnother(session, count, budgetMs));
+  const { latencies, answers, totalMs } = run;
+  const failed = failures(answers);
+  if (failed !== undefined) return { notes: [...notes, failed] };
+  if (answers.length < count) notes.push(`partial: ${answers.length} of ${count} sequential calls within the ${budgetMs / 1000} s budget`);
+  return { measured: { p50: percentile(latencies, 50)!, p99: percentile(latencies, 99)!, throughput: answers.length / (totalMs / 1000), calls: answers.length, cpu }, notes };
+}
+
+/** `count` calls with `inFlight` of them outstanding at all times, or as many as `budgetMs` allows: throughput and the CPU they cost. */
+export async function callsInFlight(session: BenchSession, count: number, inFlight: number, budgetMs: number): Promise<Outcome<{ throughput: number } & CallsCpu>> {
   const name = session.offered(CHEAP_TOOL);
   const answers: Answer[] = [];
   let sent = 0;
-  const start = now();
-  const worker = async () => {
+  const worker = async (start: bigint) => {
     while (sent < count && elapsedMs(start) < budgetMs) {
       sent++;
       const answer = await session.client.callTool(name, CHEAP_ARGS);
@@ -58,12 +84,15 @@ export async function callsInFlight(session: BenchSession, count: number, inFlig
       if (answer.kind === 'closed') return;
     }
   };
-  await Promise.all(Array.from({ length: inFlight }, worker));
-  const totalMs = elapsedMs(start);
+  const { result: totalMs, cpu } = await session.cpuAcross(async () => {
+    const start = now();
+    await Promise.all(Array.from({ length: inFlight }, () => worker(start)));
+    return elapsedMs(start);
+  });
   const failed = failures(answers);
   if (failed !== undefined) return { notes: [failed] };
   const notes = answers.length < count ? [`partial: ${answers.length} of ${count} calls (${inFlight} in flight) within the ${budgetMs / 1000} s budget`] : [];
-  return { measured: { throughput: answers.length / (totalMs / 1000) }, notes };
+  return { measured: { throughput: answers.length / (totalMs / 1000), calls: answers.length, cpu }, notes };
 }
 
 /** How often the ledger is read while waiting for the hung call to reach the server: readiness, not a trigger. */
