@@ -38,22 +38,29 @@ export interface Metric {
   cpuOf?: 'broker' | 'server';
 }
 
+/**
+ * The two CPU measures of a workload, read together (bench/cpu.ts): the broker's processes',
+ * taken against passthrough, and its server's, taken against direct's server (the same work).
+ */
+function cpuMetrics<W extends Workload, S extends 'us' | 'ms'>(workload: W, suffix: S, unit: S extends 'us' ? 'µs/call' : 'ms') {
+  return [
+    { id: `${workload}.cpu_${suffix}`, workload, label: 'broker CPU', unit, better: 'lower', ratioTo: YARDSTICK, cpuOf: 'broker' },
+    { id: `${workload}.server_cpu_${suffix}`, workload, label: 'server CPU', unit, better: 'lower', ratioTo: BASELINE, cpuOf: 'server' },
+  ] as const;
+}
+
 export const METRICS = [
   { id: 'sequential.p50_ms', workload: 'sequential', label: 'p50', unit: 'ms', better: 'lower', ratioTo: BASELINE },
   { id: 'sequential.p99_ms', workload: 'sequential', label: 'p99', unit: 'ms', better: 'lower', ratioTo: BASELINE },
   { id: 'sequential.throughput', workload: 'sequential', label: 'throughput', unit: 'calls/s', better: 'higher', ratioTo: BASELINE },
-  { id: 'sequential.cpu_us', workload: 'sequential', label: 'broker CPU', unit: 'µs/call', better: 'lower', ratioTo: YARDSTICK, cpuOf: 'broker' },
-  { id: 'sequential.server_cpu_us', workload: 'sequential', label: 'server CPU', unit: 'µs/call', better: 'lower', ratioTo: BASELINE, cpuOf: 'server' },
+  ...cpuMetrics('sequential', 'us', 'µs/call'),
   { id: 'in-flight.throughput', workload: 'in-flight', label: 'throughput', unit: 'calls/s', better: 'higher', ratioTo: BASELINE },
-  { id: 'in-flight.cpu_us', workload: 'in-flight', label: 'broker CPU', unit: 'µs/call', better: 'lower', ratioTo: YARDSTICK, cpuOf: 'broker' },
-  { id: 'in-flight.server_cpu_us', workload: 'in-flight', label: 'server CPU', unit: 'µs/call', better: 'lower', ratioTo: BASELINE, cpuOf: 'server' },
+  ...cpuMetrics('in-flight', 'us', 'µs/call'),
   { id: 'hung.all_answered_ms', workload: 'hung', label: 'all answered', unit: 'ms', better: 'lower', ratioTo: BASELINE },
   { id: 'start-up.listed_ms', workload: 'start-up', label: 'spawn to listed', unit: 'ms', better: 'lower', ratioTo: BASELINE },
-  { id: 'start-up.cpu_ms', workload: 'start-up', label: 'broker CPU', unit: 'ms', better: 'lower', ratioTo: YARDSTICK, cpuOf: 'broker' },
-  { id: 'start-up.server_cpu_ms', workload: 'start-up', label: 'server CPU', unit: 'ms', better: 'lower', ratioTo: BASELINE, cpuOf: 'server' },
+  ...cpuMetrics('start-up', 'ms', 'ms'),
   { id: 'load.listed_ms', workload: 'load', label: 'spawn to listed', unit: 'ms', better: 'lower', ratioTo: BASELINE },
-  { id: 'load.cpu_ms', workload: 'load', label: 'broker CPU', unit: 'ms', better: 'lower', ratioTo: YARDSTICK, cpuOf: 'broker' },
-  { id: 'load.server_cpu_ms', workload: 'load', label: 'server CPU', unit: 'ms', better: 'lower', ratioTo: BASELINE, cpuOf: 'server' },
+  ...cpuMetrics('load', 'ms', 'ms'),
   { id: 'load.pin_ms', workload: 'load', label: 'pin', unit: 'ms', better: 'lower' },
   { id: 'large.growth_mib', workload: 'large', label: 'resident growth', unit: 'MiB', better: 'lower' },
   { id: 'large.after_bound_ms', workload: 'large', label: 'answer after the bound', unit: 'ms', better: 'lower' },
