@@ -42,7 +42,7 @@ export const USAGE = `npm run bench -- [--candidates a,b,...] [--rounds N] [--wa
   [--large-mib N] [--large-rounds N] [--call-budget-s S] [--warm-up-budget-s S] [--timeout-s S] [--large-timeout-s S] [--deadline-s S] [--out DIR] [--update-readme]
        npm run bench -- --from reports/bench.json [--out DIR] [--update-readme]   (shows a past run again; measures nothing)`;
 
-const DEFAULTS = { rounds: 3, 'warm-up': 2000, calls: 10000, 'in-flight': 16, behind: 15, tools: 1000, pages: 10, 'large-mib': 1024, 'call-budget-s': 5, 'warm-up-budget-s': 3, 'timeout-s': 60, 'large-timeout-s': 30, 'large-rounds': 1, 'deadline-s': 480 };
+const DEFAULTS = { rounds: 3, 'warm-up': 2000, calls: 10000, 'in-flight': 16, behind: 15, tools: 1000, pages: 10, 'large-mib': 1024, 'call-budget-s': 5, 'warm-up-budget-s': 4, 'timeout-s': 60, 'large-timeout-s': 30, 'large-rounds': 1, 'deadline-s': 480 };
 
 export class OptionError extends Error {}
 

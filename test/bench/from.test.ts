@@ -89,7 +89,7 @@ describe('bench --from', () => {
   });
 
   it('takes the warm-up and the measured calls as options, by default 2,000 and 10,000', () => {
-    expect(parseOptions([])).toMatchObject({ warmUp: 2000, calls: 10000, warmUpBudgetS: 3 });
+    expect(parseOptions([])).toMatchObject({ warmUp: 2000, calls: 10000, warmUpBudgetS: 4 });
     expect(parseOptions(['--warm-up', '10', '--calls', '20', '--warm-up-budget-s', '1'])).toMatchObject({ warmUp: 10, calls: 20, warmUpBudgetS: 1 });
     expect(() => parseOptions(['--warm-up', '0'])).toThrow(/--warm-up takes a whole number >= 1/);
   });
