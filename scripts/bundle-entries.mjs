@@ -42,13 +42,14 @@ try {
 }
 
 /**
- * The broker loads Ajv lazily through createRequire (src/schema/compile.ts, and the generated
- * meta-schema check its runtime helper), which a bundler cannot follow. In the bundle each call
+ * The broker loads Ajv (src/schema/compile.ts, and the generated meta-schema check its runtime
+ * helper) and the confusables table (src/normal/skeleton.ts) lazily through createRequire, which a
+ * bundler cannot follow. In the bundle each call
  * becomes a plain `require`, which rolldown bundles as a CommonJS module initialised on its first
  * call: still lazy, but one file read instead of about a hundred.
  */
 const LAZY_REQUIRE = 'createRequire(import.meta.url)(';
-const LAZY_FILES = ['/src/schema/compile.ts', '/src/schema/meta-2020.generated.ts'];
+const LAZY_FILES = ['/src/schema/compile.ts', '/src/schema/meta-2020.generated.ts', '/src/normal/skeleton.ts'];
 const requireInBundle = {
   name: 'require-in-bundle',
   transform(code, id) {

@@ -12,8 +12,17 @@ import { HIDDEN_CLASS } from '../inspect/invisible.js';
 
 const HIDDEN = new RegExp(`[${HIDDEN_CLASS}]`, 'gu');
 
+/**
+ * Printable ASCII: no character of it is hidden (\p{Cc}, the only class of HIDDEN_CLASS with ASCII
+ * members, is outside it), NFKC maps each to itself, and the only full case folding in it is A-Z
+ * to a-z; its key is its lower case, found without the Unicode tables. Nearly every name a server
+ * lists or an operator writes is such, and a load of 1,000 tools takes thousands of keys.
+ */
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+
 /** `name` in NFKC_Casefold: the key two spellings of one name share. */
 export function nameKey(name: string): string {
+  if (PRINTABLE_ASCII.test(name)) return name.toLowerCase();
   // Folding can leave text NFKC would change again (a folded letter composing with a mark), and
   // NFKC can yield a hidden character (U+FFA0 becomes U+1160): the steps run again until the
   // text holds, a bounded number of times (Unicode's closure takes one round; the rest is margin).

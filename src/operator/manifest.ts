@@ -94,8 +94,9 @@ export function parseManifest(value: JsonValue): Manifest {
   const server = top.required('server', (f, k) => f.string(k));
   top.required('pinned_at', (f, k) => f.string(k));
   const tools = new Map<string, PinnedTool>();
+  const schemas: SchemaTexts = new Map();
   for (const [name, entry] of top.required('tools', (f, k) => f.entries(k))) {
-    tools.set(name, parsePinnedTool(new Fields(entry, `manifest.tools[${JSON.stringify(name)}]`, [
+    tools.set(name, parsePinnedTool(schemas, new Fields(entry, `manifest.tools[${JSON.stringify(name)}]`, [
       'description_hash',
       'title_hash',
       'schema_hash',
@@ -116,7 +117,20 @@ export function parseManifest(value: JsonValue): Manifest {
 
 const SHA256_HEX = /^[0-9a-f]{64}$/;
 
-function parsePinnedTool(f: Fields): PinnedTool {
+/**
+ * The schema texts of one manifest already read back and found canonical, each with its hash once
+ * asked: a server often lists many tools with one schema, and the text decides both, so each
+ * distinct text is parsed, checked and hashed once.
+ */
+type SchemaTexts = Map<string, SchemaText>;
+
+interface SchemaText {
+  readonly text: string;
+  readonly schema: JsonObject;
+  hash?: string;
+}
+
+function parsePinnedTool(schemas: SchemaTexts, f: Fields): PinnedTool {
   const digest = (key: string, value: string): string => (SHA256_HEX.test(value) ? value : f.fail(key, 'must be a lowercase SHA-256 hex digest'));
   const hash = (key: string): string => digest(key, f.required(key, (g, k) => g.string(k)));
   const descriptionHash = hash('description_hash');
@@ -126,9 +140,10 @@ function parsePinnedTool(f: Fields): PinnedTool {
   const icons = f.get('icons');
   if (icons !== undefined && icons.kind !== 'array') f.fail('icons', 'must be an array');
   const schemaHash = hash('schema_hash');
-  const input = canonicalSchema(f, 'input_schema');
+  const input = canonicalSchema(schemas, f, 'input_schema');
   if (input === undefined) return f.fail('input_schema', 'is required');
-  if (canonicalHash(input.canonical) !== schemaHash) f.fail('schema_hash', 'does not match input_schema');
+  input.hash ??= canonicalHash(input.text);
+  if (input.hash !== schemaHash) f.fail('schema_hash', 'does not match input_schema');
   const annotations = f.get('annotations');
   if (annotations?.kind !== 'object' && annotations?.kind !== 'null') f.fail('annotations', 'must be an object or null');
   return {
@@ -138,15 +153,17 @@ function parsePinnedTool(f: Fields): PinnedTool {
     schemaHash,
     inputSchema: input.schema,
     annotations: annotations.kind === 'object' ? annotations : undefined,
-    outputSchema: canonicalSchema(f, 'output_schema')?.schema,
+    outputSchema: canonicalSchema(schemas, f, 'output_schema')?.schema,
     icons: icons?.kind === 'array' ? icons : undefined,
   };
 }
 
 /** A schema kept as canonical JSON text, parsed back, with that text; undefined when the field is absent. */
-function canonicalSchema(f: Fields, key: string): { readonly schema: JsonObject; readonly canonical: string } | undefined {
+function canonicalSchema(schemas: SchemaTexts, f: Fields, key: string): SchemaText | undefined {
   const text = f.string(key);
   if (text === undefined) return undefined;
+  const known = schemas.get(text);
+  if (known !== undefined) return known;
   let schema: JsonValue;
   try {
     schema = readJson(text);
@@ -155,5 +172,7 @@ function canonicalSchema(f: Fields, key: string): { readonly schema: JsonObject;
   }
   if (schema.kind !== 'object') return f.fail(key, 'must be a JSON object');
   if (canonicalJson(schema) !== text) f.fail(key, 'is not in canonical form');
-  return { schema, canonical: text };
+  const read: SchemaText = { text, schema };
+  schemas.set(text, read);
+  return read;
 }

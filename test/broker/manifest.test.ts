@@ -103,6 +103,20 @@ describe('manifest', () => {
     expect(parsed.tools.get('bare')?.annotations).toBeUndefined();
   });
 
+  it('reads each distinct schema text once, and still checks each tool against it', () => {
+    const shared = [tool('a', { schema: '{"type":"object","properties":{}}' }), tool('b', { schema: '{"properties":{},"type":"object"}' }), tool('c')];
+    const text = manifestText({ id: 'notes', tools: shared, features: [], capabilities: NO_CAPABILITIES }, when);
+    const parsed = parseManifest(readJson(text));
+    // a and b have one canonical text: one schema read back, shared; c's own.
+    expect(parsed.tools.get('a')!.inputSchema).toBe(parsed.tools.get('b')!.inputSchema);
+    expect(parsed.tools.get('c')!.inputSchema).not.toBe(parsed.tools.get('a')!.inputSchema);
+    expect(writeJson(parsed.tools.get('b')!.inputSchema)).toBe('{"properties":{},"type":"object"}');
+    // A later tool with a text already read is held to its own hash all the same.
+    const manifest = JSON.parse(text);
+    manifest.tools.b.schema_hash = manifest.tools.c.schema_hash;
+    expect(() => parseManifest(readJson(JSON.stringify(manifest)))).toThrow('manifest.tools["b"].schema_hash does not match input_schema');
+  });
+
   it.each([
     [(m: any) => ({ ...m, format: 'gauntlet-pin/2' }), 'manifest.format must be "gauntlet-pin/1"'],
     [(m: any) => ({ ...m, extra: 1 }), 'unknown field "extra"'],

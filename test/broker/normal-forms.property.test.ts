@@ -48,6 +48,21 @@ describe('names', () => {
     expect(sameName('dаta', 'data')).toBe(false);
   });
 
+  it('keys printable ASCII as the Unicode tables do: its lower case', () => {
+    // A trailing é takes a name off the ASCII shortcut; no ASCII character composes with it.
+    for (let code = 0x20; code <= 0x7e; code++) {
+      const char = String.fromCharCode(code);
+      expect(nameKey(`${char}\u00e9`)).toBe(`${nameKey(char)}\u00e9`);
+    }
+    fc.assert(
+      fc.property(fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((code) => String.fromCharCode(code)), maxLength: 24 }), (text) => {
+        expect(nameKey(text)).toBe(text.toLowerCase());
+        expect(nameKey(`${text}\u00e9`)).toBe(`${text.toLowerCase()}\u00e9`);
+      }),
+      PARAMETERS,
+    );
+  });
+
   it('is stable: a key is its own key', () => {
     fc.assert(
       fc.property(fc.string({ unit: 'grapheme', maxLength: 16 }), (text) => {
