@@ -362,16 +362,21 @@ export class Session {
   private track(answer: Answer, work: Promise<void>): void {
     const level = answer.perRequest?.logLevel;
     if (level !== undefined) this.logLevels.push(level);
-    const answered = work.catch(() => {
-      // A failure of the broker's own (its state directory or audit trail): nothing more is
-      // forwarded, and the agent learns only that the broker failed.
-      answer.error(brokerError(ERROR.internal, 'Internal error'));
-    });
-    this.inFlight.add(answered);
-    void answered.finally(() => {
+    const done = (): void => {
       this.inFlight.delete(answered);
       if (level !== undefined) this.logLevels.splice(this.logLevels.indexOf(level), 1);
+    };
+    // One reaction for either outcome: a catch and a finally were two promises more per request.
+    const answered = work.then(done, () => {
+      try {
+        // A failure of the broker's own (its state directory or audit trail): nothing more is
+        // forwarded, and the agent learns only that the broker failed.
+        answer.error(brokerError(ERROR.internal, 'Internal error'));
+      } finally {
+        done();
+      }
     });
+    this.inFlight.add(answered);
   }
 
   /**
@@ -892,7 +897,9 @@ export class Session {
     };
     let current = result;
     for (const guard of this.options.guards.result) {
-      const verdict = await guard.check(current, subject);
+      const checked = guard.check(current, subject);
+      // Most result guards decide at once: awaiting their verdict anyway cost a promise hop each.
+      const verdict = checked instanceof Promise ? await checked : checked;
       if (verdict.kind === 'refuse') return verdict;
       current = verdict.result;
       if (verdict.serverError === true) subject = { ...subject, serverError: true };
