@@ -939,7 +939,8 @@ class CallTrail {
   ) {}
 
   learn(findings: CallFindings | undefined): void {
-    this.findings = { ...this.findings, ...findings };
+    // Most guards learn nothing: a copy of the findings for each was an object per guard per call.
+    if (findings !== undefined) this.findings = { ...this.findings, ...findings };
   }
 
   record(
