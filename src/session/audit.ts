@@ -9,7 +9,8 @@
 //
 // Records are handed to the OS in batches, never later than the effect of their decision: the
 // session calls `flush` before it writes anything to the agent or dispatches a call to the server,
-// and whatever no write followed is written at the end of the event-loop turn that made it. So a
+// and whatever no write followed is written at the end of the run of the broker's code that made
+// it (a microtask, not another turn of the event loop). So a
 // crash of the broker loses no record of anything that left it; a crash of the machine can lose
 // what the OS had not yet put on disk, except once the trail is closed (it is fsynced then).
 
@@ -155,17 +156,21 @@ export class AuditLog implements AuditSink {
     this.prev = hash;
     if (this.flushScheduled) return;
     this.flushScheduled = true;
-    setImmediate(() => {
-      this.flushScheduled = false;
-      try {
-        this.flush();
-      } catch {
-        // Still held: the session's flush before its next write fails, and nothing goes out.
-      }
-    });
+    queueMicrotask(this.flushLater);
   }
 
+  /** What no flush of the session's took by the end of the run that made it. */
+  private readonly flushLater = (): void => {
+    if (!this.flushScheduled) return;
+    try {
+      this.flush();
+    } catch {
+      // Still held: the session's flush before its next write fails, and nothing goes out.
+    }
+  };
+
   flush(): void {
+    this.flushScheduled = false;
     if (this.unwritten.length === 0) return;
     const text = this.unwritten.length === 1 && typeof this.unwritten[0] !== 'string' ? this.unwritten[0]! : Buffer.from(this.unwritten.join(''));
     let at = 0;
