@@ -31,10 +31,19 @@ export function writeJsonIn(style: WriteStyle, value: JsonValue): string {
       return style.number(value.text);
     case 'string':
       return quoteString(value.value);
-    case 'array':
-      return `[${value.items.map((item) => writeJsonIn(style, item)).join(',')}]`;
-    case 'object':
-      return `{${style.members(value.entries).map(([k, v]) => `${quoteString(k)}:${writeJsonIn(style, v)}`).join(',')}}`;
+    case 'array': {
+      // Appended in place: a map and a join made two arrays per level, on every message's tree.
+      const { items } = value;
+      let out = '[';
+      for (let i = 0; i < items.length; i++) out += (i === 0 ? '' : ',') + writeJsonIn(style, items[i]!);
+      return out + ']';
+    }
+    case 'object': {
+      const entries = style.members(value.entries);
+      let out = '{';
+      for (let i = 0; i < entries.length; i++) out += `${i === 0 ? '' : ','}${quoteString(entries[i]![0])}:${writeJsonIn(style, entries[i]![1])}`;
+      return out + '}';
+    }
   }
 }
 

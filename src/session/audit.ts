@@ -9,7 +9,8 @@
 //
 // Records are handed to the OS in batches, never later than the effect of their decision: the
 // session calls `flush` before it writes anything to the agent or dispatches a call to the server,
-// and whatever no write followed is written at the end of the event-loop turn that made it. So a
+// and whatever no write followed is written at the end of the run of the broker's code that made
+// it (a microtask, not another turn of the event loop). So a
 // crash of the broker loses no record of anything that left it; a crash of the machine can lose
 // what the OS had not yet put on disk, except once the trail is closed (it is fsynced then).
 
@@ -24,7 +25,7 @@ import { writePlain } from '../json/writer.js';
 import { receiptJson } from './receipt.js';
 import { escapeServerText as esc } from '../inspect/sanitize.js';
 import type { Clock } from '../operator/time.js';
-import type { Grant, JsonObject, JsonValue, Plain, PinnedTool, Receipt, AuditDecision, CallFacts } from '../types.js';
+import type { JsonObject, JsonValue, PinnedTool, AuditDecision, CallFacts } from '../types.js';
 
 /** What a pin records for a tool the server gave no description. */
 const NO_DESCRIPTION_HASH = descriptionHash(undefined);
@@ -106,8 +107,8 @@ function chainHash(prev: string, canonical: string): string {
 }
 
 export class AuditLog implements AuditSink {
-  /** The bytes of records made and not yet written. */
-  private unwritten: Buffer[] = [];
+  /** The lines of records made and not yet written, or the bytes a failed write left of them. */
+  private unwritten: (string | Buffer)[] = [];
   private flushScheduled = false;
 
   private constructor(
@@ -141,45 +142,37 @@ export class AuditLog implements AuditSink {
 
   record(entry: AuditEntry): void {
     this.seq += 1;
-    const escape = (text: string | null): string | null => (text === null ? null : esc(text));
-    const fields: Readonly<Record<string, Plain>> = {
-      seq: this.seq,
-      at: new Date(this.clock()).toISOString(),
-      decision: entry.decision,
-      tool: esc(entry.tool),
-      name: escape(entry.name),
-      agent: escape(entry.agent),
-      code: entry.code,
-      tool_exists: entry.toolExists,
-      ...callFields(entry.call),
-      contract: entry.contract === null ? null : { description_sha256: entry.contract.descriptionSha256, input_schema_sha256: entry.contract.inputSchemaSha256 },
-      source_version: this.sourceVersion,
-      detail: escape(entry.detail),
-      prev: this.prev,
-    };
-    // Written from the plain fields, without a tree, each value once (nested keys sorted): the
-    // line has them in FIELDS order, and the canonical text the hash is over, which is what
-    // recordHash gives the record read back and audit-verify checks, has them sorted.
-    const values = FIELDS.map((key) => writePlain(fields[key] ?? null, true));
-    const canonical = `{${SORTED_AT.map((at) => KEYS[at]! + values[at]!).join(',')}}`;
-    const hash = chainHash(this.prev, canonical);
-    this.unwritten.push(Buffer.from(`{${KEYS.map((key, at) => key + values[at]!).join(',')},"hash":"${hash}"}\n`));
+    // Each value's JSON text is written once, straight from the entry (nested keys sorted), in
+    // FIELDS order; the line is those texts under their keys in that order, and the canonical text
+    // the hash is over (what recordHash gives the record read back, and audit-verify checks) the
+    // same texts with the keys sorted.
+    const values = fieldTexts(entry, this.seq, new Date(this.clock()).toISOString(), this.sourceVersion, this.prev);
+    let canonical = '{';
+    for (let i = 0; i < SORTED_AT.length; i++) canonical += (i === 0 ? '' : ',') + KEYS[SORTED_AT[i]!]! + values[SORTED_AT[i]!]!;
+    const hash = chainHash(this.prev, `${canonical}}`);
+    let line = '{';
+    for (let at = 0; at < KEYS.length; at++) line += KEYS[at]! + values[at]! + ',';
+    this.unwritten.push(`${line}"hash":"${hash}"}\n`);
     this.prev = hash;
     if (this.flushScheduled) return;
     this.flushScheduled = true;
-    setImmediate(() => {
-      this.flushScheduled = false;
-      try {
-        this.flush();
-      } catch {
-        // Still held: the session's flush before its next write fails, and nothing goes out.
-      }
-    });
+    queueMicrotask(this.flushLater);
   }
 
+  /** What no flush of the session's took by the end of the run that made it. */
+  private readonly flushLater = (): void => {
+    if (!this.flushScheduled) return;
+    try {
+      this.flush();
+    } catch {
+      // Still held: the session's flush before its next write fails, and nothing goes out.
+    }
+  };
+
   flush(): void {
+    this.flushScheduled = false;
     if (this.unwritten.length === 0) return;
-    const text = Buffer.concat(this.unwritten);
+    const text = this.unwritten.length === 1 && typeof this.unwritten[0] !== 'string' ? this.unwritten[0]! : Buffer.from(this.unwritten.join(''));
     let at = 0;
     try {
       while (at < text.length) at += writeSync(this.fd, text, at);
@@ -196,17 +189,36 @@ export class AuditLog implements AuditSink {
   }
 }
 
-/** The call fields of a record, escaped where an agent or the operator chose the text. */
-function callFields(call: CallFacts | null): Readonly<Record<string, Plain>> {
-  if (call === null) return { operation: null, validation: null, grant: null, dispatched: null, receipt: null };
-  const { grant, receipt } = call;
-  return {
-    operation: { name: esc(call.operation.name), arguments_sha256: call.operation.argumentsSha256 },
-    validation: call.validation,
-    grant: grant === null ? null : { id: esc(grant.id), permission: esc(grant.permission), expires_at: new Date(grant.expiresAt).toISOString() },
-    dispatched: call.dispatched,
-    receipt: receipt === null ? null : receiptJson({ ...receipt, tool: esc(receipt.tool) }),
-  };
+/** A text an agent or a server chose, escaped, as a JSON value; null stays null. */
+const escapedText = (text: string | null): string => (text === null ? 'null' : quoteString(esc(text)));
+
+/**
+ * The JSON text of each field of a record, in FIELDS order, escaped where an agent, a server or
+ * the operator chose the text. `sourceVersion` is already escaped; `at` and `prev` need no
+ * escaping (an ISO instant, a hex digest).
+ */
+function fieldTexts(entry: AuditEntry, seq: number, at: string, sourceVersion: string | null, prev: string): string[] {
+  const { call, contract } = entry;
+  return [
+    String(seq),
+    `"${at}"`,
+    quoteString(entry.decision),
+    quoteString(esc(entry.tool)),
+    escapedText(entry.name),
+    escapedText(entry.agent),
+    entry.code === null ? 'null' : quoteString(entry.code),
+    entry.toolExists === null ? 'null' : String(entry.toolExists),
+    // operation: its members in sorted order, as canonical JSON has them.
+    call === null ? 'null' : `{"arguments_sha256":"${call.operation.argumentsSha256}","name":${quoteString(esc(call.operation.name))}}`,
+    call === null ? 'null' : quoteString(call.validation),
+    call?.grant == null ? 'null' : writePlain({ id: esc(call.grant.id), permission: esc(call.grant.permission), expires_at: new Date(call.grant.expiresAt).toISOString() }, true),
+    call === null ? 'null' : String(call.dispatched),
+    call?.receipt == null ? 'null' : writePlain(receiptJson({ ...call.receipt, tool: esc(call.receipt.tool) }), true),
+    contract === null ? 'null' : writePlain({ description_sha256: contract.descriptionSha256, input_schema_sha256: contract.inputSchemaSha256 }, true),
+    sourceVersion === null ? 'null' : quoteString(sourceVersion),
+    escapedText(entry.detail),
+    `"${prev}"`,
+  ];
 }
 
 export type AuditVerdict =

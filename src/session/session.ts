@@ -55,8 +55,6 @@ const AGENT_DECLARATIONS = [META.protocolVersion, META.clientCapabilities, META.
 interface CallToSend {
   /** The arguments the server is sent (the operator's fixed values injected); undefined, none. */
   readonly args: JsonValue | undefined;
-  /** The arguments as the agent sent them: what a retry handle is bound to. */
-  readonly agentArgs: JsonObject;
   readonly progressToken: JsonValue | undefined;
   readonly timeoutMs: number;
   /** A 2026-07-28 agent's retry, redeemed. */
@@ -364,16 +362,21 @@ export class Session {
   private track(answer: Answer, work: Promise<void>): void {
     const level = answer.perRequest?.logLevel;
     if (level !== undefined) this.logLevels.push(level);
-    const answered = work.catch(() => {
-      // A failure of the broker's own (its state directory or audit trail): nothing more is
-      // forwarded, and the agent learns only that the broker failed.
-      answer.error(brokerError(ERROR.internal, 'Internal error'));
-    });
-    this.inFlight.add(answered);
-    void answered.finally(() => {
+    const done = (): void => {
       this.inFlight.delete(answered);
       if (level !== undefined) this.logLevels.splice(this.logLevels.indexOf(level), 1);
+    };
+    // One reaction for either outcome: a catch and a finally were two promises more per request.
+    const answered = work.then(done, () => {
+      try {
+        // A failure of the broker's own (its state directory or audit trail): nothing more is
+        // forwarded, and the agent learns only that the broker failed.
+        answer.error(brokerError(ERROR.internal, 'Internal error'));
+      } finally {
+        done();
+      }
     });
+    this.inFlight.add(answered);
   }
 
   /**
@@ -535,7 +538,10 @@ export class Session {
     }
     const tool = this.byName.get(name);
     const args = sent ?? object([]);
-    const trail = new CallTrail(this.options.audit, tool, name, args, context.agent ?? null);
+    // The digest of the arguments as the agent sent them, made once: the audit records name it,
+    // and a retry handle is bound to it.
+    const argumentsSha256 = sha256Hex(canonicalJson(args));
+    const trail = new CallTrail(this.options.audit, tool, name, argumentsSha256, context.agent ?? null);
     // The call's own timeout: time spent waiting for a rediscovery is taken from it.
     let timeoutMs = tool?.callTimeoutMs ?? this.options.limits.callTimeoutMs;
     if (this.rediscovering !== undefined) {
@@ -554,7 +560,7 @@ export class Session {
       return;
     }
     // A retry of a multi round-trip call: only with a handle the broker issued for this very call.
-    const retry = this.inputs.redeem(params, answer.perRequest, callSubject(name, args));
+    const retry = this.inputs.redeem(params, answer.perRequest, callSubject(name, argumentsSha256));
     if (retry.kind === 'refused') {
       trail.record('call_refused', { toolExists: tool !== undefined, detail: retry.problem });
       answer.error(brokerError(ERROR.invalidParams, `Invalid params: ${retry.problem}`));
@@ -580,7 +586,7 @@ export class Session {
     const progressToken = meta?.kind === 'object' ? member(meta, 'progressToken') : undefined;
     const forwarded = sent === undefined && fixed.length === 0 ? undefined : injectFixed(args, fixed);
     const tasks = answer.perRequest !== undefined && declaresTasks(params);
-    await this.dispatch(answer, trail, { args: forwarded, agentArgs: args, progressToken, timeoutMs, retry: retry.kind === 'retry' ? retry : undefined, tasks });
+    await this.dispatch(answer, trail, { args: forwarded, progressToken, timeoutMs, retry: retry.kind === 'retry' ? retry : undefined, tasks });
   }
 
   /** Whether every rediscovery queued so far ends within `ms` (unbounded: whenever they end). */
@@ -632,7 +638,7 @@ export class Session {
           return;
         }
         if (answer.perRequest !== undefined) {
-          this.askToRetry(answer, trail, asked, round, callSubject(name, call.agentArgs));
+          this.askToRetry(answer, trail, asked, round, callSubject(name, trail.argumentsSha256));
           return;
         }
         input = await this.bridged(asked);
@@ -891,7 +897,9 @@ export class Session {
     };
     let current = result;
     for (const guard of this.options.guards.result) {
-      const verdict = await guard.check(current, subject);
+      const checked = guard.check(current, subject);
+      // Most result guards decide at once: awaiting their verdict anyway cost a promise hop each.
+      const verdict = checked instanceof Promise ? await checked : checked;
       if (verdict.kind === 'refuse') return verdict;
       current = verdict.result;
       if (verdict.serverError === true) subject = { ...subject, serverError: true };
@@ -919,20 +927,20 @@ export class Session {
  * the agent sent them), what the guards learned so far (validation, grant), and the decision.
  */
 class CallTrail {
-  /** Hashed when first recorded: without an audit trail a call's arguments are never hashed. */
-  private operation: CallFacts['operation'] | undefined;
   private findings: Required<CallFindings> = { validation: 'not_checked', grant: null };
 
   constructor(
     private readonly audit: AuditSink | undefined,
     readonly tool: RegisteredTool | undefined,
     readonly name: string,
-    private readonly args: JsonObject,
+    /** SHA-256 of the canonical JSON of the arguments as the agent sent them. */
+    readonly argumentsSha256: string,
     private readonly agent: string | null,
   ) {}
 
   learn(findings: CallFindings | undefined): void {
-    this.findings = { ...this.findings, ...findings };
+    // Most guards learn nothing: a copy of the findings for each was an object per guard per call.
+    if (findings !== undefined) this.findings = { ...this.findings, ...findings };
   }
 
   record(
@@ -948,7 +956,6 @@ class CallTrail {
     },
   ): void {
     if (this.audit === undefined) return;
-    this.operation ??= { name: this.name, argumentsSha256: sha256Hex(canonicalJson(this.args)) };
     this.audit.record({
       decision,
       tool: asAsked ? this.name : (this.tool?.tool ?? this.name),
@@ -956,7 +963,7 @@ class CallTrail {
       agent: this.agent,
       code,
       toolExists,
-      call: { operation: this.operation, ...this.findings, dispatched, receipt },
+      call: { operation: { name: this.name, argumentsSha256: this.argumentsSha256 }, ...this.findings, dispatched, receipt },
       contract: asAsked ? null : reviewedContract(this.tool?.pin),
       detail,
     });
@@ -971,8 +978,8 @@ function messageOf(error: JsonValue): string {
   return (error.kind === 'object' ? stringValue(member(error, 'message')) : undefined) ?? '';
 }
 
-/** A call's identity for a retry handle: the tool as the agent named it, and its arguments as the agent sent them. */
-const callSubject = (name: string, args: JsonObject): string => `tools/call\0${name}\0${sha256Hex(canonicalJson(args))}`;
+/** A call's identity for a retry handle: the tool as the agent named it, and the digest of its arguments as the agent sent them. */
+const callSubject = (name: string, argumentsSha256: string): string => `tools/call\0${name}\0${argumentsSha256}`;
 
 /**
  * The broker's answer to a 2026-07-28 `server/discover`: its own capabilities and the instructions

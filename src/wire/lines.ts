@@ -43,7 +43,9 @@ export class LineSplitter {
       const piece = chunk.subarray(start, nl);
       start = nl + 1;
       if (this.overlong !== undefined) this.endOverlong(piece);
-      else if (this.fits(piece)) this.emit(Buffer.concat([...this.pending, piece]));
+      // A line read whole from one chunk is decoded from the chunk itself (emit keeps no view of
+      // it); only a line split across chunks is joined, which copies.
+      else if (this.fits(piece)) this.emit(this.pending.length === 0 ? piece : Buffer.concat([...this.pending, piece]));
       else {
         this.beginOverlong(piece);
         this.endOverlong(piece);

@@ -1,6 +1,9 @@
-// Lines for one peer, written together: whatever is sent within one turn of the event loop leaves
-// in one write at its end, rather than one write per line. A burst of answers to the agent, or of
-// calls to the server, then costs one system call and one wake-up of the peer, not one each.
+// Lines for one peer, written together: whatever is sent within one run of the broker's code (an
+// event's handler and the promise reactions it sets off) leaves in one write at its end, rather
+// than one write per line. A burst of answers to the agent, or of calls to the server, read in one
+// chunk then costs one system call and one wake-up of the peer, not one each; and a lone call's
+// line leaves as soon as that run ends, without waiting for another turn of the event loop (a
+// setImmediate here cost a loop iteration, and an epoll_pwait, per line).
 // `beforeWrite` runs first every time: the agent's flushes the audit trail, so the trail holds the
 // record of a decision before anything that follows from it leaves.
 
@@ -26,8 +29,13 @@ export class Outbox {
     this.held += line.length + 1;
     if (this.scheduled) return;
     this.scheduled = true;
-    setImmediate(() => this.flush());
+    queueMicrotask(this.flushScheduled);
   }
+
+  /** The scheduled write; a flush in between took its lines, and then it writes nothing. */
+  private readonly flushScheduled = (): void => {
+    if (this.scheduled) this.flush();
+  };
 
   /** Writes what is held now; also called once the session ends, so nothing is left behind. */
   flush(): void {
