@@ -78,7 +78,7 @@ export class ServerProcess {
     return this.child.stdout;
   }
 
-  /** Held to the end of this turn of the event loop, so that calls sent together leave in one write. */
+  /** Held to the end of this run of the broker's code (wire/outbox.ts), so that calls sent together leave in one write. */
   write(line: string): void {
     this.outbox.push(line);
   }
