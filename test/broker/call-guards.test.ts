@@ -1,10 +1,10 @@
 // Each guard on a call to a visible tool, with its refusal codes, and the guards on what an
 // agent may see. The clock is injected, so "now" is exact.
 
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { tempDirs } from '../temp-dirs.js';
 import { ApprovalStore } from '../../src/session/approvals.js';
 import { DEFAULT_POLICY } from '../../src/operator/config.js';
 import { agentChain, grants, hiddenParamsRefused, inputValid, policy } from '../../src/guards/call.js';
@@ -244,13 +244,10 @@ describe('grants (injected clock)', () => {
 });
 
 describe('policy and approvals', () => {
+  const stateDir = tempDirs('broker-policy-');
   let dir = '';
-  afterEach(() => {
-    if (dir !== '') rmSync(dir, { recursive: true, force: true });
-    dir = '';
-  });
   const withPolicy = (local: Policy['local_change'], clock = () => NOW) => {
-    dir = mkdtempSync(join(tmpdir(), 'broker-policy-'));
+    dir = stateDir();
     return context({ policy: { ...DEFAULT_POLICY, local_change: local }, approvals: new ApprovalStore(dir), agent: 'writer', clock });
   };
 

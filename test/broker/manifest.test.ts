@@ -1,9 +1,9 @@
 // The manifest round-trips what pin recorded, and refuses one that does not hold together.
 
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { tempDirs } from '../temp-dirs.js';
 import { ConfigError } from '../../src/errors.js';
 import { descriptionHash, sha256Hex } from '../../src/load/fingerprint.js';
 import { readJson } from '../../src/json/reader.js';
@@ -138,10 +138,9 @@ describe('manifest', () => {
   });
 
   describe('several servers', () => {
-    let dir = '';
-    afterEach(() => rmSync(dir, { recursive: true, force: true }));
+    const manifestDir = tempDirs('broker-manifest-');
     const load = (text: string): Manifest[] => {
-      dir = mkdtempSync(join(tmpdir(), 'broker-manifest-'));
+      const dir = manifestDir();
       writeFileSync(join(dir, 'manifest.json'), text, { mode: 0o600 });
       return loadManifests(join(dir, 'manifest.json'), selectGuards([]).file);
     };

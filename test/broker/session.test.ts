@@ -1,10 +1,10 @@
 // The agent-facing session, against an in-memory server: the broker's own answers, and calls
 // forwarded exactly or refused.
 
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { tempDirs } from '../temp-dirs.js';
 import { ApprovalStore } from '../../src/session/approvals.js';
 import { reviewedContract, type AuditEntry } from '../../src/session/audit.js';
 import { DEFAULT_LIMITS, DEFAULT_POLICY } from '../../src/operator/config.js';
@@ -214,14 +214,11 @@ describe('Session: the call path', () => {
   ]);
   const GRANTS = [{ id: 'g-write', permission: 'notes.write', expiresAt: NOW + 1 }];
 
+  const stateDir = tempDirs('broker-session-');
   let dir = '';
-  afterEach(() => {
-    if (dir !== '') rmSync(dir, { recursive: true, force: true });
-    dir = '';
-  });
 
   function callPath(options: { agent?: string; disabled?: string[]; context?: Partial<CallContext>; answer?: ConstructorParameters<typeof FakeRequester>[0] } = {}) {
-    dir = mkdtempSync(join(tmpdir(), 'broker-session-'));
+    dir = stateDir();
     const upstream = new FakeRequester(options.answer ?? (() => '{"content":[{"type":"text","text":"ok"}]}'));
     const sent: string[] = [];
     const audited: AuditEntry[] = [];

@@ -1,7 +1,7 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { tempDirs } from '../temp-dirs.js';
 import { requiredHooks } from '../../harness/expect/plan.js';
 import { loadScenarios } from '../../harness/scenario/load.js';
 
@@ -24,14 +24,12 @@ steps:
   - call: { tool: alpha_search_notes, server_tool: search_notes, arguments: { query: a }, expect: { agent: result, servers_received: { alpha: 1 } } }
 `;
 
-let dir: string;
+const scenarioDir = tempDirs('gauntlet-loader-');
 const load = (text: string) => {
-  dir = mkdtempSync(join(tmpdir(), 'gauntlet-loader-'));
+  const dir = scenarioDir();
   writeFileSync(join(dir, 'two.yaml'), text);
   return loadScenarios({ dir, requirementIds: new Set(['MSV-2']), serverIds: new Set(['notes']) });
 };
-
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('a scenario naming several servers', () => {
   it('loads with its first server as the scenario\'s server and an empty shared tools', () => {

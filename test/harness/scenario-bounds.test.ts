@@ -1,7 +1,7 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { tempDirs } from '../temp-dirs.js';
 import { loadCatalogue } from '../../harness/catalogue.js';
 import { loadScenarios, MAX_SCENARIO_BYTES, MAX_SCENARIO_DEPTH } from '../../harness/scenario/load.js';
 
@@ -18,15 +18,12 @@ steps:
   - start: { expect: { outcome: ready } }
 `;
 
-let dir: string | undefined;
+const scenarioDir = tempDirs('gauntlet-bounds-');
 const load = (text: string) => {
-  dir = mkdtempSync(join(tmpdir(), 'gauntlet-bounds-'));
+  const dir = scenarioDir();
   writeFileSync(join(dir, 'a.yaml'), text);
   return loadScenarios({ dir, requirementIds: new Set(['PIN-2']), serverIds: new Set(['notes']) });
 };
-afterEach(() => {
-  if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
-});
 
 describe('the loader checks every knob and address of a server, whatever its transport', () => {
   it.each(['stdio', 'http'])('refuses an unknown knob, and a bad value of a known one, over %s', (transport) => {

@@ -1,8 +1,8 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isLosslessNumber } from 'lossless-json';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { tempDirs } from '../temp-dirs.js';
 import { loadCatalogue } from '../../harness/catalogue.js';
 import { loadScenarios, matchesGlob } from '../../harness/scenario/load.js';
 
@@ -23,16 +23,14 @@ const attack = `${control
   .replace('kind: control', 'kind: attack\ncontrol: x.benign')}  - list: { expect: { excludes: [write_note] } }
 `;
 
-let dir: string;
+const makeDir = tempDirs('gauntlet-loader-');
 function scenarioDir(files: Record<string, string>): string {
-  dir = mkdtempSync(join(tmpdir(), 'gauntlet-loader-'));
+  const dir = makeDir();
   for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
   return dir;
 }
 const load = (files: Record<string, string>) =>
   loadScenarios({ dir: scenarioDir(files), requirementIds: new Set(['PIN-2']), serverIds: new Set(['notes']) });
-
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('scenario loader', () => {
   it('loads a well-formed attack with its control', () => {
