@@ -6,8 +6,8 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { dir } from 'tmp-promise';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { tempDirs } from '../temp-dirs.js';
 import { clockTicksPerSecond, cpuBetween, cpuInAll, cpuPerCall, parseStat, partition, readCpu, readProcessTable, type ProcessEntry } from '../../bench/cpu.js';
 
 /** A /proc/<pid>/stat line: the fields the reader uses set, every other one zero. */
@@ -20,21 +20,17 @@ function statLine(pid: number, command: string, ppid: number, pgrp: number, time
 const entry = (pid: number, ppid: number, pgrp: number, ticks = 0, start = '1000'): ProcessEntry => ({ pid, ppid, pgrp, start, ticks });
 
 describe('the /proc reader', () => {
-  const folders: Array<{ cleanup(): Promise<void> }> = [];
-  afterEach(async () => {
-    for (const folder of folders.splice(0)) await folder.cleanup();
-  });
+  const procDir = tempDirs('bench-proc-');
 
   /** A made-up /proc holding the given stat lines by pid, and a file that is no process. */
   async function fakeProc(stats: Record<number, string>): Promise<string> {
-    const made = await dir({ unsafeCleanup: true });
-    folders.push(made);
+    const proc = procDir();
     for (const [pid, line] of Object.entries(stats)) {
-      await mkdir(join(made.path, pid));
-      await writeFile(join(made.path, pid, 'stat'), line);
+      await mkdir(join(proc, pid));
+      await writeFile(join(proc, pid, 'stat'), line);
     }
-    await writeFile(join(made.path, 'uptime'), '1.00 1.00\n');
-    return made.path;
+    await writeFile(join(proc, 'uptime'), '1.00 1.00\n');
+    return proc;
   }
 
   it('reads the fields after the last parenthesis, whatever the command name holds, and adds the four times', () => {

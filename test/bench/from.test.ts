@@ -7,8 +7,8 @@ import { execFile } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { dir } from 'tmp-promise';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { tempDirs } from '../temp-dirs.js';
 import { parseOptions } from '../../bench/options.js';
 import type { BenchReport } from '../../bench/report.js';
 import { packageRoot } from '../../harness/paths.js';
@@ -31,20 +31,17 @@ function formatOneRun(): Record<string, unknown> {
 }
 
 describe('bench --from', () => {
-  const folders: Array<{ cleanup(): Promise<void> }> = [];
-  afterEach(async () => {
-    for (const folder of folders.splice(0)) await folder.cleanup();
-  });
-  async function folder(): Promise<string> {
-    const made = await dir({ unsafeCleanup: true });
-    folders.push(made);
-    return made.path;
+  const folder = tempDirs('bench-from-');
+  /** A fresh output folder holding `value` as the file `name`, the run to show again. */
+  async function written(name: string, value: unknown): Promise<{ out: string; source: string }> {
+    const out = folder();
+    const source = join(out, name);
+    await writeFile(source, JSON.stringify(value));
+    return { out, source };
   }
 
   it('writes the reports again from the measurements, with the targets judged anew', async () => {
-    const out = await folder();
-    const source = join(out, 'past.json');
-    await writeFile(source, JSON.stringify(pastRun()));
+    const { out, source } = await written('past.json', pastRun());
     const { stdout } = await run(process.execPath, [BENCH, '--from', source, '--out', out]);
     expect(stdout).toContain('| 35 | reference tools/call p50 | passthrough, same round | ≤ 1.25x | 2.80x (2.40–3.20) | **not met** | 650 µs/call (600–700) | 100 µs/call (100–100) |');
     const markdown = await readFile(join(out, 'bench.md'), 'utf8');
@@ -55,9 +52,7 @@ describe('bench --from', () => {
   });
 
   it('shows a run of format /1 again with the targets of issue 35 and the CPU absent, said as such', async () => {
-    const out = await folder();
-    const source = join(out, 'format-1.json');
-    await writeFile(source, JSON.stringify(formatOneRun()));
+    const { out, source } = await written('format-1.json', formatOneRun());
     const { stdout } = await run(process.execPath, [BENCH, '--from', source, '--out', out]);
     // p50 1.2x and 1.6x passthrough's in the two rounds; no CPU beside it.
     expect(stdout).toContain('| 35 | reference tools/call p50 | passthrough, same round | ≤ 1.25x | 1.40x (1.20–1.60) | **not met** | not measured | not measured |');
@@ -71,9 +66,7 @@ describe('bench --from', () => {
   });
 
   it('refuses a file that is not a bench.json, writing nothing', async () => {
-    const out = await folder();
-    const source = join(out, 'other.json');
-    await writeFile(source, JSON.stringify({ format: 'mcp-gauntlet-report/3' }));
+    const { out, source } = await written('other.json', { format: 'mcp-gauntlet-report/3' });
     const failed = await run(process.execPath, [BENCH, '--from', source, '--out', out]).then(
       () => undefined,
       (error: { code: number; stderr: string }) => error,
