@@ -273,7 +273,10 @@ export class StreamableHttpSession {
     const method = sent.method;
     const what = method ?? 'a message';
     const request = new AbortController();
-    const signal = AbortSignal.any([this.aborter.signal, request.signal, AbortSignal.timeout(this.requestTimeoutMs)]);
+    // Not AbortSignal.timeout in the composite: on Node 20 a garbage collection can take it before
+    // it fires (nodejs/node#57736), and a broker that never answers would hang the run.
+    const timer = setTimeout(() => request.abort(new DOMException(`no answer within ${this.requestTimeoutMs} ms`, 'TimeoutError')), this.requestTimeoutMs);
+    const signal = AbortSignal.any([this.aborter.signal, request.signal]);
     try {
       const response = await fetch(this.options.url, {
         method: 'POST',
@@ -289,6 +292,8 @@ export class StreamableHttpSession {
       if (method === 'notifications/initialized' && delivered) await this.openGetStream();
     } catch (error) {
       this.noteFailure(error, `POST ${what}`);
+    } finally {
+      clearTimeout(timer);
     }
   }
 
@@ -386,8 +391,13 @@ export class StreamableHttpSession {
     if (this.sessionId !== undefined && !this.failed) {
       try {
         const ending = new AbortController();
-        await fetch(this.options.url, { method: 'DELETE', headers: this.headers('application/json'), redirect: 'manual', signal: AbortSignal.any([ending.signal, AbortSignal.timeout(DELETE_TIMEOUT_MS)]) });
-        ending.abort();
+        const timer = setTimeout(() => ending.abort(), DELETE_TIMEOUT_MS);
+        try {
+          await fetch(this.options.url, { method: 'DELETE', headers: this.headers('application/json'), redirect: 'manual', signal: ending.signal });
+        } finally {
+          clearTimeout(timer);
+          ending.abort();
+        }
       } catch {
         // A broker that does not answer the DELETE is stopped by its process group anyway.
       }

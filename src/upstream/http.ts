@@ -22,6 +22,7 @@ import { systemResolver, type Resolved, type Resolver } from '../net/resolve.js'
 import type { Reply, Requester, ServerRequestHandler } from './connection.js';
 import { ServerInitiated } from './inbound.js';
 import { ListedParams } from './listed-params.js';
+import { bounded } from './deadline.js';
 import { mirroredHeaders } from './per-request.js';
 import type { JsonValue } from '../types.js';
 
@@ -90,7 +91,7 @@ export class HttpConnection implements Requester {
   async request(method: string, params: JsonValue | undefined, timeoutMs: number, what: string): Promise<Reply> {
     if (this.failure !== undefined) throw new ServerGone(`server "${this.serverId}" ${this.failure}`, this.serverId, false, this.closing.signal.aborted);
     const id = this.nextId++;
-    const signal = AbortSignal.any([this.closing.signal, AbortSignal.timeout(timeoutMs)]);
+    const { signal, done } = bounded(timeoutMs, [this.closing.signal]);
     try {
       const mirrored = mirroredHeaders(method, params);
       // A 2026-07-28 call also mirrors the arguments its tool's listing annotates (listed-params.ts).
@@ -113,6 +114,8 @@ export class HttpConnection implements Requester {
       if (err instanceof UpstreamError) throw err;
       // Sent or not, nothing came back that can be read: whether it ran is unknown.
       throw new ServerGone(`server "${this.serverId}" could not be asked ${what}: ${this.failure ?? causeOf(err)}`, this.serverId, true, this.closing.signal.aborted);
+    } finally {
+      done();
     }
   }
 

@@ -14,6 +14,7 @@ import type { Resolved, Resolver } from '../../src/net/resolve.js';
 import { HttpConnection, type Dialling } from '../../src/upstream/http.js';
 import { writeJson } from '../../src/json/writer.js';
 import { accepted, closeListeners, listen, stopListening } from './loopback-http.js';
+import { collectGarbage } from '../collect-garbage.js';
 
 afterEach(closeListeners);
 
@@ -157,6 +158,19 @@ describe("HttpConnection's answers and failures, each named", () => {
     await expect(asked).rejects.toBeInstanceOf(RequestTimedOut);
     await expect(asked).rejects.toThrow(/^server "notes" did not answer tools\/call "search_notes" within 100 ms$/);
     await expect.poll(() => notices).toEqual([{ requestId: 1, reason: 'timeout' }]);
+    await connection.close();
+  });
+
+  it('gives up at its timeout even when a garbage collection runs while it waits (nodejs/node#57736)', async () => {
+    let arrived!: () => void;
+    const received = new Promise<void>((resolve) => (arrived = resolve));
+    // The request is never answered.
+    const url = await listen(() => arrived());
+    const connection = new HttpConnection('notes', url, PLAN, ANYWHERE);
+    const asked = connection.request('tools/call', undefined, 200, 'tools/call "search_notes"');
+    await received;
+    collectGarbage();
+    await expect(asked).rejects.toBeInstanceOf(RequestTimedOut);
     await connection.close();
   });
 
