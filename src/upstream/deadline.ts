@@ -41,7 +41,8 @@ export function bounded(timeoutMs: number, signals: readonly AbortSignal[]): Bou
       abortWith(signal.reason);
       break;
     }
-    signal.addEventListener('abort', listener, { once: true });
+    // Not `once`: whichever signal aborts first, done() takes every listener away.
+    signal.addEventListener('abort', listener);
   }
   return { signal: controller.signal, done };
 }

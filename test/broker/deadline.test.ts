@@ -32,6 +32,7 @@ describe('a bounded signal', () => {
     const reason = await new Promise<unknown>((resolve) => signal.addEventListener('abort', () => resolve(signal.reason)));
     expect(reason).toBeInstanceOf(DOMException);
     expect((reason as DOMException).name).toBe('TimeoutError');
+    expect((reason as DOMException).message).toBe('timed out after 50 ms');
   });
 
   it('aborts with the reason of whichever other signal aborts first, at once if one already has', () => {
