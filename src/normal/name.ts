@@ -37,8 +37,5 @@ export function nameKey(name: string): string {
 
 const MAX_ROUNDS = 4;
 
-/** Whether two names are one after normalisation. */
-export const sameName = (a: string, b: string): boolean => nameKey(a) === nameKey(b);
-
 /** The keys of `names`, for a membership test of a spelling against an operator's list. */
 export const nameKeys = (names: Iterable<string>): Set<string> => new Set([...names].map(nameKey));
