@@ -107,8 +107,13 @@ function chainHash(prev: string, canonical: string): string {
 }
 
 export class AuditLog implements AuditSink {
-  /** The lines of records made and not yet written, or the bytes a failed write left of them. */
-  private unwritten: (string | Buffer)[] = [];
+  /** The lines of records made and not yet given to the OS. */
+  private unwritten: string[] = [];
+  /**
+   * The bytes a failed write left, written first at the next flush. Kept as bytes: a write can
+   * stop inside a character, and decoding what is left would turn its last bytes into U+FFFD.
+   */
+  private leftover: Buffer | undefined;
   private flushScheduled = false;
 
   private constructor(
@@ -171,14 +176,17 @@ export class AuditLog implements AuditSink {
 
   flush(): void {
     this.flushScheduled = false;
-    if (this.unwritten.length === 0) return;
-    const text = this.unwritten.length === 1 && typeof this.unwritten[0] !== 'string' ? this.unwritten[0]! : Buffer.from(this.unwritten.join(''));
+    if (this.unwritten.length === 0 && this.leftover === undefined) return;
+    const lines = Buffer.from(this.unwritten.join(''));
+    const text = this.leftover === undefined ? lines : Buffer.concat([this.leftover, lines]);
+    this.unwritten = [];
+    this.leftover = undefined;
     let at = 0;
     try {
       while (at < text.length) at += writeSync(this.fd, text, at);
     } finally {
       // What a failed write left is held, to be written first, so no byte goes twice.
-      this.unwritten = at < text.length ? [text.subarray(at)] : [];
+      if (at < text.length) this.leftover = text.subarray(at);
     }
   }
 
