@@ -47,6 +47,14 @@ describe('manifest', () => {
     });
   });
 
+  it('reads back the output schema it pinned, canonical, for results to be checked against', () => {
+    const typed = { ...tool('count_notes'), outputSchema: readJson('{ "type":"object", "properties":{"count":{"type":"integer"}} }') as JsonObject };
+    const text = manifestText({ id: 'notes', tools: [typed], features: [], capabilities: NO_CAPABILITIES }, when);
+    expect(JSON.parse(text).tools.count_notes.output_schema).toBe('{"properties":{"count":{"type":"integer"}},"type":"object"}');
+    const pinned = parseManifest(readJson(text)).tools.get('count_notes');
+    expect(pinned?.outputSchema === undefined ? undefined : writeJson(pinned.outputSchema)).toBe('{"properties":{"count":{"type":"integer"}},"type":"object"}');
+  });
+
   it('records the client capabilities the server was pinned under, and reads them back', () => {
     const capabilities = { sampling: true, samplingTools: false, elicitationForm: true, elicitationUrl: true, roots: true };
     const text = manifestText({ id: 'notes', tools: listed, features: [], capabilities }, when);
