@@ -389,17 +389,15 @@ export class StreamableHttpSession {
     if (this.ended) return;
     this.ended = true;
     if (this.sessionId !== undefined && !this.failed) {
+      const ending = new AbortController();
+      const timer = setTimeout(() => ending.abort(), DELETE_TIMEOUT_MS);
       try {
-        const ending = new AbortController();
-        const timer = setTimeout(() => ending.abort(), DELETE_TIMEOUT_MS);
-        try {
-          await fetch(this.options.url, { method: 'DELETE', headers: this.headers('application/json'), redirect: 'manual', signal: ending.signal });
-        } finally {
-          clearTimeout(timer);
-          ending.abort();
-        }
+        await fetch(this.options.url, { method: 'DELETE', headers: this.headers('application/json'), redirect: 'manual', signal: ending.signal });
       } catch {
         // A broker that does not answer the DELETE is stopped by its process group anyway.
+      } finally {
+        clearTimeout(timer);
+        ending.abort();
       }
       if (this.getStream !== undefined) await Promise.race([this.getStream, pause(GET_DRAIN_MS, undefined, { ref: false })]);
     }
