@@ -14,12 +14,12 @@
 // crash of the broker loses no record of anything that left it; a crash of the machine can lose
 // what the OS had not yet put on disk, except once the trail is closed (it is fsynced then).
 
-import { closeSync, createReadStream, existsSync, fsyncSync, openSync, writeSync } from 'node:fs';
+import { closeSync, createReadStream, existsSync, fstatSync, fsyncSync, openSync, readSync, writeSync } from 'node:fs';
 import { ConfigError } from '../errors.js';
 import { descriptionHash, sha256Hex } from '../load/fingerprint.js';
 import { canonicalJson } from '../json/canonical.js';
 import { readJson } from '../json/reader.js';
-import { object } from '../json/tree.js';
+import { member, object } from '../json/tree.js';
 import { quoteString } from '../json/escape.js';
 import { writePlain } from '../json/writer.js';
 import { receiptJson } from './receipt.js';
@@ -125,15 +125,16 @@ export class AuditLog implements AuditSink {
   ) {}
 
   /**
-   * Opens the trail for appending; an existing trail must verify, and the chain goes on from it.
-   * `sourceVersion` is the reviewed source version the operator configured, recorded every time.
+   * Opens the trail for appending; the end of an existing trail must verify (`verifyEnd`), and
+   * the chain goes on from its last record. `sourceVersion` is the reviewed source version the
+   * operator configured, recorded every time.
    */
-  static async open(path: string, clock: Clock, sourceVersion: string | undefined): Promise<AuditLog> {
+  static async open(path: string, clock: Clock, sourceVersion: string | undefined, endBytes = CHECKED_END_BYTES): Promise<AuditLog> {
     let seq = 0;
     let prev = GENESIS;
     if (existsSync(path)) {
-      const verdict = await verifyAudit(path);
-      if (!verdict.ok) throw new ConfigError(`the audit trail ${path} does not verify at seq ${verdict.seq}: ${verdict.problem}`);
+      const verdict = verifyEnd(path, endBytes);
+      if (!verdict.ok) throw new ConfigError(`the audit trail ${path} does not verify at ${verdict.at}: ${verdict.problem}`);
       ({ seq, prev } = verdict.last);
     }
     let fd: number;
@@ -233,12 +234,12 @@ export type AuditVerdict =
   | { readonly ok: true; readonly last: { readonly seq: number; readonly prev: string } }
   | { readonly ok: false; readonly seq: number; readonly problem: string };
 
-/** Checks every record's shape, sequence number, link to the one before, and hash. */
+/** Checks every record's shape, sequence number, link to the one before, and hash: `audit-verify`. */
 export async function verifyAudit(path: string): Promise<AuditVerdict> {
   let seq = 0;
   let prev = GENESIS;
-  // Loaded here, not at the broker's start: only a trail that already exists is read, and
-  // loading the module is about a millisecond of every start.
+  // Loaded here, not with the module: the broker itself never reads a whole trail, and loading
+  // readline is about a millisecond of every start.
   const lines = process.getBuiltinModule('node:readline').createInterface({ input: createReadStream(path), crlfDelay: Infinity });
   try {
     for await (const line of lines) {
@@ -251,6 +252,83 @@ export async function verifyAudit(path: string): Promise<AuditVerdict> {
     throw new ConfigError(`cannot read the audit trail ${path}: ${(err as Error).message}`);
   }
   return { ok: true, last: { seq, prev } };
+}
+
+/**
+ * How much of an existing trail's end the broker verifies before it appends: the start of a
+ * broker must not grow with its trail. Every record that begins in these last bytes is checked,
+ * and at least the last record, however long; `audit-verify` checks the whole chain.
+ */
+export const CHECKED_END_BYTES = 64 * 1024;
+
+/** What `verifyEnd` found: where the first bad record is, as a seq or as the place it begins. */
+export type EndVerdict = { readonly ok: true; readonly last: { readonly seq: number; readonly prev: string } } | { readonly ok: false; readonly at: string; readonly problem: string };
+
+/**
+ * Checks the records of the trail's end as `verifyAudit` checks them all (each record's shape and
+ * hash, each linked to the one before it and numbered after it), and that the trail ends with a
+ * newline: else its last record was cut short, and the next would be joined to it. The first
+ * record checked is taken at its word for its number and link, since what came before it is not
+ * read, unless it is the trail's first: that must be seq 1 and link to the start of the chain.
+ */
+export function verifyEnd(path: string, endBytes: number): EndVerdict {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch (err) {
+    throw new ConfigError(`cannot read the audit trail ${path}: ${(err as Error).message}`);
+  }
+  try {
+    const size = fstatSync(fd).size;
+    if (size > 0) {
+      const last = Buffer.alloc(1);
+      readSync(fd, last, 0, 1, size - 1);
+      if (last[0] !== 0x0a) return { ok: false, at: 'its last record', problem: 'is cut short: the trail does not end with a newline' };
+    }
+    // Widened until a record begins in it: a last record longer than `endBytes` is read whole.
+    for (let span = Math.min(endBytes, size); ; span = Math.min(span * 2, size)) {
+      const from = size - span;
+      const end = Buffer.alloc(span);
+      for (let read = 0; read < span; ) read += readSync(fd, end, read, span - read, from + read);
+      // A record begins after a newline (the trail ends with one): the text before the first
+      // belongs to a record that began earlier.
+      const begins = from === 0 ? 0 : end.indexOf(0x0a) + 1;
+      if (from !== 0 && begins === span) continue;
+      const lines = size === 0 ? [] : end.toString('utf8', begins, span - 1).split('\n');
+      if (from === 0) return checkRecords(lines, 1, GENESIS);
+      const first = ownPlace(lines[0]!);
+      return typeof first === 'string' ? { ok: false, at: `the first record of its last ${span} bytes`, problem: first } : checkRecords(lines, first.seq, first.prev);
+    }
+  } catch (err) {
+    throw new ConfigError(`cannot read the audit trail ${path}: ${(err as Error).message}`);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The number and link a record gives itself, or what keeps it from giving them. */
+function ownPlace(line: string): { seq: number; prev: string } | string {
+  let value: JsonValue;
+  try {
+    value = readJson(line);
+  } catch (err) {
+    return `is not valid JSON (${(err as Error).message})`;
+  }
+  const seq = value.kind === 'object' ? member(value, 'seq') : undefined;
+  const prev = value.kind === 'object' ? member(value, 'prev') : undefined;
+  if (seq?.kind !== 'number' || !/^[1-9]\d{0,14}$/.test(seq.text) || prev?.kind !== 'string') return 'has no seq or prev';
+  return { seq: Number(seq.text), prev: prev.value };
+}
+
+function checkRecords(lines: readonly string[], firstSeq: number, firstPrev: string): EndVerdict {
+  let prev = firstPrev;
+  for (const [i, line] of lines.entries()) {
+    const seq = firstSeq + i;
+    const problem = recordProblem(line, seq, prev);
+    if (typeof problem === 'string') return { ok: false, at: `seq ${seq}`, problem };
+    prev = problem.hash;
+  }
+  return { ok: true, last: { seq: firstSeq + lines.length - 1, prev } };
 }
 
 /** What is wrong with one line, or its hash when nothing is. */

@@ -1,5 +1,6 @@
 // The audit trail: one hash-chained line per decision, escaped, append-only; an edit anywhere is
-// found, both by the verifier and by the broker before it appends to a trail.
+// found by the verifier, and one at the trail's end by the broker before it appends to the trail
+// (audit-end.test.ts).
 
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,7 +11,7 @@ import { descriptionHash, sha256Hex } from '../../src/load/fingerprint.js';
 import { object } from '../../src/json/tree.js';
 import { ConfigError } from '../../src/errors.js';
 import { readJson } from '../../src/json/reader.js';
-import { NOW, json } from './builders.js';
+import { NOW, auditEntry, json } from './builders.js';
 import { Workdir } from './e2e-helpers.js';
 
 let dir = '';
@@ -23,18 +24,7 @@ afterEach(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const entry = (overrides: Partial<AuditEntry> = {}): AuditEntry => ({
-  decision: 'call_refused',
-  tool: 'write_note',
-  name: 'save_note',
-  agent: 'writer',
-  code: 'policy_denied',
-  toolExists: true,
-  call: null,
-  contract: null,
-  detail: null,
-  ...overrides,
-});
+const entry = auditEntry;
 
 async function writeTrail(entries: AuditEntry[], sourceVersion?: string): Promise<string[]> {
   const log = await AuditLog.open(path, () => NOW, sourceVersion);

@@ -10,6 +10,7 @@ import type { CallContext, ClientFacts, InitiatedContext } from '../../src/guard
 import { decideTools } from '../../src/load/load.js';
 import { Quarantine } from '../../src/load/quarantine.js';
 import { PrivateReads } from '../../src/session/private-reads.js';
+import type { AuditEntry } from '../../src/session/audit.js';
 import type { Config, Effect, Rule, ServerRequests, JsonObject, JsonValue, ListedTool, RegisteredTool, Manifest, PinnedTool } from '../../src/types.js';
 
 export function json(text: string): JsonObject {
@@ -104,6 +105,20 @@ export function registeredTool(name: string, r: Rule = rule('read_only'), schema
 
 /** The instant unit tests call now: 2030-01-01T00:00:00Z. */
 export const NOW = Date.UTC(2030, 0, 1);
+
+/** A refused call's audit record, as the session would hand it to the trail. */
+export const auditEntry = (overrides: Partial<AuditEntry> = {}): AuditEntry => ({
+  decision: 'call_refused',
+  tool: 'write_note',
+  name: 'save_note',
+  agent: 'writer',
+  code: 'policy_denied',
+  toolExists: true,
+  call: null,
+  contract: null,
+  detail: null,
+  ...overrides,
+});
 
 export function context(overrides: Partial<CallContext> = {}): CallContext {
   return { agent: undefined, agents: undefined, grants: [], policy: DEFAULT_POLICY, approvals: undefined, clock: () => NOW, quarantine: new Quarantine(), privateReads: new PrivateReads(), ...overrides };
