@@ -16,7 +16,7 @@ import type { AddressInfo } from 'node:net';
 import { ConfigError } from '../errors.js';
 import type { FrontDoorPlan } from '../guards/front-door.js';
 import type { FrontDoorCredential } from './credential.js';
-import { isSupportedProtocolVersion } from '../session/identity.js';
+import { SERVED_VERSIONS, isSupportedProtocolVersion } from '../session/identity.js';
 import { ERROR, brokerError, errorLine, parseMessage, type Message, type Unreadable } from '../wire/jsonrpc.js';
 import { member, plain, stringValue } from '../json/tree.js';
 import { writeJson } from '../json/writer.js';
@@ -26,7 +26,7 @@ import { isOwnOrigin, namesListener, type ListenAddress } from './address.js';
 import { SessionTable, digestOf } from './sessions.js';
 import { headerMismatch, paramHeaderMismatch } from './per-request.js';
 import type { ParamHeader } from '../schema/param-headers.js';
-import { PER_REQUEST_REVISION } from '../wire/revision.js';
+import { META, PER_REQUEST_REVISION, readRequestRevision, unsupportedVersion } from '../wire/revision.js';
 import { InputHandles } from '../session/input-required.js';
 
 /** The one path the front door serves. */
@@ -61,7 +61,8 @@ export interface FrontDoorOptions {
  * text), if any.
  */
 interface Waiting {
-  readonly answer: (line: string) => void;
+  /** `message` is `line` read. */
+  readonly answer: (line: string, message: Message | Unreadable) => void;
   readonly before: (line: string) => void;
   readonly progressToken: string | undefined;
 }
@@ -131,20 +132,48 @@ const event = (line: string) => `event: message\ndata: ${line}\n\n`;
  * the answer; to a client that accepts only JSON, as JSON, with nothing before it. Progress must
  * arrive before the answer on a stream the client already reads: a client drops progress for a
  * request it has its answer to, and the session's GET stream may not be open yet, or at all.
+ *
+ * A 2026-07-28 request the broker does not serve is answered 404 (basic/transports/
+ * streamable-http.mdx, "Protocol Version Header"): its stream's head waits for the end of this
+ * turn of the event loop, by which the Session has answered a method it does not know, and then
+ * goes out, so a long call's client has its head at once still.
  */
-function post(req: IncomingMessage, res: ServerResponse, headers: Record<string, string>): Pick<Waiting, 'answer' | 'before'> {
+function post(req: IncomingMessage, res: ServerResponse, headers: Record<string, string>, perRequest: boolean): Pick<Waiting, 'answer' | 'before'> {
   const streams = (req.headers.accept ?? '').includes('text/event-stream');
-  if (streams) res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', ...headers });
+  let opened = false;
+  const open = () => {
+    if (opened || !streams) return;
+    opened = true;
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', ...headers });
+    // Sent now, not with the first event: a client waiting on a long call knows it is being served.
+    res.flushHeaders();
+  };
+  if (perRequest) setImmediate(open);
+  else open();
   return {
     before(line) {
       // A client that takes JSON only has nowhere to read it before its answer.
-      if (streams) res.write(event(line));
+      if (!streams) return;
+      open();
+      res.write(event(line));
     },
-    answer(line) {
+    answer(line, message) {
+      if (!opened && perRequest && isErrorOf(message, ERROR.methodNotFound)) {
+        opened = true;
+        res.writeHead(404, { 'content-type': 'application/json', ...headers }).end(line);
+        return;
+      }
+      open();
       if (streams) res.end(event(line));
       else res.writeHead(200, { 'content-type': 'application/json', ...headers }).end(line);
     },
   };
+}
+
+/** Whether a message is an error answer with this code. */
+function isErrorOf(message: Message | Unreadable, code: number): boolean {
+  const given = message.kind === 'error' ? member(message.error, 'code') : undefined;
+  return given?.kind === 'number' && given.text === String(code);
 }
 
 /** `params.progressToken` (of a progress notification), as JSON text; undefined when absent. */
@@ -233,10 +262,7 @@ export class FrontDoor {
     }
     const version = req.headers['mcp-protocol-version'];
     if (version === PER_REQUEST_REVISION) return this.perRequest(req, res, version);
-    if (typeof version === 'string' && !isSupportedProtocolVersion(version)) {
-      refuse(res, 400, `Bad Request: unsupported MCP-Protocol-Version ${JSON.stringify(version)}`);
-      return;
-    }
+    if (typeof version === 'string' && !isSupportedProtocolVersion(version)) return this.unsupported(req, res, version);
     if (req.method === 'POST') return this.post(req, res);
     if (req.method === 'GET') return this.stream(req, res);
     if (req.method === 'DELETE') return this.end(req, res);
@@ -267,6 +293,13 @@ export class FrontDoor {
       refuseMessage(res, ERROR.invalidRequest, 'a client sends requests and notifications, not responses');
       return;
     }
+    // A required per-request field missing is a malformed request, whatever the headers say (basic/index.mdx).
+    const revision = readRequestRevision(message.message.params);
+    const malformed = revision.kind === 'handshake' ? `${META.protocolVersion} is required` : revision.kind === 'malformed' ? revision.problem : undefined;
+    if (malformed !== undefined) {
+      res.writeHead(400, { 'content-type': 'application/json' }).end(errorLine(message.message.id, brokerError(ERROR.invalidParams, `Invalid params: ${malformed}`)));
+      return;
+    }
     const mismatch = headerMismatch(req.headers, message.message, version) ?? this.paramMismatch(req, message.message);
     if (mismatch !== undefined) {
       res.writeHead(400, { 'content-type': 'application/json' }).end(errorLine(message.message.id, brokerError(ERROR.headerMismatch, `Header mismatch: ${mismatch}`)));
@@ -282,7 +315,7 @@ export class FrontDoor {
       this.perRequestInFlight -= 1;
       connection.end();
     });
-    this.request(req, res, connection, message.message, message.body, {});
+    this.request(req, res, connection, message.message, message.body, {}, true);
   }
 
   /** What is wrong with a 2026-07-28 call's `Mcp-Param-*` headers, for the tool it names (per-request.ts). */
@@ -312,7 +345,7 @@ export class FrontDoor {
     }
     const body = await readBody(req, this.options.maxBodyBytes);
     if (body === undefined) {
-      refuse(res, 413, `Payload Too Large: over ${this.options.maxBodyBytes} bytes`, { connection: 'close' });
+      this.tooLarge(res);
       return undefined;
     }
     const message = parseMessage(body);
@@ -321,6 +354,11 @@ export class FrontDoor {
       return undefined;
     }
     return { message, body };
+  }
+
+  /** A body past the bound: refused, and its connection closed, since the rest of it is not read. */
+  private tooLarge(res: ServerResponse): void {
+    refuse(res, 413, `Payload Too Large: over ${this.options.maxBodyBytes} bytes`, { connection: 'close' });
   }
 
   /**
@@ -369,14 +407,34 @@ export class FrontDoor {
     this.request(req, res, named.connection, message, body, {});
   }
 
+  /**
+   * A request in a protocol version the broker does not serve: 400 and, when the POST carries a
+   * request to answer, an UnsupportedProtocolVersionError naming the versions it does serve
+   * (basic/transports/streamable-http.mdx, "Protocol Version Header"); a plain 400 otherwise.
+   */
+  private async unsupported(req: IncomingMessage, res: ServerResponse, version: string): Promise<void> {
+    const json = req.method === 'POST' && (req.headers['content-type'] ?? '').includes('application/json');
+    const body = json ? await readBody(req, this.options.maxBodyBytes) : undefined;
+    if (json && body === undefined) {
+      this.tooLarge(res);
+      return;
+    }
+    const message = body === undefined ? undefined : parseMessage(body);
+    if (message?.kind !== 'request') {
+      refuse(res, 400, `Bad Request: unsupported MCP-Protocol-Version ${JSON.stringify(version)}`);
+      return;
+    }
+    res.writeHead(400, { 'content-type': 'application/json' }).end(errorLine(message.id, unsupportedVersion(ERROR.unsupportedProtocolVersion, version, SERVED_VERSIONS)));
+  }
+
   /** Hands a request to its Session; the POST is answered with the answer to that id. */
-  private request(req: IncomingMessage, res: ServerResponse, connection: Connection, message: Extract<Message, { kind: 'request' }>, body: string, headers: Record<string, string>): void {
+  private request(req: IncomingMessage, res: ServerResponse, connection: Connection, message: Extract<Message, { kind: 'request' }>, body: string, headers: Record<string, string>, perRequest = false): void {
     const key = writeJson(message.id);
     if (connection.waiting.has(key)) {
       refuseMessage(res, ERROR.invalidRequest, `the id ${key} is already in use by a request of this session`);
       return;
     }
-    connection.waiting.set(key, { ...post(req, res, headers), progressToken: progressTokenOf(message.params) });
+    connection.waiting.set(key, { ...post(req, res, headers, perRequest), progressToken: progressTokenOf(message.params) });
     // A client that went away gets nothing: its answer, when it comes, is dropped.
     res.once('close', () => connection.waiting.delete(key));
     connection.session.handleLine(body);
@@ -397,7 +455,7 @@ export class FrontDoor {
       const deliver = key === undefined ? undefined : waiting.get(key);
       if (deliver !== undefined) {
         waiting.delete(key!);
-        deliver.answer(line);
+        deliver.answer(line, message);
         return;
       }
       // Progress goes on its request's own POST stream, before the answer; anything else on the GET stream.

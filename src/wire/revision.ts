@@ -28,8 +28,8 @@ export type RequestRevision =
   | { readonly kind: 'handshake' }
   | {
       readonly kind: 'per-request';
-      /** The request's `clientCapabilities`; undefined when it sent none (it declares nothing then). */
-      readonly capabilities: JsonValue | undefined;
+      /** The request's `clientCapabilities`, which every 2026-07-28 request must carry. */
+      readonly capabilities: JsonObject;
       /** The log level it asks for; undefined when it asks for no log messages. */
       readonly logLevel: string | undefined;
     }
@@ -50,11 +50,14 @@ export function readRequestRevision(params: JsonValue | undefined): RequestRevis
   if (meta === undefined || version === undefined) return { kind: 'handshake' };
   if (version.kind !== 'string') return { kind: 'unsupported', requested: version.kind === 'number' ? version.text : version.kind };
   if (version.value !== PER_REQUEST_REVISION) return { kind: 'unsupported', requested: version.value };
+  // A required per-request field missing makes the request malformed (basic/index.mdx, "Per-request protocol fields").
+  const capabilities = member(meta, META.clientCapabilities);
+  if (capabilities?.kind !== 'object') return { kind: 'malformed', problem: `${META.clientCapabilities} ${capabilities === undefined ? 'is required' : 'must be an object'}` };
   const level = member(meta, META.logLevel);
   if (level !== undefined && (level.kind !== 'string' || !LOG_LEVELS.includes(level.value))) {
     return { kind: 'malformed', problem: `${META.logLevel} must be one of ${LOG_LEVELS.join(', ')}` };
   }
-  return { kind: 'per-request', capabilities: member(meta, META.clientCapabilities), logLevel: stringValue(level) };
+  return { kind: 'per-request', capabilities, logLevel: stringValue(level) };
 }
 
 /** `params` with these `_meta` members set (replacing any of the same key the sender wrote); other members kept. */

@@ -1,6 +1,8 @@
 // The front door to a 2026-07-28 client (docs/front-door.md): no session and no GET, every POST's
-// headers mirroring its body or refused HeaderMismatch before any Session sees it, each POST
-// answered by a Session of its own that shares the multi round-trip handles of its credential.
+// body carrying the required per-request fields (else 400, Invalid params) and its headers
+// mirroring it (else 400, HeaderMismatch) before any Session sees it, each POST answered by a
+// Session of its own that shares the multi round-trip handles of its credential, a method it
+// does not serve answered 404.
 // Driven over real loopback HTTP, in front of stub sessions.
 
 import { request } from 'node:http';
@@ -22,9 +24,14 @@ interface Made {
 const doors: FrontDoor[] = [];
 afterEach(() => doors.splice(0).forEach((door) => door.close()));
 
-/** A front door whose sessions answer each request with the method, and record what they were handed. */
+/**
+ * A front door whose sessions answer each request with the method, and record what they were
+ * handed; `ping` they answer at once as a method they do not know, `slow/work` only once `release`
+ * is called.
+ */
 async function open() {
   const made: Made[] = [];
+  const held: (() => void)[] = [];
   const session = (send: (line: string) => void, handles?: InputHandles): { session: AgentSession; end: () => void } => {
     const own: Made = { lines: [], handles, ended: false };
     made.push(own);
@@ -33,7 +40,11 @@ async function open() {
         handleLine(line: string) {
           own.lines.push(line);
           const message = JSON.parse(line) as { id?: unknown; method?: string };
-          if (message.id !== undefined) send(JSON.stringify({ jsonrpc: '2.0', id: message.id, result: { method: message.method } }));
+          if (message.id === undefined) return;
+          const answer = message.method === 'ping' ? { error: { code: -32601, message: 'Method not found: ping' } } : { result: { method: message.method } };
+          const answered = () => send(JSON.stringify({ jsonrpc: '2.0', id: message.id, ...answer }));
+          if (message.method === 'slow/work') held.push(answered);
+          else answered();
         },
       },
       end: () => (own.ended = true),
@@ -42,17 +53,20 @@ async function open() {
   const door = new FrontDoor({ listen: { host: '127.0.0.1', port: 0 }, allowedOrigins: [], plan: naiveFrontDoor(), maxBodyBytes: 4096, session });
   const url = new URL(await door.listen());
   doors.push(door);
-  const send = (method: string, headers: Record<string, string>, body?: object): Promise<{ status: number; body: string }> =>
+  /** `onHead` runs once the answer's status and headers arrive, before its body. */
+  const send = (method: string, headers: Record<string, string>, body?: object, onHead?: () => void): Promise<{ status: number; type: string | undefined; body: string }> =>
     new Promise((resolve, reject) => {
       const req = request({ host: '127.0.0.1', port: Number(url.port), path: '/mcp', method, headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', ...headers } }, (res) => {
+        onHead?.();
         let text = '';
         res.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
-        res.on('end', () => resolve({ status: res.statusCode!, body: text }));
+        res.on('end', () => resolve({ status: res.statusCode!, type: res.headers['content-type'], body: text }));
       });
       req.on('error', reject);
       req.end(body === undefined ? undefined : JSON.stringify(body));
     });
-  return { made, send };
+  const release = () => held.splice(0).forEach((answer) => answer());
+  return { made, send, release };
 }
 
 const call = (name: string, extra: object = {}) => ({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name, arguments: {}, _meta: META, ...extra } });
@@ -87,6 +101,41 @@ describe('the front door to a 2026-07-28 client', () => {
       expect(JSON.parse(reply.body).error.code).toBe(-32020);
     }
     expect(made).toEqual([]);
+  });
+
+  it('refuses a request without a required per-request field with 400 and Invalid params, before its headers are compared and before any Session sees it', async () => {
+    const { made, send } = await open();
+    const list = (meta?: object) => ({ jsonrpc: '2.0', id: 3, method: 'tools/list', params: meta === undefined ? {} : { _meta: meta } });
+    const cases: [object, string][] = [
+      [list(), 'io.modelcontextprotocol/protocolVersion is required'],
+      [list({ 'io.modelcontextprotocol/clientCapabilities': {} }), 'io.modelcontextprotocol/protocolVersion is required'],
+      [list({ 'io.modelcontextprotocol/protocolVersion': '2026-07-28' }), 'io.modelcontextprotocol/clientCapabilities is required'],
+      [list({ ...META, 'io.modelcontextprotocol/clientCapabilities': [] }), 'io.modelcontextprotocol/clientCapabilities must be an object'],
+    ];
+    for (const [body, problem] of cases) {
+      // The Mcp-Method header is missing too: the malformed body is what is answered.
+      const reply = await send('POST', {}, body);
+      expect(reply.status).toBe(400);
+      expect(JSON.parse(reply.body)).toEqual({ jsonrpc: '2.0', id: 3, error: { code: -32602, message: `Invalid params: ${problem}` } });
+    }
+    expect(made).toEqual([]);
+  });
+
+  it('answers a method the Session does not serve with 404 and its Method not found, on a stream or as JSON; a call that takes its time has its head at once', async () => {
+    const { send, release } = await open();
+    const ping = { jsonrpc: '2.0', id: 4, method: 'ping', params: { _meta: META } };
+    for (const accept of ['application/json, text/event-stream', 'application/json']) {
+      const reply = await send('POST', { 'mcp-method': 'ping', accept }, ping);
+      expect(reply).toMatchObject({ status: 404, type: 'application/json' });
+      expect(JSON.parse(reply.body)).toEqual({ jsonrpc: '2.0', id: 4, error: { code: -32601, message: 'Method not found: ping' } });
+    }
+    let headed = false;
+    const slow = send('POST', { 'mcp-method': 'slow/work' }, { jsonrpc: '2.0', id: 5, method: 'slow/work', params: { _meta: META } }, () => (headed = true));
+    await expect.poll(() => headed).toBe(true);
+    release();
+    const reply = await slow;
+    expect(reply).toMatchObject({ status: 200, type: 'text/event-stream' });
+    expect(JSON.parse(data(reply.body))).toEqual({ jsonrpc: '2.0', id: 5, result: { method: 'slow/work' } });
   });
 
   it('refuses GET and DELETE with 405, accepts a notification and refuses a response', async () => {

@@ -15,6 +15,7 @@ import { frontDoorCredential, frontDoorLoopback, hostCheck, logLinesAttributed, 
 import { FRONT_DOOR_TOKEN_VARIABLE, readFrontDoorCredential, type FrontDoorCredential } from '../../src/front-door/credential.js';
 import { ConfigError } from '../../src/errors.js';
 import { ERROR, brokerError } from '../../src/wire/jsonrpc.js';
+import { SERVED_VERSIONS } from '../../src/session/identity.js';
 import { FakeRequester } from './fake-requester.js';
 
 const ALL = [frontDoorLoopback, originCheck, hostCheck, frontDoorCredential, sessionBinding, sessionIdsUnguessable, logLinesAttributed];
@@ -428,7 +429,7 @@ describe('the front door over HTTP', () => {
     const TEXT = 'text/plain; charset=utf-8';
     const refusal = (status: number, why: string) => ({ status, body: `${why}\n`, headers: expect.objectContaining({ 'content-type': TEXT }) });
 
-    it('refuses another path, a method it does not serve, a body that is not JSON and a protocol version it does not speak', async () => {
+    it('refuses another path, a method it does not serve, a body that is not JSON and a protocol version it does not speak (with an UnsupportedProtocolVersionError when there is a request to answer)', async () => {
       const door = await open(planWithout());
       const { id } = await door.initialize();
       const inSession = { 'mcp-session-id': id! };
@@ -439,9 +440,17 @@ describe('the front door over HTTP', () => {
       expect(put).toMatchObject(refusal(405, 'Method Not Allowed'));
       expect(put.headers.allow).toBe('GET, POST, DELETE');
       expect(await door.send('POST', { ...inSession, 'content-type': 'text/plain' }, ping)).toMatchObject(refusal(415, 'Unsupported Media Type: a POST carries application/json'));
-      expect(await door.post('ping', { ...inSession, 'mcp-protocol-version': '1999-01-01' })).toMatchObject(
-        refusal(400, 'Bad Request: unsupported MCP-Protocol-Version "1999-01-01"'),
-      );
+      const unsupported = await door.post('ping', { ...inSession, 'mcp-protocol-version': '1999-01-01' });
+      expect(unsupported).toMatchObject({ status: 400, headers: expect.objectContaining({ 'content-type': 'application/json' }) });
+      expect(JSON.parse(unsupported.body)).toEqual({
+        jsonrpc: '2.0',
+        id: 1,
+        error: { code: ERROR.unsupportedProtocolVersion, message: 'Unsupported protocol version: 1999-01-01', data: { supported: [...SERVED_VERSIONS], requested: '1999-01-01' } },
+      });
+      const notice = JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' });
+      for (const [method, body] of [['POST', notice], ['GET', undefined]] as const) {
+        expect(await door.send(method, { ...inSession, 'mcp-protocol-version': '1999-01-01', accept: 'text/event-stream' }, body)).toMatchObject(refusal(400, 'Bad Request: unsupported MCP-Protocol-Version "1999-01-01"'));
+      }
       expect(await door.post('ping', { ...inSession, 'mcp-protocol-version': '2025-11-25' })).toMatchObject({ status: 200 });
     });
 

@@ -78,7 +78,7 @@ describe('a 2026-07-28 agent', () => {
     expect(sent.at(-1)).toBe(`{"jsonrpc":"2.0","id":2,"result":{"content":[],${RECEIPT}}}`);
   });
 
-  it('answers a version it does not speak per request with UnsupportedProtocolVersion, and the removed methods as unknown', () => {
+  it('answers a version it does not speak per request with UnsupportedProtocolVersion, the removed methods as unknown, and a request without its capabilities as malformed', () => {
     const { s, sent } = session();
     s.handleLine('{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2025-11-25"}}}');
     s.handleLine('{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2099-01-01"}}}');
@@ -86,6 +86,8 @@ describe('a 2026-07-28 agent', () => {
       s.handleLine(`{"jsonrpc":"2.0","id":${id},"method":"${method}","params":{${meta()}}}`);
     }
     s.handleLine(`{"jsonrpc":"2.0","id":7,"method":"tools/list","params":{${meta('{}', ',"io.modelcontextprotocol/logLevel":"loud"')}}}`);
+    s.handleLine('{"jsonrpc":"2.0","id":8,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}');
+    s.handleLine(`{"jsonrpc":"2.0","id":9,"method":"tools/list","params":{${meta('true')}}}`);
     const supported = '["2026-07-28","2025-11-25","2025-06-18","2025-03-26","2024-11-05","2024-10-07"]';
     expect(sent).toEqual([
       `{"jsonrpc":"2.0","id":1,"error":{"code":-32022,"message":"Unsupported protocol version: 2025-11-25","data":{"supported":${supported},"requested":"2025-11-25"}}}`,
@@ -95,6 +97,8 @@ describe('a 2026-07-28 agent', () => {
       '{"jsonrpc":"2.0","id":5,"error":{"code":-32601,"message":"Method not found: resources/subscribe"}}',
       '{"jsonrpc":"2.0","id":6,"error":{"code":-32601,"message":"Method not found: initialize"}}',
       '{"jsonrpc":"2.0","id":7,"error":{"code":-32602,"message":"Invalid params: io.modelcontextprotocol/logLevel must be one of debug, info, notice, warning, error, critical, alert, emergency"}}',
+      '{"jsonrpc":"2.0","id":8,"error":{"code":-32602,"message":"Invalid params: io.modelcontextprotocol/clientCapabilities is required"}}',
+      '{"jsonrpc":"2.0","id":9,"error":{"code":-32602,"message":"Invalid params: io.modelcontextprotocol/clientCapabilities must be an object"}}',
     ]);
   });
 
