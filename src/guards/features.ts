@@ -21,9 +21,13 @@ export const MAX_COMPLETION_VALUES = 100;
 /** A suggestion longer than this is no suggestion an agent needs; it is dropped. */
 export const MAX_COMPLETION_VALUE_CHARS = 200;
 
-/** The answers to a request about something the agent is not offered: the same whatever it names. */
+/**
+ * The answers to a request about something the agent is not offered: the same whatever it names,
+ * but for a resource's URI given back as the agent wrote it (`data.uri`, as MCP's example of the
+ * error has it), which tells the agent nothing it did not send.
+ */
 export const NOT_OFFERED = {
-  resource: () => brokerError(-32002, 'Resource not found'),
+  resource: (asked: JsonValue | undefined) => (asked?.kind === 'string' ? withMembers(brokerError(-32002, 'Resource not found'), [['data', object([['uri', asked]])]]) : brokerError(-32002, 'Resource not found')),
   prompt: () => brokerError(ERROR.invalidParams, 'Unknown prompt'),
   reference: () => brokerError(ERROR.invalidParams, 'Unknown reference'),
 };
@@ -70,13 +74,14 @@ export const resourceUriAllowed: FeatureGuard = {
       return offered.templates.some((offeredTemplate) => stringValue(member(offeredTemplate, 'uriTemplate')) === template) ? pass(request) : refuse(NOT_OFFERED.reference());
     }
     if (!RESOURCE_METHODS.has(request.method)) return pass(request);
-    const uri = normaliseUri(stringValue(member(request.params, 'uri')) ?? '');
-    if (!uri.ok) return refuse(NOT_OFFERED.resource());
+    const asked = member(request.params, 'uri');
+    const uri = normaliseUri(stringValue(asked) ?? '');
+    if (!uri.ok) return refuse(NOT_OFFERED.resource(asked));
     const listed = offered.resources.some((resource) => stringValue(member(resource, 'uri')) === uri.href);
     // A resource withheld at Load is not read through a template that happens to match its URI.
     const expanded = !offered.hidden.has(uri.href) && offered.templates.some((template) => expandsTemplate(stringValue(member(template, 'uriTemplate')) ?? '', uri.href));
     // What was judged is what the server is asked for.
-    return listed || expanded ? { ok: true, params: withMembers(request.params, [['uri', plain(uri.href)]]) } : refuse(NOT_OFFERED.resource());
+    return listed || expanded ? { ok: true, params: withMembers(request.params, [['uri', plain(uri.href)]]) } : refuse(NOT_OFFERED.resource(asked));
   },
 };
 

@@ -51,7 +51,9 @@ function answered(guard: FeatureGuard, method: string, result: string, limits: L
   return verdict.ok ? `ok ${text(verdict.result)}` : `error ${text(verdict.error)}`;
 }
 
+/** The refusal of a resource not offered: the URI the agent wrote given back, and nothing else of it. */
 const RESOURCE_NOT_FOUND = 'refuse {"code":-32002,"message":"Resource not found"}';
+const notFound = (uri: string) => `refuse {"code":-32002,"message":"Resource not found","data":{"uri":${JSON.stringify(uri)}}}`;
 const UNKNOWN_PROMPT = 'refuse {"code":-32602,"message":"Unknown prompt"}';
 const UNKNOWN_REFERENCE = 'refuse {"code":-32602,"message":"Unknown reference"}';
 
@@ -112,8 +114,8 @@ describe('resource-uri-allowed before the server is asked', () => {
     ['a listed resource, the last of those listed, forwarded as normalised', request('resources/read', '{"uri":"file:///notes/todo/./today.txt"}'), 'pass {"uri":"file:///notes/todo/today.txt"}'],
     ['an expansion of the last template', request('resources/read', '{"uri":"https://docs.example/intro.md"}'), 'pass {"uri":"https://docs.example/intro.md"}'],
     ['a subscription to an expansion of a template', request('resources/subscribe', '{"uri":"file:///notes/7.txt"}'), 'pass {"uri":"file:///notes/7.txt"}'],
-    ['a withheld resource that a template happens to match', request('resources/read', '{"uri":"file:///notes/secret.txt"}'), RESOURCE_NOT_FOUND],
-    ['a URI neither listed nor an expansion', request('resources/unsubscribe', '{"uri":"file:///elsewhere.txt"}'), RESOURCE_NOT_FOUND],
+    ['a withheld resource that a template happens to match', request('resources/read', '{"uri":"file:///notes/secret.txt"}'), notFound('file:///notes/secret.txt')],
+    ['a URI neither listed nor an expansion', request('resources/unsubscribe', '{"uri":"file:///elsewhere.txt"}'), notFound('file:///elsewhere.txt')],
     ['a read naming no URI', request('resources/read', '{}'), RESOURCE_NOT_FOUND],
     ['a read with a stray reference, judged by its URI alone', request('resources/read', '{"uri":"file:///guide.txt","ref":{"type":"ref/resource","uri":"file:///nowhere/{x}"}}'), 'pass {"uri":"file:///guide.txt","ref":{"type":"ref/resource","uri":"file:///nowhere/{x}"}}'],
     ['a completion for the last template', request('completion/complete', '{"ref":{"type":"ref/resource","uri":"https://docs.example/{page}.md"}}'), 'pass {"ref":{"type":"ref/resource","uri":"https://docs.example/{page}.md"}}'],
@@ -127,7 +129,7 @@ describe('resource-uri-allowed before the server is asked', () => {
 
   it('refuses a URI that does not parse even where an offered template is a bare variable', () => {
     // A bare variable matches any plain word: an unparsed URI must not reach the comparison at all.
-    expect(judged(resourceUriAllowed, request('resources/read', '{"uri":"not a uri"}'), offer({ templates: ['{"uriTemplate":"{name}"}'] }))).toBe(RESOURCE_NOT_FOUND);
+    expect(judged(resourceUriAllowed, request('resources/read', '{"uri":"not a uri"}'), offer({ templates: ['{"uriTemplate":"{name}"}'] }))).toBe(notFound('not a uri'));
   });
 });
 
