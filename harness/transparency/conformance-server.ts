@@ -69,12 +69,18 @@ const TOOLS: Tool[] = [
   {
     name: 'json_schema_2020_12_tool',
     description: 'Tool with JSON Schema 2020-12 features',
+    // SEP-1613's keywords, and SEP-2106's composition, conditional and anchor keywords (the
+    // suite's json-schema-2020-12 scenario from 0.2.0 checks that each reaches the client).
     inputSchema: {
       $schema: 'https://json-schema.org/draft/2020-12/schema',
       type: 'object',
-      $defs: { address: { type: 'object', properties: { street: { type: 'string' }, city: { type: 'string' } } } },
+      $defs: { address: { $anchor: 'address', type: 'object', properties: { street: { type: 'string' }, city: { type: 'string' } } } },
       properties: { name: { type: 'string' }, address: { $ref: '#/$defs/address' } },
       additionalProperties: false,
+      allOf: [{ anyOf: [{ required: ['name'] }, { required: ['address'] }] }],
+      if: { required: ['address'] },
+      then: { properties: { address: { required: ['city'] } } },
+      else: { required: ['name'] },
     },
   },
 ];
