@@ -46,9 +46,20 @@ const JUDGED = new Set(['SUCCESS', 'FAILURE', 'WARNING']);
  */
 const SHIM_FILE = join(packageRoot, 'harness', 'transparency', 'node20-glob-shim.mjs');
 
+/** Which installed release of the suite runs, and which of its server scenarios. */
+export interface SuiteRelease {
+  /** The package it is installed as (a dev dependency). */
+  readonly installedAs: string;
+  /** What selects its server scenarios on its command line. */
+  readonly scenarios: readonly string[];
+}
+
+/** The release pinned in package.json, its active server scenarios: the transparency suite's. */
+export const PINNED_RELEASE: SuiteRelease = { installedAs: '@modelcontextprotocol/conformance', scenarios: ['--suite', 'active'] };
+
 /** The suite's command-line entry, from its installed package. */
-function suiteEntry(): string {
-  const manifest = createRequire(import.meta.url).resolve('@modelcontextprotocol/conformance/package.json');
+function suiteEntry(installedAs = PINNED_RELEASE.installedAs): string {
+  const manifest = createRequire(import.meta.url).resolve(`${installedAs}/package.json`);
   return join(dirname(manifest), 'dist', 'index.js');
 }
 
@@ -56,14 +67,14 @@ function suiteEntry(): string {
 const RESULT_FOLDER = /^server-(.+)-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-\d{3}Z$/;
 
 /**
- * Runs the suite's active server scenarios against `url` and returns every check it wrote,
- * each with its scenario. Bounded by `timeoutMs` over the whole suite; the suite's exit code
- * (1 when any check failed) is not an error, no checks at all is.
+ * Runs the suite's server scenarios (by default the pinned release's active ones) against `url`
+ * and returns every check it wrote, each with its scenario. Bounded by `timeoutMs` over the whole
+ * suite; the suite's exit code (1 when any check failed) is not an error, no checks at all is.
  */
-export async function runConformanceSuite(url: string, timeoutMs: number): Promise<ConformanceCheck[]> {
+export async function runConformanceSuite(url: string, timeoutMs: number, release: SuiteRelease = PINNED_RELEASE): Promise<ConformanceCheck[]> {
   const out = await mkdtemp(join(tmpdir(), 'gauntlet-conformance-'));
   try {
-    const run = await execa(process.execPath, ['--import', SHIM_FILE, suiteEntry(), 'server', '--url', url, '--suite', 'active', '-o', out], {
+    const run = await execa(process.execPath, ['--import', SHIM_FILE, suiteEntry(release.installedAs), 'server', '--url', url, ...release.scenarios, '-o', out], {
       cwd: out,
       reject: false,
       timeout: timeoutMs,

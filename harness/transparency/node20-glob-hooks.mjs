@@ -3,10 +3,11 @@
 // glob library under it included, keeps the real `fs`, so nothing else sees a changed builtin and
 // the facade cannot import itself.
 const FACADE = new URL('./node20-fs-facade.mjs', import.meta.url).href;
-const SUITE = '/node_modules/@modelcontextprotocol/conformance/';
+// The suite as pinned, and its next release installed beside it under another name.
+const SUITES = ['/node_modules/@modelcontextprotocol/conformance/', '/node_modules/conformance-next/'];
 
 export async function resolve(specifier, context, nextResolve) {
-  const fromSuite = context.parentURL !== undefined && context.parentURL.includes(SUITE);
+  const fromSuite = context.parentURL !== undefined && SUITES.some((suite) => context.parentURL.includes(suite));
   if (fromSuite && (specifier === 'fs' || specifier === 'node:fs')) return { url: FACADE, shortCircuit: true };
   return nextResolve(specifier, context);
 }
