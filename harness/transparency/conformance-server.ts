@@ -115,8 +115,11 @@ const ENUMS_FORM = {
   },
 } as const;
 
-/** One session's server: the SDK keeps a Server per transport. */
-function sessionServer(): Server {
+/**
+ * One session's server, every handler the suite's scenarios need: the SDK keeps a Server per
+ * transport. Served over HTTP here, and over stdio by conformance-stdio.ts.
+ */
+export function conformanceMcpServer(): Server {
   const server = new Server(
     { name: 'gauntlet-conformance-server', version: '1.0.0' },
     { capabilities: { tools: {}, resources: { subscribe: true }, prompts: {}, logging: {}, completions: {} } },
@@ -280,7 +283,7 @@ export async function startConformanceServer(): Promise<{ url: string; close(): 
       });
       fresh.onclose = () => void (fresh.sessionId !== undefined && transports.delete(fresh.sessionId));
       transport = fresh;
-      void sessionServer().connect(fresh);
+      void conformanceMcpServer().connect(fresh);
     }
     void transport.handleRequest(request, response);
   });

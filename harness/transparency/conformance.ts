@@ -207,10 +207,14 @@ export interface ConformanceOptions {
   stepTimeoutMs?: number;
 }
 
+/** The conformance server for a candidate that only starts its server from a command: the same handlers over stdio. */
+const STDIO_SERVER = join(packageRoot, 'dist', 'harness', 'transparency', 'conformance-stdio.js');
+
 /**
  * The conformance suite direct and through `candidate`'s front door, judged check by check, with
- * one conformance server for both. A candidate the agent cannot reach over HTTP, or that cannot
- * dial a server by URL, is unsupported for this suite: the suite speaks Streamable HTTP only. A
+ * one conformance server for both: dialled by URL, or, by a candidate that only starts its server
+ * from a command, started over stdio with the same handlers. A candidate the agent cannot reach
+ * over HTTP is unsupported for this suite: the suite speaks Streamable HTTP only. A
  * candidate that fails to pin or start under the permitting configuration, or that the suite
  * cannot run through, breaks every check that passes direct, with its reason; the suite failing
  * direct is an error, since then nothing can be judged.
@@ -224,15 +228,11 @@ export async function conformanceTransparency(candidate: Candidate, options: Con
     let began = performance.now();
     const direct = options.direct ?? (await runConformanceSuite(server.url, suiteTimeoutMs));
     const directMs = options.direct === undefined ? Math.round(performance.now() - began) : 0;
-    const lacks = !candidate.info.agentTransports?.includes('http')
-      ? 'its agent transports do not include http'
-      : !(candidate.info.upstreams ?? ['command']).includes('url')
-        ? 'it cannot reach a server by URL'
-        : undefined;
-    if (lacks !== undefined) return { unsupported: `the conformance suite speaks Streamable HTTP to the candidate's front door, and ${lacks}`, findings: [], durations: { directMs } };
+    if (!candidate.info.agentTransports?.includes('http')) return { unsupported: "the conformance suite speaks Streamable HTTP to the candidate's front door, and its agent transports do not include http", findings: [], durations: { directMs } };
+    const byUrl = (candidate.info.upstreams ?? ['command']).includes('url');
     const spec: SessionSpec = {
       workdir,
-      upstream: { id: 'conformance', url: server.url },
+      upstream: byUrl ? { id: 'conformance', url: server.url } : { id: 'conformance', command: process.execPath, args: [STDIO_SERVER] },
       operator: permittingOperator(server.url),
       env: { ...process.env },
       timeoutMs: stepTimeoutMs,
@@ -277,7 +277,7 @@ const SUITE_TIMEOUT_MS = 120_000;
  */
 export const conformanceSuite: TransparencySuite = {
   name: 'conformance',
-  title: "the official MCP conformance suite (@modelcontextprotocol/conformance 0.1.16): its server scenarios against the conformance server, direct and through the candidate's front door",
+  title: "the official MCP conformance suite (@modelcontextprotocol/conformance 0.1.16): its server scenarios against the conformance server, direct and through the candidate's front door (the server over stdio for a candidate that starts it from a command)",
   async run(candidate, options) {
     const began = performance.now();
     try {

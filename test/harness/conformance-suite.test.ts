@@ -2,7 +2,8 @@
 // suite (harness/transparency/conformance.ts): its Node 20 shim, the reading of its checks, and
 // the suite run for real against the conformance server direct, through the reference broker's
 // front door (every check that passes direct but the protection check must pass through it, the
-// operator passing non-text content) and through passthrough's (the same). Each run of the suite takes 5 to 20 s here; the whole file
+// operator passing non-text content), through passthrough's (the same), and through supergateway's,
+// a real broker given the conformance server over stdio (the same). Each run of the suite takes 5 to 20 s here; the whole file
 // about a minute on a loaded machine, each suite run bounded by SUITE_TIMEOUT_MS.
 
 import { execFileSync } from 'node:child_process';
@@ -14,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { passthroughCandidate } from '../../harness/candidates/passthrough.js';
 import type { Candidate } from '../../harness/candidates/types.js';
 import { referenceCandidate } from '../../harness/candidates/reference.js';
+import { loadCandidate } from '../../harness/candidates/registry.js';
 import { startConformanceServer } from '../../harness/transparency/conformance-server.js';
 import { conformanceFindings, conformanceTransparency, runConformanceSuite, type ConformanceCheck } from '../../harness/transparency/conformance.js';
 import type { TransparencyResult } from '../../harness/transparency/types.js';
@@ -141,5 +143,17 @@ describe('the suite run for real', () => {
   // streams check hold through it too, while it refuses nothing (the protection check fails).
   it('through passthrough, which has a front door: every check that passes direct passes', async () => {
     await preservesEveryCase('passthrough', passthroughCandidate());
+  }, 2 * SUITE_TIMEOUT_MS);
+
+  // supergateway starts its server from a command only: it is given the conformance server over
+  // stdio (conformance-stdio.ts), whose handlers are the HTTP server's, and relays them unchanged.
+  it('through supergateway, a real broker that starts its server from a command: the server over stdio, every check that passes direct passes', async () => {
+    const supergateway = await loadCandidate('supergateway');
+    expect(supergateway.info.upstreams ?? ['command']).not.toContain('url');
+    try {
+      await preservesEveryCase('supergateway', supergateway);
+    } finally {
+      await supergateway.dispose?.();
+    }
   }, 2 * SUITE_TIMEOUT_MS);
 });
