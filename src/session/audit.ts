@@ -280,16 +280,11 @@ export function verifyEnd(path: string, endBytes: number): EndVerdict {
   }
   try {
     const size = fstatSync(fd).size;
-    if (size > 0) {
-      const last = Buffer.alloc(1);
-      readSync(fd, last, 0, 1, size - 1);
-      if (last[0] !== 0x0a) return { ok: false, at: 'its last record', problem: 'is cut short: the trail does not end with a newline' };
-    }
+    if (size > 0 && readFrom(fd, size - 1, 1)[0] !== 0x0a) return { ok: false, at: 'its last record', problem: 'is cut short: the trail does not end with a newline' };
     // Widened until a record begins in it: a last record longer than `endBytes` is read whole.
     for (let span = Math.min(endBytes, size); ; span = Math.min(span * 2, size)) {
       const from = size - span;
-      const end = Buffer.alloc(span);
-      for (let read = 0; read < span; ) read += readSync(fd, end, read, span - read, from + read);
+      const end = readFrom(fd, from, span);
       // A record begins after a newline (the trail ends with one): the text before the first
       // belongs to a record that began earlier.
       const begins = from === 0 ? 0 : end.indexOf(0x0a) + 1;
@@ -304,6 +299,17 @@ export function verifyEnd(path: string, endBytes: number): EndVerdict {
   } finally {
     closeSync(fd);
   }
+}
+
+/** `length` bytes of the file from `position`, however many reads that takes; a file that ends first has shrunk since its size was read. */
+function readFrom(fd: number, position: number, length: number): Buffer {
+  const bytes = Buffer.alloc(length);
+  for (let read = 0; read < length; ) {
+    const got = readSync(fd, bytes, read, length - read, position + read);
+    if (got === 0) throw new Error('it ended while it was read');
+    read += got;
+  }
+  return bytes;
 }
 
 /** The number and link a record gives itself, or what keeps it from giving them. */
