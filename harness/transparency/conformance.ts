@@ -229,15 +229,7 @@ export async function conformanceTransparency(candidate: Candidate, options: Con
     const direct = options.direct ?? (await runConformanceSuite(server.url, suiteTimeoutMs));
     const directMs = options.direct === undefined ? Math.round(performance.now() - began) : 0;
     if (!candidate.info.agentTransports?.includes('http')) return { unsupported: "the conformance suite speaks Streamable HTTP to the candidate's front door, and its agent transports do not include http", findings: [], durations: { directMs } };
-    const byUrl = (candidate.info.upstreams ?? ['command']).includes('url');
-    const spec: SessionSpec = {
-      workdir,
-      upstream: byUrl ? { id: 'conformance', url: server.url } : { id: 'conformance', command: process.execPath, args: [STDIO_SERVER] },
-      operator: permittingOperator(server.url),
-      env: { ...process.env },
-      timeoutMs: stepTimeoutMs,
-      agentHttp: { headers: {} },
-    };
+    const spec = conformanceSpec(candidate, workdir, server.url, stepTimeoutMs);
     began = performance.now();
     try {
       const through = await throughCandidate(candidate, spec, suiteTimeoutMs);
@@ -253,15 +245,32 @@ export async function conformanceTransparency(candidate: Candidate, options: Con
   }
 }
 
+/**
+ * The session a candidate is pinned and started for under the suite: the conformance server at
+ * `serverUrl` dialled by URL, or its handlers over stdio for a candidate that only starts a
+ * server from a command; the permitting operator; the agent over HTTP.
+ */
+export function conformanceSpec(candidate: Candidate, workdir: string, serverUrl: string, stepTimeoutMs: number): SessionSpec {
+  const byUrl = (candidate.info.upstreams ?? ['command']).includes('url');
+  return {
+    workdir,
+    upstream: byUrl ? { id: 'conformance', url: serverUrl } : { id: 'conformance', command: process.execPath, args: [STDIO_SERVER] },
+    operator: permittingOperator(serverUrl),
+    env: { ...process.env },
+    timeoutMs: stepTimeoutMs,
+    agentHttp: { headers: {} },
+  };
+}
+
 /** The suite's checks through the candidate's front door, the candidate pinned and started for `spec`. */
-async function throughCandidate(candidate: Candidate, spec: SessionSpec, suiteTimeoutMs: number): Promise<ConformanceCheck[]> {
+export async function throughCandidate(candidate: Candidate, spec: SessionSpec, suiteTimeoutMs: number, release: SuiteRelease = PINNED_RELEASE): Promise<ConformanceCheck[]> {
   const pinned = await candidate.pin(spec);
   if (!pinned.ok) throw new Error(`${candidate.info.name} refused to pin the conformance server: ${pinned.detail}`);
   const channel = await candidate.start(spec);
   try {
     const url = channel.frontDoor?.url;
     if (url === undefined) throw new Error(`${candidate.info.name} started without a front door`);
-    return await runConformanceSuite(url, suiteTimeoutMs);
+    return await runConformanceSuite(url, suiteTimeoutMs, release);
   } finally {
     await channel.close();
   }

@@ -27,7 +27,7 @@ export const MAX_COMPLETION_VALUE_CHARS = 200;
  * error has it), which tells the agent nothing it did not send.
  */
 export const NOT_OFFERED = {
-  resource: (asked: JsonValue | undefined) => (asked?.kind === 'string' ? withMembers(brokerError(-32002, 'Resource not found'), [['data', object([['uri', asked]])]]) : brokerError(-32002, 'Resource not found')),
+  resource: (asked: JsonValue | undefined) => withMembers(brokerError(-32002, 'Resource not found'), [['data', asked?.kind === 'string' ? object([['uri', asked]]) : undefined]]),
   prompt: () => brokerError(ERROR.invalidParams, 'Unknown prompt'),
   reference: () => brokerError(ERROR.invalidParams, 'Unknown reference'),
 };

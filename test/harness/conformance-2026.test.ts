@@ -10,11 +10,10 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { referenceCandidate } from '../../harness/candidates/reference.js';
-import type { AgentChannel } from '../../harness/candidates/types.js';
 import { startConformanceServer } from '../../harness/transparency/conformance-server.js';
-import { permittingOperator, runConformanceSuite, type ConformanceCheck } from '../../harness/transparency/conformance.js';
+import { conformanceSpec, throughCandidate, type ConformanceCheck } from '../../harness/transparency/conformance.js';
 
 const SUITE_TIMEOUT_MS = 120_000;
 
@@ -105,25 +104,18 @@ const JUDGED = new Set(['SUCCESS', 'FAILURE', 'WARNING']);
 
 describe('the official conformance suite 0.2.0-alpha.12, revision 2026-07-28, against the reference front door', () => {
   let checks: ConformanceCheck[] = [];
-  let close = async () => undefined as void;
 
   beforeAll(async () => {
     const server = await startConformanceServer();
     const workdir = await mkdtemp(join(tmpdir(), 'gauntlet-conformance-2026-'));
-    let channel: AgentChannel | undefined;
-    close = async () => {
-      await channel?.close();
+    try {
+      const reference = referenceCandidate();
+      checks = await throughCandidate(reference, conformanceSpec(reference, workdir, server.url, 20_000), SUITE_TIMEOUT_MS, { installedAs: 'conformance-next', scenarios: ['--requirements', '2026-07-28'] });
+    } finally {
       await server.close();
       await rm(workdir, { recursive: true, force: true });
-    };
-    const spec = { workdir, upstream: { id: 'conformance', url: server.url }, operator: permittingOperator(server.url), env: { ...process.env }, timeoutMs: 20_000, agentHttp: { headers: {} } };
-    const reference = referenceCandidate();
-    const pinned = await reference.pin(spec);
-    if (!pinned.ok) throw new Error(`the reference refused to pin the conformance server: ${pinned.detail}`);
-    channel = await reference.start(spec);
-    checks = await runConformanceSuite(channel.frontDoor!.url, SUITE_TIMEOUT_MS, { installedAs: 'conformance-next', scenarios: ['--requirements', '2026-07-28'] });
+    }
   }, SUITE_TIMEOUT_MS + 30_000);
-  afterAll(() => close());
 
   it('passes every check but those named, each for a reason that is not the broker’s verdict of the traffic', () => {
     const unexplained = checks.filter((check) => JUDGED.has(check.status) && check.status !== 'SUCCESS' && why(check) === undefined);
